@@ -1,0 +1,86 @@
+/**
+ * The card table: one place for what a card is.
+ *
+ * In hot paths a card is a small integer, its *kind*: `suit * 13 + (rank - 1)` for the
+ * 52 natural cards (suits in the order S H D C, ranks A=1 … K=13) and {@link JOKER} = 52.
+ * With two decks, equal cards share a kind: they are interchangeable by the rules.
+ * At the edges a card is its name: `10H`, `QS`, `AC`, `JK`.
+ */
+
+export type Card = number;
+
+export const SUITS = ['S', 'H', 'D', 'C'] as const;
+export const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'] as const;
+export const SUIT_COUNT = 4;
+export const RANK_COUNT = 13;
+export const NATURAL_KINDS = SUIT_COUNT * RANK_COUNT;
+export const JOKER: Card = NATURAL_KINDS;
+/** Number of distinct card kinds (52 naturals and the joker). */
+export const KIND_COUNT = NATURAL_KINDS + 1;
+export const JACK = 11;
+
+/** Rank 1..13 of each kind; 0 for the joker. */
+export const RANK_OF: Uint8Array = Uint8Array.from({ length: KIND_COUNT }, (_, k) => (k === JOKER ? 0 : (k % RANK_COUNT) + 1));
+/** Suit 0..3 of each kind; 4 for the joker. */
+export const SUIT_OF: Uint8Array = Uint8Array.from({ length: KIND_COUNT }, (_, k) => (k === JOKER ? SUIT_COUNT : Math.floor(k / RANK_COUNT)));
+
+export function cardOf(suit: number, rank: number): Card {
+  return suit * RANK_COUNT + rank - 1;
+}
+
+export function isJoker(card: Card): boolean {
+  return card === JOKER;
+}
+
+const NAMES: readonly string[] = Array.from({ length: KIND_COUNT }, (_, k) =>
+  k === JOKER ? 'JK' : RANKS[RANK_OF[k] - 1] + SUITS[SUIT_OF[k]],
+);
+const BY_NAME: ReadonlyMap<string, Card> = new Map(NAMES.map((name, k) => [name, k]));
+
+/** `10H`, `QS`, `JK`. */
+export function cardName(card: Card): string {
+  const name = NAMES[card];
+  if (name === undefined) throw new RangeError(`${card} is not a card kind`);
+  return name;
+}
+
+/** Parses a card name; lower case is accepted. Returns undefined for anything else. */
+export function parseCard(name: string): Card | undefined {
+  return BY_NAME.get(name.toUpperCase());
+}
+
+export function cardNames(cards: ArrayLike<Card>): string[] {
+  return Array.from(cards, cardName);
+}
+
+/** A group of cards as people write it: `JK 5S 6S`. */
+export function formatCards(cards: ArrayLike<Card>): string {
+  return cardNames(cards).join(' ');
+}
+
+/** Point value of every kind under a given jack value: A=1, 2–10 face, J=jackValue, Q/K=10, joker 0. */
+export function valueTable(jackValue: number): Uint8Array {
+  return Uint8Array.from({ length: KIND_COUNT }, (_, k) => {
+    const rank = RANK_OF[k];
+    if (k === JOKER) return 0;
+    if (rank === JACK) return jackValue;
+    return Math.min(rank, 10);
+  });
+}
+
+/** How many of each kind the configured decks hold. */
+export function deckComposition(decks: number, jokersPerDeck: number): Uint8Array {
+  const counts = new Uint8Array(KIND_COUNT).fill(decks);
+  counts[JOKER] = decks * jokersPerDeck;
+  return counts;
+}
+
+/** Every card of the configured decks, kinds in ascending order. */
+export function fullDeck(decks: number, jokersPerDeck: number): Card[] {
+  const composition = deckComposition(decks, jokersPerDeck);
+  const cards: Card[] = [];
+  composition.forEach((count, kind) => {
+    for (let i = 0; i < count; i++) cards.push(kind);
+  });
+  return cards;
+}

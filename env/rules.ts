@@ -1,0 +1,176 @@
+/**
+ * Rule options (RULES.md, "Rule options and presets"): one zod schema gives the
+ * option names, types, defaults, validation and the JSON schema.
+ */
+import { z } from 'zod';
+import { deckComposition } from './cards.js';
+
+export const MIN_PLAYERS = 2;
+export const MAX_PLAYERS = 8;
+
+function intFrom(lo: number, hi?: number) {
+  const range = hi === undefined ? `an integer ≥ ${lo}` : `an integer from ${lo} to ${hi}`;
+  const base = z.int({ error: `must be ${range}` }).min(lo, { error: `must be ${range}` });
+  return hi === undefined ? base : base.max(hi, { error: `must be ${range}` });
+}
+
+function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}` });
+}
+
+function bool() {
+  return z.boolean({ error: 'must be true or false' });
+}
+
+const milestone = z.tuple([intFrom(1), intFrom(0)], { error: 'must be a list of [at, to] pairs of integers' });
+
+/** Every rule option, as named in RULES.md, with the standard value as default. */
+export const ruleOptionsSchema = z.strictObject({
+  decks: z.union([z.literal(1), z.literal(2)], { error: 'must be 1 or 2' })
+    .describe('Number of 52-card decks. Default: 1 with up to 5 players, 2 with 6 or more (pagat: more than 4).')
+    .optional(),
+  jokersPerDeck: z.union([z.literal(0), z.literal(2), z.literal(4)], { error: 'must be 0, 2 or 4' })
+    .describe('Jokers added to each deck.').default(2),
+  handSize: intFrom(3, 7).describe('Cards dealt to each player.').default(5),
+  jackValue: intFrom(0, 10).describe('Point value of a jack.').default(10),
+  yanivThreshold: intFrom(0, 30).describe('Highest hand value that may call Yaniv.').default(7),
+  assaf: bool().describe('Whether a lower or equal hand beats a Yaniv call (Assaf).').default(true),
+  assafPenalty: intFrom(0).describe('Added to the caller\'s hand value when Assaf happens.').default(30),
+  assafScoring: oneOf(['lowest', 'othersZero', 'everyone'] as const)
+    .describe('Who scores what on Assaf: "lowest" (Assaf winners 0), "othersZero" (all but the caller 0), "everyone" (all but the caller their hand).')
+    .default('lowest'),
+  assafTiePenalty: intFrom(0).nullable().describe('When set, a tie (lowest opponent equal to the caller) gives the caller exactly this, everyone else their hand.').default(null),
+  pickFromSet: oneOf(['any', 'ends'] as const).describe('Which cards of a previous set may be taken.').default('any'),
+  pickFromRun: oneOf(['ends', 'any'] as const).describe('Which cards of a previous run may be taken.').default('ends'),
+  milestones: z.array(milestone, { error: 'must be a list of [at, to] pairs of integers' })
+    .refine((list) => new Set(list.map(([at]) => at)).size === list.length, { error: 'must not name the same total twice' })
+    .describe('A total landing exactly on `at` after a round becomes `to`.')
+    .default([[50, 25], [100, 50]]),
+  milestoneRobbery: bool().describe('Hitting a milestone makes the leader(s) add 30.').default(false),
+  eliminationLimit: intFrom(1).describe('A total above this eliminates the player.').default(200),
+  gameEnd: oneOf(['lastSurvivor', 'firstOverLimit', 'yanivCount'] as const).describe('When the game ends.').default('lastSurvivor'),
+  yanivsToWin: intFrom(1).describe('Successful calls that win the game under gameEnd "yanivCount".').default(10),
+  nextStarter: oneOf(['rotate', 'roundWinner', 'lowestHand'] as const).describe('Who starts the next round.').default('rotate'),
+  slapdown: bool().describe('Right after drawing, a hand worth 0 may end the round as a successful Yaniv.').default(false),
+  quickDiscard: bool().describe('Right after drawing from the deck, a card that extends the group just laid may be added to it.').default(false),
+});
+
+export type RuleOptionsInput = z.input<typeof ruleOptionsSchema>;
+type ParsedOptions = z.output<typeof ruleOptionsSchema>;
+
+/** The options with every value settled for a table of `players`. */
+export type Rules = Readonly<Omit<ParsedOptions, 'decks' | 'milestones'> & {
+  decks: 1 | 2;
+  milestones: ReadonlyArray<readonly [number, number]>;
+}>;
+
+export type RuleOptionName = keyof ParsedOptions;
+export const RULE_OPTION_NAMES = Object.keys(ruleOptionsSchema.shape) as RuleOptionName[];
+
+interface Preset {
+  readonly description: string;
+  readonly options: RuleOptionsInput;
+  /** Smallest table that plays with two decks when `decks` is not given. */
+  readonly twoDecksFrom: number;
+}
+
+export const PRESETS = {
+  standard: { description: 'The standard column of RULES.md (sources 000/003).', options: {}, twoDecksFrom: 6 },
+  israeli5: { description: 'Standard with yanivThreshold 5.', options: { yanivThreshold: 5 }, twoDecksFrom: 6 },
+  pagat: {
+    description: 'Source 001: threshold 5, the round winner starts, two decks with more than 4 players.',
+    options: { yanivThreshold: 5, nextStarter: 'roundWinner' }, twoDecksFrom: 5,
+  },
+  dutch: {
+    description: 'Source 002: threshold 4, Assaf gives the others 0, a tie costs 20, four milestones, the round winner starts.',
+    options: {
+      yanivThreshold: 4, assafScoring: 'othersZero', assafTiePenalty: 20,
+      milestones: [[50, 0], [100, 50], [150, 100], [200, 150]], nextStarter: 'roundWinner',
+    },
+    twoDecksFrom: 6,
+  },
+  norwegian: {
+    description: 'Source 004: threshold 5, only the ends of a set, Assaf scores everyone, milestones 100/200, lowest hand starts.',
+    options: {
+      yanivThreshold: 5, pickFromSet: 'ends', assafScoring: 'everyone',
+      milestones: [[100, 50], [200, 100]], nextStarter: 'lowestHand',
+    },
+    twoDecksFrom: 6,
+  },
+  nepal: { description: 'No jokers, jacks worth 0, threshold 5.', options: { jokersPerDeck: 0, jackValue: 0, yanivThreshold: 5 }, twoDecksFrom: 6 },
+  family: { description: 'Standard without Assaf.', options: { assaf: false }, twoDecksFrom: 6 },
+} as const satisfies Record<string, Preset>;
+
+export type PresetName = keyof typeof PRESETS;
+export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
+
+/** A rule problem: unknown option or preset, a value out of range, a table the decks cannot deal. */
+export class RuleError extends Error {
+  override name = 'RuleError';
+}
+
+export function isPresetName(name: string): name is PresetName {
+  return Object.hasOwn(PRESETS, name);
+}
+
+function describeInput(input: unknown): string {
+  return input === undefined ? '' : ` (got ${JSON.stringify(input)})`;
+}
+
+/** Turns a zod failure on rule options into one readable sentence per problem. */
+export function formatRuleIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      return `unknown rule option${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}; the options are ${RULE_OPTION_NAMES.join(', ')}`;
+    }
+    const option = String(issue.path[0] ?? '');
+    const where = issue.path.length > 1 ? `${option}${issue.path.slice(1).map((p) => `[${String(p)}]`).join('')}` : option;
+    return `rule option "${where}" ${issue.message}${describeInput(issue.input)}`;
+  }).join('; ');
+}
+
+export function presetOf(name: string): (typeof PRESETS)[PresetName] {
+  if (!isPresetName(name)) {
+    throw new RuleError(`unknown preset ${JSON.stringify(name)}; the presets are ${PRESET_NAMES.join(', ')}`);
+  }
+  return PRESETS[name];
+}
+
+export interface RuleSelection {
+  /** A preset name (default "standard"). */
+  preset?: string;
+  /** Overrides on top of the preset, with the option names of RULES.md. */
+  rules?: unknown;
+  players: number;
+}
+
+/** Settles the rules for a table: preset, then overrides, then the defaults; validates everything. */
+export function resolveRules({ preset = 'standard', rules = {}, players }: RuleSelection): Rules {
+  const base = presetOf(preset);
+  if (!Number.isInteger(players) || players < MIN_PLAYERS || players > MAX_PLAYERS) {
+    throw new RuleError(`players must be an integer from ${MIN_PLAYERS} to ${MAX_PLAYERS} (got ${JSON.stringify(players)})`);
+  }
+  if (typeof rules !== 'object' || rules === null || Array.isArray(rules)) {
+    throw new RuleError(`rules must be an object of rule options (got ${JSON.stringify(rules)})`);
+  }
+  const parsed = ruleOptionsSchema.safeParse({ ...base.options, ...rules }, { reportInput: true });
+  if (!parsed.success) throw new RuleError(formatRuleIssues(parsed.error));
+  const options = parsed.data;
+  const decks = options.decks ?? (players >= base.twoDecksFrom ? 2 : 1);
+  const settled: Rules = Object.freeze({ ...options, decks, milestones: options.milestones.map(([at, to]) => [at, to] as const) });
+  checkDealable(settled, players);
+  return settled;
+}
+
+function checkDealable(rules: Rules, players: number): void {
+  const cards = deckComposition(rules.decks, rules.jokersPerDeck).reduce((a, b) => a + b, 0);
+  const needed = players * rules.handSize + 1;
+  if (needed > cards) {
+    throw new RuleError(`${players} players with handSize ${rules.handSize} need ${needed} cards but decks ${rules.decks} with jokersPerDeck ${rules.jokersPerDeck} hold ${cards}`);
+  }
+}
+
+/** The JSON schema of the rule options, generated from the one zod schema. */
+export function ruleOptionsJsonSchema(): unknown {
+  return z.toJSONSchema(ruleOptionsSchema, { io: 'input' });
+}

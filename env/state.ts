@@ -1,0 +1,167 @@
+/**
+ * The game state: typed arrays with fixed shapes, owned by the rules core (engine.ts).
+ * Everything else reads it; only the core's transitions write it.
+ */
+import { KIND_COUNT, deckComposition, valueTable } from './cards.js';
+import { GROUP_CAP, type GroupType, SINGLE } from './groups.js';
+import { type Rng, rngFromState } from './random.js';
+import type { Rules } from './rules.js';
+
+export const HAND_CAP = 8;
+
+export const PHASE_TURN = 0;
+export const PHASE_DRAW = 1;
+export const PHASE_AFTER_DRAW = 2;
+export const PHASE_BETWEEN_ROUNDS = 3;
+export const PHASE_GAME_OVER = 4;
+export type Phase = typeof PHASE_TURN | typeof PHASE_DRAW | typeof PHASE_AFTER_DRAW | typeof PHASE_BETWEEN_ROUNDS | typeof PHASE_GAME_OVER;
+export const PHASE_NAMES = ['turn', 'draw', 'afterDraw', 'betweenRounds', 'gameOver'] as const;
+export type PhaseName = (typeof PHASE_NAMES)[number];
+
+export type Outcome = 'yaniv' | 'assaf' | 'slapdown' | 'exhausted';
+
+/** How a round ended (RECORD.md, "Replay result"). Arrays are indexed by seat. */
+export interface RoundResult {
+  readonly outcome: Outcome;
+  readonly caller: number | null;
+  readonly handValues: readonly (number | null)[];
+  readonly points: readonly (number | null)[];
+  readonly totals: readonly number[];
+  readonly eliminated: readonly number[];
+  readonly winner: number;
+}
+
+export interface GameState {
+  readonly rules: Rules;
+  readonly players: number;
+  /** Point value of each card kind under these rules. */
+  readonly values: Uint8Array;
+  /** How many of each kind the decks hold. */
+  readonly composition: Uint8Array;
+  rng: Rng;
+  phase: Phase;
+
+  readonly totals: Int32Array;
+  /** 1 while the seat is in the game. */
+  readonly active: Uint8Array;
+  /** Successful Yaniv calls (slapdowns included) per seat, for gameEnd "yanivCount". */
+  readonly yanivWins: Int32Array;
+  /** Rounds dealt so far. */
+  round: number;
+  dealer: number;
+  starter: number;
+  /** The seat that starts the next round, settled at each showdown. */
+  nextStarter: number;
+  /** The game's winner, -1 while it goes on. */
+  winner: number;
+  lastResult: RoundResult | null;
+
+  current: number;
+  /** Turns completed in this round. */
+  turn: number;
+  /** Seat s holds `hands[s*HAND_CAP .. +handLength[s]]`. */
+  readonly hands: Uint8Array;
+  readonly handLength: Uint8Array;
+  /** The face-down deck; its top is `deck[deckLength-1]`. */
+  readonly deck: Uint8Array;
+  deckLength: number;
+  /** Discards out of reach (older than the previous group): what a reshuffle takes. */
+  readonly pile: Uint8Array;
+  pileLength: number;
+  /** The group the previous player laid (what is left of it): the current player may take from it. */
+  readonly prev: Uint8Array;
+  prevLength: number;
+  prevType: GroupType;
+  /** Bit i: prev[i] may be taken. */
+  prevPickable: number;
+  /** The group the current player laid this turn. */
+  readonly laid: Uint8Array;
+  laidLength: number;
+  laidType: GroupType;
+  /** The card drawn this turn, -1 before the draw. */
+  drawn: number;
+  drawnFromDeck: boolean;
+  /** `known[s*KIND_COUNT + k]`: copies of kind k that seat s took from the pile in view of all and still holds. */
+  readonly known: Uint8Array;
+}
+
+export function totalCards(composition: Uint8Array): number {
+  return composition.reduce((a, b) => a + b, 0);
+}
+
+/** A state before the first deal. */
+export function emptyState(rules: Rules, players: number, rng: Rng): GameState {
+  const composition = deckComposition(rules.decks, rules.jokersPerDeck);
+  const cards = totalCards(composition);
+  return {
+    rules, players, values: valueTable(rules.jackValue), composition, rng,
+    phase: PHASE_BETWEEN_ROUNDS,
+    totals: new Int32Array(players), active: new Uint8Array(players).fill(1), yanivWins: new Int32Array(players),
+    round: 0, dealer: players - 1, starter: 0, nextStarter: 0, winner: -1, lastResult: null,
+    current: 0, turn: 0,
+    hands: new Uint8Array(players * HAND_CAP), handLength: new Uint8Array(players),
+    deck: new Uint8Array(cards), deckLength: 0,
+    pile: new Uint8Array(cards), pileLength: 0,
+    prev: new Uint8Array(GROUP_CAP), prevLength: 0, prevType: SINGLE, prevPickable: 0,
+    laid: new Uint8Array(GROUP_CAP), laidLength: 0, laidType: SINGLE,
+    drawn: -1, drawnFromDeck: false,
+    known: new Uint8Array(players * KIND_COUNT),
+  };
+}
+
+/** An independent copy: transitions on it leave the original untouched. */
+export function cloneState(s: GameState): GameState {
+  return {
+    ...s,
+    rng: rngFromState(s.rng.getState()),
+    totals: s.totals.slice(), active: s.active.slice(), yanivWins: s.yanivWins.slice(),
+    hands: s.hands.slice(), handLength: s.handLength.slice(),
+    deck: s.deck.slice(), pile: s.pile.slice(), prev: s.prev.slice(), laid: s.laid.slice(),
+    known: s.known.slice(),
+  };
+}
+
+export function handOf(s: GameState, seat: number): Uint8Array {
+  return s.hands.subarray(seat * HAND_CAP, seat * HAND_CAP + s.handLength[seat]);
+}
+
+export function handValue(s: GameState, seat: number): number {
+  let sum = 0;
+  const base = seat * HAND_CAP;
+  for (let i = 0; i < s.handLength[seat]; i++) sum += s.values[s.hands[base + i]];
+  return sum;
+}
+
+/** Active seats in clockwise order starting after `seat` (and ending with it, if active). */
+export function activeSeatsAfter(s: GameState, seat: number): number[] {
+  const seats: number[] = [];
+  for (let i = 1; i <= s.players; i++) {
+    const t = (seat + i) % s.players;
+    if (s.active[t]) seats.push(t);
+  }
+  return seats;
+}
+
+/** The next active seat clockwise after `seat`. */
+export function nextActive(s: GameState, seat: number): number {
+  for (let i = 1; i <= s.players; i++) {
+    const t = (seat + i) % s.players;
+    if (s.active[t]) return t;
+  }
+  return seat;
+}
+
+/** The active seat before `seat`, counter-clockwise. */
+export function previousActive(s: GameState, seat: number): number {
+  for (let i = 1; i <= s.players; i++) {
+    const t = (seat - i + s.players) % s.players;
+    if (s.active[t]) return t;
+  }
+  return seat;
+}
+
+export function activeCount(s: GameState): number {
+  let n = 0;
+  for (let i = 0; i < s.players; i++) n += s.active[i];
+  return n;
+}
