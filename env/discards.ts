@@ -3,7 +3,7 @@
  * that matters for which cards stay pickable (and, with quick discards, which side a card
  * can join), each once. Written for the hot path: no allocation per call.
  */
-import { type Card, JOKER, KIND_COUNT, RANK_COUNT, SUIT_COUNT, cardOf } from './cards.js';
+import { type Card, JOKER, KIND_COUNT, RANK_COUNT, RANK_OF, SUIT_COUNT, SUIT_OF, cardOf } from './cards.js';
 import { GROUP_CAP, type GroupType, type PickRules, RUN, SET, SINGLE, runEndsMatter, setEndsMatter } from './groups.js';
 
 /** More than any hand of at most 7 cards can lay (the densest, 2 decks and 8 jokers, stays far below). */
@@ -48,6 +48,8 @@ export class DiscardList {
 
 // Scratch space: generation is synchronous and never re-entered.
 const counts = new Uint8Array(KIND_COUNT);
+const rankCounts = new Uint8Array(RANK_COUNT + 1);
+const suitRanks = new Uint16Array(SUIT_COUNT);
 const sorted = new Uint8Array(GROUP_CAP);
 const laid = new Uint8Array(GROUP_CAP);
 const taken = new Uint8Array(SUIT_COUNT);
@@ -55,28 +57,44 @@ const taken = new Uint8Array(SUIT_COUNT);
 /** Fills `out` with every legal discard of `hand[offset .. offset+length]`. */
 export function generateDiscards(hand: Uint8Array, offset: number, length: number, rules: PickRules, out: DiscardList): void {
   out.count = 0;
-  for (let i = 0; i < length; i++) counts[hand[offset + i]]++;
-  pushSingles(out);
+  for (let i = 0; i < length; i++) {
+    const card = hand[offset + i];
+    counts[card]++;
+    rankCounts[RANK_OF[card]]++;
+    if (card !== JOKER) suitRanks[SUIT_OF[card]] |= 1 << (RANK_OF[card] - 1);
+  }
+  pushSingles(hand, offset, length, out);
   pushSets(rules, out);
   pushRuns(rules, out);
-  for (let i = 0; i < length; i++) counts[hand[offset + i]] = 0;
+  for (let i = 0; i < length; i++) {
+    const card = hand[offset + i];
+    counts[card] = 0;
+    rankCounts[RANK_OF[card]] = 0;
+  }
+  suitRanks.fill(0);
 }
 
-function pushSingles(out: DiscardList): void {
-  for (let kind = 0; kind < KIND_COUNT; kind++) {
-    if (counts[kind] > 0) {
-      laid[0] = kind;
-      out.push(SINGLE, laid, 1);
+/** One single per kind held, in kind order. */
+function pushSingles(hand: Uint8Array, offset: number, length: number, out: DiscardList): void {
+  let previous = -1;
+  for (;;) {
+    let next = KIND_COUNT;
+    for (let i = 0; i < length; i++) {
+      const card = hand[offset + i];
+      if (card > previous && card < next) next = card;
     }
+    if (next === KIND_COUNT) return;
+    laid[0] = next;
+    out.push(SINGLE, laid, 1);
+    previous = next;
   }
 }
 
 function pushSets(rules: PickRules, out: DiscardList): void {
   const jokers = counts[JOKER];
   for (let rank = 1; rank <= RANK_COUNT; rank++) {
-    let naturalsOfRank = 0;
-    for (let suit = 0; suit < SUIT_COUNT; suit++) naturalsOfRank += counts[cardOf(suit, rank)];
-    if (naturalsOfRank === 0) continue;
+    const naturals = rankCounts[rank];
+    if (naturals === 0 || naturals + jokers < 2) continue;
     pushSetsOfRank(rank, 0, 0, jokers, rules, out);
   }
   for (let j = 2; j <= jokers; j++) {
@@ -130,8 +148,7 @@ function pushRuns(rules: PickRules, out: DiscardList): void {
   const jokers = counts[JOKER];
   const everyPlacement = runEndsMatter(rules);
   for (let suit = 0; suit < SUIT_COUNT; suit++) {
-    let ranks = 0;
-    for (let rank = 1; rank <= RANK_COUNT; rank++) if (counts[cardOf(suit, rank)] > 0) ranks |= 1 << (rank - 1);
+    const ranks = suitRanks[suit];
     if ((ranks & (ranks - 1)) === 0) continue;
     for (let chosen = ranks; chosen !== 0; chosen = (chosen - 1) & ranks) {
       const naturals = popcount(chosen);

@@ -141,14 +141,15 @@ function handCards(s: GameState, seat: number): Uint8Array {
   return s.hands.subarray(seat * HAND_CAP, seat * HAND_CAP + s.handLength[seat]);
 }
 
-/** Lays a group known to be legal (from the generator or checkDiscard), in canonical order. */
-export function layGroup(s: GameState, cards: ArrayLike<Card>, length: number, type: GroupType): void {
+/** Lays a group known to be legal (from the generator or checkDiscard), in canonical order: `cards[offset .. offset+length)`. */
+export function layGroup(s: GameState, cards: ArrayLike<Card>, length: number, type: GroupType, offset = 0): void {
   const seat = s.current;
   const known = seat * KIND_COUNT;
   for (let i = 0; i < length; i++) {
-    removeFromHand(s, seat, cards[i]);
-    if (s.known[known + cards[i]] > 0) s.known[known + cards[i]]--;
-    s.laid[i] = cards[i];
+    const card = cards[offset + i];
+    removeFromHand(s, seat, card);
+    if (s.known[known + card] > 0) s.known[known + card]--;
+    s.laid[i] = card;
   }
   s.laidLength = length;
   s.laidType = type;
