@@ -1,0 +1,83 @@
+/**
+ * What one seat may know: the single gate for hidden information (boardgame.io's
+ * playerView). Servers, renderers and observation encoders read positions through it.
+ */
+import { type Card, KIND_COUNT } from './cards.js';
+import { GROUP_TYPE_NAMES, type GroupType } from './groups.js';
+import type { Rules } from './rules.js';
+import { type GameState, HAND_CAP, PHASE_NAMES, type PhaseName, type RoundResult, handValue } from './state.js';
+
+export interface GroupView {
+  readonly type: 'single' | 'set' | 'run';
+  /** In laid order. */
+  readonly cards: readonly Card[];
+}
+
+export interface PlayerView {
+  readonly seat: number;
+  readonly players: number;
+  readonly rules: Rules;
+  readonly phase: PhaseName;
+  readonly current: number;
+  readonly round: number;
+  /** Turns completed in this round. */
+  readonly turn: number;
+  readonly dealer: number;
+  readonly starter: number;
+  /** The seat's own hand, sorted by kind (jokers last). */
+  readonly hand: readonly Card[];
+  readonly handValue: number;
+  /** Cards in each seat's hand. */
+  readonly handSizes: readonly number[];
+  /** Per seat: the cards it took from the pile in view of all and still holds, sorted. */
+  readonly known: readonly (readonly Card[])[];
+  /** The previous player's group (what is left of it) and the cards of it that may be taken. */
+  readonly previous: GroupView & { readonly pickable: readonly Card[] };
+  /** The group the player to move laid this turn, once laid. */
+  readonly laid: GroupView | null;
+  /** The card the seat drew this turn, when it is the seat's own turn and it drew. */
+  readonly drawn: Card | null;
+  readonly deckSize: number;
+  /** Discards out of reach, face up (they return to the deck at a reshuffle), sorted. */
+  readonly pile: readonly Card[];
+  readonly totals: readonly number[];
+  readonly active: readonly boolean[];
+  readonly yanivWins: readonly number[];
+  readonly lastResult: RoundResult | null;
+  readonly winner: number | null;
+}
+
+function group(type: GroupType, cards: Uint8Array, length: number): GroupView {
+  return { type: GROUP_TYPE_NAMES[type] as GroupView['type'], cards: Array.from(cards.subarray(0, length)) };
+}
+
+const byKind = (a: number, b: number) => a - b;
+
+/** Everything `seat` may know about the position, and nothing more. */
+export function playerView(s: GameState, seat: number): PlayerView {
+  const known = Array.from({ length: s.players }, (_, p) => {
+    const cards: Card[] = [];
+    for (let k = 0; k < KIND_COUNT; k++) for (let c = 0; c < s.known[p * KIND_COUNT + k]; c++) cards.push(k);
+    return cards;
+  });
+  const pickable: Card[] = [];
+  for (let i = 0; i < s.prevLength; i++) if ((s.prevPickable >> i) & 1) pickable.push(s.prev[i]);
+  return {
+    seat, players: s.players, rules: s.rules, phase: PHASE_NAMES[s.phase], current: s.current,
+    round: s.round, turn: s.turn, dealer: s.dealer, starter: s.starter,
+    hand: Array.from(s.hands.subarray(seat * HAND_CAP, seat * HAND_CAP + s.handLength[seat])).sort(byKind),
+    handValue: handValue(s, seat),
+    handSizes: Array.from(s.handLength),
+    known,
+    previous: { ...group(s.prevType, s.prev, s.prevLength), pickable },
+    laid: s.laidLength > 0 ? group(s.laidType, s.laid, s.laidLength) : null,
+    drawn: s.current === seat && s.drawn >= 0 ? s.drawn : null,
+    deckSize: s.deckLength,
+    pile: Array.from(s.pile.subarray(0, s.pileLength)).sort(byKind),
+    totals: Array.from(s.totals),
+    active: Array.from(s.active, (a) => a === 1),
+    yanivWins: Array.from(s.yanivWins),
+    lastResult: s.lastResult,
+    winner: s.winner >= 0 ? s.winner : null,
+  };
+}
