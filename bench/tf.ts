@@ -1,0 +1,166 @@
+// tfjs section of `npm run bench`: training step (stock vs fast matmul), batched inference, decision latency.
+import os from 'node:os';
+import * as tf from '@tensorflow/tfjs';
+import Table from 'cli-table3';
+import { describeBackend, initBackend, parseBackendChoice, type BackendInfo } from '../training/tf/backend.js';
+import { evaluatePolicyValue } from '../training/tf/inference.js';
+import { buildNetwork, type Network, type PolicyValueConfig } from '../training/tf/networks.js';
+import { policyValueLoss, trainStep } from '../training/tf/train.js';
+import { installWasmFastMatMul, uninstallWasmFastMatMul } from '../training/tf/wasmFastMatMul.js';
+
+const OBS = 400;
+const HIDDEN = [256, 256];
+const ACTIONS = 512;
+const TRAIN_BATCH = 256;
+
+/** Median milliseconds per call of fn over `reps` calls, after `warmup` calls. */
+function medianMs(fn: () => void, reps: number, warmup = 3): number {
+  for (let i = 0; i < warmup; i++) fn();
+  const times: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    const t0 = performance.now();
+    fn();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+function randomData(size: number, seed: number): Float32Array {
+  let s = seed >>> 0;
+  const out = new Float32Array(size);
+  for (let i = 0; i < size; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    out[i] = s / 2 ** 32 - 0.5;
+  }
+  return out;
+}
+
+/** Time of one plain (untransposed, cached-operand) matmul of [m, k]·[k, n]. */
+function plainMatMulMs(m: number, k: number, n: number): number {
+  const a = tf.tensor2d(randomData(m * k, 1), [m, k]);
+  const b = tf.tensor2d(randomData(k * n, 2), [k, n]);
+  const ms = medianMs(() => {
+    const c = tf.matMul(a, b);
+    c.dataSync();
+    c.dispose();
+  }, 15);
+  tf.dispose([a, b]);
+  return ms;
+}
+
+/** The matmuls of one training step of the MLP: forward x·W, weight gradients Xᵀ·dY, input gradients dY·Wᵀ (not for the first layer). */
+function stepMatMulMs(batch: number): number {
+  const widths = [OBS, ...HIDDEN, ACTIONS];
+  let total = 0;
+  for (let i = 0; i + 1 < widths.length; i++) {
+    const [inW, outW] = [widths[i], widths[i + 1]];
+    total += plainMatMulMs(batch, inW, outW);
+    total += plainMatMulMs(inW, batch, outW);
+    if (i > 0) total += plainMatMulMs(batch, outW, inW);
+  }
+  return total;
+}
+
+function forwardMatMulMs(batch: number): number {
+  const widths = [OBS, ...HIDDEN, ACTIONS];
+  let total = 0;
+  for (let i = 0; i + 1 < widths.length; i++) total += plainMatMulMs(batch, widths[i], widths[i + 1]);
+  return total;
+}
+
+function trainingBatch(rows: number): { tensors: tf.Tensor2D[]; dispose: () => void } {
+  const mask = new Float32Array(rows * ACTIONS);
+  const target = new Float32Array(rows * ACTIONS);
+  for (let r = 0; r < rows; r++) {
+    for (let a = 0; a < ACTIONS; a++) mask[r * ACTIONS + a] = (r * 7 + a * 13) % 5 === 0 ? 0 : 1;
+    const pick = (r * 31) % ACTIONS;
+    mask[r * ACTIONS + pick] = 1;
+    target[r * ACTIONS + pick] = 1;
+  }
+  const tensors = [
+    tf.tensor2d(randomData(rows * OBS, 3), [rows, OBS]),
+    tf.tensor2d(mask, [rows, ACTIONS]),
+    tf.tensor2d(target, [rows, ACTIONS]),
+    tf.tensor2d(randomData(rows, 4), [rows, 1]),
+  ];
+  return { tensors, dispose: () => tf.dispose(tensors) };
+}
+
+function policyValueNet(): Network<PolicyValueConfig> {
+  return buildNetwork({ kind: 'policy-value', observationSize: OBS, actionCount: ACTIONS, hiddenUnits: HIDDEN, seed: 1 });
+}
+
+/** Median step time of the MLP trained with plain softmax cross-entropy on its logits, and of the policy-value loss. */
+function trainingStepMs(reps: number): { mlpMs: number; policyValueMs: number } {
+  const net = policyValueNet();
+  const optimizer = tf.train.adam(1e-3);
+  const { tensors, dispose } = trainingBatch(TRAIN_BATCH);
+  const [observations, legalMask, targetPolicy, targetValue] = tensors;
+  const run = (loss: () => tf.Scalar) => () => {
+    const value = trainStep(optimizer, net.model, loss);
+    value.dataSync();
+    value.dispose();
+  };
+  const mlpMs = medianMs(
+    run(() => tf.tidy(() => tf.losses.softmaxCrossEntropy(targetPolicy, (net.model.apply(observations) as tf.Tensor[])[0]) as tf.Scalar)),
+    reps,
+  );
+  const policyValueMs = medianMs(run(() => policyValueLoss(net, { observations, legalMask, targetPolicy, targetValue })), reps);
+  dispose();
+  optimizer.dispose();
+  net.model.dispose();
+  return { mlpMs, policyValueMs };
+}
+
+function inferenceMs(net: Network<PolicyValueConfig>, batch: number, reps: number): number {
+  const observations = randomData(batch * OBS, 5);
+  const mask = new Float32Array(batch * ACTIONS).fill(1);
+  return medianMs(() => evaluatePolicyValue(net, observations, mask), reps);
+}
+
+const fmt = (x: number, digits = 2): string => x.toFixed(digits);
+const perSecond = (rows: number, ms: number): string => Math.round((rows * 1000) / ms).toLocaleString('en-US');
+
+export async function run(): Promise<void> {
+  const choice = parseBackendChoice(process.env.YANIV_TF_BACKEND ?? 'auto');
+  const info: BackendInfo = await initBackend(choice);
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  console.log(`${describeBackend(info)} — ${cpu} (set YANIV_TF_BACKEND=node|wasm|cpu to choose)`);
+  const wasm = info.backend === 'wasm';
+
+  const matmulMs = stepMatMulMs(TRAIN_BATCH);
+  const steps = new Table({ head: ['training step, 400-256-256-512, batch 256', 'ms / step', 'samples/s', '× plain matmuls'] });
+  const addStep = (label: string, ms: number): void => {
+    steps.push([label, fmt(ms), perSecond(TRAIN_BATCH, ms), fmt(ms / matmulMs)]);
+  };
+  steps.push(['its 8 matmuls at the plain-matmul rate', fmt(matmulMs), perSecond(TRAIN_BATCH, matmulMs), '1.00']);
+  if (wasm) {
+    uninstallWasmFastMatMul();
+    const stock = trainingStepMs(5);
+    installWasmFastMatMul();
+    const fast = trainingStepMs(20);
+    addStep('stock tfjs, softmax cross-entropy (Adam)', stock.mlpMs);
+    addStep('fast matmul, softmax cross-entropy (Adam)', fast.mlpMs);
+    addStep('stock tfjs, policy-value net, masked loss', stock.policyValueMs);
+    addStep('fast matmul, policy-value net, masked loss', fast.policyValueMs);
+    steps.push(['speed-up of the fast path (softmax CE)', `${fmt(stock.mlpMs / fast.mlpMs, 1)}×`, '', '']);
+  } else {
+    const step = trainingStepMs(10);
+    addStep('softmax cross-entropy (Adam)', step.mlpMs);
+    addStep('policy-value net, masked loss', step.policyValueMs);
+  }
+  console.log(steps.toString());
+
+  const net = policyValueNet();
+  const inference = new Table({ head: ['inference: evaluatePolicyValue', 'ms / batch', 'samples/s', 'plain-matmul samples/s', 'share'] });
+  for (const [batch, reps] of [[1, 400], [64, 100], [1024, 20]] as const) {
+    const ms = inferenceMs(net, batch, reps);
+    const plainMs = forwardMatMulMs(batch);
+    inference.push([`batch ${batch}`, fmt(ms, 3), perSecond(batch, ms), perSecond(batch, plainMs), `${Math.round((100 * plainMs) / ms)}%`]);
+  }
+  console.log(inference.toString());
+  const latency = inferenceMs(net, 1, 2000);
+  console.log(`single decision (batch 1, policy + value, masked softmax, read back): ${fmt(latency, 3)} ms median`);
+  net.model.dispose();
+}

@@ -1,0 +1,101 @@
+// Network builders for the learners. Only built-in tfjs layers, so saved models load in any tfjs runtime.
+import * as tf from '@tensorflow/tfjs';
+import { z } from 'zod';
+
+const units = z.array(z.number().int().positive()).min(1);
+const activation = z.enum(['relu', 'tanh', 'elu']).default('relu').describe('activation of every hidden layer');
+const seed = z.number().int().optional().describe('seed for the weight initialisers; omit for a random start');
+
+export const PolicyValueConfigSchema = z.object({
+  kind: z.literal('policy-value').describe('MLP over a fixed observation, with policy logits over a fixed action space and a value'),
+  observationSize: z.number().int().positive().describe('length of the observation vector'),
+  actionCount: z.number().int().positive().describe('size of the fixed action space (one logit each)'),
+  hiddenUnits: units.describe('widths of the shared hidden layers, input side first'),
+  activation,
+  seed,
+});
+
+export const ActionScoringConfigSchema = z.object({
+  kind: z.literal('action-scoring').describe('scores (observation, action-features) pairs, Deep Monte-Carlo style, with a value of the observation'),
+  observationSize: z.number().int().positive().describe('length of the observation vector'),
+  actionFeatureSize: z.number().int().positive().describe('length of one action feature vector'),
+  observationUnits: units.describe('widths of the observation encoder, whose output also feeds the value head'),
+  hiddenUnits: units.describe('widths of the layers over [encoded observation, action features]'),
+  activation,
+  seed,
+});
+
+export const NetworkConfigSchema = z.discriminatedUnion('kind', [PolicyValueConfigSchema, ActionScoringConfigSchema]);
+
+export type PolicyValueConfig = z.output<typeof PolicyValueConfigSchema>;
+export type ActionScoringConfig = z.output<typeof ActionScoringConfigSchema>;
+export type NetworkConfig = z.output<typeof NetworkConfigSchema>;
+export type NetworkConfigInput = z.input<typeof NetworkConfigSchema>;
+
+export interface Network<C extends NetworkConfig = NetworkConfig> {
+  /** The validated config, a copy owned by the network. */
+  readonly config: C;
+  /**
+   * policy-value: input [N, observationSize] → outputs [logits [N, actionCount], value [N, 1]].
+   * action-scoring: inputs [observations [N, observationSize], actionFeatures [N, actionFeatureSize]] → outputs [score [N, 1], value [N, 1]].
+   */
+  readonly model: tf.LayersModel;
+}
+
+class SeedSequence {
+  private next: number | undefined;
+  constructor(start: number | undefined) {
+    this.next = start;
+  }
+  initializer(): ReturnType<typeof tf.initializers.glorotUniform> {
+    const s = this.next === undefined ? undefined : this.next++;
+    return tf.initializers.glorotUniform({ seed: s });
+  }
+}
+
+function denseStack(x: tf.SymbolicTensor, widths: number[], config: { activation: 'relu' | 'tanh' | 'elu' }, prefix: string, seeds: SeedSequence): tf.SymbolicTensor {
+  return widths.reduce(
+    (h, width, i) =>
+      tf.layers.dense({ units: width, activation: config.activation, kernelInitializer: seeds.initializer(), name: `${prefix}_${i + 1}` }).apply(h) as tf.SymbolicTensor,
+    x,
+  );
+}
+
+function head(x: tf.SymbolicTensor, width: number, name: string, seeds: SeedSequence): tf.SymbolicTensor {
+  return tf.layers.dense({ units: width, kernelInitializer: seeds.initializer(), name }).apply(x) as tf.SymbolicTensor;
+}
+
+function buildPolicyValue(config: PolicyValueConfig): tf.LayersModel {
+  const seeds = new SeedSequence(config.seed);
+  const observation = tf.input({ shape: [config.observationSize], name: 'observation' });
+  const trunk = denseStack(observation, config.hiddenUnits, config, 'trunk', seeds);
+  const logits = head(trunk, config.actionCount, 'policy_logits', seeds);
+  const value = head(trunk, 1, 'value', seeds);
+  return tf.model({ inputs: observation, outputs: [logits, value], name: 'policy_value' });
+}
+
+function buildActionScoring(config: ActionScoringConfig): tf.LayersModel {
+  const seeds = new SeedSequence(config.seed);
+  const observation = tf.input({ shape: [config.observationSize], name: 'observation' });
+  const actionFeatures = tf.input({ shape: [config.actionFeatureSize], name: 'action_features' });
+  const encoded = denseStack(observation, config.observationUnits, config, 'observation_encoder', seeds);
+  const joined = tf.layers.concatenate({ name: 'observation_action' }).apply([encoded, actionFeatures]) as tf.SymbolicTensor;
+  const hidden = denseStack(joined, config.hiddenUnits, config, 'scorer', seeds);
+  const score = head(hidden, 1, 'action_score', seeds);
+  const value = head(encoded, 1, 'value', seeds);
+  return tf.model({ inputs: [observation, actionFeatures], outputs: [score, value], name: 'action_scoring' });
+}
+
+export function buildNetwork(input: z.input<typeof PolicyValueConfigSchema>): Network<PolicyValueConfig>;
+export function buildNetwork(input: z.input<typeof ActionScoringConfigSchema>): Network<ActionScoringConfig>;
+export function buildNetwork(input: NetworkConfigInput): Network;
+export function buildNetwork(input: NetworkConfigInput): Network {
+  const config = NetworkConfigSchema.parse(structuredClone(input));
+  const model = config.kind === 'policy-value' ? buildPolicyValue(config) : buildActionScoring(config);
+  return { config, model };
+}
+
+/** The model's trainable variables in layer order: the order optimizer state is saved and restored in. */
+export function trainableVariables(model: tf.LayersModel): tf.Variable[] {
+  return model.trainableWeights.map((w) => w.read() as tf.Variable);
+}

@@ -1,0 +1,129 @@
+// Networks on disk in the standard tfjs layout (model.json + weights.bin, as tfjs-node's file:// and
+// tf.loadLayersModel over http read it), written by a handler for plain Node, plus metadata.json.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import * as tf from '@tensorflow/tfjs';
+import { z } from 'zod';
+import { NetworkConfigSchema, type Network } from './networks.js';
+
+export const MODEL_FORMAT_VERSION = 1;
+export const MODEL_JSON = 'model.json';
+export const WEIGHTS_BIN = 'weights.bin';
+export const METADATA_JSON = 'metadata.json';
+
+export const ModelMetadataSchema = z.object({
+  formatVersion: z.number().int().describe('version of this directory layout and metadata schema'),
+  observationVersion: z.string().min(1).describe('version of the observation encoding the network was trained on'),
+  actionSpaceVersion: z.string().min(1).describe('version of the action space the network was trained on'),
+  network: NetworkConfigSchema.describe('config the network was built from'),
+  training: z.record(z.string(), z.unknown()).describe('training config of the run that produced it, opaque here'),
+  backend: z.string().describe('tfjs backend that wrote it'),
+  tfjsVersion: z.string().describe('tfjs version that wrote it'),
+  createdAt: z.string().describe('ISO time of writing'),
+});
+export type ModelMetadata = z.output<typeof ModelMetadataSchema>;
+
+export const SaveOptionsSchema = z.object({
+  observationVersion: z.string().min(1).describe('version string supplied by the observation encoder'),
+  actionSpaceVersion: z.string().min(1).describe('version string supplied by the action space'),
+  training: z.record(z.string(), z.unknown()).default({}).describe('training config to record, opaque here'),
+});
+export type SaveOptions = z.input<typeof SaveOptionsSchema>;
+
+/** What the loading side needs; each given field must equal the saved one. */
+export const ExpectedMetadataSchema = z.object({
+  observationVersion: z.string().min(1).describe('observation version this build produces'),
+  actionSpaceVersion: z.string().min(1).describe('action-space version this build uses'),
+  kind: z.enum(['policy-value', 'action-scoring']).optional().describe('network kind the caller can drive'),
+});
+export type ExpectedMetadata = z.input<typeof ExpectedMetadataSchema>;
+
+export class MetadataMismatchError extends Error {
+  constructor(readonly field: string, readonly saved: unknown, readonly expected: unknown, dir: string) {
+    super(`model in ${dir}: ${field} differs: saved ${JSON.stringify(saved)}, expected ${JSON.stringify(expected)}`);
+    this.name = 'MetadataMismatchError';
+  }
+}
+
+/** tf.io handler reading and writing model.json + weights.bin in a directory with node:fs. */
+export function nodeFileHandler(dir: string): tf.io.IOHandler {
+  return {
+    async save(artifacts: tf.io.ModelArtifacts): Promise<tf.io.SaveResult> {
+      if (artifacts.modelTopology === undefined || artifacts.modelTopology instanceof ArrayBuffer) {
+        throw new Error('only JSON model topologies can be saved');
+      }
+      await mkdir(dir, { recursive: true });
+      const weights = artifacts.weightData === undefined ? new ArrayBuffer(0) : tf.io.CompositeArrayBuffer.join(artifacts.weightData);
+      const modelJson: tf.io.ModelJSON = {
+        modelTopology: artifacts.modelTopology,
+        format: artifacts.format,
+        generatedBy: artifacts.generatedBy,
+        convertedBy: artifacts.convertedBy,
+        weightsManifest: [{ paths: [WEIGHTS_BIN], weights: artifacts.weightSpecs ?? [] }],
+      };
+      if (artifacts.trainingConfig !== undefined) modelJson.trainingConfig = artifacts.trainingConfig;
+      if (artifacts.userDefinedMetadata !== undefined) modelJson.userDefinedMetadata = artifacts.userDefinedMetadata;
+      await writeFile(path.join(dir, WEIGHTS_BIN), new Uint8Array(weights));
+      await writeFile(path.join(dir, MODEL_JSON), JSON.stringify(modelJson));
+      return { modelArtifactsInfo: tf.io.getModelArtifactsInfoForJSON(modelJson) };
+    },
+    async load(): Promise<tf.io.ModelArtifacts> {
+      const modelJson = JSON.parse(await readFile(path.join(dir, MODEL_JSON), 'utf8')) as tf.io.ModelJSON;
+      return tf.io.getModelArtifactsForJSON(modelJson, async (manifest) => {
+        const specs = manifest.flatMap((group) => group.weights);
+        const buffers: ArrayBuffer[] = [];
+        for (const group of manifest) {
+          for (const file of group.paths) {
+            const bytes = await readFile(path.join(dir, file));
+            buffers.push(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+          }
+        }
+        return [specs, tf.io.CompositeArrayBuffer.join(buffers)];
+      });
+    },
+  };
+}
+
+/** Writes the network and its metadata.json into dir (created if missing). */
+export async function saveNetwork(network: Network, dir: string, options: SaveOptions): Promise<ModelMetadata> {
+  const opts = SaveOptionsSchema.parse(options);
+  const metadata: ModelMetadata = ModelMetadataSchema.parse({
+    formatVersion: MODEL_FORMAT_VERSION,
+    observationVersion: opts.observationVersion,
+    actionSpaceVersion: opts.actionSpaceVersion,
+    network: network.config,
+    training: structuredClone(opts.training),
+    backend: tf.getBackend(),
+    tfjsVersion: tf.version.tfjs,
+    createdAt: new Date().toISOString(),
+  });
+  await network.model.save(nodeFileHandler(dir));
+  await writeFile(path.join(dir, METADATA_JSON), JSON.stringify(metadata, null, 2) + '\n');
+  return metadata;
+}
+
+/** Reads and validates metadata.json, refusing a directory written for other versions. */
+export async function readMetadata(dir: string, expected: ExpectedMetadata): Promise<ModelMetadata> {
+  const want = ExpectedMetadataSchema.parse(expected);
+  const raw: unknown = JSON.parse(await readFile(path.join(dir, METADATA_JSON), 'utf8'));
+  const formatVersion = (raw as { formatVersion?: unknown } | null)?.formatVersion;
+  if (formatVersion !== MODEL_FORMAT_VERSION) throw new MetadataMismatchError('format version', formatVersion, MODEL_FORMAT_VERSION, dir);
+  const metadata = ModelMetadataSchema.parse(raw);
+  if (metadata.observationVersion !== want.observationVersion) {
+    throw new MetadataMismatchError('observation version', metadata.observationVersion, want.observationVersion, dir);
+  }
+  if (metadata.actionSpaceVersion !== want.actionSpaceVersion) {
+    throw new MetadataMismatchError('action-space version', metadata.actionSpaceVersion, want.actionSpaceVersion, dir);
+  }
+  if (want.kind !== undefined && metadata.network.kind !== want.kind) {
+    throw new MetadataMismatchError('network kind', metadata.network.kind, want.kind, dir);
+  }
+  return metadata;
+}
+
+/** Loads a network saved by saveNetwork, after checking its metadata against what the caller expects. */
+export async function loadNetwork(dir: string, expected: ExpectedMetadata): Promise<{ network: Network; metadata: ModelMetadata }> {
+  const metadata = await readMetadata(dir, expected);
+  const model = await tf.loadLayersModel(nodeFileHandler(dir));
+  return { network: { config: metadata.network, model }, metadata };
+}
