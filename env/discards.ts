@@ -8,6 +8,7 @@ import { GROUP_CAP, type GroupType, type PickRules, RUN, SET, SINGLE, runEndsMat
 
 /** More than any hand of at most 7 cards can lay (the densest, 2 decks and 8 jokers, stays far below). */
 export const MAX_DISCARDS = 1024;
+const MIN_RUN = 3;
 
 /** Discard groups in fixed-stride buffers: group i is `cards[i*GROUP_CAP .. +length[i]]`. */
 export class DiscardList {
@@ -157,7 +158,7 @@ function pushRuns(rules: PickRules, out: DiscardList): void {
       const hi = 32 - Math.clz32(chosen);
       const span = hi - lo + 1;
       const gaps = span - naturals;
-      for (let extra = 0; gaps + extra <= jokers; extra++) {
+      for (let extra = Math.max(0, MIN_RUN - span); gaps + extra <= jokers; extra++) {
         const length = span + extra;
         if (length > RANK_COUNT || length > GROUP_CAP - 1) break;
         const first = Math.max(1, hi - length + 1);
