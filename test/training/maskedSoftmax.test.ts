@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initBackend } from '../../training/tf/backend.js';
-import { maskedLogSoftmax, maskedSoftmax } from '../../training/tf/maskedSoftmax.js';
+import { maskedLogSoftmax, maskedSoftmax, maskedSoftmaxCrossEntropy } from '../../training/tf/maskedSoftmax.js';
 
 const ACTIONS = 7;
 const extremeLogit = fc.oneof(
@@ -88,5 +88,26 @@ describe('masked softmax', () => {
     const mask = tf.ones([2, 4]);
     expect(() => maskedSoftmax(logits, mask)).toThrow('mask shape [2, 4] differs from logits shape [2, 3]');
     tf.dispose([logits, mask]);
+  });
+});
+
+describe('masked softmax cross-entropy', () => {
+  beforeAll(async () => {
+    await initBackend('wasm');
+  });
+
+  it('has the value and gradient of −mean Σ target·maskedLogSoftmax', () => {
+    const logits = tf.tensor2d([[1, -2, 3, 40], [0.5, 2, -1, 1e30], [3, 1, 2, 0]]);
+    const mask = tf.tensor2d([[0, 1, 1, 0], [1, 1, 1, 0], [0, 0, 1, 0]]);
+    const target = tf.tensor2d([[0, 0.25, 0.75, 0], [0.2, 0.2, 0.6, 0], [0, 0, 1, 0]]);
+    const reference = (x: tf.Tensor): tf.Scalar => tf.neg(tf.mean(tf.sum(tf.mul(target, maskedLogSoftmax(x, mask)), -1)));
+    const [want, wantGrad] = [reference(logits), tf.grad(reference)(logits)];
+    const fused = (x: tf.Tensor): tf.Scalar => maskedSoftmaxCrossEntropy(x as tf.Tensor2D, mask, target);
+    const [got, gotGrad] = [fused(logits), tf.grad(fused)(logits)];
+    expect(got.dataSync()[0]).toBeCloseTo(want.dataSync()[0], 5);
+    const g = Array.from(gotGrad.dataSync());
+    Array.from(wantGrad.dataSync()).forEach((w, i) => expect(g[i]).toBeCloseTo(w, 5));
+    expect(g.every(Number.isFinite)).toBe(true);
+    tf.dispose([logits, mask, target, want, wantGrad, got, gotGrad]);
   });
 });

@@ -5,8 +5,8 @@ import { evaluatePolicyValue, scoreActions, scoreCandidates } from '../../traini
 import { buildNetwork, trainableVariables } from '../../training/tf/networks.js';
 import { actionScoringLoss, policyValueLoss, trainStep } from '../../training/tf/train.js';
 
-const pvConfig = { kind: 'policy-value', observationSize: 6, actionCount: 5, hiddenUnits: [8, 8], seed: 3 } as const;
-const asConfig = { kind: 'action-scoring', observationSize: 6, actionFeatureSize: 4, observationUnits: [8], hiddenUnits: [8], seed: 4 } as const;
+const pvConfig = { kind: 'policy-value' as const, observationSize: 6, actionCount: 5, hiddenUnits: [8, 8], seed: 3 };
+const asConfig = { kind: 'action-scoring' as const, observationSize: 6, actionFeatureSize: 4, observationUnits: [8], hiddenUnits: [8], seed: 4 };
 
 function data(n: number, seed: number): Float32Array {
   return Float32Array.from({ length: n }, (_, i) => Math.sin(seed * 13.7 + i * 1.3));

@@ -47,3 +47,30 @@ export function maskedLogSoftmax<T extends tf.Tensor>(logits: T, mask: tf.Tensor
     return tf.mul(tf.sub(shifted, tf.log(sums)), legal) as T;
   });
 }
+
+/**
+ * Mean over rows of −Σ target·log p with p the masked softmax of logits [rows, actions]; targets at
+ * illegal actions are ignored. Its gradient, (p·Σtarget − target)/rows, is written out by hand: autodiff
+ * through the masked log-softmax costs about as many elementwise passes again.
+ */
+export function maskedSoftmaxCrossEntropy(logits: tf.Tensor2D, mask: tf.Tensor2D, targets: tf.Tensor2D): tf.Scalar {
+  checkShapes(logits, mask);
+  checkShapes(logits, targets);
+  const rows = logits.shape[0];
+  const loss = tf.customGrad((x, save) => {
+    const legal = legalOnes(mask);
+    const { shifted, exps, sums } = shiftedExps(x as tf.Tensor, legal);
+    const legalTargets = tf.mul(targets, legal);
+    const logProbs = tf.sub(shifted, tf.log(sums));
+    const value = tf.div(tf.neg(tf.sum(tf.mul(legalTargets, logProbs))), rows) as tf.Scalar;
+    (save as tf.GradSaveFunc)([tf.div(exps, sums), legalTargets]);
+    return {
+      value,
+      gradFunc: (dy, saved) => {
+        const [probs, t] = saved;
+        return tf.mul(tf.sub(tf.mul(probs, tf.sum(t, -1, true)), t), tf.div(dy, rows));
+      },
+    };
+  });
+  return loss(logits) as tf.Scalar;
+}

@@ -1,6 +1,6 @@
 // One optimisation step and the standard losses of the two network kinds.
 import * as tf from '@tensorflow/tfjs';
-import { maskedLogSoftmax } from './maskedSoftmax.js';
+import { maskedSoftmaxCrossEntropy } from './maskedSoftmax.js';
 import { trainableVariables, type ActionScoringConfig, type Network, type PolicyValueConfig } from './networks.js';
 
 /**
@@ -28,8 +28,7 @@ export interface PolicyValueBatch {
 export function policyValueLoss(net: Network<PolicyValueConfig>, batch: PolicyValueBatch, valueWeight = 1): tf.Scalar {
   return tf.tidy(() => {
     const [logits, value] = net.model.apply(batch.observations, { training: true }) as tf.Tensor[];
-    const logProbs = maskedLogSoftmax(logits, batch.legalMask);
-    const policyLoss = tf.neg(tf.mean(tf.sum(tf.mul(batch.targetPolicy, logProbs), -1)));
+    const policyLoss = maskedSoftmaxCrossEntropy(logits as tf.Tensor2D, batch.legalMask, batch.targetPolicy);
     const valueLoss = tf.mean(tf.square(tf.sub(value, batch.targetValue)));
     return tf.add(policyLoss, tf.mul(valueLoss, valueWeight)) as tf.Scalar;
   });
