@@ -8,12 +8,12 @@ import {
 } from '../env/engine.js';
 import { randomInt, seededRng, type Rng } from '../env/random.js';
 import { resolveRules } from '../env/rules.js';
-import { type GameState, PHASE_AFTER_DRAW, PHASE_BETWEEN_ROUNDS, PHASE_DRAW, PHASE_GAME_OVER, handValue } from '../env/state.js';
+import { type GameState, type Phase, PHASE_AFTER_DRAW, PHASE_BETWEEN_ROUNDS, PHASE_DRAW, PHASE_GAME_OVER, handValue } from '../env/state.js';
 
 const list = new DiscardList();
 const drawChoices = new Int16Array(GROUP_CAP + 1);
 
-/** One whole turn chosen uniformly at each decision; returns false when the game is over. */
+/** One whole turn, each decision uniform over the legal choices. */
 function randomTurn(s: GameState, rng: Rng): void {
   if (s.phase === PHASE_BETWEEN_ROUNDS) startRound(s);
   legalDiscards(s, list);
@@ -30,7 +30,7 @@ function randomTurn(s: GameState, rng: Rng): void {
   const draw = drawChoices[randomInt(rng, 0, n - 1)];
   if (draw < 0) drawFromDeck(s);
   else drawFromPrevious(s, draw);
-  if (s.phase === PHASE_AFTER_DRAW) afterDraw(s, rng);
+  if ((s.phase as Phase) === PHASE_AFTER_DRAW) afterDraw(s, rng);
 }
 
 function afterDraw(s: GameState, rng: Rng): void {
