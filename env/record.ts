@@ -272,6 +272,13 @@ export class RecordWriter {
     };
   }
 
+  /** Continues writing an existing record (a game picked up at a saved position). */
+  static fromJSON(record: RecordJson): RecordWriter {
+    const writer = new RecordWriter(record);
+    writer.record.rounds.push(...structuredClone(record.rounds));
+    return writer;
+  }
+
   /** Captures the deal of the round just started. */
   beginRound(state: GameState): void {
     this.record.rounds.push({
