@@ -1,83 +1,91 @@
 // A checkpoint is a saved network (see persistence.ts) plus the optimizer state beside it, so that a
-// resumed run continues exactly: optimizer.json (config, iteration, bias-correction powers, weight
-// specs) and optimizer.bin (moment tensors in the model's trainable-variable order).
+// resumed run continues exactly: optimizer.json (config, bias-correction powers, weight specs) and
+// optimizer.bin (iteration count, then the first and the second moments in the model's
+// trainable-variable order, named "<variable>/m" and "<variable>/v", the layout tfjs's Adam getWeights uses).
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { z } from 'zod';
-import type { Network } from './networks.js';
+import { JsAdam, OptimizerConfigSchema, type OptimizerConfig, type OptimizerConfigInput } from './jsAdam.js';
+import { trainableVariables, type Network } from './networks.js';
 import { loadNetwork, saveNetwork, type ExpectedMetadata, type ModelMetadata, type SaveOptions } from './persistence.js';
+
+export { OptimizerConfigSchema, type OptimizerConfig } from './jsAdam.js';
 
 export const OPTIMIZER_JSON = 'optimizer.json';
 export const OPTIMIZER_BIN = 'optimizer.bin';
-
-export const OptimizerConfigSchema = z.object({
-  kind: z.literal('adam').describe('optimizer algorithm'),
-  learningRate: z.number().positive().default(1e-3).describe('step size'),
-  beta1: z.number().min(0).max(1).default(0.9).describe('decay of the first-moment estimate'),
-  beta2: z.number().min(0).max(1).default(0.999).describe('decay of the second-moment estimate'),
-  epsilon: z.number().positive().default(1e-7).describe('added to the root of the second moment'),
-});
-export type OptimizerConfig = z.output<typeof OptimizerConfigSchema>;
 
 const WeightSpecSchema = z.object({ name: z.string(), shape: z.array(z.number().int()), dtype: z.enum(['float32', 'int32', 'bool', 'string', 'complex64']) }).loose();
 
 const OptimizerStateSchema = z.object({
   optimizer: OptimizerConfigSchema,
-  /** Adam keeps β₁ᵗ and β₂ᵗ as running products; recomputing them with pow on restore could differ in the last bit. */
   accBeta1: z.number().describe('running product β₁ᵗ'),
   accBeta2: z.number().describe('running product β₂ᵗ'),
   weightSpecs: z.array(WeightSpecSchema).describe('iteration counter and moment tensors in optimizer.bin'),
 });
 
-/** The Adam internals tfjs keeps protected, needed for an exact restore. */
-interface AdamInternals {
-  accBeta1: tf.Variable;
-  accBeta2: tf.Variable;
-}
-
-export function createOptimizer(config: z.input<typeof OptimizerConfigSchema>): { optimizer: tf.AdamOptimizer; config: OptimizerConfig } {
-  const c = OptimizerConfigSchema.parse(structuredClone(config));
-  return { optimizer: tf.train.adam(c.learningRate, c.beta1, c.beta2, c.epsilon), config: c };
+export function createOptimizer(config: OptimizerConfigInput): { optimizer: JsAdam; config: OptimizerConfig } {
+  const optimizer = new JsAdam(config);
+  return { optimizer, config: optimizer.config };
 }
 
 export interface Checkpoint {
   network: Network;
-  optimizer: tf.AdamOptimizer;
+  optimizer: JsAdam;
   optimizerConfig: OptimizerConfig;
 }
 
 export async function saveCheckpoint(dir: string, checkpoint: Checkpoint, options: SaveOptions): Promise<ModelMetadata> {
   const metadata = await saveNetwork(checkpoint.network, dir, options);
-  const named = await checkpoint.optimizer.getWeights();
-  const { data, specs } = await tf.io.encodeWeights(named);
-  const internals = checkpoint.optimizer as unknown as AdamInternals;
-  const state: z.output<typeof OptimizerStateSchema> = {
-    optimizer: checkpoint.optimizerConfig,
-    accBeta1: internals.accBeta1.dataSync()[0],
-    accBeta2: internals.accBeta2.dataSync()[0],
-    weightSpecs: specs as z.output<typeof WeightSpecSchema>[],
-  };
-  // getWeights wraps the iteration count in a fresh scalar; the moments are the optimizer's own variables.
-  tf.dispose(named.filter((w) => w.name === 'iter').map((w) => w.tensor));
-  await writeFile(path.join(dir, OPTIMIZER_BIN), new Uint8Array(data));
-  await writeFile(path.join(dir, OPTIMIZER_JSON), JSON.stringify(state, null, 2) + '\n');
+  const state = checkpoint.optimizer.getState();
+  const vars = trainableVariables(checkpoint.network.model);
+  if (state.firstMoments.length > vars.length) throw new Error(`optimizer holds ${state.firstMoments.length} moments, the network has ${vars.length} trainable variables`);
+  const moments = (suffix: string, list: Float32Array[]): { name: string; tensor: tf.Tensor }[] =>
+    list.map((values, i) => ({ name: `${vars[i].name}/${suffix}`, tensor: tf.tensor(values, vars[i].shape, 'float32') }));
+  const named: { name: string; tensor: tf.Tensor }[] = [
+    { name: 'iter', tensor: tf.scalar(state.iterations, 'int32') },
+    ...moments('m', state.firstMoments),
+    ...moments('v', state.secondMoments),
+  ];
+  try {
+    const { data, specs } = await tf.io.encodeWeights(named);
+    const json: z.output<typeof OptimizerStateSchema> = {
+      optimizer: checkpoint.optimizerConfig,
+      accBeta1: state.accBeta1,
+      accBeta2: state.accBeta2,
+      weightSpecs: specs as z.output<typeof WeightSpecSchema>[],
+    };
+    await writeFile(path.join(dir, OPTIMIZER_BIN), new Uint8Array(data));
+    await writeFile(path.join(dir, OPTIMIZER_JSON), JSON.stringify(json, null, 2) + '\n');
+  } finally {
+    tf.dispose(named.map((w) => w.tensor));
+  }
   return metadata;
 }
 
 export async function loadCheckpoint(dir: string, expected: ExpectedMetadata): Promise<Checkpoint & { metadata: ModelMetadata }> {
   const { network, metadata } = await loadNetwork(dir, expected);
-  const state = OptimizerStateSchema.parse(JSON.parse(await readFile(path.join(dir, OPTIMIZER_JSON), 'utf8')));
+  const saved = OptimizerStateSchema.parse(JSON.parse(await readFile(path.join(dir, OPTIMIZER_JSON), 'utf8')));
   const bytes = await readFile(path.join(dir, OPTIMIZER_BIN));
-  const tensors = tf.io.decodeWeights(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, state.weightSpecs as tf.io.WeightsManifestEntry[]);
-  const { optimizer, config } = createOptimizer(state.optimizer);
-  // setWeights copies the moments into new variables, and reads the iteration count.
-  await optimizer.setWeights(state.weightSpecs.map((spec) => ({ name: spec.name, tensor: tensors[spec.name] })));
-  tf.dispose(Object.values(tensors));
-  const internals = optimizer as unknown as AdamInternals;
-  tf.tidy(() => {
-    internals.accBeta1.assign(tf.scalar(state.accBeta1));
-    internals.accBeta2.assign(tf.scalar(state.accBeta2));
-  });
-  return { network, optimizer, optimizerConfig: config, metadata };
+  const specs = saved.weightSpecs as tf.io.WeightsManifestEntry[];
+  const tensors = tf.io.decodeWeights(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, specs);
+  try {
+    const iter = tensors.iter;
+    if (iter === undefined) throw new Error(`${OPTIMIZER_BIN} in ${dir} has no iteration count`);
+    const momentSpecs = specs.filter((s) => s.name !== 'iter');
+    if (momentSpecs.length % 2 !== 0) throw new Error(`${OPTIMIZER_BIN} in ${dir} has an odd number of moment tensors`);
+    const half = momentSpecs.length / 2;
+    const read = (s: tf.io.WeightsManifestEntry): Float32Array => new Float32Array(tensors[s.name].dataSync() as Float32Array);
+    const { optimizer, config } = createOptimizer(saved.optimizer);
+    optimizer.setState({
+      iterations: iter.dataSync()[0],
+      accBeta1: saved.accBeta1,
+      accBeta2: saved.accBeta2,
+      firstMoments: momentSpecs.slice(0, half).map(read),
+      secondMoments: momentSpecs.slice(half).map(read),
+    });
+    return { network, optimizer, optimizerConfig: config, metadata };
+  } finally {
+    tf.dispose(Object.values(tensors));
+  }
 }
