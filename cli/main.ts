@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `yaniv` command line.
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
+import { benchCommand } from './bench.js';
 import { replayCommand } from './replay.js';
 
 export function buildProgram(): Command {
@@ -23,18 +24,9 @@ export function buildProgram(): Command {
       process.exitCode = exitCode;
     });
 
-  return program;
-}
+  program.addCommand(benchCommand());
 
-/** Parses a whole number flag with bounds, naming the flag in the error. */
-export function intOption(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!/^-?\d+$/.test(value.trim()) || n < min || n > max) {
-      throw new InvalidArgumentError(`${name} must be a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? ' up' : ` to ${max}`} (got ${JSON.stringify(value)})`);
-    }
-    return n;
-  };
+  return program;
 }
 
 await buildProgram().parseAsync(process.argv);

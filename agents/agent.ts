@@ -1,0 +1,37 @@
+/**
+ * The one Agent interface used everywhere: environment loops, tournaments and the server.
+ * An agent sees the acting seat's observation, the legal-action mask (env/actionSpace.ts)
+ * and the seat's own view of the position; it returns an action id, and may return a policy
+ * (a score per legal action and a value estimate) that the server's advisor mode shows.
+ */
+import type { PlayerView } from '../env/index.js';
+
+export interface DecisionInput {
+  /** The acting seat's observation (env/observation.ts). */
+  readonly observation: Float32Array;
+  /** 1 for each legal action id. */
+  readonly mask: Uint8Array;
+  /** The acting seat's own view of the position. */
+  readonly view: PlayerView;
+}
+
+export interface Policy {
+  /** Legal action ids, best first. */
+  readonly actions: readonly number[];
+  /** A score per action of `actions` (higher is better; probabilities for neural agents). */
+  readonly scores: readonly number[];
+  /** Estimated outcome for the seat, in the agent's own units (documented per agent). */
+  readonly value?: number;
+}
+
+export interface Decision {
+  readonly action: number;
+  readonly policy?: Policy;
+}
+
+export interface Agent {
+  readonly name: string;
+  /** Re-seeds the agent's own randomness; tournaments call it before every game. */
+  reset(seed: number): void;
+  act(input: DecisionInput): Decision;
+}

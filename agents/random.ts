@@ -1,0 +1,17 @@
+/** `random`: uniform over the legal actions of each phase, seeded. */
+import { randomLegalAction } from '../env/actionSpace.js';
+import { type Rng, seededRng } from '../env/random.js';
+import type { Agent } from './agent.js';
+
+export function randomAgent(): Agent {
+  let rng: Rng = seededRng(0);
+  return {
+    name: 'random',
+    reset(seed) {
+      rng = seededRng(seed);
+    },
+    act({ mask }) {
+      return { action: randomLegalAction(mask, rng) };
+    },
+  };
+}

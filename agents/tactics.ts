@@ -1,0 +1,105 @@
+/**
+ * What rule-based bots reason with, computed from a seat's own view only: the legal
+ * choices of the phase, hand values, and the cards not yet seen.
+ */
+import {
+  type Card, DiscardList, GROUP_CAP, type GroupType, KIND_COUNT, type PlayerView,
+  deckComposition, generateDiscards, valueTable,
+} from '../env/index.js';
+
+export interface DiscardOption {
+  readonly cards: readonly Card[];
+  readonly type: GroupType;
+  readonly points: number;
+}
+
+const scratchList = new DiscardList();
+const scratchHand = new Uint8Array(GROUP_CAP);
+
+const valueTables = new Map<number, Uint8Array>();
+/** Card values under the view's rules (cached per jack value). */
+export function valuesOf(view: PlayerView): Uint8Array {
+  let table = valueTables.get(view.rules.jackValue);
+  if (!table) valueTables.set(view.rules.jackValue, (table = valueTable(view.rules.jackValue)));
+  return table;
+}
+
+export function pointsOf(cards: ArrayLike<Card>, values: Uint8Array): number {
+  let sum = 0;
+  for (let i = 0; i < cards.length; i++) sum += values[cards[i]];
+  return sum;
+}
+
+/** Every legal group a hand can lay under the view's rules. */
+export function discardOptions(view: PlayerView, hand: readonly Card[] = view.hand): DiscardOption[] {
+  const values = valuesOf(view);
+  hand.forEach((card, i) => { scratchHand[i] = card; });
+  generateDiscards(scratchHand, 0, hand.length, view.rules, scratchList);
+  const options: DiscardOption[] = [];
+  for (let i = 0; i < scratchList.count; i++) {
+    const cards = scratchList.group(i);
+    options.push({ cards, type: scratchList.groupType(i), points: pointsOf(cards, values) });
+  }
+  return options;
+}
+
+/** Points of the best group a hand could lay next turn (0 for an empty hand). */
+export function bestDiscardPoints(hand: readonly Card[], view: PlayerView): number {
+  if (hand.length === 0) return 0;
+  const values = valuesOf(view);
+  hand.forEach((card, i) => { scratchHand[i] = card; });
+  generateDiscards(scratchHand, 0, hand.length, view.rules, scratchList);
+  let best = 0;
+  for (let i = 0; i < scratchList.count; i++) {
+    let points = 0;
+    const base = i * GROUP_CAP;
+    for (let j = 0; j < scratchList.length[i]; j++) points += values[scratchList.cards[base + j]];
+    if (points > best) best = points;
+  }
+  return best;
+}
+
+/** Whether `card` would belong to a legal group of two or more cards with `hand`. */
+export function formsGroupWith(hand: readonly Card[], card: Card, view: PlayerView): boolean {
+  return discardOptions(view, [...hand, card]).some((option) => option.cards.length >= 2 && option.cards.includes(card));
+}
+
+export function canCallYaniv(view: PlayerView): boolean {
+  return view.phase === 'turn' && view.current === view.seat && view.handValue <= view.rules.yanivThreshold;
+}
+
+export function canDrawFromDeck(view: PlayerView): boolean {
+  return view.deckSize > 0 || view.pile.length > 0;
+}
+
+/** Distinct cards of the previous group that may be taken. */
+export function pickableCards(view: PlayerView): Card[] {
+  return [...new Set(view.previous.pickable)];
+}
+
+/** Active opponents, clockwise from the seat's left. */
+export function opponents(view: PlayerView): number[] {
+  const seats: number[] = [];
+  for (let i = 1; i < view.players; i++) {
+    const seat = (view.seat + i) % view.players;
+    if (view.active[seat]) seats.push(seat);
+  }
+  return seats;
+}
+
+/**
+ * Copies of each kind the seat has not seen: the decks, less its own hand, the pile, the
+ * previous group, the group on the table this turn and the cards known in other hands.
+ */
+export function unseenCounts(view: PlayerView): Uint8Array {
+  const counts = deckComposition(view.rules.decks, view.rules.jokersPerDeck);
+  const seen = [...view.hand, ...view.pile, ...view.previous.cards, ...(view.laid?.cards ?? []), ...view.known.flatMap((cards, seat) => (seat === view.seat ? [] : cards))];
+  for (const card of seen) if (counts[card] > 0) counts[card]--;
+  return counts;
+}
+
+export function expandCounts(counts: Uint8Array): Card[] {
+  const cards: Card[] = [];
+  for (let k = 0; k < KIND_COUNT; k++) for (let c = 0; c < counts[k]; c++) cards.push(k);
+  return cards;
+}

@@ -1,0 +1,148 @@
+/**
+ * Tournament statistics: per-agent figures with 95% intervals, a head-to-head matrix and
+ * Elo ratings. Pure functions of the game results, aggregated in schedule order.
+ */
+import type { MatchResult, SeatStats } from './match.js';
+
+/** z for a two-sided 95% interval. */
+const Z95 = 1.959963984540054;
+
+export interface Interval { low: number; high: number }
+
+/** Wilson score interval for a proportion (well-behaved near 0 and 1, unlike the normal one). */
+export function wilson(successes: number, trials: number, z = Z95): Interval {
+  if (trials === 0) return { low: 0, high: 1 };
+  const p = successes / trials;
+  const denominator = 1 + (z * z) / trials;
+  const centre = (p + (z * z) / (2 * trials)) / denominator;
+  const half = (z * Math.sqrt((p * (1 - p)) / trials + (z * z) / (4 * trials * trials))) / denominator;
+  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
+}
+
+export interface AgentSummary {
+  agent: string;
+  games: number;
+  wins: number;
+  winRate: number;
+  winRate95: Interval;
+  /** Mean points scored per round played (lower is better). */
+  meanRoundPenalty: number;
+  yanivCallsPerGame: number;
+  /** Share of the agent's calls that succeeded. */
+  yanivSuccessRate: number;
+  assafSufferedPerGame: number;
+  assafCausedPerGame: number;
+  meanRoundsPerGame: number;
+  meanTurnsPerGame: number;
+  microsPerDecision: number;
+}
+
+export interface HeadToHead {
+  /** score[i][j]: share of the games where agent i and agent j met in which i finished ahead (ties count half). */
+  score: number[][];
+  /** meetings[i][j]: how many such seat pairs were compared. */
+  meetings: number[][];
+}
+
+export interface TournamentSummary {
+  agents: AgentSummary[];
+  headToHead: HeadToHead;
+  /** Bradley–Terry ratings on the Elo scale (mean 1500), from the head-to-head results. */
+  elo: Record<string, number>;
+  games: number;
+  truncatedGames: number;
+}
+
+export interface PlayedGame {
+  seats: readonly string[];
+  result: MatchResult;
+}
+
+export function summarize(agentNames: readonly string[], games: readonly PlayedGame[]): TournamentSummary {
+  const index = new Map(agentNames.map((name, i) => [name, i]));
+  const n = agentNames.length;
+  const totals = agentNames.map(() => ({ games: 0, wins: 0, rounds: 0, turns: 0, ...zeroStats() }));
+  const wins = agentNames.map(() => new Array<number>(n).fill(0));
+  const meetings = agentNames.map(() => new Array<number>(n).fill(0));
+
+  for (const { seats, result } of games) {
+    const inGame = new Set<number>();
+    seats.forEach((name, seat) => {
+      const i = index.get(name) as number;
+      const t = totals[i];
+      const s = result.seats[seat];
+      addStats(t, s);
+      t.games++;
+      if (s.won) t.wins++;
+      t.rounds += result.rounds;
+      t.turns += result.turns;
+      inGame.add(i);
+    });
+    seats.forEach((a, seatA) => seats.forEach((b, seatB) => {
+      if (seatA === seatB || a === b) return;
+      const i = index.get(a) as number;
+      const j = index.get(b) as number;
+      const rankA = result.seats[seatA].rank;
+      const rankB = result.seats[seatB].rank;
+      meetings[i][j]++;
+      wins[i][j] += rankA < rankB ? 1 : rankA === rankB ? 0.5 : 0;
+    }));
+  }
+
+  const agents = agentNames.map((agent, i): AgentSummary => {
+    const t = totals[i];
+    return {
+      agent, games: t.games, wins: t.wins, winRate: t.games ? t.wins / t.games : 0, winRate95: wilson(t.wins, t.games),
+      meanRoundPenalty: t.roundsPlayed ? t.roundPoints / t.roundsPlayed : 0,
+      yanivCallsPerGame: per(t.yanivCalls, t.games), yanivSuccessRate: per(t.yanivSuccesses, t.yanivCalls),
+      assafSufferedPerGame: per(t.assafSuffered, t.games), assafCausedPerGame: per(t.assafCaused, t.games),
+      meanRoundsPerGame: per(t.rounds, t.games), meanTurnsPerGame: per(t.turns, t.games),
+      microsPerDecision: per(t.decisionNanos, t.decisions) / 1000,
+    };
+  });
+  const score = wins.map((row, i) => row.map((w, j) => (meetings[i][j] ? w / meetings[i][j] : 0)));
+  return {
+    agents, headToHead: { score, meetings }, elo: eloRatings(agentNames, wins, meetings),
+    games: games.length, truncatedGames: games.filter((g) => g.result.truncated).length,
+  };
+}
+
+const per = (a: number, b: number) => (b ? a / b : 0);
+
+function zeroStats() {
+  return { roundPoints: 0, roundsPlayed: 0, yanivCalls: 0, yanivSuccesses: 0, assafSuffered: 0, assafCaused: 0, decisions: 0, decisionNanos: 0 };
+}
+
+function addStats(t: ReturnType<typeof zeroStats>, s: SeatStats): void {
+  t.roundPoints += s.roundPoints;
+  t.roundsPlayed += s.rounds;
+  t.yanivCalls += s.yanivCalls;
+  t.yanivSuccesses += s.yanivSuccesses;
+  t.assafSuffered += s.assafSuffered;
+  t.assafCaused += s.assafCaused;
+  t.decisions += s.decisions;
+  t.decisionNanos += s.decisionNanos;
+}
+
+/**
+ * Bradley–Terry strengths by the MM algorithm (Hunter 2004) on pairwise wins, with one
+ * virtual draw against every opponent so that a perfect record still has a finite rating;
+ * shown on the Elo scale, 400·log10(strength), shifted to a mean of 1500.
+ */
+export function eloRatings(names: readonly string[], wins: number[][], meetings: number[][], iterations = 500): Record<string, number> {
+  const n = names.length;
+  const w = wins.map((row, i) => row.map((x, j) => (i !== j && meetings[i][j] + meetings[j][i] > 0 ? x + 0.5 : x)));
+  const m = meetings.map((row, i) => row.map((x, j) => (i !== j && meetings[i][j] + meetings[j][i] > 0 ? x + 1 : x)));
+  let strength = new Array<number>(n).fill(1);
+  for (let it = 0; it < iterations; it++) {
+    strength = strength.map((_, i) => {
+      const won = w[i].reduce((a, b) => a + b, 0);
+      let denominator = 0;
+      for (let j = 0; j < n; j++) if (j !== i && m[i][j] > 0) denominator += m[i][j] / (strength[i] + strength[j]);
+      return denominator > 0 ? won / denominator : strength[i];
+    });
+    const logMean = strength.reduce((a, b) => a + Math.log(b), 0) / n;
+    strength = strength.map((x) => x / Math.exp(logMean));
+  }
+  return Object.fromEntries(names.map((name, i) => [name, 1500 + (400 * Math.log10(strength[i]))]));
+}

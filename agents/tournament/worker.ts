@@ -1,0 +1,11 @@
+// A tournament worker thread: plays its share of the schedule and posts each result.
+import { parentPort, workerData } from 'node:worker_threads';
+import { type WorkerMessage, type WorkerTask, playScheduled } from './run.js';
+
+const task = workerData as WorkerTask;
+const post = (message: WorkerMessage) => parentPort?.postMessage(message);
+try {
+  playScheduled(task.config, task.games, (index, result) => post({ index, result }));
+} catch (error) {
+  post({ error: error instanceof Error ? error.stack ?? error.message : String(error) });
+}
