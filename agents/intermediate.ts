@@ -6,7 +6,7 @@
  */
 import { type RuleBot, afterDraw, legalOfType } from './ruleBot.js';
 import { highestPoints } from './novice.js';
-import { formsGroupWith, pointsOf, valuesOf } from './tactics.js';
+import { formsGroupWith, valuesOf } from './tactics.js';
 
 export const intermediate: RuleBot = ({ view, legal }) => {
   const values = valuesOf(view);
