@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initBackend } from '../../training/tf/backend.js';
 import { JsAdam } from '../../training/tf/jsAdam.js';
-import { buildNetwork, trainableVariables, type Network, type PolicyValueConfig } from '../../training/tf/networks.js';
+import { buildNetwork, trainableVariables, type Network } from '../../training/tf/networks.js';
 import { policyValueLoss, trainStep, type PolicyValueBatch } from '../../training/tf/train.js';
 
 const config: Parameters<typeof buildNetwork>[0] & { kind: 'policy-value' } = { kind: 'policy-value', observationSize: 6, actionCount: 5, hiddenUnits: [8, 7], seed: 3 };

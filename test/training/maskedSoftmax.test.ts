@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initBackend } from '../../training/tf/backend.js';
-import { maskedLogSoftmax, maskedSoftmax, maskedSoftmaxCrossEntropy } from '../../training/tf/maskedSoftmax.js';
+import { LOGIT_LIMIT, maskedLogSoftmax, maskedSoftmax, maskedSoftmaxCrossEntropy } from '../../training/tf/maskedSoftmax.js';
 
 const ACTIONS = 7;
 const extremeLogit = fc.oneof(
@@ -109,5 +109,29 @@ describe('masked softmax cross-entropy', () => {
     Array.from(wantGrad.dataSync()).forEach((w, i) => expect(g[i]).toBeCloseTo(w, 5));
     expect(g.every(Number.isFinite)).toBe(true);
     tf.dispose([logits, mask, target, want, wantGrad, got, gotGrad]);
+  });
+
+  it('agrees with the log-softmax reference for extreme logits and rows without a legal action', () => {
+    fc.assert(
+      fc.property(rows, (data) => {
+        const logits = tf.tensor2d(data.map((r) => r[0]));
+        const mask = tf.tensor2d(data.map((r) => r[1].map(Number)));
+        const target = tf.tidy(() => tf.mul(mask, tf.randomUniform(mask.shape, 0, 1, 'float32', data.length)) as tf.Tensor2D);
+        const reference = (x: tf.Tensor): tf.Scalar => tf.neg(tf.mean(tf.sum(tf.mul(target, maskedLogSoftmax(x, mask)), -1)));
+        const fused = (x: tf.Tensor): tf.Scalar => maskedSoftmaxCrossEntropy(x as tf.Tensor2D, mask, target);
+        const outs = [reference(logits), fused(logits), tf.grad(reference)(logits), tf.grad(fused)(logits)];
+        const [want, got, wantGrad, gotGrad] = outs.map((t) => Array.from(t.dataSync()));
+        expect(Number.isFinite(got[0])).toBe(true);
+        expect(Math.abs(got[0] - want[0])).toBeLessThanOrEqual(1e-5 * (1 + Math.abs(want[0])));
+        // Autodiff through the clip gives 0 beyond ±LOGIT_LIMIT; the hand-written gradient passes through it.
+        const flat = data.flatMap((r) => r[0]);
+        gotGrad.forEach((g, i) => {
+          expect(Number.isFinite(g)).toBe(true);
+          if (Math.abs(flat[i]) <= LOGIT_LIMIT) expect(Math.abs(g - wantGrad[i])).toBeLessThanOrEqual(1e-5);
+        });
+        tf.dispose([logits, mask, target, ...outs]);
+      }),
+      { numRuns: 100, seed: 13 },
+    );
   });
 });
