@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `yaniv` command line.
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
+import { RuleError } from '../env/rules.js';
 import { benchCommand } from './bench.js';
 import { replayCommand } from './replay.js';
 
@@ -29,4 +30,14 @@ export function buildProgram(): Command {
   return program;
 }
 
-await buildProgram().parseAsync(process.argv);
+try {
+  await buildProgram().parseAsync(process.argv);
+} catch (error) {
+  // Bad flags and other problems the user can fix: one line naming it, no stack trace.
+  if (error instanceof InvalidArgumentError || error instanceof RuleError) {
+    process.stderr.write(`yaniv: ${error.message}\n`);
+    process.exitCode = 2;
+  } else {
+    throw error;
+  }
+}

@@ -1,0 +1,144 @@
+// Tournaments: schedules, statistics against hand-computed figures, legality of every agent
+// under every preset, records that replay, and the same result whatever the worker count.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PRESET_NAMES, parseRecord, replay, resolveRules } from '../../env/index.js';
+import { AGENT_NAMES, createAgent } from '../../agents/registry.js';
+import { type MatchResult, playMatch } from '../../agents/tournament/match.js';
+import { lineups, rotations, schedule } from '../../agents/tournament/schedule.js';
+import { eloRatings, summarize, wilson } from '../../agents/tournament/stats.js';
+
+const CLI = new URL('../../dist/cli/main.js', import.meta.url);
+
+describe('schedule', () => {
+  it('plays each heads-up deal twice with the seats swapped', () => {
+    const games = schedule(['a', 'b'], 2, 5);
+    expect(games.length).toBe(6);
+    expect(games.map((g) => `${g.deal}:${g.seats.join('')}`)).toEqual(['0:ab', '0:ba', '1:ab', '1:ba', '2:ab', '2:ba']);
+  });
+
+  it('seats every agent in every seat equally often', () => {
+    for (const [agents, players] of [[['a', 'b'], 4], [['a', 'b', 'c'], 3], [['a', 'b', 'c'], 2], [['a', 'b', 'c', 'd', 'e'], 3]] as const) {
+      const games = schedule(agents, players, 12);
+      for (let seat = 0; seat < players; seat++) {
+        const counts = new Map<string, number>();
+        for (const g of games) counts.set(g.seats[seat], (counts.get(g.seats[seat]) ?? 0) + 1);
+        expect(new Set(counts.values()).size, `${agents.join('')} at ${players}: seat ${seat}`).toBe(1);
+      }
+    }
+  });
+
+  it('repeats agents round a table with more seats than agents, and pairs them off with fewer', () => {
+    expect(lineups(['a', 'b'], 4)).toEqual([['a', 'b', 'a', 'b']]);
+    expect(rotations(['a', 'b', 'a', 'b'])).toEqual([['a', 'b', 'a', 'b'], ['b', 'a', 'b', 'a']]);
+    expect(lineups(['a', 'b', 'c'], 2)).toEqual([['a', 'b'], ['a', 'c'], ['b', 'c']]);
+  });
+});
+
+describe('statistics', () => {
+  it('gives the Wilson 95% interval', () => {
+    // p = 3/4, n = 4, z = 1.96: centre (0.75 + z²/8) / (1 + z²/4) = 0.6275, half-width 0.3269.
+    const { low, high } = wilson(3, 4);
+    expect(low).toBeCloseTo(0.3006, 3);
+    expect(high).toBeCloseTo(0.9544, 3);
+    expect(wilson(0, 10).low).toBe(0);
+    expect(wilson(10, 10).high).toBeCloseTo(1, 12);
+  });
+
+  it('turns a 3-of-4 record into Bradley–Terry Elo with one virtual draw', () => {
+    // With the virtual draw a wins 3.5 of 5: strength ratio 3.5/1.5, 400·log10(7/3) = 147.2 points apart.
+    const elo = eloRatings(['a', 'b'], [[0, 3], [1, 0]], [[0, 4], [4, 0]]);
+    expect(elo.a).toBeCloseTo(1573.6, 1);
+    expect(elo.b).toBeCloseTo(1426.4, 1);
+  });
+
+  it('summarizes hand-made games', () => {
+    const seat = (won: boolean, rank: number, roundPoints: number, extra: Partial<MatchResult['seats'][number]> = {}) => ({
+      won, rank, finalTotal: 0, roundPoints, rounds: 2, yanivCalls: 0, yanivSuccesses: 0, assafSuffered: 0, assafCaused: 0,
+      decisions: 10, decisionNanos: 10_000, ...extra,
+    });
+    const game = (seats: MatchResult['seats']): MatchResult => ({ seats, rounds: 2, turns: 10, winner: seats.findIndex((s) => s.won), truncated: false });
+    const summary = summarize(['a', 'b'], [
+      { seats: ['a', 'b'], result: game([seat(true, 0, 10, { yanivCalls: 2, yanivSuccesses: 1, assafSuffered: 1 }), seat(false, 1, 30, { assafCaused: 1 })]) },
+      { seats: ['b', 'a'], result: game([seat(false, 1, 40), seat(true, 0, 6, { yanivCalls: 1, yanivSuccesses: 1 })]) },
+      { seats: ['a', 'b'], result: game([seat(false, 1, 20), seat(true, 0, 4)]) },
+    ]);
+    const [a, b] = summary.agents;
+    expect(a).toMatchObject({ games: 3, wins: 2, yanivCallsPerGame: 1, yanivSuccessRate: 2 / 3, assafSufferedPerGame: 1 / 3, meanRoundsPerGame: 2, microsPerDecision: 1 });
+    expect(a.winRate).toBeCloseTo(2 / 3);
+    expect(a.meanRoundPenalty).toBeCloseTo(36 / 6);
+    expect(b.meanRoundPenalty).toBeCloseTo(74 / 6);
+    expect(b.assafCausedPerGame).toBeCloseTo(1 / 3);
+    expect(summary.headToHead.score[0][1]).toBeCloseTo(2 / 3);
+    expect(summary.headToHead.meetings[0][1]).toBe(3);
+  });
+});
+
+describe('agents in play', () => {
+  it.each(PRESET_NAMES)('every agent plays only legal actions under %s at 2, 5 and 8 players', (preset) => {
+    for (const players of [2, 5, 8]) {
+      const agents = Array.from({ length: players }, (_, seat) => createAgent(AGENT_NAMES[seat % AGENT_NAMES.length]));
+      const rules = resolveRules({ preset, players });
+      // playMatch throws on any illegal choice.
+      const result = playMatch({ rules, preset, overrides: {}, agents, dealSeed: players, agentSeed: 7, episode: players === 8 ? 'round' : 'game' });
+      expect(result.seats.reduce((n, s) => n + s.decisions, 0)).toBeGreaterThan(players);
+      expect(result.winner).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('writes a record that replays to the same totals and winner', () => {
+    const rules = resolveRules({ players: 3 });
+    const agents = ['strong', 'intermediate', 'novice'].map(createAgent);
+    const result = playMatch({ rules, preset: 'standard', overrides: {}, agents, dealSeed: 11, agentSeed: 3, episode: 'game', record: true });
+    const { result: replayed } = replay(parseRecord(result.record));
+    expect(replayed.ok).toBe(true);
+    if (!replayed.ok) return;
+    expect(replayed.totals).toEqual(result.seats.map((s) => s.finalTotal));
+    expect(replayed.winner).toBe(result.winner);
+    expect(replayed.rounds.length).toBe(result.rounds);
+  });
+});
+
+describe('yaniv bench', () => {
+  const run = (...args: string[]) => {
+    if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` first (npm test does)');
+    return spawnSync(process.execPath, [CLI.pathname, 'bench', '--no-progress', ...args], { encoding: 'utf8' });
+  };
+  const stable = (json: string) => {
+    const report = JSON.parse(json);
+    return { agents: report.agents.map(({ microsPerDecision: _, ...rest }: { microsPerDecision: number }) => rest), headToHead: report.headToHead, elo: report.elo };
+  };
+
+  it('gives the same result with 1 and 2 workers', () => {
+    const args = ['--agents', 'strong,intermediate,random', '--games', '6', '--seed', '5', '--json', '-'];
+    const one = run(...args, '--workers', '1');
+    const two = run(...args, '--workers', '2');
+    expect(one.status, one.stderr).toBe(0);
+    expect(two.status, two.stderr).toBe(0);
+    expect(stable(two.stdout)).toEqual(stable(one.stdout));
+  });
+
+  it('saves every game as a record that replays', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'yaniv-bench-'));
+    const out = run('--agents', 'intermediate,novice', '--games', '4', '--players', '3', '--save-records', dir, '--json', '-');
+    expect(out.status, out.stderr).toBe(0);
+    const files = readdirSync(dir);
+    expect(files.length).toBe(JSON.parse(out.stdout).games);
+    for (const file of files) expect(replay(parseRecord(readFileSync(join(dir, file), 'utf8'))).result.ok).toBe(true);
+  });
+
+  it.each([
+    [['--agents', 'strong,nobody'], 'unknown agent "nobody"'],
+    [['--players', '1'], '--players must be a whole number from 2 to 8'],
+    [['--players', '9'], '--players must be a whole number from 2 to 8'],
+    [['--games', '0'], '--games must be a whole number ≥ 1'],
+    [['--rules', 'klondike'], 'unknown preset "klondike"'],
+  ])('refuses %j with a clear error', (args, message) => {
+    const out = run(...args);
+    expect(out.status).toBe(2);
+    expect(out.stderr).toContain(message);
+  });
+});
