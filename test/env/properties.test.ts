@@ -5,8 +5,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   type Card, type GameState, JOKER, KIND_COUNT, PHASE_BETWEEN_ROUNDS, PHASE_GAME_OVER, PRESET_NAMES, RANK_OF, SUIT_OF,
-  type RoundResult, type RuleOptionsInput, type TurnMove, canDrawFromDeck, handOf, handValue, parseRecord,
-  playGame, replay, turnError,
+  type RoundResult, type RuleOptionsInput, type TurnMove, canDrawFromDeck, handOf, handValue, legalActions, parseRecord,
+  playGame, playTurn, replay, step, turnError,
 } from '../../env/index.js';
 import { text, turnLine } from './helpers.js';
 
@@ -102,7 +102,12 @@ function checkHands(s: GameState): void {
 
 /** Every listed turn is accepted; random discards (subsets of the hand in random orders) are accepted exactly when the rules say. */
 function checkMoves(s: GameState, turns: TurnMove[], random: () => number): void {
+  const before = positionOf(s);
   for (let k = 0; k < 3; k++) expect(turnError(s, pick(random, turns))).toBeNull();
+  // A whole turn and the same turn as single actions through the pure `step` agree, and neither touches `s`.
+  const chosen = pick(random, turns);
+  expect(positionOf(stepTurn(s, chosen))).toEqual(positionOf(playTurn(s, chosen).state));
+  expect(positionOf(s)).toEqual(before);
   const hand = Array.from(handOf(s, s.current));
   if (hand.length === 0) {
     expect(turns.map(turnLine)).toEqual(['yaniv']);
@@ -129,6 +134,17 @@ function checkMoves(s: GameState, turns: TurnMove[], random: () => number): void
   expect(turnError(s, { discard: discard.discard, draw: card }) === null, `take ${text([card])}`).toBe(takeable.has(card));
   const draws = new Set(turns.flatMap((t) => ('yaniv' in t || text(t.discard) !== text(discard.discard) ? [] : [t.draw])));
   expect(draws).toEqual(new Set([...(canDrawFromDeck(s) ? ['deck'] : []), ...takeable]));
+}
+
+/** A whole turn as the actions of its phases (discard, draw, then quick / slapdown / pass when offered). */
+function stepTurn(s: GameState, move: TurnMove): GameState {
+  if ('yaniv' in move) return step(s, { type: 'yaniv' });
+  let next = step(step(s, { type: 'discard', cards: move.discard }), { type: 'draw', source: move.draw });
+  const offered = legalActions(next);
+  if (move.quick) next = step(next, { type: 'quick' });
+  else if (move.slapdown) next = step(next, { type: 'slapdown' });
+  else if (offered.some((a) => a.type === 'pass')) next = step(next, { type: 'pass' });
+  return next;
 }
 
 /** Some order of these cards is a legal group (a run laid out of rank order). */
@@ -258,7 +274,13 @@ const OPTION_MIX: fc.Arbitrary<RuleOptionsInput> = fc.record({
   nextStarter: fc.constantFrom('rotate', 'roundWinner', 'lowestHand'),
   eliminationLimit: fc.integer({ min: 40, max: 200 }),
   assafTiePenalty: fc.option(fc.integer({ min: 0, max: 40 })),
-}, { requiredKeys: [] });
+  assaf: fc.boolean(),
+  assafScoring: fc.constantFrom('lowest', 'othersZero', 'everyone'),
+  assafPenalty: fc.integer({ min: 0, max: 40 }),
+  jackValue: fc.integer({ min: 0, max: 10 }),
+  milestones: fc.constantFrom([], [[50, 25], [100, 50]], [[50, 0], [100, 50], [150, 100], [200, 150]], [[20, 60], [60, 20]]),
+  decks: fc.constant(2), // 1 is the default up to 5 players; 2 decks for a small table still deal
+}, { requiredKeys: [] }) as fc.Arbitrary<RuleOptionsInput>;
 
 const players = fc.integer({ min: 2, max: 8 });
 const seed = fc.integer({ min: 0, max: 2 ** 31 - 1 });
