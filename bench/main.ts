@@ -6,6 +6,7 @@ type Section = { name: string; load: () => Promise<{ run: () => Promise<void> }>
 
 const sections: Section[] = [
   { name: 'engine', load: () => import('./engine.js') },
+  { name: 'env', load: () => import('./env.js') },
   { name: 'tf', load: () => import('./tf.js') },
 ];
 

@@ -1,0 +1,283 @@
+/**
+ * One environment episode over the rules core: settings, seeding, applying action ids,
+ * episode ends, rewards and the game's history. YanivEnv wraps one; VecEnv steps many.
+ */
+import { z } from 'zod';
+import type { Card } from './cards.js';
+import { actionError } from './actions.js';
+import {
+  ACTION_COUNT, DISCARD_START, DRAW_DECK_ACTION, HandSlots, MaskScratch, QUICK_ACTION, SLAPDOWN_ACTION,
+  TAKE_START, YANIV_ACTION, actionToMove, decodeDiscard, describeAction, writeActionMask,
+} from './actionSpace.js';
+import { DiscardList } from './discards.js';
+import {
+  IllegalMoveError, callYaniv, drawFromDeck, drawFromPrevious, layGroup, newGame, passAfterDraw, quickDiscard, reshuffle,
+  slapDown, startRound,
+} from './engine.js';
+import { GROUP_CAP, type GroupType } from './groups.js';
+import { encodeObservation } from './observation.js';
+import { GameHistory, type PositionJson } from './position.js';
+import { type Rng, rngFromState, seededRng } from './random.js';
+import { MAX_PLAYERS, MIN_PLAYERS, type Rules, resolveRules } from './rules.js';
+import {
+  type GameState, PHASE_AFTER_DRAW, PHASE_BETWEEN_ROUNDS, PHASE_DRAW, PHASE_GAME_OVER, PHASE_NAMES, PHASE_TURN, type RoundResult, cloneState,
+} from './state.js';
+
+export const EPISODE_MODES = ['round', 'game'] as const;
+export const REWARD_SCHEMES = ['roundPenalty', 'zeroSum', 'winLoss'] as const;
+export type EpisodeMode = (typeof EPISODE_MODES)[number];
+export type RewardScheme = (typeof REWARD_SCHEMES)[number];
+
+/** Every environment setting, with its default, validated once. */
+export const envOptionsSchema = z.strictObject({
+  preset: z.string().describe('Rule preset (RULES.md).').default('standard'),
+  rules: z.record(z.string(), z.unknown()).describe('Rule option overrides on top of the preset.').default({}),
+  players: z.int().min(MIN_PLAYERS).max(MAX_PLAYERS).describe('Seats at the table.'),
+  episode: z.enum(EPISODE_MODES).describe('"round": an episode is one round; "game": rounds until the game ends.').default('game'),
+  reward: z.enum(REWARD_SCHEMES)
+    .describe('"roundPenalty": −points·scale per round; "zeroSum": −(points − mean of the round\'s seats)·scale per round; "winLoss": +1 to the winner of the episode, −1/(n−1) to each of the n−1 others, at its end.')
+    .default('zeroSum'),
+  rewardScale: z.number().positive().describe('Multiplies round points in "roundPenalty" and "zeroSum".').default(0.01),
+  maxTurns: z.int().min(1).nullable().describe('Whole turns after which an episode is truncated; null for no cap.').default(null),
+  seed: z.int().describe('Seed of the episode seeds (used when reset() is given none).').default(0),
+  history: z.boolean().describe('Keep the game record so positions can be exported (a little slower).').default(true),
+});
+
+export type EnvOptions = z.input<typeof envOptionsSchema>;
+export type EnvConfig = z.output<typeof envOptionsSchema>;
+
+/** Thrown for an action id that is not legal now; the message names the action and why. */
+export class IllegalActionError extends IllegalMoveError {
+  override name = 'IllegalActionError';
+  constructor(readonly action: number, reason: string) {
+    super(reason);
+  }
+}
+
+/** Thrown by step() once the episode has ended and before reset(). */
+export class EpisodeOverError extends Error {
+  override name = 'EpisodeOverError';
+}
+
+export const ONGOING = 0;
+export const TERMINATED = 1;
+export const TRUNCATED = 2;
+export type EpisodeStatus = typeof ONGOING | typeof TERMINATED | typeof TRUNCATED;
+
+export function parseEnvOptions(options: EnvOptions): EnvConfig {
+  const parsed = envOptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    throw new RangeError(parsed.error.issues.map((i) => `env option "${i.path.join('.')}" ${i.message}`).join('; '));
+  }
+  return parsed.data;
+}
+
+export interface ResetOptions {
+  seed?: number;
+  /** Totals before the first round (a game picked up mid-way). */
+  startTotals?: readonly number[];
+}
+
+/** The rules core behind one environment, driven by action ids. */
+export class Episode {
+  readonly config: EnvConfig;
+  readonly rules: Rules;
+  state: GameState;
+  status: EpisodeStatus = ONGOING;
+  /** Whole turns completed in this episode. */
+  turns = 0;
+  /** The seat that took the last step, −1 after a reset. */
+  actor = -1;
+  /** The round that ended during the last step, else null. */
+  roundResult: RoundResult | null = null;
+  history: GameHistory | null = null;
+  private seeds: Rng;
+  private readonly slots = new HandSlots();
+  private readonly group = new Uint8Array(GROUP_CAP);
+
+  constructor(config: EnvConfig) {
+    this.config = config;
+    this.rules = resolveRules({ preset: config.preset, rules: config.rules, players: config.players });
+    this.seeds = seededRng(config.seed);
+    this.state = newGame({ rules: this.rules, players: config.players });
+  }
+
+  reset({ seed, startTotals }: ResetOptions = {}): void {
+    if (seed !== undefined) this.seeds = seededRng(seed);
+    const gameSeed = this.seeds.next() | 0;
+    this.state = newGame({ rules: this.rules, players: this.config.players, seed: gameSeed, startTotals });
+    this.history = this.config.history
+      ? GameHistory.start({ preset: this.config.preset, rules: this.config.rules as PositionJson['record']['rules'], players: this.config.players, startTotals })
+      : null;
+    this.status = ONGOING;
+    this.turns = 0;
+    this.actor = -1;
+    this.roundResult = null;
+    this.beginRound();
+  }
+
+  /** Continues from a saved position (see position.ts). */
+  load(state: GameState, history: GameHistory | null): void {
+    this.state = state;
+    this.history = this.config.history ? history : null;
+    this.status = state.phase === PHASE_TURN || state.phase === PHASE_DRAW || state.phase === PHASE_AFTER_DRAW ? ONGOING : TERMINATED;
+    this.turns = 0;
+    this.actor = -1;
+    this.roundResult = null;
+  }
+
+  /** The seat whose observation the env shows: the player to move, or the last actor once it is over. */
+  observer(): number {
+    return this.status === ONGOING ? this.state.current : Math.max(0, this.actor);
+  }
+
+  currentPlayer(): number {
+    return this.status === ONGOING ? this.state.current : -1;
+  }
+
+  writeObservation(out: Float32Array, offset: number): void {
+    encodeObservation(this.state, this.observer(), out, offset);
+  }
+
+  /** Writes the mask (all 0 once the episode is over) and returns how many actions are legal. */
+  writeMask(scratch: MaskScratch, out: Uint8Array, offset: number, ids: Int16Array | null = null, idsOffset = 0): number {
+    if (this.status !== ONGOING) {
+      out.fill(0, offset, offset + ACTION_COUNT);
+      return 0;
+    }
+    return writeActionMask(this.state, scratch, out, offset, ids, idsOffset);
+  }
+
+  /**
+   * Applies a legal id (checked against `mask`, the one last written for this episode), settles
+   * a round or episode end, and writes every seat's reward into `rewards[rewardOffset + seat]`.
+   */
+  step(id: number, mask: Uint8Array, maskOffset: number, rewards: Float32Array, rewardOffset: number): EpisodeStatus {
+    if (this.status !== ONGOING) throw new EpisodeOverError('the episode is over: call reset() before step()');
+    if (!(Number.isInteger(id) && id >= 0 && id < ACTION_COUNT && mask[maskOffset + id] === 1)) throw this.illegal(id);
+    const s = this.state;
+    rewards.fill(0, rewardOffset, rewardOffset + s.players);
+    this.actor = s.current;
+    this.roundResult = null;
+    this.apply(id);
+    const phase = s.phase;
+    if (phase === PHASE_TURN || phase === PHASE_BETWEEN_ROUNDS || phase === PHASE_GAME_OVER) this.turns++;
+    if (phase === PHASE_BETWEEN_ROUNDS || phase === PHASE_GAME_OVER) this.endRound(rewards, rewardOffset);
+    if (this.status === ONGOING && this.config.maxTurns !== null && this.turns >= this.config.maxTurns) this.status = TRUNCATED;
+    return this.status;
+  }
+
+  private apply(id: number): void {
+    const s = this.state;
+    if (s.phase === PHASE_TURN) {
+      if (id === YANIV_ACTION) {
+        this.history?.yaniv();
+        return callYaniv(s);
+      }
+      this.slots.loadSeat(s, s.current);
+      const packed = decodeDiscard(this.slots, id, s.rules, this.group);
+      const length = packed & 15;
+      this.history?.laid(this.group, length);
+      return layGroup(s, this.group, length, (packed >> 4) as GroupType);
+    }
+    if (s.phase === PHASE_DRAW) {
+      if (id === DRAW_DECK_ACTION) {
+        let reshuffled: Card[] | null = null;
+        if (this.history && s.deckLength === 0) {
+          reshuffle(s);
+          reshuffled = Array.from(s.deck.subarray(0, s.deckLength)).reverse();
+        }
+        this.history?.drew('deck', reshuffled);
+        drawFromDeck(s);
+      } else {
+        this.history?.drew(id - TAKE_START, null);
+        drawFromPrevious(s, id - TAKE_START);
+      }
+      if ((s.phase as number) !== PHASE_AFTER_DRAW) this.history?.endTurn(null);
+      return;
+    }
+    if (id === QUICK_ACTION) {
+      this.history?.endTurn('quick');
+      return quickDiscard(s);
+    }
+    if (id === SLAPDOWN_ACTION) {
+      this.history?.endTurn('slapdown');
+      return slapDown(s);
+    }
+    this.history?.endTurn(null);
+    return passAfterDraw(s);
+  }
+
+  private endRound(rewards: Float32Array, offset: number): void {
+    const s = this.state;
+    const result = s.lastResult as RoundResult;
+    this.roundResult = result;
+    const over = this.config.episode === 'round' || s.phase === PHASE_GAME_OVER;
+    const { reward, rewardScale } = this.config;
+    if (reward === 'roundPenalty' || reward === 'zeroSum') {
+      let sum = 0;
+      let seats = 0;
+      for (let seat = 0; seat < s.players; seat++) {
+        const points = result.points[seat];
+        if (points === null) continue;
+        sum += points;
+        seats++;
+      }
+      const mean = reward === 'zeroSum' ? sum / seats : 0;
+      for (let seat = 0; seat < s.players; seat++) {
+        const points = result.points[seat];
+        if (points !== null) rewards[offset + seat] = -(points - mean) * rewardScale;
+      }
+    } else if (over) {
+      const gameOver = this.config.episode === 'game';
+      const winner = gameOver ? s.winner : result.winner;
+      let losers = 0;
+      for (let seat = 0; seat < s.players; seat++) if (seat !== winner && (gameOver || result.points[seat] !== null)) losers++;
+      for (let seat = 0; seat < s.players; seat++) {
+        if (seat === winner) rewards[offset + seat] = 1;
+        else if (gameOver || result.points[seat] !== null) rewards[offset + seat] = -1 / losers;
+      }
+    }
+    if (over) this.status = TERMINATED;
+    else this.beginRound();
+  }
+
+  private beginRound(): void {
+    startRound(this.state);
+    this.history?.beginRound(this.state);
+  }
+
+  private illegal(id: number): IllegalActionError {
+    const s = this.state;
+    if (!Number.isInteger(id) || id < 0 || id >= ACTION_COUNT) return new IllegalActionError(id, `${id} is not an action id (0..${ACTION_COUNT - 1})`);
+    const name = describeAction(id, s);
+    let reason = `it is not among the legal actions in phase ${PHASE_NAMES[s.phase]}`;
+    try {
+      const error = actionError(s, actionToMove(s, id));
+      if (error !== null) reason = error;
+      else if (id >= DISCARD_START && id < DRAW_DECK_ACTION) reason = 'that laid order is not the canonical one for these cards';
+    } catch (error) {
+      if (error instanceof RangeError) reason = error.message;
+      else throw error;
+    }
+    return new IllegalActionError(id, `action ${id} (${name}) is illegal: ${reason}`);
+  }
+
+  clone(): Episode {
+    const copy = new Episode(this.config);
+    copy.state = cloneState(this.state);
+    copy.status = this.status;
+    copy.turns = this.turns;
+    copy.actor = this.actor;
+    copy.roundResult = this.roundResult;
+    copy.history = this.history?.clone() ?? null;
+    copy.seeds = rngFromState(this.seeds.getState());
+    return copy;
+  }
+}
+
+/** A fresh mask scratch (hand slots plus a discard list); one per thread of play. */
+export function newMaskScratch(): MaskScratch {
+  return new MaskScratch(new DiscardList());
+}
+

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { ACTION_COUNT } from '../../env/actionSpace.js';
+import { OBSERVATION_SIZE } from '../../env/observation.js';
+import { randomInt, seededRng } from '../../env/random.js';
+import { MAX_PLAYERS } from '../../env/rules.js';
+import { VecEnv } from '../../env/vecEnv.js';
+import { YanivEnv } from '../../env/yanivEnv.js';
+
+const hex = (a: Float32Array | Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('hex');
+
+describe('VecEnv', () => {
+  it('matches N single envs stepped by hand, auto-resets included', () => {
+    const num = 5;
+    const options = { players: 3, episode: 'round' as const, maxTurns: 40, history: false };
+    const vec = new VecEnv({ num, ...options });
+    vec.reset(100);
+    const singles = Array.from({ length: num }, () => new YanivEnv(options));
+    const infos = singles.map((env, i) => env.reset({ seed: 100 + i }).info);
+    const rng = seededRng(3);
+    const actions = new Int32Array(num);
+    let episodes = 0;
+    for (let t = 0; t < 400; t++) {
+      for (let i = 0; i < num; i++) {
+        expect(hex(vec.observations.subarray(i * OBSERVATION_SIZE, (i + 1) * OBSERVATION_SIZE))).toBe(hex(singles[i].observe(infos[i].observer)));
+        expect(hex(vec.masks.subarray(i * ACTION_COUNT, (i + 1) * ACTION_COUNT))).toBe(hex(infos[i].actionMask));
+        expect(vec.currentPlayers[i]).toBe(infos[i].currentPlayer);
+        expect(vec.legalCounts[i]).toBe(infos[i].legalCount);
+        actions[i] = vec.legalIds[i * ACTION_COUNT + randomInt(rng, 0, vec.legalCounts[i] - 1)];
+      }
+      vec.step(actions);
+      for (let i = 0; i < num; i++) {
+        const r = singles[i].step(actions[i]);
+        expect(hex(vec.rewards.subarray(i * MAX_PLAYERS, i * MAX_PLAYERS + 3))).toBe(hex(r.info.rewards));
+        expect(vec.terminated[i]).toBe(r.terminated ? 1 : 0);
+        expect(vec.truncated[i]).toBe(r.truncated ? 1 : 0);
+        expect(vec.actors[i]).toBe(r.info.actor);
+        infos[i] = r.info;
+        if (r.terminated || r.truncated) {
+          expect(hex(vec.finalObservations.subarray(i * OBSERVATION_SIZE, (i + 1) * OBSERVATION_SIZE))).toBe(hex(r.observation));
+          infos[i] = singles[i].reset().info;
+          episodes++;
+        }
+      }
+    }
+    expect(episodes).toBeGreaterThan(5);
+    expect(vec.episodes).toBe(episodes);
+  });
+
+  it('checks the batch of actions', () => {
+    const vec = new VecEnv({ num: 2, players: 2 });
+    vec.reset(1);
+    expect(() => vec.step([0])).toThrow(/2 actions/);
+    expect(() => vec.step([ACTION_COUNT - 1, ACTION_COUNT - 1])).toThrow(/illegal/);
+    expect(() => new VecEnv({ num: 0, players: 2 })).toThrow(/num/);
+  });
+});
