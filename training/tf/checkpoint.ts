@@ -6,11 +6,11 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { z } from 'zod';
-import { JsAdam, OptimizerConfigSchema, type OptimizerConfig, type OptimizerConfigInput } from './jsAdam.js';
+import { FastAdam, OptimizerConfigSchema, type OptimizerConfig, type OptimizerConfigInput } from './fastAdam.js';
 import { trainableVariables, type Network } from './networks.js';
 import { loadNetwork, saveNetwork, type ExpectedMetadata, type ModelMetadata, type SaveOptions } from './persistence.js';
 
-export { OptimizerConfigSchema, type OptimizerConfig } from './jsAdam.js';
+export { OptimizerConfigSchema, type OptimizerConfig } from './fastAdam.js';
 
 export const OPTIMIZER_JSON = 'optimizer.json';
 export const OPTIMIZER_BIN = 'optimizer.bin';
@@ -24,14 +24,14 @@ const OptimizerStateSchema = z.object({
   weightSpecs: z.array(WeightSpecSchema).describe('iteration counter and moment tensors in optimizer.bin'),
 });
 
-export function createOptimizer(config: OptimizerConfigInput): { optimizer: JsAdam; config: OptimizerConfig } {
-  const optimizer = new JsAdam(config);
+export function createOptimizer(config: OptimizerConfigInput): { optimizer: FastAdam; config: OptimizerConfig } {
+  const optimizer = new FastAdam(config);
   return { optimizer, config: optimizer.config };
 }
 
 export interface Checkpoint {
   network: Network;
-  optimizer: JsAdam;
+  optimizer: FastAdam;
   optimizerConfig: OptimizerConfig;
 }
 

@@ -1,7 +1,7 @@
 // Whole-batch inference. model.predict would cut batches into chunks of 32, and reading tensor data
 // inside tf.tidy is several times slower on wasm, so outputs leave the tidy as tensors and are read after.
 import * as tf from '@tensorflow/tfjs';
-import { maskedSoftmax } from './maskedSoftmax.js';
+import { ILLEGAL_PENALTY, LOGIT_LIMIT } from './maskedSoftmax.js';
 import type { ActionScoringConfig, Network, PolicyValueConfig } from './networks.js';
 
 export interface PolicyValueOutput {
@@ -35,17 +35,42 @@ function readAll(run: () => tf.Tensor[]): Float32Array[] {
   }
 }
 
-/** Policy and value for a batch of observations; legalMask is [rows, actionCount], nonzero = legal. */
+/** Logits and value for a batch of observations, without the softmax: the bare forward pass, read back. */
+export function evaluateLogitsValue(net: Network<PolicyValueConfig>, observations: Float32Array): { logits: Float32Array; values: Float32Array; rows: number } {
+  const rows = rowsOf(observations, net.config.observationSize, 'observations');
+  const [logits, values] = readAll(() => net.model.apply(tf.tensor2d(observations, [rows, net.config.observationSize])) as tf.Tensor[]);
+  return { logits, values, rows };
+}
+
+/**
+ * Policy and value for a batch of observations; legalMask is [rows, actionCount], > 0 = legal.
+ * The same masked softmax as maskedSoftmax, with the mask turned into an additive penalty here in JS
+ * (one pass, which also finds rows without a legal action) so the backend runs only clip, add and its
+ * Softmax kernel (XNNPACK on wasm).
+ */
 export function evaluatePolicyValue(net: Network<PolicyValueConfig>, observations: Float32Array, legalMask: ArrayLike<number>): PolicyValueOutput {
   const { observationSize, actionCount } = net.config;
   const rows = rowsOf(observations, observationSize, 'observations');
   if (legalMask.length !== rows * actionCount) throw new Error(`legalMask has ${legalMask.length} entries, expected ${rows} × ${actionCount}`);
+  const penalty = new Float32Array(rows * actionCount);
+  const emptyRows: number[] = [];
+  for (let r = 0; r < rows; r++) {
+    let any = false;
+    for (let i = r * actionCount, end = i + actionCount; i < end; i++) {
+      if (legalMask[i] > 0) any = true;
+      else penalty[i] = -ILLEGAL_PENALTY;
+    }
+    if (!any) emptyRows.push(r);
+  }
   const [probabilities, values] = readAll(() => {
     const x = tf.tensor2d(observations, [rows, observationSize]);
-    const mask = tf.tensor2d(Float32Array.from(legalMask), [rows, actionCount]);
     const [logits, value] = net.model.apply(x) as tf.Tensor[];
-    return [maskedSoftmax(logits, mask), value];
+    // A row with a legal action has its max at a legal entry, and every illegal entry lies ≥ 2e30
+    // below it, so the softmax gives those exactly 0.
+    const penalised = tf.add(tf.clipByValue(logits, -LOGIT_LIMIT, LOGIT_LIMIT), tf.tensor2d(penalty, [rows, actionCount]));
+    return [tf.softmax(penalised), value];
   });
+  for (const r of emptyRows) probabilities.fill(0, r * actionCount, (r + 1) * actionCount);
   return { probabilities, values, rows };
 }
 

@@ -1,7 +1,7 @@
 // One optimisation step and the standard losses of the two network kinds.
 import * as tf from '@tensorflow/tfjs';
 import { maskedSoftmaxCrossEntropy } from './maskedSoftmax.js';
-import { JsAdam } from './jsAdam.js';
+import { FastAdam } from './fastAdam.js';
 import { trainableVariables, type ActionScoringConfig, type Network, type PolicyValueConfig } from './networks.js';
 
 /**
@@ -9,8 +9,8 @@ import { trainableVariables, type ActionScoringConfig, type Network, type Policy
  * caller to read (outside any tidy) and dispose. The explicit variable list keeps optimizer state in
  * layer order, which is what lets checkpoints restore it.
  */
-export function trainStep(optimizer: tf.Optimizer | JsAdam, model: tf.LayersModel, loss: () => tf.Scalar): tf.Scalar {
-  if (optimizer instanceof JsAdam) return optimizer.minimize(loss, trainableVariables(model));
+export function trainStep(optimizer: tf.Optimizer | FastAdam, model: tf.LayersModel, loss: () => tf.Scalar): tf.Scalar {
+  if (optimizer instanceof FastAdam) return optimizer.minimize(loss, trainableVariables(model));
   const value = optimizer.minimize(loss, true, trainableVariables(model));
   if (value === null) throw new Error('optimizer returned no loss');
   return value;

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initBackend } from '../../training/tf/backend.js';
-import { JsAdam } from '../../training/tf/jsAdam.js';
+import { FastAdam } from '../../training/tf/fastAdam.js';
 import { buildNetwork, trainableVariables, type Network } from '../../training/tf/networks.js';
 import { policyValueLoss, trainStep, type PolicyValueBatch } from '../../training/tf/train.js';
 
@@ -24,13 +24,13 @@ function maxRelativeDifference(a: Float32Array[], b: Float32Array[]): number {
   return worst;
 }
 
-/** Trains two copies of the same network, one with tfjs's Adam and one with JsAdam, and returns their weights after each step. */
+/** Trains two copies of the same network, one with tfjs's Adam and one with FastAdam, and returns their weights after each step. */
 function trainBoth(steps: number, hyper: { learningRate: number; beta1?: number; beta2?: number; epsilon?: number }): { tfjs: Float32Array[][]; js: Float32Array[][] } {
   const batch = makeBatch();
   const a = buildNetwork(config);
   const b = buildNetwork(config);
   const reference = tf.train.adam(hyper.learningRate, hyper.beta1 ?? 0.9, hyper.beta2 ?? 0.999, hyper.epsilon ?? 1e-7);
-  const mine = new JsAdam({ kind: 'adam', ...hyper });
+  const mine = new FastAdam({ kind: 'adam', ...hyper });
   const tfjs: Float32Array[][] = [];
   const js: Float32Array[][] = [];
   for (let i = 0; i < steps; i++) {
@@ -45,7 +45,7 @@ function trainBoth(steps: number, hyper: { learningRate: number; beta1?: number;
   return { tfjs, js };
 }
 
-describe('JsAdam', () => {
+describe('FastAdam', () => {
   beforeAll(async () => {
     await initBackend('wasm');
   });
@@ -69,7 +69,7 @@ describe('JsAdam', () => {
   it('keeps the tensor count flat over many steps', () => {
     const net = buildNetwork(config);
     const batch = makeBatch();
-    const optimizer = new JsAdam({ kind: 'adam', learningRate: 0.01 });
+    const optimizer = new FastAdam({ kind: 'adam', learningRate: 0.01 });
     tf.dispose(trainStep(optimizer, net.model, () => policyValueLoss(net, batch)));
     const before = tf.memory().numTensors;
     for (let i = 0; i < 50; i++) tf.dispose(trainStep(optimizer, net.model, () => policyValueLoss(net, batch)));
@@ -83,9 +83,9 @@ describe('JsAdam', () => {
     const batch = makeBatch();
     const a = buildNetwork(config);
     const b = buildNetwork({ ...config, seed: 4 });
-    const optimizer = new JsAdam({ kind: 'adam', learningRate: 0.01 });
+    const optimizer = new FastAdam({ kind: 'adam', learningRate: 0.01 });
     tf.dispose(trainStep(optimizer, a.model, () => policyValueLoss(a, batch)));
-    const reference = new JsAdam({ kind: 'adam', learningRate: 0.01 });
+    const reference = new FastAdam({ kind: 'adam', learningRate: 0.01 });
     reference.setState(optimizer.getState());
     // Overwrite a's weights with b's: the next step must start from them, not from the optimizer's own last copy.
     a.model.setWeights(b.model.getWeights());
@@ -97,7 +97,7 @@ describe('JsAdam', () => {
   });
 
   it('round-trips its state as copies', () => {
-    const optimizer = new JsAdam({ kind: 'adam' });
+    const optimizer = new FastAdam({ kind: 'adam' });
     const state = { iterations: 3, accBeta1: Math.fround(0.9 ** 4), accBeta2: Math.fround(0.999 ** 4), firstMoments: [new Float32Array([1, 2])], secondMoments: [new Float32Array([3, 4])] };
     optimizer.setState(state);
     state.firstMoments[0][0] = 9;
