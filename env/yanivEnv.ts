@@ -121,7 +121,7 @@ export class YanivEnv {
   }
 
   /** Any seat's observation now (PettingZoo's observe(agent)); a new array unless `out` is given. */
-  observe(seat: number, out = new Float32Array(OBSERVATION_SIZE), offset = 0): Float32Array {
+  observe(seat: number, out: Float32Array = new Float32Array(OBSERVATION_SIZE), offset = 0): Float32Array {
     encodeObservation(this.episode.state, seat, out, offset);
     return out;
   }
