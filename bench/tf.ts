@@ -3,8 +3,10 @@ import os from 'node:os';
 import * as tf from '@tensorflow/tfjs';
 import Table from 'cli-table3';
 import { describeBackend, initBackend, parseBackendChoice, type BackendInfo } from '../training/tf/backend.js';
-import { evaluatePolicyValue } from '../training/tf/inference.js';
+import { FastAdam } from '../training/tf/fastAdam.js';
+import { evaluateLogitsValue, evaluatePolicyValue } from '../training/tf/inference.js';
 import { buildNetwork, type Network, type PolicyValueConfig } from '../training/tf/networks.js';
+import { policyValueTrainStep } from '../training/tf/policyValueStep.js';
 import { policyValueLoss, trainStep } from '../training/tf/train.js';
 import { installWasmFastMatMul, uninstallWasmFastMatMul } from '../training/tf/wasmFastMatMul.js';
 
@@ -91,32 +93,59 @@ function policyValueNet(): Network<PolicyValueConfig> {
   return buildNetwork({ kind: 'policy-value', observationSize: OBS, actionCount: ACTIONS, hiddenUnits: HIDDEN, seed: 1 });
 }
 
-/** Median step time of the MLP trained with plain softmax cross-entropy on its logits, and of the policy-value loss. */
-function trainingStepMs(reps: number): { mlpMs: number; policyValueMs: number } {
+interface StepTimes {
+  /** MLP trained with plain softmax cross-entropy on its logits, through trainStep. */
+  mlpMs: number;
+  /** Policy-value loss through trainStep (autodiff). */
+  policyValueMs: number;
+  /** Policy-value loss through policyValueTrainStep (hand-written backward); FastAdam only. */
+  handMs?: number;
+}
+
+/** Median step times with the given optimizer; the variants run interleaved, so machine load hits them alike. */
+function trainingStepMs(reps: number, adam: 'tfjs' | 'fast'): StepTimes {
   const net = policyValueNet();
-  const optimizer = tf.train.adam(1e-3);
+  const optimizer = adam === 'tfjs' ? tf.train.adam(1e-3) : new FastAdam({ kind: 'adam', learningRate: 1e-3 });
   const { tensors, dispose } = trainingBatch(TRAIN_BATCH);
   const [observations, legalMask, targetPolicy, targetValue] = tensors;
+  const batch = { observations, legalMask, targetPolicy, targetValue };
   const run = (loss: () => tf.Scalar) => () => {
     const value = trainStep(optimizer, net.model, loss);
     value.dataSync();
     value.dispose();
   };
-  const mlpMs = medianMs(
-    run(() => tf.tidy(() => tf.losses.softmaxCrossEntropy(targetPolicy, (net.model.apply(observations) as tf.Tensor[])[0]) as tf.Scalar)),
-    reps,
-  );
-  const policyValueMs = medianMs(run(() => policyValueLoss(net, { observations, legalMask, targetPolicy, targetValue })), reps);
+  const variants: Record<string, () => void> = {
+    mlpMs: run(() => tf.tidy(() => tf.losses.softmaxCrossEntropy(targetPolicy, (net.model.apply(observations) as tf.Tensor[])[0]) as tf.Scalar)),
+    policyValueMs: run(() => policyValueLoss(net, batch)),
+  };
+  if (optimizer instanceof FastAdam) variants.handMs = () => policyValueTrainStep(net, batch, optimizer);
+  const times = interleavedMedians(variants, reps);
   dispose();
   optimizer.dispose();
   net.model.dispose();
-  return { mlpMs, policyValueMs };
+  return times as unknown as StepTimes;
 }
 
-function inferenceMs(net: Network<PolicyValueConfig>, batch: number, reps: number): number {
+/** Median ms per call of each function, calling them in turn `reps` times after 3 warm-up rounds. */
+function interleavedMedians(variants: Record<string, () => void>, reps: number): Record<string, number> {
+  const names = Object.keys(variants);
+  const times: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  for (let i = 0; i < reps + 3; i++) {
+    for (const name of names) {
+      const t0 = performance.now();
+      variants[name]();
+      if (i >= 3) times[name].push(performance.now() - t0);
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, times[n].sort((a, b) => a - b)[Math.floor(reps / 2)]]));
+}
+
+/** Median ms of the bare forward pass (logits and value read back) and of evaluatePolicyValue, interleaved. */
+function inferenceMs(net: Network<PolicyValueConfig>, batch: number, reps: number): { bare: number; full: number } {
   const observations = randomData(batch * OBS, 5);
   const mask = new Float32Array(batch * ACTIONS).fill(1);
-  return medianMs(() => evaluatePolicyValue(net, observations, mask), reps);
+  const t = interleavedMedians({ bare: () => evaluateLogitsValue(net, observations), full: () => evaluatePolicyValue(net, observations, mask) }, reps);
+  return { bare: t.bare, full: t.full };
 }
 
 const fmt = (x: number, digits = 2): string => x.toFixed(digits);
@@ -137,30 +166,41 @@ export async function run(): Promise<void> {
   steps.push(['its 8 matmuls at the plain-matmul rate', fmt(matmulMs), perSecond(TRAIN_BATCH, matmulMs), '1.00']);
   if (wasm) {
     uninstallWasmFastMatMul();
-    const stock = trainingStepMs(5);
+    const stock = trainingStepMs(5, 'tfjs');
     installWasmFastMatMul();
-    const fast = trainingStepMs(20);
-    addStep('stock tfjs, softmax cross-entropy (Adam)', stock.mlpMs);
-    addStep('fast matmul, softmax cross-entropy (Adam)', fast.mlpMs);
+    const fastTf = trainingStepMs(20, 'tfjs');
+    const fast = trainingStepMs(20, 'fast');
+    const hand = fast.handMs ?? NaN;
+    addStep('stock tfjs, softmax cross-entropy (tfjs Adam)', stock.mlpMs);
+    addStep('fast matmul, softmax cross-entropy (tfjs Adam)', fastTf.mlpMs);
+    addStep('fast matmul, softmax cross-entropy (FastAdam)', fast.mlpMs);
     addStep('stock tfjs, policy-value net, masked loss', stock.policyValueMs);
-    addStep('fast matmul, policy-value net, masked loss', fast.policyValueMs);
-    steps.push(['speed-up of the fast path (softmax CE)', `${fmt(stock.mlpMs / fast.mlpMs, 1)}×`, '', '']);
+    addStep('fast matmul, policy-value, autodiff, tfjs Adam', fastTf.policyValueMs);
+    addStep('fast matmul, policy-value, autodiff, FastAdam', fast.policyValueMs);
+    addStep('policyValueTrainStep (hand backward, FastAdam)', hand);
+    steps.push(['speed-up over stock: softmax CE, FastAdam', `${fmt(stock.mlpMs / fast.mlpMs, 1)}×`, '', '']);
+    steps.push(['speed-up over stock: policy-value, hand step', `${fmt(stock.policyValueMs / hand, 1)}×`, '', '']);
   } else {
-    const step = trainingStepMs(10);
-    addStep('softmax cross-entropy (Adam)', step.mlpMs);
-    addStep('policy-value net, masked loss', step.policyValueMs);
+    const step = trainingStepMs(10, 'fast');
+    addStep('softmax cross-entropy (FastAdam)', step.mlpMs);
+    addStep('policy-value net, masked loss (FastAdam)', step.policyValueMs);
+    addStep('policyValueTrainStep (hand backward, FastAdam)', step.handMs ?? NaN);
   }
   console.log(steps.toString());
 
   const net = policyValueNet();
-  const inference = new Table({ head: ['inference: evaluatePolicyValue', 'ms / batch', 'samples/s', 'plain-matmul samples/s', 'share'] });
+  const inference = new Table({ head: ['inference, 400-256-256-512 + value', 'ms / batch', 'samples/s', 'plain-matmul samples/s', 'share'] });
   for (const [batch, reps] of [[1, 400], [64, 100], [1024, 20]] as const) {
-    const ms = inferenceMs(net, batch, reps);
+    const { bare, full } = inferenceMs(net, batch, reps);
     const plainMs = forwardMatMulMs(batch);
-    inference.push([`batch ${batch}`, fmt(ms, 3), perSecond(batch, ms), perSecond(batch, plainMs), `${Math.round((100 * plainMs) / ms)}%`]);
+    const row = (label: string, ms: number): void => {
+      inference.push([`batch ${batch}, ${label}`, fmt(ms, 3), perSecond(batch, ms), perSecond(batch, plainMs), `${Math.round((100 * plainMs) / ms)}%`]);
+    };
+    row('bare forward (logits + value)', bare);
+    row('evaluatePolicyValue', full);
   }
   console.log(inference.toString());
-  const latency = inferenceMs(net, 1, 2000);
+  const latency = inferenceMs(net, 1, 2000).full;
   console.log(`single decision (batch 1, policy + value, masked softmax, read back): ${fmt(latency, 3)} ms median`);
   net.model.dispose();
 }

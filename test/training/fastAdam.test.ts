@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initBackend } from '../../training/tf/backend.js';
 import { FastAdam } from '../../training/tf/fastAdam.js';
-import { buildNetwork, trainableVariables, type Network } from '../../training/tf/networks.js';
+import { buildNetwork, trainableVariables, type Network, type PolicyValueConfig } from '../../training/tf/networks.js';
 import { policyValueLoss, trainStep, type PolicyValueBatch } from '../../training/tf/train.js';
 
 const config: Parameters<typeof buildNetwork>[0] & { kind: 'policy-value' } = { kind: 'policy-value', observationSize: 6, actionCount: 5, hiddenUnits: [8, 7], seed: 3 };
@@ -65,6 +65,26 @@ describe('FastAdam', () => {
       }
     });
   }
+
+  it('leaves a variable the loss does not reach untouched, as tf.train.adam does', () => {
+    const batch = makeBatch();
+    const [a, b] = [buildNetwork(config), buildNetwork(config)];
+    const reference = tf.train.adam(0.05);
+    const mine = new FastAdam({ kind: 'adam', learningRate: 0.05 });
+    // The policy loss alone does not reach the value head.
+    const policyOnly = (net: Network) => () => tf.tidy(() => tf.losses.softmaxCrossEntropy(batch.targetPolicy, (net.model.apply(batch.observations) as tf.Tensor[])[0]) as tf.Scalar);
+    for (let i = 0; i < 3; i++) {
+      tf.dispose(trainStep(reference, a.model, policyOnly(a)));
+      tf.dispose(trainStep(mine, b.model, policyOnly(b)));
+      tf.dispose(trainStep(reference, a.model, () => policyValueLoss(a as Network<PolicyValueConfig>, batch)));
+      tf.dispose(trainStep(mine, b.model, () => policyValueLoss(b as Network<PolicyValueConfig>, batch)));
+    }
+    expect(weightsOf(b)).toEqual(weightsOf(a));
+    reference.dispose();
+    mine.dispose();
+    [a, b].forEach((n) => n.model.dispose());
+    tf.dispose(Object.values(batch));
+  });
 
   it('keeps the tensor count flat over many steps', () => {
     const net = buildNetwork(config);

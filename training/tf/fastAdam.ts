@@ -62,17 +62,17 @@ export class FastAdam {
 
   /**
    * One Adam step: grads[i] updates vars[i]. The moments belong to positions, so always pass the same
-   * variables in the same order (trainableVariables(model) does). Unlike tfjs's Adam, which skips a
-   * variable without gradient, every variable needs one.
+   * variables in the same order (trainableVariables(model) does). A variable whose gradient is null
+   * (the loss does not reach it) keeps its value and moments, as with tfjs's Adam.
    */
   applyGradients(vars: readonly tf.Variable[], grads: readonly (tf.Tensor | null | undefined)[]): void {
     if (vars.length !== grads.length) throw new Error(`${vars.length} variables but ${grads.length} gradients`);
     vars.forEach((v, i) => {
       const g = grads[i];
-      if (g === null || g === undefined) throw new Error(`no gradient for ${v.name}: FastAdam updates every variable it is given`);
       if (v.dtype !== 'float32') throw new Error(`variable ${v.name} is ${v.dtype}, not float32`);
-      if (g.size !== v.size) throw new Error(`gradient of ${v.name} has ${g.size} numbers, the variable ${v.size}`);
+      if (g != null && g.size !== v.size) throw new Error(`gradient of ${v.name} has ${g.size} numbers, the variable ${v.size}`);
     });
+    const missing = grads.some((g) => g == null);
     const sizes = vars.map((v) => v.size);
     if (this.layout !== null && this.layout.sizes.join() !== sizes.join()) {
       throw new Error(`optimizer state is for variables of sizes [${this.layout.sizes.join(', ')}], given [${sizes.join(', ')}]`);
@@ -83,7 +83,7 @@ export class FastAdam {
     const total = sizes.reduce((a, b) => a + b, 0);
     const [w, m, v] = tf.tidy(() => {
       const flat = (ts: readonly tf.Tensor[]): tf.Tensor1D => tf.concat(ts.map((t) => tf.reshape(t, [-1])));
-      const g = flat(grads as tf.Tensor[]);
+      const g = flat(grads.map((x, i) => x ?? tf.zeros(vars[i].shape)));
       const weights = reuseWeights ? (this.weights as tf.Tensor1D) : flat(vars);
       const first = this.first ?? tf.zeros([total]);
       const second = this.second ?? tf.zeros([total]);
@@ -93,7 +93,16 @@ export class FastAdam {
       const corrected1 = tf.div(newFirst, f32(1 - this.accBeta1));
       const corrected2 = tf.div(newSecond, f32(1 - this.accBeta2));
       const newWeights = tf.add(tf.mul(tf.div(corrected1, tf.add(tf.sqrt(corrected2), epsilon)), -learningRate), weights) as tf.Tensor1D;
-      return [newWeights, newFirst, newSecond];
+      if (!missing) return [newWeights, newFirst, newSecond];
+      // As tfjs's Adam, leave a variable without gradient and its moments untouched.
+      const present = new Uint8Array(total);
+      let at = 0;
+      grads.forEach((x, i) => {
+        if (x != null) present.fill(1, at, at + sizes[i]);
+        at += sizes[i];
+      });
+      const hasGradient = tf.tensor1d(present, 'bool');
+      return [tf.where(hasGradient, newWeights, weights), tf.where(hasGradient, newFirst, first), tf.where(hasGradient, newSecond, second)] as tf.Tensor1D[];
     });
     // Split by reading the vector once: the wasm Slice kernel copies its whole input out of the heap
     // for every slice (8 slices of 300k numbers took 5 ms).
