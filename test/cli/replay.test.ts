@@ -232,4 +232,10 @@ describe('yaniv replay: a document that is not a valid record exits 2 and names 
     expect(stderr).toMatch(/cannot read .*no-such-record\.json: ENOENT/);
     expect(code).toBe(2);
   });
+
+  it('no file at all is a usage error', () => {
+    const child = spawnSync(process.execPath, [MAIN, 'replay'], { encoding: 'utf8', timeout: 30_000 });
+    expect(child.stderr).toMatch(/missing required argument 'file'/);
+    expect(child.status).toBe(2);
+  });
 });
