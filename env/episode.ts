@@ -30,20 +30,30 @@ export type RewardScheme = (typeof REWARD_SCHEMES)[number];
 
 /** Every environment setting, with its default, validated once. */
 export const envOptionsSchema = z.strictObject({
-  preset: z.string().describe('Rule preset (RULES.md).').default('standard'),
-  rules: z.record(z.string(), z.unknown()).describe('Rule option overrides on top of the preset.').default({}),
+  preset: z.string().default('standard').describe('Rule preset (RULES.md).'),
+  rules: z.record(z.string(), z.unknown()).default({}).describe('Rule option overrides on top of the preset.'),
   players: z.int().min(MIN_PLAYERS).max(MAX_PLAYERS).describe('Seats at the table.'),
-  episode: z.enum(EPISODE_MODES).describe('"round": an episode is one round; "game": rounds until the game ends.').default('game'),
+  episode: z.enum(EPISODE_MODES).default('game').describe('"round": an episode is one round; "game": rounds until the game ends.'),
   reward: z.enum(REWARD_SCHEMES)
-    .describe('"roundPenalty": −points·scale per round; "zeroSum": −(points − mean of the round\'s seats)·scale per round; "winLoss": +1 to the winner of the episode, −1/(n−1) to each of the n−1 others, at its end.')
-    .default('zeroSum'),
-  rewardScale: z.number().positive().describe('Multiplies round points in "roundPenalty" and "zeroSum".').default(0.01),
-  maxTurns: z.int().min(1).nullable().describe('Whole turns after which an episode is truncated; null for no cap.').default(null),
-  seed: z.int().describe('Seed of the episode seeds (used when reset() is given none).').default(0),
-  history: z.boolean().describe('Keep the game record so positions can be exported (a little slower).').default(true),
+    .default('zeroSum')
+    .describe('"roundPenalty": −points·scale per round; "zeroSum": −(points − mean of the round\'s seats)·scale per round; "winLoss": +1 to the winner of the episode, −1/(n−1) to each of the n−1 others, at its end.'),
+  rewardScale: z.number().positive().default(0.01).describe('Multiplies round points in "roundPenalty" and "zeroSum".'),
+  maxTurns: z.int().min(1).nullable().default(null).describe('Whole turns after which an episode is truncated; null for no cap.'),
+  seed: z.int().default(0).describe('Seed of the episode seeds (used when reset() is given none).'),
+  history: z.boolean().default(true).describe('Keep the game record so positions can be exported (a little slower).'),
 });
 
 export type EnvOptions = z.input<typeof envOptionsSchema>;
+
+/** The markdown table of the env options, from the schema (docs/env.md is checked against it). */
+export function envOptionsMarkdown(): string {
+  const rows = Object.entries(envOptionsSchema.shape).map(([name, schema]) => {
+    const parsed = schema.safeParse(undefined);
+    const fallback = parsed.success ? `\`${JSON.stringify(parsed.data)}\`` : 'required';
+    return `| \`${name}\` | ${fallback} | ${schema.description ?? ''} |`;
+  });
+  return ['| option | default | meaning |', '| --- | --- | --- |', ...rows].join('\n');
+}
 export type EnvConfig = z.output<typeof envOptionsSchema>;
 
 /** Thrown for an action id that is not legal now; the message names the action and why. */
@@ -95,9 +105,10 @@ export class Episode {
   private readonly slots = new HandSlots();
   private readonly group = new Uint8Array(GROUP_CAP);
 
-  constructor(config: EnvConfig) {
+  /** `rules` may be passed when many episodes share one configuration. */
+  constructor(config: EnvConfig, rules = resolveRules({ preset: config.preset, rules: config.rules, players: config.players })) {
     this.config = config;
-    this.rules = resolveRules({ preset: config.preset, rules: config.rules, players: config.players });
+    this.rules = rules;
     this.seeds = seededRng(config.seed);
     this.state = newGame({ rules: this.rules, players: config.players });
   }
@@ -264,7 +275,7 @@ export class Episode {
   }
 
   clone(): Episode {
-    const copy = new Episode(this.config);
+    const copy = new Episode(this.config, this.rules);
     copy.state = cloneState(this.state);
     copy.status = this.status;
     copy.turns = this.turns;

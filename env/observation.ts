@@ -128,6 +128,7 @@ const AT_DECK = OBS.deck;
 const AT_PROGRESS = OBS.progress;
 const AT_RULES = OBS.rules;
 
+const ruleVectors = new WeakMap<Rules, Float32Array>();
 let lastRules: Rules | null = null;
 let lastRuleVector: Float32Array = new Float32Array(RULE_FEATURES.length);
 
@@ -183,7 +184,9 @@ export function encodeObservation(s: GameState, seat: number, out: Float32Array,
   out[offset + AT_PROGRESS] = turn < 1 ? turn : 1;
   out[offset + AT_PROGRESS + 1] = round < 1 ? round : 1;
   if (rules !== lastRules) {
-    lastRuleVector = ruleVector(rules);
+    let vector = ruleVectors.get(rules);
+    if (!vector) ruleVectors.set(rules, (vector = ruleVector(rules)));
+    lastRuleVector = vector;
     lastRules = rules;
   }
   out.set(lastRuleVector, offset + AT_RULES);

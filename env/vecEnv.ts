@@ -51,7 +51,8 @@ export class VecEnv {
     if (!Number.isInteger(num) || num < 1) throw new RangeError(`num must be a positive integer (got ${num})`);
     this.num = num;
     this.config = parseEnvOptions({ history: false, ...options });
-    this.games = Array.from({ length: num }, () => new Episode(this.config));
+    const first = new Episode(this.config);
+    this.games = Array.from({ length: num }, (_, i) => (i === 0 ? first : new Episode(this.config, first.rules)));
     this.observations = new Float32Array(num * OBSERVATION_SIZE);
     this.finalObservations = new Float32Array(num * OBSERVATION_SIZE);
     this.masks = new Uint8Array(num * ACTION_COUNT);

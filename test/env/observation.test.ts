@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { actionTableMarkdown } from '../../env/actionSpace.js';
+import { envOptionsMarkdown } from '../../env/episode.js';
 import { KIND_COUNT } from '../../env/cards.js';
 import {
   OBS, OBSERVATION_SEGMENTS, OBSERVATION_SIZE, OBSERVATION_VERSION, OPPONENT_BLOCK, encodeObservation, encodeView,
@@ -32,7 +33,7 @@ describe('the observation layout', () => {
   it('is the table docs/env.md shows (YANIV_UPDATE_DOCS=1 rewrites it)', () => {
     const file = join(dirname(fileURLToPath(import.meta.url)), '../../docs/env.md');
     let text = readFileSync(file, 'utf8');
-    const tables = { observation: observationTableMarkdown(), actions: actionTableMarkdown() };
+    const tables = { observation: observationTableMarkdown(), actions: actionTableMarkdown(), options: envOptionsMarkdown() };
     for (const [name, table] of Object.entries(tables)) {
       const pattern = new RegExp(`(<!-- ${name}-table:begin -->\\n)[\\s\\S]*?(\\n<!-- ${name}-table:end -->)`);
       expect(text, `docs/env.md has no ${name}-table markers`).toMatch(pattern);
