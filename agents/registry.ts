@@ -3,6 +3,7 @@ import type { Agent } from './agent.js';
 import { intermediate } from './intermediate.js';
 import { novice } from './novice.js';
 import { randomAgent } from './random.js';
+import { rolloutAgent } from './rollout.js';
 import { ruleAgent } from './ruleAgent.js';
 import { strongBot } from './strong.js';
 
@@ -11,6 +12,7 @@ const FACTORIES = {
   novice: () => ruleAgent('novice', novice),
   intermediate: () => ruleAgent('intermediate', intermediate),
   strong: () => ruleAgent('strong', strongBot()),
+  rollout: () => rolloutAgent(),
 } satisfies Record<string, () => Agent>;
 
 export type AgentName = keyof typeof FACTORIES;

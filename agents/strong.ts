@@ -61,20 +61,21 @@ function bestDraw(view: PlayerView, draws: Draw[], unseen: Uint8Array, config: S
 }
 
 function bestDiscard(view: PlayerView, legal: readonly Action[], unseen: Uint8Array, config: StrongConfig): Action {
+  return rankDiscards(view, legal, unseen, config)[0]?.action ?? legal[0];
+}
+
+/** The legal discards, best first, each with its planning score (lower is better). */
+export function rankDiscards(view: PlayerView, legal: readonly Action[], unseen: Uint8Array, config: StrongConfig = STRONG_DEFAULTS): { action: Action; score: number }[] {
   const takeable = [...new Set(view.previous.pickable)];
   const canDeck = view.deckSize > 0 || view.pile.length > 0;
-  let best: Action = legal[0];
-  let bestScore = Infinity;
-  for (const discard of legalOfType(legal, 'discard')) {
+  const ranked = legalOfType(legal, 'discard').map((discard) => {
     const rest = without(view.hand, discard.cards);
     let score = canDeck ? deckScore(view, rest, unseen, config) : Infinity;
     for (const card of takeable) score = Math.min(score, handScore(view, [...rest, card], config));
-    if (score < bestScore) {
-      bestScore = score;
-      best = discard;
-    }
-  }
-  return best;
+    return { action: discard as Action, score };
+  });
+  // A stable sort keeps the generator's order among equal scores.
+  return ranked.sort((a, b) => a.score - b.score);
 }
 
 /** What a hand is worth to keep (lower is better). */
