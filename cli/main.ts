@@ -1,18 +1,26 @@
 #!/usr/bin/env node
 // The `yaniv` command line.
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, type CommanderError, InvalidArgumentError } from 'commander';
 import { RuleError } from '../env/rules.js';
+import { backendCommand } from './backend.js';
 import { benchCommand } from './bench.js';
 import { replayCommand } from './replay.js';
+
+/** commander's own usage errors (unknown option, bad choice, missing argument) exit 2, like a bad record. */
+function usageErrorExit(error: CommanderError): never {
+  process.exit(error.exitCode === 0 ? 0 : 2);
+}
+
+/** Errors the user can fix, reported as one line without a stack trace. */
+function isUserError(error: unknown): error is Error {
+  return error instanceof InvalidArgumentError || error instanceof RuleError || (error instanceof Error && error.name === 'BackendUnavailableError');
+}
 
 export function buildProgram(): Command {
   const program = new Command('yaniv')
     .description('yaniv-arena: the Yaniv rules engine, environment, agents and bot server')
     .showHelpAfterError()
-    .exitOverride((error) => {
-      // commander's own usage errors (unknown option, missing argument) exit 2 like a bad record.
-      process.exit(error.exitCode === 0 ? 0 : 2);
-    });
+    .exitOverride(usageErrorExit);
 
   program.command('replay')
     .description('Replay a yaniv-record/1 game record and print the result (exit 1: illegal move, 2: invalid record)')
@@ -25,7 +33,8 @@ export function buildProgram(): Command {
       process.exitCode = exitCode;
     });
 
-  program.addCommand(benchCommand());
+  program.addCommand(benchCommand().exitOverride(usageErrorExit));
+  program.addCommand(backendCommand().exitOverride(usageErrorExit));
 
   return program;
 }
@@ -34,7 +43,7 @@ try {
   await buildProgram().parseAsync(process.argv);
 } catch (error) {
   // Bad flags and other problems the user can fix: one line naming it, no stack trace.
-  if (error instanceof InvalidArgumentError || error instanceof RuleError) {
+  if (isUserError(error)) {
     process.stderr.write(`yaniv: ${error.message}\n`);
     process.exitCode = 2;
   } else {

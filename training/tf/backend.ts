@@ -2,11 +2,10 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
-import { InvalidArgumentError, Option } from 'commander';
+import type { BackendChoice } from './backendChoice.js';
+export { BACKEND_CHOICES, type BackendChoice, backendOption, parseBackendChoice } from './backendChoice.js';
 import { installWasmFastMatMul, isWasmFastMatMulInstalled, uninstallWasmFastMatMul } from './wasmFastMatMul.js';
 
-export const BACKEND_CHOICES = ['auto', 'node', 'wasm', 'cpu'] as const;
-export type BackendChoice = (typeof BACKEND_CHOICES)[number];
 /** A concrete backend; 'node' is registered by tfjs-node under the name 'tensorflow'. */
 export type ConcreteBackend = Exclude<BackendChoice, 'auto'>;
 
@@ -136,16 +135,4 @@ export function describeBackend(info: BackendInfo): string {
   }
   const detail = traits.length > 0 ? ` (${traits.join(', ')})` : '';
   return `backend ${info.backend}${detail}, tfjs ${info.tfjsVersion}`;
-}
-
-export function parseBackendChoice(value: string): BackendChoice {
-  if ((BACKEND_CHOICES as readonly string[]).includes(value)) return value as BackendChoice;
-  throw new InvalidArgumentError(`expected one of ${BACKEND_CHOICES.join(', ')}, got '${value}'`);
-}
-
-/** The shared `--backend` option for every command that uses tfjs. */
-export function backendOption(): Option {
-  return new Option('--backend <name>', 'tfjs backend: auto tries node, then wasm, then cpu')
-    .choices(BACKEND_CHOICES)
-    .default('auto');
 }
