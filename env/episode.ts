@@ -114,6 +114,9 @@ export class Episode {
   }
 
   reset({ seed, startTotals }: ResetOptions = {}): void {
+    if (startTotals && (startTotals.length !== this.config.players || !startTotals.every(Number.isInteger))) {
+      throw new RangeError(`startTotals must be ${this.config.players} integers, one per seat (got ${JSON.stringify(startTotals)})`);
+    }
     if (seed !== undefined) this.seeds = seededRng(seed);
     const gameSeed = this.seeds.next() | 0;
     this.state = newGame({ rules: this.rules, players: this.config.players, seed: gameSeed, startTotals });

@@ -110,6 +110,13 @@ describe('YanivEnv API', () => {
     expect(game[game.length - 1].info.phase).toBe('gameOver');
   });
 
+  it('starts a game from given totals', () => {
+    const env = new YanivEnv({ players: 3, episode: 'round' });
+    env.reset({ seed: 1, options: { startTotals: [40, 120, 199] } });
+    expect(env.view(0).totals).toEqual([40, 120, 199]);
+    expect(() => env.reset({ options: { startTotals: [1, 2] } })).toThrow(/3 integers/);
+  });
+
   it('truncates at the turn cap', () => {
     const results = playEpisode(new YanivEnv({ players: 2, maxTurns: 5, episode: 'game' }), 1);
     const end = results[results.length - 1];
