@@ -17,7 +17,7 @@
 import { type Card, JOKER, KIND_COUNT, RANK_OF, SUIT_OF, cardName, cardOf, formatCards } from './cards.js';
 import { type DiscardList, generateDiscards } from './discards.js';
 import { canDrawFromDeck, canQuickDiscard, canSlapDown } from './engine.js';
-import { GROUP_CAP, type PickRules, RUN, SET, SINGLE } from './groups.js';
+import { GROUP_CAP, type PickRules, RUN, SET, SINGLE, classifyLaid } from './groups.js';
 import type { Action } from './actions.js';
 import { type Rng, randomInt } from './random.js';
 import {
@@ -373,7 +373,11 @@ export function actionToMove(position: GameState | PlayerView, id: number): Acti
   }
 }
 
-/** The id of an engine action in this position (discards in canonical laid order); −1 when the hand cannot lay those cards. */
+/**
+ * The id of an engine action in this position. A discard is read in its canonical laid order
+ * (a run laid descending is the same move as ascending); −1 when it is no group or the hand
+ * cannot lay those cards.
+ */
 export function moveToAction(position: GameState | PlayerView, move: Action): number {
   switch (move.type) {
     case 'yaniv': return YANIV_ACTION;
@@ -382,8 +386,10 @@ export function moveToAction(position: GameState | PlayerView, move: Action): nu
     case 'quick': return QUICK_ACTION;
     case 'slapdown': return SLAPDOWN_ACTION;
     case 'discard': {
-      const { hand } = moverHand(position);
-      return discardIdOf(handSlotsOf(hand), move.cards, 0, move.cards.length);
+      const { hand, rules } = moverHand(position);
+      const group = classifyLaid(move.cards, rules);
+      if ('error' in group) return -1;
+      return discardIdOf(handSlotsOf(hand), group.cards, 0, group.cards.length);
     }
   }
 }

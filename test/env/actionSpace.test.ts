@@ -103,6 +103,10 @@ describe('ids and moves in real positions', () => {
     startRound(s, { hands: [cards('5S 6S 7S KH JK'), cards('2C 3C 4C 5C 6C')], discard: parseCard('7H') as number, deck: cards('9D 9C'), starter: 0 });
     const discard = (text: string) => moveToAction(s, { type: 'discard', cards: cards(text) });
     expect(describeAction(discard('5S 6S 7S'), s)).toBe('discard 5S 6S 7S');
+    expect(discard('7S 6S 5S')).toBe(discard('5S 6S 7S'));
+    expect(discard('6S 5S JK')).toBe(discard('JK 5S 6S'));
+    expect(discard('5S KH')).toBe(-1);
+    expect(discard('9C')).toBe(-1);
     expect(describeAction(discard('JK 5S 6S'), s)).toBe('discard JK 5S 6S');
     expect(describeAction(TAKE_START + (parseCard('7H') as number))).toBe('take 7H');
     expect(describeAction(DRAW_DECK_ACTION)).toBe('draw from the deck');
