@@ -5,5 +5,6 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     pool: 'forks',
+    reporters: ['default', './test/summaryReporter.ts'],
   },
 });
