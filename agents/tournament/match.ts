@@ -34,8 +34,13 @@ export interface MatchOptions {
 
 export interface SeatStats {
   won: boolean;
-  /** 0 for the winner, then by final total (round points for round episodes); equal totals share a rank. */
+  /**
+   * 0 for the winner; then players still in the game, then those eliminated later before those
+   * eliminated earlier; then the lower total (round points for round episodes). Equals share a rank.
+   */
   rank: number;
+  /** Rounds played when the seat was eliminated, or null if it never was. */
+  eliminatedAfter: number | null;
   finalTotal: number;
   roundPoints: number;
   rounds: number;
@@ -57,7 +62,7 @@ export interface MatchResult {
 }
 
 const emptyStats = (): SeatStats => ({
-  won: false, rank: 0, finalTotal: 0, roundPoints: 0, rounds: 0, yanivCalls: 0, yanivSuccesses: 0,
+  won: false, rank: 0, eliminatedAfter: null, finalTotal: 0, roundPoints: 0, rounds: 0, yanivCalls: 0, yanivSuccesses: 0,
   assafSuffered: 0, assafCaused: 0, decisions: 0, decisionNanos: 0,
 });
 
@@ -142,6 +147,7 @@ function roundIsOver(s: GameState): boolean {
 function countRound(s: GameState, stats: SeatStats[]): void {
   const result = s.lastResult;
   if (!result) return;
+  for (const seat of result.eliminated) stats[seat].eliminatedAfter = s.round;
   result.points.forEach((points, seat) => {
     if (points === null) return;
     stats[seat].roundPoints += points;
@@ -159,13 +165,12 @@ function countRound(s: GameState, stats: SeatStats[]): void {
 
 function rankSeats(s: GameState, stats: SeatStats[], winner: number, episode: Episode): void {
   const score = (seat: number) => (episode === 'round' ? (s.lastResult?.points[seat] ?? 0) : s.totals[seat]);
+  const survival = (seat: number) => stats[seat].eliminatedAfter ?? Infinity;
+  const ahead = (a: number, b: number) => a === winner
+    || (b !== winner && (survival(a) > survival(b) || (survival(a) === survival(b) && score(a) < score(b))));
   stats.forEach((seatStats, seat) => {
     seatStats.finalTotal = s.totals[seat];
     seatStats.won = seat === winner;
-  });
-  stats.forEach((seatStats, seat) => {
-    if (seat === winner) return;
-    const ahead = stats.filter((_, other) => other !== seat && (other === winner || score(other) < score(seat))).length;
-    seatStats.rank = ahead;
+    seatStats.rank = stats.filter((_, other) => other !== seat && ahead(other, seat)).length;
   });
 }

@@ -57,7 +57,7 @@ describe('statistics', () => {
 
   it('summarizes hand-made games', () => {
     const seat = (won: boolean, rank: number, roundPoints: number, extra: Partial<MatchResult['seats'][number]> = {}) => ({
-      won, rank, finalTotal: 0, roundPoints, rounds: 2, yanivCalls: 0, yanivSuccesses: 0, assafSuffered: 0, assafCaused: 0,
+      won, rank, eliminatedAfter: null, finalTotal: 0, roundPoints, rounds: 2, yanivCalls: 0, yanivSuccesses: 0, assafSuffered: 0, assafCaused: 0,
       decisions: 10, decisionNanos: 10_000, ...extra,
     });
     const game = (seats: MatchResult['seats']): MatchResult => ({ seats, rounds: 2, turns: 10, winner: seats.findIndex((s) => s.won), truncated: false });
@@ -86,6 +86,17 @@ describe('agents in play', () => {
       const result = playMatch({ rules, preset, overrides: {}, agents, dealSeed: players, agentSeed: 7, episode: players === 8 ? 'round' : 'game' });
       expect(result.seats.reduce((n, s) => n + s.decisions, 0)).toBeGreaterThan(players);
       expect(result.winner).toBeGreaterThanOrEqual(0);
+      // Ranks: the winner first, then whoever stayed in the game longer, then the lower total.
+      expect(result.seats[result.winner].rank).toBe(0);
+      for (const a of result.seats) {
+        for (const b of result.seats) {
+          if (a === b || a.won || b.won) continue;
+          const survivalA = a.eliminatedAfter ?? Infinity;
+          const survivalB = b.eliminatedAfter ?? Infinity;
+          if (survivalA > survivalB) expect(a.rank).toBeLessThan(b.rank);
+          if (survivalA === survivalB && players > 2 && result.rounds > 1 && a.finalTotal < b.finalTotal) expect(a.rank).toBeLessThan(b.rank);
+        }
+      }
     }
   });
 
