@@ -128,6 +128,13 @@ const AT_DECK = OBS.deck;
 const AT_PROGRESS = OBS.progress;
 const AT_RULES = OBS.rules;
 
+// Scales as multipliers: both encoders compute `x * PER_…`, so their bytes agree.
+const PER_SLOT = 1 / HAND_SLOTS;
+const PER_HAND_VALUE = 1 / HAND_VALUE_SCALE;
+const PER_DECK = 1 / DECK_SCALE;
+const PER_TURN = 1 / TURN_SCALE;
+const PER_ROUND = 1 / ROUND_SCALE;
+
 const ruleVectors = new WeakMap<Rules, Float32Array>();
 let lastRules: Rules | null = null;
 let lastRuleVector: Float32Array = new Float32Array(RULE_FEATURES.length);
@@ -135,52 +142,66 @@ let lastRuleVector: Float32Array = new Float32Array(RULE_FEATURES.length);
 /** Writes seat's observation of the state into `out[offset .. +OBSERVATION_SIZE)`. Allocation-free. */
 export function encodeObservation(s: GameState, seat: number, out: Float32Array, offset = 0): void {
   out.fill(0, offset, offset + OBSERVATION_SIZE);
-  const { rules } = s;
+  const { rules, hands, handLength, known, totals, yanivWins } = s;
   const phase = s.phase;
   if (phase === PHASE_TURN || phase === PHASE_DRAW || phase === PHASE_AFTER_DRAW) out[offset + AT_PHASE + phase] = 1;
+  const perLimit = 1 / rules.eliminationLimit;
+  const perYanivs = 1 / rules.yanivsToWin;
 
-  const hands = s.hands;
   const base = seat * HAND_CAP;
-  const length = s.handLength[seat];
-  for (let i = 0; i < length; i++) out[offset + AT_HAND + hands[base + i]] += COUNT_SCALE;
+  const length = handLength[seat];
   slots.load(hands, base, length);
-  for (let i = 0; i < length; i++) out[offset + AT_SLOTS + i * KIND_COUNT + slots.cards[i]] = 1;
-  out[offset + AT_HAND_STATS] = length / HAND_SLOTS;
-  out[offset + AT_HAND_STATS + 1] = handValue(s, seat) / HAND_VALUE_SCALE;
-
-  const limit = rules.eliminationLimit;
-  const yanivs = rules.yanivsToWin;
-  writeKnown(s, seat, out, offset + AT_OWN_KNOWN);
-  out[offset + AT_OWN_SCORE] = s.totals[seat] / limit;
-  out[offset + AT_OWN_SCORE + 1] = s.yanivWins[seat] / yanivs;
+  const cards = slots.cards;
+  const ownKnown = seat * KIND_COUNT;
+  for (let i = 0; i < length; i++) {
+    const card = cards[i];
+    out[offset + AT_HAND + card] += COUNT_SCALE;
+    out[offset + AT_SLOTS + i * KIND_COUNT + card] = 1;
+    // Cards known to sit in a hand are in that hand: writing the count of each kind the hand
+    // holds (0 for most) gives the bytes a scan of all 53 kinds would, without branches.
+    out[offset + AT_OWN_KNOWN + card] = known[ownKnown + card] * COUNT_SCALE;
+  }
+  out[offset + AT_HAND_STATS] = length * PER_SLOT;
+  out[offset + AT_HAND_STATS + 1] = handValue(s, seat) * PER_HAND_VALUE;
+  out[offset + AT_OWN_SCORE] = totals[seat] * perLimit;
+  out[offset + AT_OWN_SCORE + 1] = yanivWins[seat] * perYanivs;
 
   const prev = s.prev;
+  const pickable = s.prevPickable;
   for (let i = 0; i < s.prevLength; i++) {
     out[offset + AT_PREVIOUS + prev[i]] += COUNT_SCALE;
-    if ((s.prevPickable >> i) & 1) out[offset + AT_PICKABLE + prev[i]] += COUNT_SCALE;
+    out[offset + AT_PICKABLE + prev[i]] += COUNT_SCALE * ((pickable >> i) & 1);
   }
   out[offset + AT_PREVIOUS_TYPE + s.prevType - 1] = 1;
-  for (let i = 0; i < s.laidLength; i++) out[offset + AT_LAID + s.laid[i]] += COUNT_SCALE;
+  const laid = s.laid;
+  for (let i = 0; i < s.laidLength; i++) out[offset + AT_LAID + laid[i]] += COUNT_SCALE;
   if (s.current === seat && s.drawn >= 0) out[offset + AT_DRAWN + s.drawn] = 1;
 
   const players = s.players;
+  const active = s.active;
   for (let i = 1; i < players; i++) {
     let other = seat + i;
     if (other >= players) other -= players;
     const block = offset + AT_OPPONENTS + (i - 1) * OPPONENT_BLOCK;
+    const size = handLength[other];
     out[block + O_PRESENT] = 1;
-    out[block + O_ACTIVE] = s.active[other];
-    out[block + O_HAND_SIZE] = s.handLength[other] / HAND_SLOTS;
-    out[block + O_TOTAL] = s.totals[other] / limit;
-    out[block + O_WINS] = s.yanivWins[other] / yanivs;
-    writeKnown(s, other, out, block + O_KNOWN);
+    out[block + O_ACTIVE] = active[other];
+    out[block + O_HAND_SIZE] = size * PER_SLOT;
+    out[block + O_TOTAL] = totals[other] * perLimit;
+    out[block + O_WINS] = yanivWins[other] * perYanivs;
+    const theirs = other * HAND_CAP;
+    const theirKnown = other * KIND_COUNT;
+    for (let j = 0; j < size; j++) {
+      const card = hands[theirs + j];
+      out[block + O_KNOWN + card] = known[theirKnown + card] * COUNT_SCALE;
+    }
   }
 
   const pile = s.pile;
   for (let i = 0; i < s.pileLength; i++) out[offset + AT_PILE + pile[i]] += COUNT_SCALE;
-  out[offset + AT_DECK] = s.deckLength / DECK_SCALE;
-  const turn = s.turn / TURN_SCALE;
-  const round = s.round / ROUND_SCALE;
+  out[offset + AT_DECK] = s.deckLength * PER_DECK;
+  const turn = s.turn * PER_TURN;
+  const round = s.round * PER_ROUND;
   out[offset + AT_PROGRESS] = turn < 1 ? turn : 1;
   out[offset + AT_PROGRESS + 1] = round < 1 ? round : 1;
   if (rules !== lastRules) {
@@ -190,22 +211,6 @@ export function encodeObservation(s: GameState, seat: number, out: Float32Array,
     lastRules = rules;
   }
   out.set(lastRuleVector, offset + AT_RULES);
-}
-
-/**
- * Writes seat's known-card counts. Cards known to sit in a hand are in that hand, so only the
- * kinds the hand holds can be non-zero: reading those (≤ 7) instead of all 53 kinds gives the
- * same bytes, and depends on the hidden hand only through which zeros are skipped.
- */
-function writeKnown(s: GameState, seat: number, out: Float32Array, at: number): void {
-  const known = s.known;
-  const from = seat * KIND_COUNT;
-  const base = seat * HAND_CAP;
-  for (let i = 0; i < s.handLength[seat]; i++) {
-    const kind = s.hands[base + i];
-    const copies = known[from + kind];
-    if (copies !== 0) out[at + kind] = copies * COUNT_SCALE;
-  }
 }
 
 function addCounts(out: Float32Array, at: number, cards: readonly Card[]): void {
@@ -225,11 +230,11 @@ export function encodeView(view: PlayerView, out = new Float32Array(OBSERVATION_
 
   addCounts(out, offset + OBS.hand, view.hand);
   view.hand.forEach((card, slot) => { out[offset + OBS.handSlots + slot * KIND_COUNT + card] = 1; });
-  out[offset + OBS.handStats] = view.hand.length / HAND_SLOTS;
-  out[offset + OBS.handStats + 1] = view.handValue / HAND_VALUE_SCALE;
+  out[offset + OBS.handStats] = view.hand.length * PER_SLOT;
+  out[offset + OBS.handStats + 1] = view.handValue * PER_HAND_VALUE;
   addCounts(out, offset + OBS.ownKnown, view.known[seat]);
-  out[offset + OBS.ownScore] = view.totals[seat] / rules.eliminationLimit;
-  out[offset + OBS.ownScore + 1] = view.yanivWins[seat] / rules.yanivsToWin;
+  out[offset + OBS.ownScore] = view.totals[seat] * (1 / rules.eliminationLimit);
+  out[offset + OBS.ownScore + 1] = view.yanivWins[seat] * (1 / rules.yanivsToWin);
 
   addCounts(out, offset + OBS.previousCards, view.previous.cards);
   addCounts(out, offset + OBS.previousPickable, view.previous.pickable);
@@ -242,16 +247,16 @@ export function encodeView(view: PlayerView, out = new Float32Array(OBSERVATION_
     const block = offset + OBS.opponents + (i - 1) * OPPONENT_BLOCK;
     out[block + O_PRESENT] = 1;
     out[block + O_ACTIVE] = view.active[other] ? 1 : 0;
-    out[block + O_HAND_SIZE] = view.handSizes[other] / HAND_SLOTS;
-    out[block + O_TOTAL] = view.totals[other] / rules.eliminationLimit;
-    out[block + O_WINS] = view.yanivWins[other] / rules.yanivsToWin;
+    out[block + O_HAND_SIZE] = view.handSizes[other] * PER_SLOT;
+    out[block + O_TOTAL] = view.totals[other] * (1 / rules.eliminationLimit);
+    out[block + O_WINS] = view.yanivWins[other] * (1 / rules.yanivsToWin);
     addCounts(out, block + O_KNOWN, view.known[other]);
   }
 
   addCounts(out, offset + OBS.pile, view.pile);
-  out[offset + OBS.deck] = view.deckSize / DECK_SCALE;
-  out[offset + OBS.progress] = Math.min(1, view.turn / TURN_SCALE);
-  out[offset + OBS.progress + 1] = Math.min(1, view.round / ROUND_SCALE);
+  out[offset + OBS.deck] = view.deckSize * PER_DECK;
+  out[offset + OBS.progress] = Math.min(1, view.turn * PER_TURN);
+  out[offset + OBS.progress + 1] = Math.min(1, view.round * PER_ROUND);
   out.set(ruleVector(rules), offset + OBS.rules);
   return out;
 }
