@@ -9,9 +9,9 @@
  * and the proof that nothing hidden gets in). Tests compare them byte for byte.
  */
 import { type Card, KIND_COUNT } from './cards.js';
-import { HAND_SLOTS, HandSlots } from './actionSpace.js';
+import { HAND_SLOTS } from './actionSpace.js';
 import { MAX_PLAYERS, type Rules } from './rules.js';
-import { type GameState, HAND_CAP, PHASE_AFTER_DRAW, PHASE_DRAW, PHASE_NAMES, PHASE_TURN, handValue } from './state.js';
+import { type GameState, HAND_CAP, PHASE_AFTER_DRAW, PHASE_DRAW, PHASE_NAMES, PHASE_TURN } from './state.js';
 import type { PlayerView } from './view.js';
 
 export const OBSERVATION_VERSION = 'yaniv-obs/1';
@@ -109,7 +109,8 @@ function ruleVector(rules: Rules): Float32Array {
   return Float32Array.from(RULE_FEATURES, ([, feature]) => feature(rules));
 }
 
-const slots = new HandSlots();
+/** The hand being encoded, sorted by kind (jokers last). */
+const sortedHand = new Uint8Array(HAND_CAP);
 
 const AT_PHASE = OBS.phase;
 const AT_HAND = OBS.hand;
@@ -150,8 +151,19 @@ export function encodeObservation(s: GameState, seat: number, out: Float32Array,
 
   const base = seat * HAND_CAP;
   const length = handLength[seat];
-  slots.load(hands, base, length);
-  const cards = slots.cards;
+  const cards = sortedHand;
+  const values = s.values;
+  let value = 0;
+  for (let i = 0; i < length; i++) {
+    const card = hands[base + i];
+    value += values[card];
+    let j = i;
+    while (j > 0 && cards[j - 1] > card) {
+      cards[j] = cards[j - 1];
+      j--;
+    }
+    cards[j] = card;
+  }
   const ownKnown = seat * KIND_COUNT;
   for (let i = 0; i < length; i++) {
     const card = cards[i];
@@ -162,7 +174,7 @@ export function encodeObservation(s: GameState, seat: number, out: Float32Array,
     out[offset + AT_OWN_KNOWN + card] = known[ownKnown + card] * COUNT_SCALE;
   }
   out[offset + AT_HAND_STATS] = length * PER_SLOT;
-  out[offset + AT_HAND_STATS + 1] = handValue(s, seat) * PER_HAND_VALUE;
+  out[offset + AT_HAND_STATS + 1] = value * PER_HAND_VALUE;
   out[offset + AT_OWN_SCORE] = totals[seat] * perLimit;
   out[offset + AT_OWN_SCORE + 1] = yanivWins[seat] * perYanivs;
 
@@ -210,7 +222,8 @@ export function encodeObservation(s: GameState, seat: number, out: Float32Array,
     lastRuleVector = vector;
     lastRules = rules;
   }
-  out.set(lastRuleVector, offset + AT_RULES);
+  const vector = lastRuleVector;
+  for (let i = 0; i < vector.length; i++) out[offset + AT_RULES + i] = vector[i];
 }
 
 function addCounts(out: Float32Array, at: number, cards: readonly Card[]): void {
