@@ -68,7 +68,7 @@ export async function run(): Promise<void> {
   const recorded = measureSingle(3, true);
   console.log(`YanivEnv, random legal ids:        ${rate(bare)} (history off; ${(bare.steps / Math.max(1, bare.episodes)).toFixed(0)} steps per game)`);
   console.log(`YanivEnv, with history (default):  ${rate(recorded)}`);
-  for (const num of [64, 1024]) {
+  for (const num of [64, 256, 1024]) {
     measureVec(0.5, num);
     const r = measureVec(3, num);
     console.log(`VecEnv N=${String(num).padEnd(5)}                   ${rate(r)} (${r.episodes} games, auto-reset)`);
