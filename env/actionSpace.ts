@@ -15,7 +15,7 @@
  * phase (pass, quick discard, slapdown), which the rules core enters only when one is possible.
  */
 import { type Card, JOKER, KIND_COUNT, RANK_OF, SUIT_OF, cardName, cardOf, formatCards } from './cards.js';
-import { type DiscardList, generateDiscards } from './discards.js';
+import { DiscardList, generateDiscards } from './discards.js';
 import { canDrawFromDeck, canQuickDiscard, canSlapDown } from './engine.js';
 import { GROUP_CAP, type PickRules, RUN, SET, SINGLE, classifyLaid } from './groups.js';
 import type { Action } from './actions.js';
@@ -251,10 +251,7 @@ export function decodeDiscard(slots: HandSlots, id: number, rules: PickRules, ou
 export class MaskScratch {
   readonly slots = new HandSlots();
   readonly found = new Int16Array(ACTION_COUNT);
-  readonly discards: DiscardList;
-  constructor(discards: DiscardList) {
-    this.discards = discards;
-  }
+  constructor(readonly discards: DiscardList = new DiscardList()) {}
 }
 
 /**

@@ -9,7 +9,6 @@ import {
   ACTION_COUNT, DISCARD_START, DRAW_DECK_ACTION, HandSlots, MaskScratch, QUICK_ACTION, SLAPDOWN_ACTION,
   TAKE_START, YANIV_ACTION, actionToMove, decodeDiscard, describeAction, writeActionMask,
 } from './actionSpace.js';
-import { DiscardList } from './discards.js';
 import {
   IllegalMoveError, callYaniv, drawFromDeck, drawFromPrevious, layGroup, newGame, passAfterDraw, quickDiscard, reshuffle,
   slapDown, startRound,
@@ -288,10 +287,5 @@ export class Episode {
     copy.seeds = rngFromState(this.seeds.getState());
     return copy;
   }
-}
-
-/** A fresh mask scratch (hand slots plus a discard list); one per thread of play. */
-export function newMaskScratch(): MaskScratch {
-  return new MaskScratch(new DiscardList());
 }
 

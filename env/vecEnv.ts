@@ -8,8 +8,8 @@
  * Game i behaves exactly like a YanivEnv with the same options reset with seed `seed + i`
  * and then reset without a seed at each episode end.
  */
-import { ACTION_COUNT, type MaskScratch } from './actionSpace.js';
-import { type EnvConfig, type EnvOptions, Episode, ONGOING, TERMINATED, TRUNCATED, newMaskScratch, parseEnvOptions } from './episode.js';
+import { ACTION_COUNT, MaskScratch } from './actionSpace.js';
+import { type EnvConfig, type EnvOptions, Episode, ONGOING, TERMINATED, TRUNCATED, parseEnvOptions } from './episode.js';
 import { OBSERVATION_SIZE } from './observation.js';
 import { MAX_PLAYERS } from './rules.js';
 import type { GameState } from './state.js';
@@ -45,7 +45,7 @@ export class VecEnv {
   /** Episodes finished since construction. */
   episodes = 0;
   private readonly games: Episode[];
-  private readonly scratch: MaskScratch = newMaskScratch();
+  private readonly scratch = new MaskScratch();
 
   constructor({ num, ...options }: VecEnvOptions) {
     if (!Number.isInteger(num) || num < 1) throw new RangeError(`num must be a positive integer (got ${num})`);

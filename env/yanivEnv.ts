@@ -6,11 +6,10 @@
  * The returned `observation`, `info.actionMask` and `info.rewards` are the env's own buffers,
  * overwritten by the next step or reset: read them, or `.slice()` them to keep them.
  */
-import { ACTION_COUNT } from './actionSpace.js';
+import { ACTION_COUNT, MaskScratch } from './actionSpace.js';
 import {
-  type EnvConfig, type EnvOptions, Episode, ONGOING, type ResetOptions, TERMINATED, TRUNCATED, newMaskScratch, parseEnvOptions,
+  type EnvConfig, type EnvOptions, Episode, ONGOING, type ResetOptions, TERMINATED, TRUNCATED, parseEnvOptions,
 } from './episode.js';
-import type { MaskScratch } from './actionSpace.js';
 import { OBSERVATION_SIZE, encodeObservation } from './observation.js';
 import { type PositionJson, GameHistory, importPosition } from './position.js';
 import { type GameState, PHASE_NAMES, type PhaseName, type RoundResult, cloneState } from './state.js';
@@ -60,7 +59,7 @@ export class YanivEnv {
   readonly observationSize = OBSERVATION_SIZE;
   readonly actionCount = ACTION_COUNT;
   private episode: Episode;
-  private readonly scratch: MaskScratch = newMaskScratch();
+  private readonly scratch = new MaskScratch();
   private readonly observation = new Float32Array(OBSERVATION_SIZE);
   private readonly mask = new Uint8Array(ACTION_COUNT);
   private readonly legalIds = new Int16Array(ACTION_COUNT);
