@@ -129,14 +129,15 @@ export class Episode {
     this.beginRound();
   }
 
-  /** Continues from a saved position (see position.ts). */
+  /** Continues from a saved position (see position.ts); in game mode a position between rounds deals the next one. */
   load(state: GameState, history: GameHistory | null): void {
     this.state = state;
     this.history = this.config.history ? history : null;
-    this.status = state.phase === PHASE_TURN || state.phase === PHASE_DRAW || state.phase === PHASE_AFTER_DRAW ? ONGOING : TERMINATED;
+    this.status = state.phase === PHASE_GAME_OVER || (state.phase === PHASE_BETWEEN_ROUNDS && this.config.episode === 'round') ? TERMINATED : ONGOING;
     this.turns = 0;
     this.actor = -1;
     this.roundResult = null;
+    if (this.status === ONGOING && state.phase === PHASE_BETWEEN_ROUNDS) this.beginRound();
   }
 
   /** The seat whose observation the env shows: the player to move, or the last actor once it is over. */

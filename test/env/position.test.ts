@@ -69,6 +69,19 @@ describe('positions', () => {
     expect(() => new YanivEnv({ players: 2 }).loadPosition(env.exportPosition())).toThrow(/3 players/);
   });
 
+  it('continues a finished round with the next one in game mode', () => {
+    const env = new YanivEnv({ players: 2, episode: 'round' });
+    let { info } = env.reset({ seed: 3 });
+    const rng = seededRng(9);
+    while (!env.done) info = env.step(info.legalIds[randomInt(rng, 0, info.legalCount - 1)]).info;
+    const position = env.exportPosition();
+    expect(YanivEnv.fromPosition(position, { episode: 'round' }).done).toBe(true);
+    const game = YanivEnv.fromPosition(position, { episode: 'game' });
+    expect(game.done).toBe(false);
+    expect(game.state.round).toBe(2);
+    expect(replay(parseRecord(game.exportPosition().record)).result.ok).toBe(true);
+  });
+
   it('names what is wrong with a bad position', () => {
     const env = new YanivEnv({ players: 2 });
     let { info } = env.reset({ seed: 1 });
