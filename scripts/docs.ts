@@ -1,7 +1,11 @@
-// Tables in README.md that are generated from the code (rule options and presets), so they
-// never drift: `npm run docs` rewrites them; test/docs.test.ts fails when they are stale.
+// Tables in README.md and docs/ that are generated from the code (rule options, presets,
+// environment options, action ranges, observation segments), so they never drift:
+// `npm run docs` rewrites them; test/docs.test.ts fails when they are stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { z } from 'zod';
+import { actionTableMarkdown } from '../env/actionSpace.js';
+import { envOptionsMarkdown } from '../env/episode.js';
+import { observationTableMarkdown } from '../env/observation.js';
 import { PRESETS, PRESET_NAMES, ruleOptionsSchema } from '../env/rules.js';
 
 type Generated = Record<string, () => string>;
@@ -37,21 +41,29 @@ export function presetsTable(): string {
   return ['| preset | options on top of standard | two decks from | source |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }
 
-export const GENERATED: Generated = { 'rule-options': ruleOptionsTable, presets: presetsTable };
+const envTables: Generated = { 'env-options': envOptionsMarkdown, actions: actionTableMarkdown, observation: observationTableMarkdown };
+
+/** Each documentation file (relative to the project root) and the sections generated in it. */
+export const GENERATED_FILES: Record<string, Generated> = {
+  'README.md': { 'rule-options': ruleOptionsTable, presets: presetsTable, actions: actionTableMarkdown, observation: observationTableMarkdown },
+  'docs/env.md': envTables,
+};
 
 /** Replaces the text between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`. */
-export function regenerate(text: string, generated: Generated = GENERATED): string {
+export function regenerate(text: string, generated: Generated): string {
   let out = text;
   for (const [name, make] of Object.entries(generated)) {
     const pattern = new RegExp(`(<!-- generated:${name} -->)[\\s\\S]*?(<!-- /generated:${name} -->)`);
-    if (!pattern.test(out)) throw new Error(`README.md has no generated:${name} markers`);
+    if (!pattern.test(out)) throw new Error(`no generated:${name} markers`);
     out = out.replace(pattern, (_, open: string, close: string) => `${open}\n${make()}\n${close}`);
   }
   return out;
 }
 
 if (process.argv[1]?.endsWith('docs.js')) {
-  const file = new URL('../../README.md', import.meta.url);
-  writeFileSync(file, regenerate(readFileSync(file, 'utf8')));
-  console.log('README.md tables regenerated');
+  for (const [name, generated] of Object.entries(GENERATED_FILES)) {
+    const file = new URL(`../../${name}`, import.meta.url);
+    writeFileSync(file, regenerate(readFileSync(file, 'utf8'), generated));
+    console.log(`${name}: tables regenerated`);
+  }
 }

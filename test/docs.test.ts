@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { regenerate } from '../scripts/docs.js';
+import { GENERATED_FILES, regenerate } from '../scripts/docs.js';
 
-describe('README generated tables', () => {
-  it('match the code (run `npm run docs` after changing rule options or presets)', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    expect(regenerate(readme)).toBe(readme);
+describe('generated documentation tables', () => {
+  it.each(Object.keys(GENERATED_FILES))('%s matches the code (run `npm run docs` after changing what its tables show)', (name) => {
+    const text = readFileSync(new URL(`../${name}`, import.meta.url), 'utf8');
+    expect(regenerate(text, GENERATED_FILES[name])).toBe(text);
   });
 });

@@ -1,14 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { actionTableMarkdown } from '../../env/actionSpace.js';
-import { envOptionsMarkdown } from '../../env/episode.js';
 import { KIND_COUNT } from '../../env/cards.js';
 import {
   OBS, OBSERVATION_SEGMENTS, OBSERVATION_SIZE, OBSERVATION_VERSION, OPPONENT_BLOCK, encodeObservation, encodeView,
-  observationTableMarkdown, splitObservation,
+  splitObservation,
 } from '../../env/observation.js';
 import { seededRng, shuffleInPlace } from '../../env/random.js';
 import { type GameState, HAND_CAP, cloneState } from '../../env/state.js';
@@ -28,20 +23,6 @@ describe('the observation layout', () => {
     expect(start).toBe(OBSERVATION_SIZE);
     expect(OBSERVATION_SIZE).toBe(1174);
     expect(OPPONENT_BLOCK).toBe(5 + KIND_COUNT);
-  });
-
-  it('is the table docs/env.md shows (YANIV_UPDATE_DOCS=1 rewrites it)', () => {
-    const file = join(dirname(fileURLToPath(import.meta.url)), '../../docs/env.md');
-    let text = readFileSync(file, 'utf8');
-    const tables = { observation: observationTableMarkdown(), actions: actionTableMarkdown(), options: envOptionsMarkdown() };
-    for (const [name, table] of Object.entries(tables)) {
-      const pattern = new RegExp(`(<!-- ${name}-table:begin -->\\n)[\\s\\S]*?(\\n<!-- ${name}-table:end -->)`);
-      expect(text, `docs/env.md has no ${name}-table markers`).toMatch(pattern);
-      const updated = text.replace(pattern, (_, begin: string, end: string) => begin + table + end);
-      if (process.env.YANIV_UPDATE_DOCS === '1') text = updated;
-      else expect(text, `the ${name} table in docs/env.md is stale: run YANIV_UPDATE_DOCS=1 npx vitest run test/env/observation.test.ts`).toBe(updated);
-    }
-    if (process.env.YANIV_UPDATE_DOCS === '1') writeFileSync(file, text);
   });
 });
 
