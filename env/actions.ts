@@ -36,14 +36,15 @@ export function actionError(s: GameState, action: Action): string | null {
 
 /** Applies an action to the state in place; an illegal one throws IllegalMoveError with the reason. */
 export function applyAction(s: GameState, action: Action): void {
+  if (action.type === 'discard') {
+    const checked = checkDiscard(s, action.cards);
+    if ('error' in checked) throw new IllegalMoveError(checked.error);
+    return layGroup(s, checked.cards, checked.cards.length, checked.type);
+  }
   const error = actionError(s, action);
   if (error !== null) throw new IllegalMoveError(error);
   switch (action.type) {
     case 'yaniv': return callYaniv(s);
-    case 'discard': {
-      const checked = checkDiscard(s, action.cards) as { type: 1 | 2 | 3; cards: Card[] };
-      return layGroup(s, checked.cards, checked.cards.length, checked.type);
-    }
     case 'draw': return action.source === 'deck' ? drawFromDeck(s) : drawFromPrevious(s, action.source);
     case 'quick': return quickDiscard(s);
     case 'slapdown': return slapDown(s);
@@ -58,12 +59,14 @@ export function step(s: GameState, action: Action): GameState {
   return next;
 }
 
+const scratchDiscards = new DiscardList();
+
 /** Every legal action now (readable form; the env uses the buffers directly). */
 export function legalActions(s: GameState): Action[] {
   const actions: Action[] = [];
   if (s.phase === PHASE_TURN) {
     if (yanivError(s) === null) actions.push({ type: 'yaniv' });
-    const list = new DiscardList();
+    const list = scratchDiscards;
     legalDiscards(s, list);
     for (let i = 0; i < list.count; i++) actions.push({ type: 'discard', cards: list.group(i) });
   } else if (s.phase === PHASE_DRAW) {

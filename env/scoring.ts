@@ -121,7 +121,7 @@ function nextRoundStarter(s: GameState, result: RoundResult, end: RoundEnd): num
       return s.active[result.winner] ? result.winner : nextActive(s, result.winner);
     case 'lowestHand': {
       const from = end.kind === 'exhausted' ? end.stuck : end.caller;
-      const order = [1, 2, 3, 4, 5, 6, 7, 8].slice(0, s.players).map((i) => (from + i) % s.players)
+      const order = Array.from({ length: s.players }, (_, i) => (from + 1 + i) % s.players)
         .filter((seat) => result.handValues[seat] !== null);
       const lowest = Math.min(...order.map((seat) => result.handValues[seat] as number));
       const seat = order.find((t) => result.handValues[t] === lowest) as number;
