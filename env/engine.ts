@@ -11,7 +11,7 @@ import { type DiscardList, generateDiscards } from './discards.js';
 import { EXTEND_END, EXTEND_NONE, EXTEND_START, type GroupType, RUN, SET, SINGLE, classifyLaid, pickableMask, quickExtension } from './groups.js';
 import { seededRng, shuffleInPlace } from './random.js';
 import { type Rules } from './rules.js';
-import { type RoundEnd, dealerFor, settleRound } from './scoring.js';
+import { dealerFor, settleRound } from './scoring.js';
 import {
   type GameState, HAND_CAP, PHASE_AFTER_DRAW, PHASE_BETWEEN_ROUNDS, PHASE_DRAW, PHASE_NAMES, PHASE_TURN,
   activeSeatsAfter, emptyState, handValue, nextActive,
@@ -109,11 +109,7 @@ export function yanivError(s: GameState): string | null {
 }
 
 export function callYaniv(s: GameState): void {
-  endRound(s, { kind: 'call', caller: s.current });
-}
-
-function endRound(s: GameState, end: RoundEnd): void {
-  settleRound(s, end);
+  settleRound(s, { kind: 'call', caller: s.current });
 }
 
 // ---------------------------------------------------------------- discarding
@@ -154,7 +150,7 @@ export function layGroup(s: GameState, cards: ArrayLike<Card>, length: number, t
   s.laidLength = length;
   s.laidType = type;
   s.phase = PHASE_DRAW;
-  if (!canDrawFromDeck(s) && s.prevPickable === 0) endRound(s, { kind: 'exhausted', stuck: seat });
+  if (!canDrawFromDeck(s) && s.prevPickable === 0) settleRound(s, { kind: 'exhausted', stuck: seat });
 }
 
 function removeFromHand(s: GameState, seat: number, card: Card): void {
@@ -295,7 +291,7 @@ export function quickDiscard(s: GameState): void {
 }
 
 export function slapDown(s: GameState): void {
-  endRound(s, { kind: 'slapdown', caller: s.current });
+  settleRound(s, { kind: 'slapdown', caller: s.current });
 }
 
 /** Declines the quick discard or slapdown on offer. */
