@@ -13,8 +13,8 @@
  * Samples condition on the view, not on inferences from past behaviour (for example that a
  * player was not offered a quick discard); they are worlds the view cannot tell apart.
  */
-import { type Card, JOKER, KIND_COUNT, cardName } from './cards.js';
-import { EXTEND_NONE, type GroupType, RUN, SET, SINGLE, quickExtension } from './groups.js';
+import { type Card, KIND_COUNT, cardName } from './cards.js';
+import { type GroupType, RUN, SET, SINGLE } from './groups.js';
 import { type Rng, randomInt, seededRng, shuffleInPlace } from './random.js';
 import { type GameState, HAND_CAP, PHASE_AFTER_DRAW, PHASE_NAMES, type Phase, emptyState } from './state.js';
 import type { GroupView, PlayerView } from './view.js';
@@ -110,8 +110,5 @@ function placeGroups(s: GameState, view: PlayerView, take: (card: Card, where: s
     s.laidType = GROUP_TYPES[view.laid.type];
   }
   s.drawn = view.drawn ?? -1;
-  // A card that could join the group just laid came from the deck: a card taken from the previous
-  // group is never offered a quick discard. (The view does not say where the card came from.)
-  s.drawnFromDeck = view.drawn !== null && view.drawn !== JOKER && s.rules.quickDiscard
-    && quickExtension(s.laidType, s.laid, s.laidLength, view.drawn) !== EXTEND_NONE;
+  s.drawnFromDeck = view.drawnFromDeck ?? false;
 }

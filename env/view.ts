@@ -37,6 +37,8 @@ export interface PlayerView {
   readonly laid: GroupView | null;
   /** The card the seat drew this turn, when it is the seat's own turn and it drew. */
   readonly drawn: Card | null;
+  /** Whether the player to move drew from the deck this turn (seen by all); null before the draw. */
+  readonly drawnFromDeck: boolean | null;
   readonly deckSize: number;
   /** Discards out of reach, face up (they return to the deck at a reshuffle), sorted. */
   readonly pile: readonly Card[];
@@ -72,6 +74,7 @@ export function playerView(s: GameState, seat: number): PlayerView {
     previous: { ...group(s.prevType, s.prev, s.prevLength), pickable },
     laid: s.laidLength > 0 ? group(s.laidType, s.laid, s.laidLength) : null,
     drawn: s.current === seat && s.drawn >= 0 ? s.drawn : null,
+    drawnFromDeck: s.drawn >= 0 ? s.drawnFromDeck : null,
     deckSize: s.deckLength,
     pile: Array.from(s.pile.subarray(0, s.pileLength)).sort(byKind),
     totals: Array.from(s.totals),
