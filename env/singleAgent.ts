@@ -12,9 +12,9 @@ import { type ResetResult, type StepInfo, type StepResult, YanivEnv } from './ya
 export type Policy = (observation: Float32Array, mask: Uint8Array, info: StepInfo) => number;
 
 export interface SingleAgentOptions extends EnvOptions {
-  /** The learner's seat (default 0). */
-  seat?: number;
-  /** One policy for every other seat, or one per seat (the learner's entry is ignored). */
+  /** The learner's seat (default 0), or "rotate": seat 0 in the first episode, then one seat on at every reset. */
+  seat?: number | 'rotate';
+  /** One policy for every other seat, or one per seat (the learner's entry is ignored; not with seat "rotate"). */
   opponents: Policy | readonly (Policy | null | undefined)[];
 }
 
@@ -26,21 +26,29 @@ export function randomPolicy(seed = 0): Policy {
 
 export class SingleAgentEnv {
   readonly env: YanivEnv;
-  readonly seat: number;
+  /** The learner's seat in the current episode. */
+  seat: number;
+  private readonly rotate: boolean;
+  private episodes = 0;
   private readonly opponents: Policy[];
 
   constructor({ seat = 0, opponents, ...options }: SingleAgentOptions) {
     this.env = new YanivEnv(options);
-    if (!Number.isInteger(seat) || seat < 0 || seat >= this.env.players) throw new RangeError(`seat must be a seat from 0 to ${this.env.players - 1} (got ${seat})`);
-    this.seat = seat;
+    this.rotate = seat === 'rotate';
+    const first = seat === 'rotate' ? 0 : seat;
+    if (!Number.isInteger(first) || first < 0 || first >= this.env.players) throw new RangeError(`seat must be a seat from 0 to ${this.env.players - 1} or "rotate" (got ${JSON.stringify(seat)})`);
+    if (this.rotate && typeof opponents !== 'function') throw new RangeError('with seat "rotate" the opponents are one policy for every other seat');
+    this.seat = first;
     this.opponents = Array.from({ length: this.env.players }, (_, s) => {
       const policy = typeof opponents === 'function' ? opponents : opponents[s];
-      if (s !== seat && !policy) throw new RangeError(`no opponent policy for seat ${s}`);
+      if (s !== first && !policy) throw new RangeError(`no opponent policy for seat ${s}`);
       return policy ?? (() => -1);
     });
   }
 
   reset({ seed, options }: { seed?: number; options?: Omit<ResetOptions, 'seed'> } = {}): ResetResult {
+    if (this.rotate) this.seat = this.episodes % this.env.players;
+    this.episodes++;
     const first = this.env.reset({ seed, options });
     const played = this.playOpponents(first.observation, first.info);
     return { observation: played.observation, info: played.info };

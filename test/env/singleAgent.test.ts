@@ -47,4 +47,16 @@ describe('SingleAgentEnv', () => {
     expect(calls[2]).toBeGreaterThan(0);
     expect(() => new SingleAgentEnv({ players: 3, opponents: [null, counting(1)] })).toThrow(/seat 2/);
   });
+
+  it('rotates the learner round the table, one seat on at every reset', () => {
+    const env = new SingleAgentEnv({ players: 3, seat: 'rotate', opponents: randomPolicy(2), episode: 'round', maxTurns: 50 });
+    const seats: number[] = [];
+    for (let episode = 0; episode < 4; episode++) {
+      const { info } = env.reset({ seed: episode });
+      seats.push(env.seat);
+      if (info.currentPlayer >= 0) expect(info.currentPlayer).toBe(env.seat);
+    }
+    expect(seats).toEqual([0, 1, 2, 0]);
+    expect(() => new SingleAgentEnv({ players: 3, seat: 'rotate', opponents: [randomPolicy(1), randomPolicy(2), randomPolicy(3)] })).toThrow(/one policy/);
+  });
 });
