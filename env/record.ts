@@ -91,6 +91,9 @@ export function parseRecord(input: string | unknown): GameRecord {
       throw new RecordError('', `not valid JSON: ${(error as Error).message}`);
     }
   }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new RecordError('', `a record is a JSON object with "format": "${RECORD_FORMAT}" (got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value})`);
+  }
   const parsed = recordSchema.safeParse(value, { reportInput: true });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
