@@ -4,7 +4,7 @@ import * as tf from '@tensorflow/tfjs';
 import Table from 'cli-table3';
 import { describeBackend, initBackend, parseBackendChoice, type BackendInfo } from '../training/tf/backend.js';
 import { FastAdam } from '../training/tf/fastAdam.js';
-import { evaluateLogitsValue, evaluatePolicyValue } from '../training/tf/inference.js';
+import { evaluateLogitsValue, evaluatePolicyValue, evaluatePolicyValueWithPenalty } from '../training/tf/inference.js';
 import { buildNetwork, type Network, type PolicyValueConfig } from '../training/tf/networks.js';
 import { policyValueTrainStep } from '../training/tf/policyValueStep.js';
 import { policyValueLoss, trainStep } from '../training/tf/train.js';
@@ -140,12 +140,27 @@ function interleavedMedians(variants: Record<string, () => void>, reps: number):
   return Object.fromEntries(names.map((n) => [n, times[n].sort((a, b) => a - b)[Math.floor(reps / 2)]]));
 }
 
-/** Median ms of the bare forward pass (logits and value read back) and of evaluatePolicyValue, interleaved. */
-function inferenceMs(net: Network<PolicyValueConfig>, batch: number, reps: number): { bare: number; full: number } {
+interface InferenceTimes {
+  /** Bare forward pass, logits and value read back. */
+  bare: number;
+  /** evaluatePolicyValue, every action legal (Float32Array mask). */
+  full: number;
+  /** evaluatePolicyValue with a sparse Uint8Array mask, about 16 legal actions a row, as the env gives. */
+  sparse: number;
+  /** The previous path (penalty built in JS and uploaded, clip, add, softmax), same mask as full. */
+  penalty: number;
+}
+
+/** Median ms of the inference variants, interleaved; without `variants`, only bare and full (as the decision latency has always been measured). */
+function inferenceMs(net: Network<PolicyValueConfig>, batch: number, reps: number, variants = true): InferenceTimes {
   const observations = randomData(batch * OBS, 5);
   const mask = new Float32Array(batch * ACTIONS).fill(1);
-  const t = interleavedMedians({ bare: () => evaluateLogitsValue(net, observations), full: () => evaluatePolicyValue(net, observations, mask) }, reps);
-  return { bare: t.bare, full: t.full };
+  const sparse = new Uint8Array(batch * ACTIONS);
+  for (let i = 0; i < sparse.length; i++) sparse[i] = (Math.imul(i, 2654435761) >>> 0) % 32 === 0 ? 1 : 0;
+  const base = { bare: () => evaluateLogitsValue(net, observations), full: () => evaluatePolicyValue(net, observations, mask) };
+  const extra = { sparse: () => evaluatePolicyValue(net, observations, sparse), penalty: () => evaluatePolicyValueWithPenalty(net, observations, mask) };
+  const t = interleavedMedians(variants ? { ...base, ...extra } : base, reps);
+  return { bare: t.bare, full: t.full, sparse: t.sparse ?? NaN, penalty: t.penalty ?? NaN };
 }
 
 const fmt = (x: number, digits = 2): string => x.toFixed(digits);
@@ -191,16 +206,18 @@ export async function run(): Promise<void> {
   const net = policyValueNet();
   const inference = new Table({ head: ['inference, 400-256-256-512 + value', 'ms / batch', 'samples/s', 'plain-matmul samples/s', 'share'] });
   for (const [batch, reps] of [[1, 400], [64, 100], [1024, 20]] as const) {
-    const { bare, full } = inferenceMs(net, batch, reps);
+    const { bare, full, sparse, penalty } = inferenceMs(net, batch, reps);
     const plainMs = forwardMatMulMs(batch);
     const row = (label: string, ms: number): void => {
       inference.push([`batch ${batch}, ${label}`, fmt(ms, 3), perSecond(batch, ms), perSecond(batch, plainMs), `${Math.round((100 * plainMs) / ms)}%`]);
     };
     row('bare forward (logits + value)', bare);
     row('evaluatePolicyValue', full);
+    row('evaluatePolicyValue, sparse Uint8Array mask', sparse);
+    row('previous path (uploaded penalty)', penalty);
   }
   console.log(inference.toString());
-  const latency = inferenceMs(net, 1, 2000).full;
+  const latency = inferenceMs(net, 1, 2000, false).full;
   console.log(`single decision (batch 1, policy + value, masked softmax, read back): ${fmt(latency, 3)} ms median`);
   net.model.dispose();
 }

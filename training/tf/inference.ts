@@ -1,6 +1,7 @@
 // Whole-batch inference. model.predict would cut batches into chunks of 32, and reading tensor data
 // inside tf.tidy is several times slower on wasm, so outputs leave the tidy as tensors and are read after.
 import * as tf from '@tensorflow/tfjs';
+import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import { ILLEGAL_PENALTY, LOGIT_LIMIT } from './maskedSoftmax.js';
 import type { ActionScoringConfig, Network, PolicyValueConfig } from './networks.js';
 
@@ -27,7 +28,11 @@ function rowsOf(data: ArrayLike<number>, width: number, what: string): number {
 
 /** Runs tensors out of a tidy, reads them, and disposes of them. */
 function readAll(run: () => tf.Tensor[]): Float32Array[] {
-  const outputs = tf.tidy(run);
+  return readOut(tf.tidy(run));
+}
+
+/** Reads tensors and disposes of them. */
+function readOut(outputs: tf.Tensor[]): Float32Array[] {
   try {
     return outputs.map((t) => t.dataSync() as Float32Array);
   } finally {
@@ -42,26 +47,87 @@ export function evaluateLogitsValue(net: Network<PolicyValueConfig>, observation
   return { logits, values, rows };
 }
 
-/**
- * Policy and value for a batch of observations; legalMask is [rows, actionCount], > 0 = legal.
- * The same masked softmax as maskedSoftmax, with the mask turned into an additive penalty here in JS
- * (one pass, which also finds rows without a legal action) so the backend runs only clip, add and its
- * Softmax kernel (XNNPACK on wasm).
- */
-export function evaluatePolicyValue(net: Network<PolicyValueConfig>, observations: Float32Array, legalMask: ArrayLike<number>): PolicyValueOutput {
-  const { observationSize, actionCount } = net.config;
-  const rows = rowsOf(observations, observationSize, 'observations');
-  if (legalMask.length !== rows * actionCount) throw new Error(`legalMask has ${legalMask.length} entries, expected ${rows} × ${actionCount}`);
-  const penalty = new Float32Array(rows * actionCount);
+/** Writes fill into target at every illegal entry of legalMask ([rows, actionCount], > 0 = legal); returns the rows without a legal action. */
+function scanMask(legalMask: ArrayLike<number>, rows: number, actionCount: number, target: Float32Array, fill: number): number[] {
   const emptyRows: number[] = [];
   for (let r = 0; r < rows; r++) {
     let any = false;
     for (let i = r * actionCount, end = i + actionCount; i < end; i++) {
       if (legalMask[i] > 0) any = true;
-      else penalty[i] = -ILLEGAL_PENALTY;
+      else target[i] = fill;
     }
     if (!any) emptyRows.push(r);
   }
+  return emptyRows;
+}
+
+function checkPolicyInputs(net: Network<PolicyValueConfig>, observations: Float32Array, legalMask: ArrayLike<number>): number {
+  const { observationSize, actionCount } = net.config;
+  const rows = rowsOf(observations, observationSize, 'observations');
+  if (legalMask.length !== rows * actionCount) throw new Error(`legalMask has ${legalMask.length} entries, expected ${rows} × ${actionCount}`);
+  return rows;
+}
+
+function finishPolicy(probabilities: Float32Array, values: Float32Array, rows: number, actionCount: number, emptyRows: number[]): PolicyValueOutput {
+  for (const r of emptyRows) probabilities.fill(0, r * actionCount, (r + 1) * actionCount);
+  return { probabilities, values, rows };
+}
+
+/** The wasm backend when it is the active one, else null. */
+function activeWasmBackend(): BackendWasm | null {
+  return tf.getBackend() === 'wasm' ? (tf.backend() as unknown as BackendWasm) : null;
+}
+
+/**
+ * Policy and value for a batch of observations; legalMask is [rows, actionCount], > 0 = legal.
+ *
+ * On wasm the mask never reaches the backend: one JS pass over it writes −Infinity into the logits'
+ * own buffer in the wasm heap at every illegal entry (and finds rows without a legal action), then the
+ * Softmax kernel (XNNPACK) runs on them. No penalty array is built or uploaded, and no clip or add runs.
+ * For finite logits a row with a legal action has a finite max, exp(−∞ − max) is exactly 0 and
+ * exp(x − max) never NaN, so illegal actions get 0, a lone legal action 1. Non-finite logits make the
+ * whole row NaN (the kernel scales every entry by 1/Σ), which the first entry of each row shows; then
+ * the batch is redone by evaluatePolicyValueWithPenalty, whose clip keeps it finite. Rows without a
+ * legal action are zeroed after read-back.
+ *
+ * On other backends, or if the logits' buffer is shared, this is evaluatePolicyValueWithPenalty.
+ */
+export function evaluatePolicyValue(net: Network<PolicyValueConfig>, observations: Float32Array, legalMask: ArrayLike<number>): PolicyValueOutput {
+  const backend = activeWasmBackend();
+  if (backend === null) return evaluatePolicyValueWithPenalty(net, observations, legalMask);
+  const { observationSize, actionCount } = net.config;
+  const rows = checkPolicyInputs(net, observations, legalMask);
+  let emptyRows: number[] | null = null;
+  const outputs = tf.tidy(() => {
+    const x = tf.tensor2d(observations, [rows, observationSize]);
+    const [logits, value] = net.model.apply(x) as tf.Tensor[];
+    // Only a buffer nothing else refers to (a fresh kernel output) may be written in place.
+    if (logits.dtype !== 'float32' || backend.refCount(logits.dataId) !== 1) return [];
+    // The view is taken just before the loop: a wasm allocation can grow the heap and detach it.
+    emptyRows = scanMask(legalMask, rows, actionCount, backend.typedArrayFromHeap(logits) as Float32Array, -Infinity);
+    return [tf.softmax(logits), value];
+  });
+  if (emptyRows === null) return evaluatePolicyValueWithPenalty(net, observations, legalMask);
+  const [probabilities, values] = readOut(outputs);
+  const empty: number[] = emptyRows;
+  for (let r = 0, e = 0; r < rows; r++) {
+    if (e < empty.length && empty[e] === r) e++;
+    else if (Number.isNaN(probabilities[r * actionCount])) return evaluatePolicyValueWithPenalty(net, observations, legalMask);
+  }
+  return finishPolicy(probabilities, values, rows, actionCount, empty);
+}
+
+/**
+ * evaluatePolicyValue on any backend, and the reference for its wasm path: the mask becomes an additive
+ * float32 penalty built in JS (the same pass finds rows without a legal action) and uploaded, then clip,
+ * add and the Softmax kernel on the backend. Logits are clipped to ±LOGIT_LIMIT, so nothing is NaN even
+ * for infinite logits; illegal entries lie ≥ 2e30 below the row's max and come out exactly 0.
+ */
+export function evaluatePolicyValueWithPenalty(net: Network<PolicyValueConfig>, observations: Float32Array, legalMask: ArrayLike<number>): PolicyValueOutput {
+  const { observationSize, actionCount } = net.config;
+  const rows = checkPolicyInputs(net, observations, legalMask);
+  const penalty = new Float32Array(rows * actionCount);
+  const emptyRows = scanMask(legalMask, rows, actionCount, penalty, -ILLEGAL_PENALTY);
   const [probabilities, values] = readAll(() => {
     const x = tf.tensor2d(observations, [rows, observationSize]);
     const [logits, value] = net.model.apply(x) as tf.Tensor[];
@@ -70,8 +136,7 @@ export function evaluatePolicyValue(net: Network<PolicyValueConfig>, observation
     const penalised = tf.add(tf.clipByValue(logits, -LOGIT_LIMIT, LOGIT_LIMIT), tf.tensor2d(penalty, [rows, actionCount]));
     return [tf.softmax(penalised), value];
   });
-  for (const r of emptyRows) probabilities.fill(0, r * actionCount, (r + 1) * actionCount);
-  return { probabilities, values, rows };
+  return finishPolicy(probabilities, values, rows, actionCount, emptyRows);
 }
 
 /** Scores (observation, action) pairs given row by row: observations [rows, observationSize], actionFeatures [rows, actionFeatureSize]. */
