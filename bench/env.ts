@@ -73,5 +73,5 @@ export async function run(): Promise<void> {
     const r = measureVec(3, num);
     console.log(`VecEnv N=${String(num).padEnd(5)}                   ${rate(r)} (${r.episodes} games, auto-reset)`);
   }
-  console.log('(steps include observation and mask encoding and the random choice from the mask)');
+  console.log('(steps include observation and mask encoding; the random policy samples from the legal-id list, not by scanning the mask)');
 }

@@ -261,6 +261,14 @@ export class MaskScratch {
  */
 export function writeActionMask(s: GameState, scratch: MaskScratch, mask: Uint8Array, offset: number, ids: Int16Array | null = null, idsOffset = 0): number {
   mask.fill(0, offset, offset + ACTION_COUNT);
+  return markLegalActions(s, scratch, mask, offset, ids, idsOffset);
+}
+
+/**
+ * `writeActionMask` for a mask row known to be all 0 already: sets only the legal entries.
+ * With `clearLegalActions` it keeps a batch row current without touching the rest of it.
+ */
+export function markLegalActions(s: GameState, scratch: MaskScratch, mask: Uint8Array, offset: number, ids: Int16Array | null = null, idsOffset = 0): number {
   const seat = s.current;
   const found = scratch.found;
   let count = 0;
@@ -307,6 +315,11 @@ export function writeActionMask(s: GameState, scratch: MaskScratch, mask: Uint8A
   }
   if (ids !== null) sortIds(scratch.found, count, ids, idsOffset);
   return count;
+}
+
+/** Zeroes the mask entries of the ids `ids[idsOffset .. +count)`: undoes `markLegalActions` given the ids it listed. */
+export function clearLegalActions(mask: Uint8Array, offset: number, ids: Int16Array, idsOffset: number, count: number): void {
+  for (let i = 0; i < count; i++) mask[offset + ids[idsOffset + i]] = 0;
 }
 
 /** Copies the ids found (in `scratch.found`) into `ids` in increasing order. */

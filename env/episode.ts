@@ -7,7 +7,7 @@ import type { Card } from './cards.js';
 import { actionError } from './actions.js';
 import {
   ACTION_COUNT, DISCARD_START, DRAW_DECK_ACTION, HandSlots, MaskScratch, QUICK_ACTION, SLAPDOWN_ACTION,
-  TAKE_START, YANIV_ACTION, actionToMove, decodeDiscard, describeAction, writeActionMask,
+  TAKE_START, YANIV_ACTION, actionToMove, decodeDiscard, describeAction, markLegalActions, writeActionMask,
 } from './actionSpace.js';
 import {
   IllegalMoveError, callYaniv, drawFromDeck, drawFromPrevious, layGroup, newGame, passAfterDraw, quickDiscard, reshuffle,
@@ -87,6 +87,11 @@ export interface ResetOptions {
   startTotals?: readonly number[];
 }
 
+// Scratch for decoding a discard id, shared by every episode (apply is synchronous and never
+// re-entered): per-episode copies would be more memory to pull into the cache at each step of a big batch.
+const discardSlots = new HandSlots();
+const discardGroup = new Uint8Array(GROUP_CAP);
+
 /** The rules core behind one environment, driven by action ids. */
 export class Episode {
   readonly config: EnvConfig;
@@ -101,8 +106,6 @@ export class Episode {
   roundResult: RoundResult | null = null;
   history: GameHistory | null = null;
   private seeds: Rng;
-  private readonly slots = new HandSlots();
-  private readonly group = new Uint8Array(GROUP_CAP);
 
   /** `rules` may be passed when many episodes share one configuration. */
   constructor(config: EnvConfig, rules = resolveRules({ preset: config.preset, rules: config.rules, players: config.players })) {
@@ -153,6 +156,11 @@ export class Episode {
     encodeObservation(this.state, this.observer(), out, offset);
   }
 
+  /** Sets the legal entries of a mask row that is all 0 (none once the episode is over) and returns how many there are. */
+  markMask(scratch: MaskScratch, out: Uint8Array, offset: number, ids: Int16Array, idsOffset: number): number {
+    return this.status === ONGOING ? markLegalActions(this.state, scratch, out, offset, ids, idsOffset) : 0;
+  }
+
   /** Writes the mask (all 0 once the episode is over) and returns how many actions are legal. */
   writeMask(scratch: MaskScratch, out: Uint8Array, offset: number, ids: Int16Array | null = null, idsOffset = 0): number {
     if (this.status !== ONGOING) {
@@ -170,7 +178,8 @@ export class Episode {
     if (this.status !== ONGOING) throw new EpisodeOverError('the episode is over: call reset() before step()');
     if (!(Number.isInteger(id) && id >= 0 && id < ACTION_COUNT && mask[maskOffset + id] === 1)) throw this.illegal(id);
     const s = this.state;
-    rewards.fill(0, rewardOffset, rewardOffset + s.players);
+    // A loop, not fill(): a call into the fill builtin costs more than zeroing a handful of seats.
+    for (let seat = 0; seat < s.players; seat++) rewards[rewardOffset + seat] = 0;
     this.actor = s.current;
     this.roundResult = null;
     this.apply(id);
@@ -188,11 +197,11 @@ export class Episode {
         this.history?.yaniv();
         return callYaniv(s);
       }
-      this.slots.loadSeat(s, s.current);
-      const packed = decodeDiscard(this.slots, id, s.rules, this.group);
+      discardSlots.loadSeat(s, s.current);
+      const packed = decodeDiscard(discardSlots, id, s.rules, discardGroup);
       const length = packed & 15;
-      this.history?.laid(this.group, length);
-      return layGroup(s, this.group, length, (packed >> 4) as GroupType);
+      this.history?.laid(discardGroup, length);
+      return layGroup(s, discardGroup, length, (packed >> 4) as GroupType);
     }
     if (s.phase === PHASE_DRAW) {
       if (id === DRAW_DECK_ACTION) {

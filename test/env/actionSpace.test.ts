@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   ACTION_COUNT, ACTION_RANGES, ACTION_SPACE_VERSION, DISCARD_COUNT, DISCARD_FIRST, DISCARD_LAST, DISCARD_MASK, DISCARD_START,
   DRAW_DECK_ACTION, HandSlots, MaskScratch, PASS_ACTION, QUICK_ACTION, SLAPDOWN_ACTION, TAKE_START, YANIV_ACTION,
-  actionToMove, describeAction, discardId, discardIdOf, legalActionIds, moveToAction, writeActionMask,
+  actionToMove, clearLegalActions, describeAction, discardId, discardIdOf, legalActionIds, markLegalActions, moveToAction,
+  writeActionMask,
 } from '../../env/actionSpace.js';
 import { type Action, actionError, legalActions } from '../../env/actions.js';
 import { JOKER, RANK_OF, parseCard } from '../../env/cards.js';
@@ -131,5 +132,26 @@ describe('ids and moves in real positions', () => {
     expect(ids.length).toBe(names.length);
     const move: Action = { type: 'discard', cards: cards('5S 6S 7S') };
     expect(ids).toContain(moveToAction(s, move));
+  });
+});
+
+describe('keeping a mask row current by its legal ids', () => {
+  it('clearing the ids listed last time and marking the new ones writes what writeActionMask writes', () => {
+    for (const { options } of VARIANTS) {
+      const scratch = new MaskScratch();
+      const row = new Uint8Array(ACTION_COUNT);
+      const rowIds = new Int16Array(ACTION_COUNT);
+      const expected = new Uint8Array(ACTION_COUNT);
+      const expectedIds = new Int16Array(ACTION_COUNT);
+      let count = 0;
+      for (const s of randomPositions(options, 12, 200 * RUNS)) {
+        clearLegalActions(row, 0, rowIds, 0, count);
+        count = markLegalActions(s, scratch, row, 0, rowIds, 0);
+        const expectedCount = writeActionMask(s, scratch, expected, 0, expectedIds, 0);
+        expect(count).toBe(expectedCount);
+        expect(row).toEqual(expected);
+        expect(rowIds.subarray(0, count)).toEqual(expectedIds.subarray(0, count));
+      }
+    }
   });
 });

@@ -46,6 +46,24 @@ describe('VecEnv', () => {
     expect(vec.episodes).toBe(episodes);
   });
 
+  it('writes the same rows after a reset mid-run as a fresh VecEnv', () => {
+    const options = { num: 4, players: 4, maxTurns: 30 };
+    const used = new VecEnv(options);
+    used.reset(7);
+    const rng = seededRng(5);
+    const actions = new Int32Array(options.num);
+    for (let t = 0; t < 150; t++) {
+      for (let i = 0; i < options.num; i++) actions[i] = used.legalIds[i * ACTION_COUNT + randomInt(rng, 0, used.legalCounts[i] - 1)];
+      used.step(actions);
+    }
+    used.reset(20);
+    const fresh = new VecEnv(options);
+    fresh.reset(20);
+    expect(hex(used.observations)).toBe(hex(fresh.observations));
+    expect(hex(used.masks)).toBe(hex(fresh.masks));
+    expect(used.legalCounts).toEqual(fresh.legalCounts);
+  });
+
   it('checks the batch of actions', () => {
     const vec = new VecEnv({ num: 2, players: 2 });
     vec.reset(1);
