@@ -34,9 +34,9 @@ export interface RoundResult {
 export interface GameState {
   readonly rules: Rules;
   readonly players: number;
-  /** Point value of each card kind under these rules. */
+  /** Point value of each card kind under these rules (shared by every state under the same rules: never written). */
   readonly values: Uint8Array;
-  /** How many of each kind the decks hold. */
+  /** How many of each kind the decks hold (shared like `values`). */
   readonly composition: Uint8Array;
   rng: Rng;
   phase: Phase;
@@ -89,12 +89,24 @@ export function totalCards(composition: Uint8Array): number {
   return composition.reduce((a, b) => a + b, 0);
 }
 
+/** The read-only tables a rule set implies, shared by every state played under it. */
+const tablesByRules = new WeakMap<Rules, { values: Uint8Array; composition: Uint8Array }>();
+
+function tablesFor(rules: Rules): { values: Uint8Array; composition: Uint8Array } {
+  let tables = tablesByRules.get(rules);
+  if (!tables) {
+    tables = { values: valueTable(rules.jackValue), composition: deckComposition(rules.decks, rules.jokersPerDeck) };
+    tablesByRules.set(rules, tables);
+  }
+  return tables;
+}
+
 /** A state before the first deal. */
 export function emptyState(rules: Rules, players: number, rng: Rng): GameState {
-  const composition = deckComposition(rules.decks, rules.jokersPerDeck);
+  const { values, composition } = tablesFor(rules);
   const cards = totalCards(composition);
   return {
-    rules, players, values: valueTable(rules.jackValue), composition, rng,
+    rules, players, values, composition, rng,
     phase: PHASE_BETWEEN_ROUNDS,
     totals: new Int32Array(players), active: new Uint8Array(players).fill(1), yanivWins: new Int32Array(players),
     round: 0, dealer: players - 1, starter: 0, nextStarter: 0, winner: -1, lastResult: null,

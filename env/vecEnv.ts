@@ -14,8 +14,8 @@ import { OBSERVATION_SIZE } from './observation.js';
 import { MAX_PLAYERS } from './rules.js';
 import type { GameState } from './state.js';
 
-/** Every typed array of a GameState, the ones each step reads first. */
-const STATE_ARRAYS = ['hands', 'handLength', 'known', 'values', 'prev', 'laid', 'totals', 'yanivWins', 'active', 'pile', 'deck', 'composition'] as const satisfies readonly (keyof GameState)[];
+/** Every typed array a GameState owns, the ones each step reads first (`values` and `composition` are shared tables). */
+const STATE_ARRAYS = ['hands', 'handLength', 'known', 'prev', 'laid', 'totals', 'yanivWins', 'active', 'pile', 'deck'] as const satisfies readonly (keyof GameState)[];
 
 function aligned(bytes: number): number {
   return (bytes + 7) & ~7;
