@@ -3,6 +3,7 @@
  * episode ends, rewards and the game's history. YanivEnv wraps one; VecEnv steps many.
  */
 import { z } from 'zod';
+import { bool, formatOptionIssues, intFrom, oneOf } from './schema.js';
 import type { Card } from './cards.js';
 import { actionError } from './actions.js';
 import {
@@ -29,17 +30,17 @@ export type RewardScheme = (typeof REWARD_SCHEMES)[number];
 
 /** Every environment setting, with its default, validated once. */
 export const envOptionsSchema = z.strictObject({
-  preset: z.string().default('standard').describe('Rule preset (RULES.md).'),
-  rules: z.record(z.string(), z.unknown()).default({}).describe('Rule option overrides on top of the preset.'),
-  players: z.int().min(MIN_PLAYERS).max(MAX_PLAYERS).describe('Seats at the table.'),
-  episode: z.enum(EPISODE_MODES).default('game').describe('"round": an episode is one round; "game": rounds until the game ends.'),
-  reward: z.enum(REWARD_SCHEMES)
+  preset: z.string({ error: 'must be a preset name' }).default('standard').describe('Rule preset (RULES.md).'),
+  rules: z.record(z.string(), z.unknown(), { error: 'must be an object of rule options' }).default({}).describe('Rule option overrides on top of the preset.'),
+  players: intFrom(MIN_PLAYERS, MAX_PLAYERS).describe('Seats at the table.'),
+  episode: oneOf(EPISODE_MODES).default('game').describe('"round": an episode is one round; "game": rounds until the game ends.'),
+  reward: oneOf(REWARD_SCHEMES)
     .default('zeroSum')
     .describe('"roundPenalty": −points·scale per round; "zeroSum": −(points − mean of the round\'s seats)·scale per round; "winLoss": +1 to the winner of the episode, −1/(n−1) to each of the n−1 others, at its end.'),
-  rewardScale: z.number().positive().default(0.01).describe('Multiplies round points in "roundPenalty" and "zeroSum".'),
-  maxTurns: z.int().min(1).nullable().default(null).describe('Whole turns after which an episode is truncated; null for no cap.'),
-  seed: z.int().default(0).describe('Seed of the episode seeds (used when reset() is given none).'),
-  history: z.boolean().default(true).describe('Keep the game record so positions can be exported (a little slower).'),
+  rewardScale: z.number({ error: 'must be a positive number' }).positive({ error: 'must be a positive number' }).default(0.01).describe('Multiplies round points in "roundPenalty" and "zeroSum".'),
+  maxTurns: intFrom(1).nullable().default(null).describe('Whole turns after which an episode is truncated; null for no cap.'),
+  seed: z.int({ error: 'must be an integer' }).default(0).describe('Seed of the episode seeds (used when reset() is given none).'),
+  history: bool().default(true).describe('Keep the game record so positions can be exported (a little slower).'),
 });
 
 export type EnvOptions = z.input<typeof envOptionsSchema>;
@@ -74,10 +75,8 @@ export const TRUNCATED = 2;
 export type EpisodeStatus = typeof ONGOING | typeof TERMINATED | typeof TRUNCATED;
 
 export function parseEnvOptions(options: EnvOptions): EnvConfig {
-  const parsed = envOptionsSchema.safeParse(options);
-  if (!parsed.success) {
-    throw new RangeError(parsed.error.issues.map((i) => `env option "${i.path.join('.')}" ${i.message}`).join('; '));
-  }
+  const parsed = envOptionsSchema.safeParse(options, { reportInput: true });
+  if (!parsed.success) throw new RangeError(formatOptionIssues(parsed.error, 'env option', Object.keys(envOptionsSchema.shape)));
   return parsed.data;
 }
 

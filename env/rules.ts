@@ -4,23 +4,10 @@
  */
 import { z } from 'zod';
 import { deckComposition } from './cards.js';
+import { bool, formatOptionIssues, intFrom, oneOf } from './schema.js';
 
 export const MIN_PLAYERS = 2;
 export const MAX_PLAYERS = 8;
-
-function intFrom(lo: number, hi?: number) {
-  const range = hi === undefined ? `an integer ≥ ${lo}` : `an integer from ${lo} to ${hi}`;
-  const base = z.int({ error: `must be ${range}` }).min(lo, { error: `must be ${range}` });
-  return hi === undefined ? base : base.max(hi, { error: `must be ${range}` });
-}
-
-function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.enum(values, { error: `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}` });
-}
-
-function bool() {
-  return z.boolean({ error: 'must be true or false' });
-}
 
 const milestone = z.tuple([intFrom(1), intFrom(0)], { error: 'must be a list of [at, to] pairs of integers' });
 
@@ -113,20 +100,9 @@ export function isPresetName(name: string): name is PresetName {
   return Object.hasOwn(PRESETS, name);
 }
 
-function describeInput(input: unknown): string {
-  return input === undefined ? '' : ` (got ${JSON.stringify(input)})`;
-}
-
 /** Turns a zod failure on rule options into one readable sentence per problem. */
 export function formatRuleIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => {
-    if (issue.code === 'unrecognized_keys') {
-      return `unknown rule option${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}; the options are ${RULE_OPTION_NAMES.join(', ')}`;
-    }
-    const option = String(issue.path[0] ?? '');
-    const where = issue.path.length > 1 ? `${option}${issue.path.slice(1).map((p) => `[${String(p)}]`).join('')}` : option;
-    return `rule option "${where}" ${issue.message}${describeInput(issue.input)}`;
-  }).join('; ');
+  return formatOptionIssues(error, 'rule option', RULE_OPTION_NAMES);
 }
 
 export function presetOf(name: string): (typeof PRESETS)[PresetName] {

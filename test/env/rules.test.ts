@@ -762,7 +762,7 @@ describe('Rule options and presets', () => {
     [{ nextStarter: 'dealer' }, /"nextStarter" must be one of "rotate", "roundWinner", "lowestHand"/],
     [{ slapdown: 'no' }, /"slapdown" must be true or false/],
     [{ quickDiscard: null }, /"quickDiscard" must be true or false/],
-    [{ yanivThreshhold: 5 }, /unknown rule option "yanivThreshhold"; the options are decks, jokersPerDeck, .*yanivThreshold/],
+    [{ yanivThreshhold: 5 }, /unknown rule option "yanivThreshhold"; the rule options are decks, jokersPerDeck, .*yanivThreshold/],
   ])('%j is an error naming the option and the allowed values', (rules, message) => {
     expect(() => resolveRules({ players: 3, rules })).toThrow(RuleError);
     expect(() => resolveRules({ players: 3, rules })).toThrow(message);
