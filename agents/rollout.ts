@@ -19,12 +19,11 @@
  */
 import { YANIV_ACTION, actionToMove, legalActionIds, moveToAction } from '../env/actionSpace.js';
 import { determinize } from '../env/determinize.js';
-import { type GameState, type PlayerView, PHASE_BETWEEN_ROUNDS, PHASE_GAME_OVER, applyAction, cloneState, handValue } from '../env/index.js';
+import { type GameState, type PlayerView, PHASE_BETWEEN_ROUNDS, PHASE_GAME_OVER, applyAction, cloneState, handValue, unseenCounts } from '../env/index.js';
 import { type Rng, seededRng } from '../env/random.js';
 import type { Agent, Decision } from './agent.js';
 import { playoutRound } from './playout.js';
 import { STRONG_DEFAULTS, assafRisk, rankDiscards, strongBot } from './strong.js';
-import { unseenCounts } from './tactics.js';
 
 export interface RolloutConfig {
   /** Sampled worlds per decision. */

@@ -14,11 +14,11 @@
  * 4. **Milestones.** When the round may end before its next turn, landing exactly on a
  *    milestone (50 → 25, 100 → 50 in the standard rules) is worth the points it saves.
  */
-import type { Action, Card, PlayerView } from '../env/index.js';
-import { JOKER, KIND_COUNT, RANK_OF, SUIT_OF } from '../env/index.js';
+import { type Action, type Card, type PlayerView, unseenCounts } from '../env/index.js';
+import { JOKER, KIND_COUNT, RANK_OF, SUIT_OF, cardsFromCounts } from '../env/index.js';
 import { randomInt, type Rng } from '../env/random.js';
 import { type RuleBot, afterDraw, legalOfType } from './ruleBot.js';
-import { bestDiscardPoints, opponents, pointsOf, unseenCounts, valuesOf } from './tactics.js';
+import { bestDiscardPoints, canDrawFromDeck, opponents, pointsOf, valuesOf } from './tactics.js';
 
 export interface StrongConfig {
   /** Share of next turn's best group counted as already gone. */
@@ -67,7 +67,7 @@ function bestDiscard(view: PlayerView, legal: readonly Action[], unseen: Uint8Ar
 /** The legal discards, best first, each with its planning score (lower is better). */
 export function rankDiscards(view: PlayerView, legal: readonly Action[], unseen: Uint8Array, config: StrongConfig = STRONG_DEFAULTS): { action: Action; score: number }[] {
   const takeable = [...new Set(view.previous.pickable)];
-  const canDeck = view.deckSize > 0 || view.pile.length > 0;
+  const canDeck = canDrawFromDeck(view);
   const ranked = legalOfType(legal, 'discard').map((discard) => {
     const rest = without(view.hand, discard.cards);
     let score = canDeck ? deckScore(view, rest, unseen, config) : Infinity;
@@ -138,8 +138,7 @@ function roundEndChance(view: PlayerView): number {
 export function assafRisk(view: PlayerView, unseen: Uint8Array, samples: number, rng: Rng): number {
   if (!view.rules.assaf) return 0;
   const values = valuesOf(view);
-  const pool: Card[] = [];
-  for (let kind = 0; kind < KIND_COUNT; kind++) for (let c = 0; c < unseen[kind]; c++) pool.push(kind);
+  const pool = cardsFromCounts(unseen);
   const seats = opponents(view);
   let hits = 0;
   for (let s = 0; s < samples; s++) {

@@ -3,8 +3,8 @@
  * choices of the phase, hand values, and the cards not yet seen.
  */
 import {
-  type Card, DiscardList, GROUP_CAP, type GroupType, KIND_COUNT, type PlayerView,
-  deckComposition, generateDiscards, valueTable,
+  type Card, DiscardList, GROUP_CAP, type GroupType, type PlayerView,
+  generateDiscards, valueTable,
 } from '../env/index.js';
 
 export interface DiscardOption {
@@ -85,21 +85,4 @@ export function opponents(view: PlayerView): number[] {
     if (view.active[seat]) seats.push(seat);
   }
   return seats;
-}
-
-/**
- * Copies of each kind the seat has not seen: the decks, less its own hand, the pile, the
- * previous group, the group on the table this turn and the cards known in other hands.
- */
-export function unseenCounts(view: PlayerView): Uint8Array {
-  const counts = deckComposition(view.rules.decks, view.rules.jokersPerDeck);
-  const seen = [...view.hand, ...view.pile, ...view.previous.cards, ...(view.laid?.cards ?? []), ...view.known.flatMap((cards, seat) => (seat === view.seat ? [] : cards))];
-  for (const card of seen) if (counts[card] > 0) counts[card]--;
-  return counts;
-}
-
-export function expandCounts(counts: Uint8Array): Card[] {
-  const cards: Card[] = [];
-  for (let k = 0; k < KIND_COUNT; k++) for (let c = 0; c < counts[k]; c++) cards.push(k);
-  return cards;
 }

@@ -77,10 +77,12 @@ export function deckComposition(decks: number, jokersPerDeck: number): Uint8Arra
 
 /** Every card of the configured decks, kinds in ascending order. */
 export function fullDeck(decks: number, jokersPerDeck: number): Card[] {
-  const composition = deckComposition(decks, jokersPerDeck);
+  return cardsFromCounts(deckComposition(decks, jokersPerDeck));
+}
+
+/** The cards a count per kind stands for, kinds in ascending order. */
+export function cardsFromCounts(counts: ArrayLike<number>): Card[] {
   const cards: Card[] = [];
-  composition.forEach((count, kind) => {
-    for (let i = 0; i < count; i++) cards.push(kind);
-  });
+  for (let kind = 0; kind < counts.length; kind++) for (let c = 0; c < counts[kind]; c++) cards.push(kind);
   return cards;
 }

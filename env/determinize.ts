@@ -13,11 +13,11 @@
  * Samples condition on the view, not on inferences from past behaviour (for example that a
  * player was not offered a quick discard); they are worlds the view cannot tell apart.
  */
-import { type Card, KIND_COUNT, cardName } from './cards.js';
+import { KIND_COUNT, cardsFromCounts } from './cards.js';
 import { type GroupType, RUN, SET, SINGLE } from './groups.js';
 import { type Rng, randomInt, seededRng, shuffleInPlace } from './random.js';
 import { type GameState, HAND_CAP, PHASE_AFTER_DRAW, PHASE_NAMES, type Phase, emptyState } from './state.js';
-import type { GroupView, PlayerView } from './view.js';
+import { type GroupView, type PlayerView, unseenCounts } from './view.js';
 
 const GROUP_TYPES: Record<GroupView['type'], GroupType> = { single: SINGLE, set: SET, run: RUN };
 
@@ -43,34 +43,20 @@ export function determinize(view: PlayerView, rng: Rng): GameState {
   s.active.set(view.active.map(Number));
   s.yanivWins.set(view.yanivWins);
 
-  const left = s.composition.slice();
-  const take = (card: Card, where: string) => {
-    if (left[card] === 0) throw new RangeError(`the view is inconsistent: ${where} shows more ${cardName(card)} than the decks hold`);
-    left[card]--;
-  };
-  view.hand.forEach((card, i) => {
-    take(card, 'the hand');
-    s.hands[seat * HAND_CAP + i] = card;
-  });
+  const left = unseenCounts(view);
+  view.hand.forEach((card, i) => { s.hands[seat * HAND_CAP + i] = card; });
   for (let p = 0; p < players; p++) {
     s.handLength[p] = view.handSizes[p];
     for (const card of view.known[p]) s.known[p * KIND_COUNT + card]++;
     if (p === seat) continue;
     if (view.known[p].length > view.handSizes[p]) throw new RangeError(`the view is inconsistent: seat ${p} holds ${view.handSizes[p]} cards but ${view.known[p].length} are known`);
-    view.known[p].forEach((card, i) => {
-      take(card, `seat ${p}'s known cards`);
-      s.hands[p * HAND_CAP + i] = card;
-    });
+    view.known[p].forEach((card, i) => { s.hands[p * HAND_CAP + i] = card; });
   }
-  placeGroups(s, view, take);
-  view.pile.forEach((card, i) => {
-    take(card, 'the pile');
-    s.pile[i] = card;
-  });
+  placeGroups(s, view);
+  view.pile.forEach((card, i) => { s.pile[i] = card; });
   s.pileLength = view.pile.length;
 
-  const pool: Card[] = [];
-  for (let k = 0; k < KIND_COUNT; k++) for (let c = 0; c < left[k]; c++) pool.push(k);
+  const pool = cardsFromCounts(left);
   let needed = view.deckSize;
   for (let p = 0; p < players; p++) if (p !== seat) needed += view.handSizes[p] - view.known[p].length;
   if (pool.length < needed) throw new RangeError(`the view is inconsistent: ${needed} unknown cards but only ${pool.length} unseen`);
@@ -85,12 +71,9 @@ export function determinize(view: PlayerView, rng: Rng): GameState {
   return s;
 }
 
-function placeGroups(s: GameState, view: PlayerView, take: (card: Card, where: string) => void): void {
+function placeGroups(s: GameState, view: PlayerView): void {
   const previous = view.previous;
-  previous.cards.forEach((card, i) => {
-    take(card, 'the previous group');
-    s.prev[i] = card;
-  });
+  previous.cards.forEach((card, i) => { s.prev[i] = card; });
   s.prevLength = previous.cards.length;
   s.prevType = GROUP_TYPES[previous.type];
   // The pickable cards in position order: the first unclaimed position holding each one.
@@ -102,10 +85,7 @@ function placeGroups(s: GameState, view: PlayerView, take: (card: Card, where: s
   }
   s.prevPickable = mask;
   if (view.laid) {
-    view.laid.cards.forEach((card, i) => {
-      take(card, 'the group laid this turn');
-      s.laid[i] = card;
-    });
+    view.laid.cards.forEach((card, i) => { s.laid[i] = card; });
     s.laidLength = view.laid.cards.length;
     s.laidType = GROUP_TYPES[view.laid.type];
   }

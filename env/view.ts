@@ -2,7 +2,7 @@
  * What one seat may know: the single gate for hidden information (boardgame.io's
  * playerView). Servers, renderers and observation encoders read positions through it.
  */
-import { type Card, KIND_COUNT } from './cards.js';
+import { type Card, KIND_COUNT, cardName, deckComposition } from './cards.js';
 import { GROUP_TYPE_NAMES, type GroupType } from './groups.js';
 import type { Rules } from './rules.js';
 import { type GameState, HAND_CAP, PHASE_NAMES, type PhaseName, type RoundResult, handValue } from './state.js';
@@ -83,4 +83,26 @@ export function playerView(s: GameState, seat: number): PlayerView {
     lastResult: s.lastResult,
     winner: s.winner >= 0 ? s.winner : null,
   };
+}
+
+/**
+ * Copies of each kind `view.seat` has not seen: the decks, less its own hand, the cards known
+ * in other hands, the previous group, the group laid this turn and the pile. These are what may
+ * sit in the opponents' unknown slots or in the deck. Throws on a view that shows a card more
+ * often than the decks hold.
+ */
+export function unseenCounts(view: PlayerView): Uint8Array {
+  const left = deckComposition(view.rules.decks, view.rules.jokersPerDeck);
+  const take = (cards: readonly Card[], where: string) => {
+    for (const card of cards) {
+      if (left[card] === 0) throw new RangeError(`the view is inconsistent: ${where} shows more ${cardName(card)} than the decks hold`);
+      left[card]--;
+    }
+  };
+  take(view.hand, 'the hand');
+  view.known.forEach((cards, seat) => { if (seat !== view.seat) take(cards, `seat ${seat}'s known cards`); });
+  take(view.previous.cards, 'the previous group');
+  if (view.laid) take(view.laid.cards, 'the group laid this turn');
+  take(view.pile, 'the pile');
+  return left;
 }

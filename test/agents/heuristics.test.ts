@@ -1,12 +1,11 @@
 // The rule-based bots follow their stated rules on hand-made positions.
 import { describe, expect, it } from 'vitest';
-import { type Action, type GameState, applyAction, cardName, legalActions, playerView } from '../../env/index.js';
+import { type Action, type GameState, applyAction, cardName, legalActions, playerView, unseenCounts } from '../../env/index.js';
 import { seededRng } from '../../env/random.js';
 import { intermediate } from '../../agents/intermediate.js';
 import { novice } from '../../agents/novice.js';
 import type { RuleBot } from '../../agents/ruleBot.js';
 import { assafRisk, strongBot } from '../../agents/strong.js';
-import { unseenCounts } from '../../agents/tactics.js';
 import { card, game, play } from '../env/helpers.js';
 
 function decide(bot: RuleBot, s: GameState): Action {
