@@ -1,11 +1,12 @@
 /**
- * A fast greedy policy that plays a sampled world to the end of the round, straight on the
- * engine's buffers (no views, no allocation per turn): call Yaniv when allowed, lay the
+ * Fast playout policies that play a sampled world on, straight on the engine's buffers (no
+ * views, no allocation per turn). `playoutRound` is greedy: call Yaniv when allowed, lay the
  * group with the most points, take a previous card worth at most 2, else draw.
+ * `playoutRoundStrong` plays a state-level version of the strong bot (below).
  */
 import {
-  DiscardList, GROUP_CAP, type GameState, PHASE_AFTER_DRAW, PHASE_DRAW, PHASE_TURN, type Phase,
-  callYaniv, canDrawFromDeck, canQuickDiscard, canSlapDown, drawFromDeck, drawFromPrevious, handValue, layGroup,
+  DiscardList, GROUP_CAP, type GameState, HAND_CAP, KIND_COUNT, PHASE_AFTER_DRAW, PHASE_DRAW, PHASE_TURN, type Phase,
+  callYaniv, canDrawFromDeck, canQuickDiscard, canSlapDown, drawFromDeck, drawFromPrevious, generateDiscards, handValue, layGroup,
   legalDiscards, passAfterDraw, quickDiscard, slapDown,
 } from '../env/index.js';
 
@@ -58,4 +59,235 @@ function drawGreedy(s: GameState): void {
   }
   if (cheapest >= 0 && (s.values[cheapest] <= 2 || !canDrawFromDeck(s))) drawFromPrevious(s, cheapest);
   else drawFromDeck(s);
+}
+
+// ---------------------------------------------------------------- the strong-like playout policy
+
+/** Settings of the strong-like playout policy (`playoutRoundStrong`). */
+export interface PlayoutPolicy {
+  /** Share of the next turn's best group counted as already gone (strong's `lookahead`). */
+  lookahead: number;
+  /** Highest risk proxy at which a seat calls Yaniv (strong's `callRisk`). */
+  callRisk: number;
+}
+
+export const STRONG_PLAYOUT: PlayoutPolicy = { lookahead: 0.8, callRisk: 0.1 };
+
+/** Per rule set (keyed by the shared composition table): the tables the strong playout reads. */
+interface PlayoutTables {
+  /** `sumAtMost[n * SUM_SPAN + t]`: chance that n cards dealt from the full decks add up to at most t. */
+  sumAtMost: Float64Array;
+  /** `expectedMax[b]`: the expectation of max(b, value of a card dealt from the full decks). */
+  expectedMax: Float64Array;
+  /** The mean value of a card of the decks. */
+  mean: number;
+}
+
+const SUM_SPAN = 128;
+const MAX_UNKNOWN = 8;
+const tablesByComposition = new WeakMap<Uint8Array, PlayoutTables>();
+
+/** Exact tables over the full decks (no card removed): drawing without replacement, counted by a subset DP. */
+export function playoutTables(values: Uint8Array, composition: Uint8Array): PlayoutTables {
+  let tables = tablesByComposition.get(composition);
+  if (tables) return tables;
+  // ways[n][s]: subsets of n physical cards with sum s.
+  const ways = Array.from({ length: MAX_UNKNOWN + 1 }, () => new Float64Array(SUM_SPAN));
+  ways[0][0] = 1;
+  let total = 0;
+  let sum = 0;
+  for (let kind = 0; kind < composition.length; kind++) {
+    for (let copy = 0; copy < composition[kind]; copy++) {
+      const v = values[kind];
+      total++;
+      sum += v;
+      for (let n = MAX_UNKNOWN; n >= 1; n--) for (let s = SUM_SPAN - 1; s >= v; s--) ways[n][s] += ways[n - 1][s - v];
+    }
+  }
+  const sumAtMost = new Float64Array((MAX_UNKNOWN + 1) * SUM_SPAN);
+  for (let n = 0; n <= MAX_UNKNOWN; n++) {
+    let all = 0;
+    for (let s = 0; s < SUM_SPAN; s++) all += ways[n][s];
+    let running = 0;
+    for (let s = 0; s < SUM_SPAN; s++) {
+      running += ways[n][s];
+      sumAtMost[n * SUM_SPAN + s] = all > 0 ? running / all : 0;
+    }
+  }
+  const expectedMax = new Float64Array(SUM_SPAN);
+  for (let b = 0; b < SUM_SPAN; b++) {
+    let acc = 0;
+    for (let kind = 0; kind < composition.length; kind++) acc += composition[kind] * Math.max(b, values[kind]);
+    expectedMax[b] = total > 0 ? acc / total : b;
+  }
+  tables = { sumAtMost, expectedMax, mean: total > 0 ? sum / total : 0 };
+  tablesByComposition.set(composition, tables);
+  return tables;
+}
+
+/**
+ * The strong bot's calling rule on a state, cheaply: the chance that some other active seat
+ * holds no more than the mover, each opponent's hand being the cards it was seen taking plus
+ * its other cards as if dealt from the full decks.
+ */
+export function callRiskProxy(s: GameState, tables: PlayoutTables): number {
+  if (!s.rules.assaf) return 0;
+  const seat = s.current;
+  const mine = handValue(s, seat);
+  let safe = 1;
+  for (let p = 0; p < s.players; p++) {
+    if (p === seat || !s.active[p]) continue;
+    let knownPoints = 0;
+    let knownCount = 0;
+    const base = p * KIND_COUNT;
+    for (let k = 0; k < KIND_COUNT; k++) {
+      const c = s.known[base + k];
+      if (c > 0) {
+        knownCount += c;
+        knownPoints += c * s.values[k];
+      }
+    }
+    const unknown = Math.min(MAX_UNKNOWN, s.handLength[p] - knownCount);
+    const room = mine - knownPoints;
+    const low = room < 0 ? 0 : tables.sumAtMost[unknown * SUM_SPAN + Math.min(room, SUM_SPAN - 1)];
+    safe *= 1 - low;
+  }
+  return 1 - safe;
+}
+
+const scoreList = new DiscardList();
+const scratch = new Uint8Array(HAND_CAP + 1);
+
+/** Points of the best group `scratch[0 .. length)` could lay. */
+function bestGroup(s: GameState, length: number): number {
+  if (length === 0) return 0;
+  generateDiscards(scratch, 0, length, s.rules, scoreList);
+  let best = 0;
+  for (let i = 0; i < scoreList.count; i++) {
+    let points = 0;
+    const base = i * GROUP_CAP;
+    for (let j = 0; j < scoreList.length[i]; j++) points += s.values[scoreList.cards[base + j]];
+    if (points > best) best = points;
+  }
+  return best;
+}
+
+/**
+ * Strong's planning score of the hand `scratch[0 .. length)` after its best draw (lower is
+ * better): the deck as points + mean card − lookahead × E[max(best group, card)], a pickable
+ * card c of the previous group as the hand with c, less lookahead × its best group. Returns
+ * the score; `bestDrawCard` is the card to take, or -1 for the deck.
+ */
+let bestDrawCard = -1;
+function scoreAfterDraw(s: GameState, length: number, points: number, tables: PlayoutTables, policy: PlayoutPolicy): number {
+  bestDrawCard = -1;
+  let score = Infinity;
+  if (canDrawFromDeck(s)) score = points + tables.mean - policy.lookahead * tables.expectedMax[Math.min(bestGroup(s, length), SUM_SPAN - 1)];
+  outer: for (let i = 0; i < s.prevLength; i++) {
+    if (!((s.prevPickable >> i) & 1)) continue;
+    const card = s.prev[i];
+    for (let j = 0; j < i; j++) if ((s.prevPickable >> j) & 1 && s.prev[j] === card) continue outer;
+    scratch[length] = card;
+    const taken = points + s.values[card] - policy.lookahead * bestGroup(s, length + 1);
+    if (taken < score) {
+      score = taken;
+      bestDrawCard = card;
+    }
+  }
+  return score;
+}
+
+const turnList = new DiscardList();
+
+/** The strong-like discard: the group leaving the best hand after the best draw. */
+function layStrong(s: GameState, tables: PlayoutTables, policy: PlayoutPolicy): void {
+  legalDiscards(s, turnList);
+  const base = s.current * HAND_CAP;
+  const length = s.handLength[s.current];
+  let best = 0;
+  let bestScore = Infinity;
+  for (let i = 0; i < turnList.count; i++) {
+    // The hand less group i, in scratch.
+    let rest = 0;
+    let points = 0;
+    let removed = 0;
+    const g = i * GROUP_CAP;
+    const glen = turnList.length[i];
+    for (let h = 0; h < length; h++) {
+      const card = s.hands[base + h];
+      let inGroup = false;
+      for (let j = 0; j < glen; j++) if (((removed >> j) & 1) === 0 && turnList.cards[g + j] === card) {
+        removed |= 1 << j;
+        inGroup = true;
+        break;
+      }
+      if (!inGroup) {
+        scratch[rest++] = card;
+        points += s.values[card];
+      }
+    }
+    const score = scoreAfterDraw(s, rest, points, tables, policy);
+    if (score < bestScore) {
+      bestScore = score;
+      best = i;
+    }
+  }
+  layGroup(s, turnList.cards, turnList.length[best], turnList.groupType(best), best * GROUP_CAP);
+}
+
+/** The strong-like draw: the deck or a pickable card, whichever leaves the better hand. */
+function drawStrong(s: GameState, tables: PlayoutTables, policy: PlayoutPolicy): void {
+  const base = s.current * HAND_CAP;
+  const length = s.handLength[s.current];
+  let points = 0;
+  for (let h = 0; h < length; h++) {
+    scratch[h] = s.hands[base + h];
+    points += s.values[scratch[h]];
+  }
+  scoreAfterDraw(s, length, points, tables, policy);
+  if (bestDrawCard >= 0) drawFromPrevious(s, bestDrawCard);
+  else drawFromDeck(s);
+}
+
+/**
+ * Plays turns with a state-level version of the strong bot until the round ends or `maxTurns`
+ * turns have passed: Yaniv when the hand may call and `callRiskProxy` is at most
+ * `policy.callRisk`; the discard and draw by strong's planning score; slapdowns and quick
+ * discards whenever offered. Returns the turns played.
+ */
+export function playoutRoundStrong(s: GameState, maxTurns = 200, policy: PlayoutPolicy = STRONG_PLAYOUT): number {
+  const tables = playoutTables(s.values, s.composition);
+  let turns = 0;
+  while (turns < maxTurns) {
+    const phase = s.phase as Phase;
+    if (phase === PHASE_TURN) {
+      if (handValue(s, s.current) <= s.rules.yanivThreshold && (s.handLength[s.current] === 0 || callRiskProxy(s, tables) <= policy.callRisk)) {
+        callYaniv(s);
+        return turns;
+      }
+      layStrong(s, tables, policy);
+    } else if (phase === PHASE_DRAW) {
+      drawStrong(s, tables, policy);
+      turns++;
+    } else if (phase === PHASE_AFTER_DRAW) {
+      if (canSlapDown(s)) slapDown(s);
+      else if (canQuickDiscard(s)) quickDiscard(s);
+      else passAfterDraw(s);
+    } else {
+      return turns;
+    }
+  }
+  return turns;
+}
+
+/** Strong's hand score of a seat in a state: points less lookahead × its best group. */
+export function handScoreOf(s: GameState, seat: number, lookahead: number): number {
+  const base = seat * HAND_CAP;
+  const length = s.handLength[seat];
+  let points = 0;
+  for (let h = 0; h < length; h++) {
+    scratch[h] = s.hands[base + h];
+    points += s.values[scratch[h]];
+  }
+  return points - lookahead * bestGroup(s, length);
 }
