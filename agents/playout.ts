@@ -12,19 +12,27 @@ import {
 
 const list = new DiscardList();
 
-/** Plays greedy turns until the round ends or `maxTurns` turns have passed; returns the turns played. */
-export function playoutRound(s: GameState, maxTurns = 200): number {
+/** One seat's choices in a playout; the loop applies them to whoever is to move. */
+interface PlayoutMoves {
+  /** Whether to call when the hand is allowed to (it is worth at most the threshold). */
+  call(s: GameState): boolean;
+  lay(s: GameState): void;
+  draw(s: GameState): void;
+}
+
+/** Plays turns with the given choices until the round ends or `maxTurns` turns have passed; returns the turns played. */
+function playout(s: GameState, maxTurns: number, moves: PlayoutMoves): number {
   let turns = 0;
   while (turns < maxTurns) {
     const phase = s.phase as Phase;
     if (phase === PHASE_TURN) {
-      if (handValue(s, s.current) <= s.rules.yanivThreshold) {
+      if (handValue(s, s.current) <= s.rules.yanivThreshold && moves.call(s)) {
         callYaniv(s);
         return turns;
       }
-      layHighest(s);
+      moves.lay(s);
     } else if (phase === PHASE_DRAW) {
-      drawGreedy(s);
+      moves.draw(s);
       turns++;
     } else if (phase === PHASE_AFTER_DRAW) {
       if (canSlapDown(s)) slapDown(s);
@@ -35,6 +43,13 @@ export function playoutRound(s: GameState, maxTurns = 200): number {
     }
   }
   return turns;
+}
+
+const GREEDY: PlayoutMoves = { call: () => true, lay: layHighest, draw: drawGreedy };
+
+/** Plays greedy turns until the round ends or `maxTurns` turns have passed; returns the turns played. */
+export function playoutRound(s: GameState, maxTurns = 200): number {
+  return playout(s, maxTurns, GREEDY);
 }
 
 function layHighest(s: GameState): void {
@@ -257,27 +272,11 @@ function drawStrong(s: GameState, tables: PlayoutTables, policy: PlayoutPolicy):
  */
 export function playoutRoundStrong(s: GameState, maxTurns = 200, policy: PlayoutPolicy = STRONG_PLAYOUT): number {
   const tables = playoutTables(s.values, s.composition);
-  let turns = 0;
-  while (turns < maxTurns) {
-    const phase = s.phase as Phase;
-    if (phase === PHASE_TURN) {
-      if (handValue(s, s.current) <= s.rules.yanivThreshold && (s.handLength[s.current] === 0 || callRiskProxy(s, tables) <= policy.callRisk)) {
-        callYaniv(s);
-        return turns;
-      }
-      layStrong(s, tables, policy);
-    } else if (phase === PHASE_DRAW) {
-      drawStrong(s, tables, policy);
-      turns++;
-    } else if (phase === PHASE_AFTER_DRAW) {
-      if (canSlapDown(s)) slapDown(s);
-      else if (canQuickDiscard(s)) quickDiscard(s);
-      else passAfterDraw(s);
-    } else {
-      return turns;
-    }
-  }
-  return turns;
+  return playout(s, maxTurns, {
+    call: (t) => t.handLength[t.current] === 0 || callRiskProxy(t, tables) <= policy.callRisk,
+    lay: (t) => layStrong(t, tables, policy),
+    draw: (t) => drawStrong(t, tables, policy),
+  });
 }
 
 /** Strong's hand score of a seat in a state: points less lookahead × its best group. */
