@@ -64,10 +64,6 @@ export function formsGroupWith(hand: readonly Card[], card: Card, view: PlayerVi
   return discardOptions(view, [...hand, card]).some((option) => option.cards.length >= 2 && option.cards.includes(card));
 }
 
-export function canCallYaniv(view: PlayerView): boolean {
-  return view.phase === 'turn' && view.current === view.seat && view.handValue <= view.rules.yanivThreshold;
-}
-
 export function canDrawFromDeck(view: PlayerView): boolean {
   return view.deckSize > 0 || view.pile.length > 0;
 }
