@@ -68,11 +68,6 @@ export function canDrawFromDeck(view: PlayerView): boolean {
   return view.deckSize > 0 || view.pile.length > 0;
 }
 
-/** Distinct cards of the previous group that may be taken. */
-export function pickableCards(view: PlayerView): Card[] {
-  return [...new Set(view.previous.pickable)];
-}
-
 /** Active opponents, clockwise from the seat's left. */
 export function opponents(view: PlayerView): number[] {
   const seats: number[] = [];
