@@ -101,10 +101,13 @@ export function policyValueGradients(net: Network<PolicyValueConfig>, batch: Pol
     const dValue = tf.mul(valueError, (2 * valueWeight) / rows) as tf.Tensor2D;
 
     const grads = new Map<tf.Variable, tf.Tensor>();
+    // Column sums as a [1, rows]·[rows, width] matmul: the wasm Sum over axis 0 transposes first.
+    const ones = tf.ones([1, rows]) as tf.Tensor2D;
+    const columnSum = (t: tf.Tensor2D) => tf.reshape(tf.matMul(ones, t), [-1]);
     const top = activations[activations.length - 1];
     const topT = tf.transpose(top);
     grads.set(layers.policy.kernel, tf.matMul(topT, dLogits));
-    grads.set(layers.policy.bias, tf.sum(dLogits, 0));
+    grads.set(layers.policy.bias, columnSum(dLogits));
     grads.set(layers.value.kernel, tf.matMul(topT, dValue));
     grads.set(layers.value.bias, tf.sum(dValue, 0));
     // dValue · Wvᵀ is an outer product [rows, 1]·[1, width]: a broadcast multiply, no matmul.
@@ -113,7 +116,7 @@ export function policyValueGradients(net: Network<PolicyValueConfig>, batch: Pol
       const layer = layers.trunk[i];
       const dz = activationGradient(dTop, activations[i + 1], layers.activation);
       grads.set(layer.kernel, tf.matMul(tf.transpose(activations[i]), dz));
-      grads.set(layer.bias, tf.sum(dz, 0));
+      grads.set(layer.bias, columnSum(dz));
       // The observations need no gradient.
       if (i > 0) dTop = tf.matMul(dz, tf.transpose(layer.kernel));
     }
