@@ -6,7 +6,7 @@
  */
 import {
   DiscardList, GROUP_CAP, type GameState, HAND_CAP, KIND_COUNT, PHASE_AFTER_DRAW, PHASE_DRAW, PHASE_TURN, type Phase,
-  callYaniv, canDrawFromDeck, canQuickDiscard, canSlapDown, drawFromDeck, drawFromPrevious, generateDiscards, handValue, layGroup,
+  bestGroupPoints, callYaniv, canDrawFromDeck, canQuickDiscard, canSlapDown, drawFromDeck, drawFromPrevious, handValue, layGroup,
   legalDiscards, passAfterDraw, quickDiscard, slapDown,
 } from '../env/index.js';
 
@@ -57,8 +57,7 @@ function layHighest(s: GameState): void {
   let best = 0;
   let bestPoints = -1;
   for (let i = 0; i < list.count; i++) {
-    let points = 0;
-    for (let j = 0; j < list.length[i]; j++) points += s.values[list.cards[i * GROUP_CAP + j]];
+    const points = list.points(i, s.values);
     if (points > bestPoints || (points === bestPoints && list.length[i] > list.length[best])) {
       best = i;
       bestPoints = points;
@@ -170,21 +169,11 @@ export function callRiskProxy(s: GameState, tables: PlayoutTables): number {
   return 1 - safe;
 }
 
-const scoreList = new DiscardList();
 const scratch = new Uint8Array(HAND_CAP + 1);
 
 /** Points of the best group `scratch[0 .. length)` could lay. */
 function bestGroup(s: GameState, length: number): number {
-  if (length === 0) return 0;
-  generateDiscards(scratch, 0, length, s.rules, scoreList);
-  let best = 0;
-  for (let i = 0; i < scoreList.count; i++) {
-    let points = 0;
-    const base = i * GROUP_CAP;
-    for (let j = 0; j < scoreList.length[i]; j++) points += s.values[scoreList.cards[base + j]];
-    if (points > best) best = points;
-  }
-  return best;
+  return bestGroupPoints(scratch, 0, length, s.rules, s.values);
 }
 
 /**

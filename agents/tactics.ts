@@ -4,7 +4,7 @@
  */
 import {
   type Card, DiscardList, GROUP_CAP, type GroupType, type PlayerView,
-  generateDiscards, valueTable,
+  bestGroupPoints, generateDiscards, ruleTables,
 } from '../env/index.js';
 
 export interface DiscardOption {
@@ -16,12 +16,9 @@ export interface DiscardOption {
 const scratchList = new DiscardList();
 const scratchHand = new Uint8Array(GROUP_CAP);
 
-const valueTables = new Map<number, Uint8Array>();
-/** Card values under the view's rules (cached per jack value). */
+/** Card values under the view's rules. */
 export function valuesOf(view: PlayerView): Uint8Array {
-  let table = valueTables.get(view.rules.jackValue);
-  if (!table) valueTables.set(view.rules.jackValue, (table = valueTable(view.rules.jackValue)));
-  return table;
+  return ruleTables(view.rules).values;
 }
 
 export function pointsOf(cards: ArrayLike<Card>, values: Uint8Array): number {
@@ -45,18 +42,8 @@ export function discardOptions(view: PlayerView, hand: readonly Card[] = view.ha
 
 /** Points of the best group a hand could lay next turn (0 for an empty hand). */
 export function bestDiscardPoints(hand: readonly Card[], view: PlayerView): number {
-  if (hand.length === 0) return 0;
-  const values = valuesOf(view);
   hand.forEach((card, i) => { scratchHand[i] = card; });
-  generateDiscards(scratchHand, 0, hand.length, view.rules, scratchList);
-  let best = 0;
-  for (let i = 0; i < scratchList.count; i++) {
-    let points = 0;
-    const base = i * GROUP_CAP;
-    for (let j = 0; j < scratchList.length[i]; j++) points += values[scratchList.cards[base + j]];
-    if (points > best) best = points;
-  }
-  return best;
+  return bestGroupPoints(scratchHand, 0, hand.length, view.rules, valuesOf(view));
 }
 
 /** Whether `card` would belong to a legal group of two or more cards with `hand`. */

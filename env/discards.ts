@@ -37,6 +37,13 @@ export class DiscardList {
     return -1;
   }
 
+  /** Points of group i under a value table. */
+  points(i: number, values: Uint8Array): number {
+    let sum = 0;
+    for (let j = i * GROUP_CAP, end = j + this.length[i]; j < end; j++) sum += values[this.cards[j]];
+    return sum;
+  }
+
   push(type: GroupType, cards: ArrayLike<Card>, length: number): void {
     if (this.count >= MAX_DISCARDS) throw new RangeError('more discard groups than MAX_DISCARDS');
     const base = this.count * GROUP_CAP;
@@ -179,4 +186,15 @@ function popcount(x: number): number {
   let n = 0;
   for (; x !== 0; x &= x - 1) n++;
   return n;
+}
+
+const bestList = new DiscardList();
+
+/** Points of the best group `hand[offset .. offset+length)` can lay (0 for an empty hand). */
+export function bestGroupPoints(hand: Uint8Array, offset: number, length: number, rules: PickRules, values: Uint8Array): number {
+  if (length === 0) return 0;
+  generateDiscards(hand, offset, length, rules, bestList);
+  let best = 0;
+  for (let i = 0; i < bestList.count; i++) best = Math.max(best, bestList.points(i, values));
+  return best;
 }

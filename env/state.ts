@@ -92,7 +92,8 @@ export function totalCards(composition: Uint8Array): number {
 /** The read-only tables a rule set implies, shared by every state played under it. */
 const tablesByRules = new WeakMap<Rules, { values: Uint8Array; composition: Uint8Array }>();
 
-function tablesFor(rules: Rules): { values: Uint8Array; composition: Uint8Array } {
+/** Card values and deck composition of a rule set: one shared, read-only copy per `Rules` object. */
+export function ruleTables(rules: Rules): { values: Uint8Array; composition: Uint8Array } {
   let tables = tablesByRules.get(rules);
   if (!tables) {
     tables = { values: valueTable(rules.jackValue), composition: deckComposition(rules.decks, rules.jokersPerDeck) };
@@ -103,7 +104,7 @@ function tablesFor(rules: Rules): { values: Uint8Array; composition: Uint8Array 
 
 /** A state before the first deal. */
 export function emptyState(rules: Rules, players: number, rng: Rng): GameState {
-  const { values, composition } = tablesFor(rules);
+  const { values, composition } = ruleTables(rules);
   const cards = totalCards(composition);
   return {
     rules, players, values, composition, rng,
