@@ -38,7 +38,7 @@
  */
 import { YANIV_ACTION, actionToMove, legalActionIds, moveToAction } from '../env/actionSpace.js';
 import { determinize } from '../env/determinize.js';
-import { type GameState, type PlayerView, PHASE_BETWEEN_ROUNDS, PHASE_GAME_OVER, applyAction, cloneState, handValue, unseenCounts } from '../env/index.js';
+import { type GameState, type PlayerView, applyAction, cloneState, handValue, isRoundOver, unseenCounts } from '../env/index.js';
 import { type Rng, seededRng } from '../env/random.js';
 import type { Agent, Decision } from './agent.js';
 import { STRONG_PLAYOUT, handScoreOf, playoutRound, playoutRoundStrong } from './playout.js';
@@ -143,7 +143,7 @@ function outcome(world: GameState, id: number, seat: number, settings: RolloutCo
   applyAction(s, actionToMove(s, id));
   if (settings.playout === 'strong') playoutRoundStrong(s, settings.horizon, STRONG_PLAYOUT);
   else playoutRound(s, settings.horizon);
-  if ((s.phase !== PHASE_BETWEEN_ROUNDS && s.phase !== PHASE_GAME_OVER) || !s.lastResult) return estimateUnfinished(s, seat, settings.leaf);
+  if (!isRoundOver(s) || !s.lastResult) return estimateUnfinished(s, seat, settings.leaf);
   const points = s.lastResult.points;
   let others = 0;
   let count = 0;

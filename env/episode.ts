@@ -20,7 +20,7 @@ import { GameHistory, type PositionJson } from './position.js';
 import { type Rng, rngFromState, seededRng } from './random.js';
 import { MAX_PLAYERS, MIN_PLAYERS, type Rules, resolveRules } from './rules.js';
 import {
-  type GameState, PHASE_AFTER_DRAW, PHASE_BETWEEN_ROUNDS, PHASE_DRAW, PHASE_GAME_OVER, PHASE_NAMES, PHASE_TURN, type RoundResult, cloneState,
+  type GameState, PHASE_AFTER_DRAW, PHASE_BETWEEN_ROUNDS, PHASE_DRAW, PHASE_GAME_OVER, PHASE_NAMES, PHASE_TURN, type RoundResult, cloneState, isRoundOver,
 } from './state.js';
 
 export const EPISODE_MODES = ['round', 'game'] as const;
@@ -182,9 +182,9 @@ export class Episode {
     this.actor = s.current;
     this.roundResult = null;
     this.apply(id);
-    const phase = s.phase;
-    if (phase === PHASE_TURN || phase === PHASE_BETWEEN_ROUNDS || phase === PHASE_GAME_OVER) this.turns++;
-    if (phase === PHASE_BETWEEN_ROUNDS || phase === PHASE_GAME_OVER) this.endRound(rewards, rewardOffset);
+    const roundOver = isRoundOver(s);
+    if (roundOver || s.phase === PHASE_TURN) this.turns++;
+    if (roundOver) this.endRound(rewards, rewardOffset);
     if (this.status === ONGOING && this.config.maxTurns !== null && this.turns >= this.config.maxTurns) this.status = TRUNCATED;
     return this.status;
   }

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { type Card, KIND_COUNT, cardName, deckComposition, parseCard } from './cards.js';
 import { IllegalMoveError, newGame, startRound } from './engine.js';
 import { MAX_PLAYERS, MIN_PLAYERS, type RuleOptionsInput, type Rules, RuleError, isPresetName, resolveRules } from './rules.js';
-import { type GameState, type Outcome, PHASE_BETWEEN_ROUNDS, PHASE_GAME_OVER, handOf, handValue } from './state.js';
+import { type GameState, type Outcome, PHASE_GAME_OVER, handOf, handValue, isRoundOver } from './state.js';
 import { type TurnMove, playTurn } from './turns.js';
 
 export const RECORD_FORMAT = 'yaniv-record/1';
@@ -177,7 +177,7 @@ export function replay(record: GameRecord): Replayed {
     for (let m = 0; m < round.moves.length; m++) {
       const move = round.moves[m];
       const illegal = (error: string): Replayed => ({ state, result: { ok: false, round: r, move: m, error } });
-      if (state.phase === PHASE_BETWEEN_ROUNDS || state.phase === PHASE_GAME_OVER) return illegal('the round is already over');
+      if (isRoundOver(state)) return illegal('the round is already over');
       if (move.player !== undefined && move.player !== state.current) return illegal(`the move is marked as seat ${move.player}'s but it is seat ${state.current}'s turn`);
       try {
         const played = playTurn(state, toTurnMove(move), {
@@ -230,7 +230,7 @@ function toTurnMove(move: RecordMove): TurnMove {
 }
 
 function roundResult(state: GameState): ReplayRound {
-  if ((state.phase === PHASE_BETWEEN_ROUNDS || state.phase === PHASE_GAME_OVER) && state.lastResult) {
+  if (isRoundOver(state) && state.lastResult) {
     const { outcome, caller, handValues, points, totals, eliminated, winner } = state.lastResult;
     return { outcome, caller, handValues: [...handValues], points: [...points], totals: [...totals], eliminated: [...eliminated], winner };
   }

@@ -16,6 +16,11 @@ export const PHASE_BETWEEN_ROUNDS = 3;
 export const PHASE_GAME_OVER = 4;
 export type Phase = typeof PHASE_TURN | typeof PHASE_DRAW | typeof PHASE_AFTER_DRAW | typeof PHASE_BETWEEN_ROUNDS | typeof PHASE_GAME_OVER;
 export const PHASE_NAMES = ['turn', 'draw', 'afterDraw', 'betweenRounds', 'gameOver'] as const;
+
+/** Whether no round is under way: between rounds, or the game is over. */
+export function isRoundOver(s: { phase: Phase }): boolean {
+  return s.phase === PHASE_BETWEEN_ROUNDS || s.phase === PHASE_GAME_OVER;
+}
 export type PhaseName = (typeof PHASE_NAMES)[number];
 
 export type Outcome = 'yaniv' | 'assaf' | 'slapdown' | 'exhausted';

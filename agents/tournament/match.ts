@@ -7,7 +7,7 @@ import { ACTION_COUNT, MaskScratch, actionToMove, writeActionMask } from '../../
 import {
   type Action, type Card, DiscardList, type GameState, PHASE_BETWEEN_ROUNDS, PHASE_GAME_OVER,
   RecordWriter, type RecordJson, type RuleOptionsInput, type Rules, type TurnMove,
-  applyAction, newGame, playerView, reshuffle, startRound,
+  applyAction, isRoundOver, newGame, playerView, reshuffle, startRound,
 } from '../../env/index.js';
 import { OBSERVATION_SIZE, encodeObservation } from '../../env/observation.js';
 import { seededRng } from '../../env/random.js';
@@ -86,7 +86,7 @@ class TurnAssembler {
   }
 
   afterApply(s: GameState, action: Action, mover: number): void {
-    const turnOver = s.current !== mover || roundIsOver(s);
+    const turnOver = s.current !== mover || isRoundOver(s);
     if (!turnOver) return;
     let move: TurnMove;
     if (action.type === 'yaniv') move = { yaniv: true };
@@ -131,17 +131,13 @@ export function playMatch(options: MatchOptions): MatchResult {
     assembler?.beforeApply(s, move);
     applyAction(s, move);
     assembler?.afterApply(s, move, seat);
-    if (s.current !== seat || roundIsOver(s)) turns++;
-    if (roundIsOver(s)) countRound(s, stats);
+    if (s.current !== seat || isRoundOver(s)) turns++;
+    if (isRoundOver(s)) countRound(s, stats);
   }
   const truncated = s.phase !== PHASE_GAME_OVER && !(episode === 'round' && rounds === 1);
   const winner = episode === 'round' ? (s.lastResult?.winner ?? -1) : s.winner;
   rankSeats(s, stats, winner, episode);
   return { seats: stats, rounds, turns, winner, truncated, ...(writer ? { record: writer.toJSON() } : {}) };
-}
-
-function roundIsOver(s: GameState): boolean {
-  return s.phase === PHASE_BETWEEN_ROUNDS || s.phase === PHASE_GAME_OVER;
 }
 
 function countRound(s: GameState, stats: SeatStats[]): void {
