@@ -1,29 +1,53 @@
 // @ts-check
 import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
-/** Whatever does I/O, or drags in ML or networking, stays out of the rules core. */
+/** Whatever does I/O, or drags in ML or networking, stays out of env/ (the rules core and the Gym layer). */
 const ioModules = [
   'node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'worker_threads', 'net', 'http', 'https',
   'stream', 'crypto', 'process', 'readline', 'url', 'util', 'events', 'zlib', 'dgram', 'tls', 'cluster',
-  '@tensorflow/*', 'ws', 'msgpackr', 'commander', 'cli-progress', 'cli-table3',
+  '@tensorflow/*', 'ws', 'msgpackr', 'commander', 'cli-progress', 'cli-table3', 'pino',
 ];
+
+/**
+ * The layer graph: env/rules ← env/gym ← agents (which also uses nn) ← training; serve uses all
+ * of them; nn knows no game; nothing imports cli or bench. Each entry: a folder, and the folders of
+ * ours it must not import from.
+ */
+const layers = {
+  'env/rules': ['env/gym', 'env/index.ts', 'nn', 'agents', 'training', 'serve', 'cli', 'bench', 'scripts'],
+  'env/gym': ['env/index.ts', 'nn', 'agents', 'training', 'serve', 'cli', 'bench', 'scripts'],
+  nn: ['env', 'agents', 'training', 'serve', 'cli', 'bench', 'scripts'],
+  agents: ['training', 'serve', 'cli', 'bench', 'scripts'],
+  training: ['serve', 'cli', 'bench', 'scripts'],
+  serve: ['cli', 'bench', 'scripts'],
+  scripts: ['cli', 'bench'],
+  test: ['cli', 'bench'],
+  web: ['cli', 'bench'],
+};
+const zones = Object.entries(layers).map(([target, forbidden]) => ({
+  target: `./${target}`,
+  from: forbidden.map((f) => `./${f}`),
+  message: `${target}/ may not import from ${forbidden.join(', ')} (layers: env/rules ← env/gym ← agents (+ nn) ← training ← serve; nothing imports cli or bench).`,
+}));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'models/**', 'web/**/*.js'] },
   ...tseslint.configs.recommended,
   {
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'import-x/no-restricted-paths': ['error', { zones }],
     },
   },
   {
     files: ['env/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ioModules, message: 'env/ is the pure rules core: no I/O, ML or networking imports.' },
-          { group: ['../agents/*', '../training/*', '../serve/*', '../cli/*', '../bench/*'], message: 'env/ depends on nothing else of ours.' },
-        ],
+        patterns: [{ group: ioModules, message: 'env/ is the pure rules core and Gym layer: no I/O, ML or networking imports.' }],
       }],
       'no-restricted-globals': ['error',
         { name: 'process', message: 'env/ does no I/O.' },

@@ -6,9 +6,10 @@
  */
 import {
   DiscardList, GROUP_CAP, type GameState, HAND_CAP, KIND_COUNT, PHASE_AFTER_DRAW, PHASE_DRAW, PHASE_TURN, type Phase,
-  bestGroupPoints, callYaniv, canDrawFromDeck, canQuickDiscard, canSlapDown, drawFromDeck, drawFromPrevious, handValue, layGroup,
-  legalDiscards, passAfterDraw, quickDiscard, slapDown,
+  bestGroupPoints, canDrawFromDeck, canQuickDiscard, canSlapDown, handValue, legalDiscards,
 } from '../env/index.js';
+// The engine's unchecked transitions, for playouts that only ever apply legal moves.
+import { callYaniv, drawFromDeck, drawFromPrevious, layGroup, passAfterDraw, quickDiscard, slapDown } from '../env/rules/engine.js';
 
 const list = new DiscardList();
 

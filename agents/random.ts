@@ -1,6 +1,6 @@
 /** `random`: uniform over the legal actions of each phase, seeded. */
-import { randomLegalAction } from '../env/actionSpace.js';
-import { type Rng, seededRng } from '../env/random.js';
+import { randomLegalAction } from '../env/gym/actionMask.js';
+import { type Rng, seededRng } from '../env/rules/random.js';
 import type { Agent } from './agent.js';
 
 export function randomAgent(): Agent {

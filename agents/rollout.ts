@@ -36,10 +36,12 @@
  * strong's hand scores (`leaf: 'score'`); lower is better. The policy's scores are the
  * negated averages, the chosen action first, and its value the chosen action's score.
  */
-import { YANIV_ACTION, actionToMove, legalActionIds, moveToAction } from '../env/actionSpace.js';
-import { determinize } from '../env/determinize.js';
+import { YANIV_ACTION } from '../env/gym/actionLayout.js';
+import { actionToMove, moveToAction } from '../env/gym/actionMoves.js';
+import { legalActionIds } from '../env/gym/actionMask.js';
+import { determinize } from '../env/rules/determinize.js';
 import { type GameState, type PlayerView, applyAction, cloneState, handValue, isRoundOver, unseenCounts } from '../env/index.js';
-import { type Rng, seededRng } from '../env/random.js';
+import { type Rng, seededRng } from '../env/rules/random.js';
 import type { Agent, Decision } from './agent.js';
 import { STRONG_PLAYOUT, handScoreOf, playoutRound, playoutRoundStrong } from './playout.js';
 import { STRONG_DEFAULTS, assafRisk, rankDiscards, strongBot } from './strong.js';

@@ -1,6 +1,7 @@
 /** Wraps a rule-based bot (readable actions from the seat's view) as an Agent over action ids. */
-import { actionToMove, legalActionIds, moveToAction } from '../env/actionSpace.js';
-import { type Rng, seededRng } from '../env/random.js';
+import { actionToMove, moveToAction } from '../env/gym/actionMoves.js';
+import { legalActionIds } from '../env/gym/actionMask.js';
+import { type Rng, seededRng } from '../env/rules/random.js';
 import type { Agent, Decision, DecisionInput } from './agent.js';
 import type { RuleBot } from './ruleBot.js';
 

@@ -1,6 +1,6 @@
 /** Rule-based bots decide on readable actions from the seat's own view and the legal actions of the phase. */
 import type { Action, PlayerView } from '../env/index.js';
-import type { Rng } from '../env/random.js';
+import type { Rng } from '../env/rules/random.js';
 
 export interface RuleContext {
   readonly view: PlayerView;

@@ -16,7 +16,7 @@
  */
 import { type Action, type Card, type PlayerView, unseenCounts } from '../env/index.js';
 import { JOKER, KIND_COUNT, RANK_OF, SUIT_OF, cardsFromCounts } from '../env/index.js';
-import { randomInt, type Rng } from '../env/random.js';
+import { randomInt, type Rng } from '../env/rules/random.js';
 import { type RuleBot, afterDraw, legalOfType } from './ruleBot.js';
 import { bestDiscardPoints, canDrawFromDeck, opponents, pointsOf, valuesOf } from './tactics.js';
 

@@ -1,14 +1,14 @@
 // Engine throughput: random legal whole turns (generate the legal moves, pick one, apply it)
 // over full games under the standard rules, 4 players, one thread.
-import { DiscardList } from '../env/discards.js';
-import { GROUP_CAP } from '../env/groups.js';
+import { DiscardList } from '../env/rules/discards.js';
+import { GROUP_CAP } from '../env/rules/groups.js';
 import {
   callYaniv, canDrawFromDeck, canQuickDiscard, canSlapDown, drawFromDeck, drawFromPrevious, layGroup, legalDiscards,
   newGame, passAfterDraw, quickDiscard, slapDown, startRound,
-} from '../env/engine.js';
-import { randomInt, seededRng, type Rng } from '../env/random.js';
-import { resolveRules } from '../env/rules.js';
-import { type GameState, type Phase, PHASE_AFTER_DRAW, PHASE_BETWEEN_ROUNDS, PHASE_DRAW, PHASE_GAME_OVER, handValue } from '../env/state.js';
+} from '../env/rules/engine.js';
+import { randomInt, seededRng, type Rng } from '../env/rules/random.js';
+import { resolveRules } from '../env/rules/rules.js';
+import { type GameState, type Phase, PHASE_AFTER_DRAW, PHASE_BETWEEN_ROUNDS, PHASE_DRAW, PHASE_GAME_OVER, handValue } from '../env/rules/state.js';
 
 const list = new DiscardList();
 const drawChoices = new Int16Array(GROUP_CAP + 1);

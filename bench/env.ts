@@ -1,9 +1,9 @@
 // Environment throughput: random legal action ids (from the env's legal-id list), with the observation
 // and the mask encoded at every step, one thread. Standard rules, 4 players, whole games.
-import { ACTION_COUNT } from '../env/actionSpace.js';
-import { randomInt, seededRng, type Rng } from '../env/random.js';
-import { VecEnv } from '../env/vecEnv.js';
-import { YanivEnv } from '../env/yanivEnv.js';
+import { ACTION_COUNT } from '../env/gym/actionLayout.js';
+import { randomInt, seededRng, type Rng } from '../env/rules/random.js';
+import { VecEnv } from '../env/gym/vecEnv.js';
+import { YanivEnv } from '../env/gym/yanivEnv.js';
 
 /** A uniformly random legal id from the env's list of legal ids. */
 function pick(ids: Int16Array, offset: number, count: number, rng: Rng): number {

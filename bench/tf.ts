@@ -2,13 +2,13 @@
 import os from 'node:os';
 import * as tf from '@tensorflow/tfjs';
 import Table from 'cli-table3';
-import { describeBackend, initBackend, parseBackendChoice, type BackendInfo } from '../training/tf/backend.js';
-import { FastAdam } from '../training/tf/fastAdam.js';
-import { evaluateLogitsValue, evaluatePolicyValue, evaluatePolicyValueWithPenalty } from '../training/tf/inference.js';
-import { buildNetwork, type Network, type PolicyValueConfig } from '../training/tf/networks.js';
-import { policyValueTrainStep } from '../training/tf/policyValueStep.js';
-import { policyValueLoss, trainStep } from '../training/tf/train.js';
-import { installWasmFastMatMul, uninstallWasmFastMatMul } from '../training/tf/wasmFastMatMul.js';
+import { describeBackend, initBackend, parseBackendChoice, type BackendInfo } from '../nn/backend.js';
+import { FastAdam } from '../training/fastAdam.js';
+import { evaluateLogitsValue, evaluatePolicyValue, evaluatePolicyValueWithPenalty } from '../nn/inference.js';
+import { buildNetwork, type Network, type PolicyValueConfig } from '../nn/networks.js';
+import { policyValueTrainStep } from '../training/policyValueStep.js';
+import { policyValueLoss, trainStep } from '../training/losses.js';
+import { installWasmFastMatMul, uninstallWasmFastMatMul } from '../nn/wasmFastMatMul.js';
 
 const OBS = 400;
 const HIDDEN = [256, 256];

@@ -1,6 +1,6 @@
 // `yaniv backend [--backend auto|node|wasm|cpu]`: which tfjs backend runs here, and why not another.
 import { Command } from 'commander';
-import { type BackendChoice, backendOption } from '../training/tf/backendChoice.js';
+import { type BackendChoice, backendOption } from '../nn/backendChoice.js';
 
 export function backendCommand(): Command {
   return new Command('backend')
@@ -8,7 +8,7 @@ export function backendCommand(): Command {
     .addOption(backendOption())
     .action(async (options: { backend: BackendChoice }) => {
       // tfjs loads only for the commands that use it.
-      const { describeBackend, initBackend } = await import('../training/tf/backend.js');
+      const { describeBackend, initBackend } = await import('../nn/backend.js');
       console.log(describeBackend(await initBackend(options.backend)));
     });
 }

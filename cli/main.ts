@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `yaniv` command line.
 import { Command, type CommanderError, InvalidArgumentError } from 'commander';
-import { RuleError } from '../env/rules.js';
+import { RuleError } from '../env/rules/rules.js';
 import { backendCommand } from './backend.js';
 import { benchCommand } from './bench.js';
 import { replayCommand } from './replay.js';

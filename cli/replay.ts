@@ -2,7 +2,7 @@
 // replays, 1 at an illegal move, 2 when the document is not a valid record.
 import { readFileSync } from 'node:fs';
 import Table from 'cli-table3';
-import { RecordError, type ReplayResult, parseRecord, replay } from '../env/record.js';
+import { RecordError, type ReplayResult, parseRecord, replay } from '../env/rules/record.js';
 
 export const EXIT_OK = 0;
 export const EXIT_ILLEGAL_MOVE = 1;

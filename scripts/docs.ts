@@ -3,12 +3,48 @@
 // `npm run docs` rewrites them; test/docs.test.ts fails when they are stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { z } from 'zod';
-import { actionTableMarkdown } from '../env/actionSpace.js';
-import { envOptionsMarkdown } from '../env/episode.js';
-import { observationTableMarkdown } from '../env/observation.js';
-import { PRESETS, PRESET_NAMES, ruleOptionsSchema } from '../env/rules.js';
+import { ACTION_COUNT, ACTION_RANGE_LIST, ACTION_SPACE_VERSION } from '../env/gym/actionLayout.js';
+import { envOptionsSchema } from '../env/gym/episode.js';
+import { OBSERVATION_SEGMENTS, OBSERVATION_SIZE, OBSERVATION_VERSION, OPPONENT_BLOCK, OPPONENT_FIELDS } from '../env/gym/observation.js';
+import { PRESETS, PRESET_NAMES, ruleOptionsSchema } from '../env/rules/rules.js';
 
 type Generated = Record<string, () => string>;
+
+/** The markdown table of the action ranges (docs/env.md is checked against it). */
+/** The markdown table of the action ranges. */
+export function actionTableMarkdown(): string {
+  const rows = ACTION_RANGE_LIST.map((r) => `| \`${r.name}\` | ${r.start}${r.size > 1 ? `–${r.start + r.size - 1}` : ''} | ${r.size} | ${r.description} |`);
+  return ['| range | ids | size | meaning |', '| --- | --- | --- | --- |', ...rows, `| **total** | 0–${ACTION_COUNT - 1} | ${ACTION_COUNT} | \`${ACTION_SPACE_VERSION}\` |`].join('\n');
+}
+
+/** The markdown tables of the observation layout . */
+export function observationTableMarkdown(): string {
+  const rows = OBSERVATION_SEGMENTS.map((s) => `| \`${s.name}\` | ${s.start} | ${s.size} | ${s.description} |`);
+  let start = 0;
+  const fields = OPPONENT_FIELDS.map((f) => {
+    const row = `| \`${f.name}\` | ${start} | ${f.size} | ${f.description} |`;
+    start += f.size;
+    return row;
+  });
+  return [
+    '| segment | start | size | contents |', '| --- | --- | --- | --- |', ...rows,
+    `| **total** | | ${OBSERVATION_SIZE} | \`${OBSERVATION_VERSION}\` |`,
+    '',
+    `Each opponent block (${OPPONENT_BLOCK} values):`,
+    '',
+    '| field | offset | size | contents |', '| --- | --- | --- | --- |', ...fields,
+  ].join('\n');
+}
+
+/** The markdown table of the env options, from the schema. */
+export function envOptionsMarkdown(): string {
+  const rows = Object.entries(envOptionsSchema.shape).map(([name, schema]) => {
+    const parsed = schema.safeParse(undefined);
+    const fallback = parsed.success ? `\`${JSON.stringify(parsed.data)}\`` : 'required';
+    return `| \`${name}\` | ${fallback} | ${schema.description ?? ''} |`;
+  });
+  return ['| option | default | meaning |', '| --- | --- | --- |', ...rows].join('\n');
+}
 
 function optionDefault(name: string): string {
   const field = ruleOptionsSchema.shape[name as keyof typeof ruleOptionsSchema.shape];

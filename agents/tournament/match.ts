@@ -3,14 +3,16 @@
  * on the deal index and the round (so rotations of a lineup replay the same cards), every
  * decision through the Agent interface, with statistics per seat and an optional record.
  */
-import { ACTION_COUNT, MaskScratch, actionToMove, writeActionMask } from '../../env/actionSpace.js';
+import { ACTION_COUNT } from '../../env/gym/actionLayout.js';
+import { MaskScratch, writeActionMask } from '../../env/gym/actionMask.js';
+import { actionToMove } from '../../env/gym/actionMoves.js';
 import {
   type Action, type Card, DiscardList, type GameState, PHASE_BETWEEN_ROUNDS, PHASE_GAME_OVER,
   RecordWriter, type RecordJson, type RuleOptionsInput, type Rules, type TurnMove,
   applyAction, isRoundOver, newGame, playerView, reshuffle, startRound,
 } from '../../env/index.js';
-import { OBSERVATION_SIZE, encodeObservation } from '../../env/observation.js';
-import { seededRng } from '../../env/random.js';
+import { OBSERVATION_SIZE, encodeObservation } from '../../env/gym/observation.js';
+import { seededRng } from '../../env/rules/random.js';
 import type { Agent } from '../agent.js';
 import { mixSeed } from './seeds.js';
 

@@ -1,7 +1,7 @@
 // The rule-based bots follow their stated rules on hand-made positions.
 import { describe, expect, it } from 'vitest';
 import { type Action, type GameState, applyAction, cardName, legalActions, playerView, unseenCounts } from '../../env/index.js';
-import { seededRng } from '../../env/random.js';
+import { seededRng } from '../../env/rules/random.js';
 import { intermediate } from '../../agents/intermediate.js';
 import { novice } from '../../agents/novice.js';
 import type { RuleBot } from '../../agents/ruleBot.js';

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ACTION_COUNT, DISCARD_START, MaskScratch, YANIV_ACTION, actionToMove, legalActionIds, moveToAction, writeActionMask } from '../../env/actionSpace.js';
+import { ACTION_COUNT, DISCARD_START, YANIV_ACTION } from '../../env/gym/actionLayout.js';
+import { MaskScratch, legalActionIds, writeActionMask } from '../../env/gym/actionMask.js';
+import { actionToMove, moveToAction } from '../../env/gym/actionMoves.js';
 import { DiscardList, playerView, unseenCounts } from '../../env/index.js';
-import { OBSERVATION_SIZE, encodeObservation } from '../../env/observation.js';
+import { OBSERVATION_SIZE, encodeObservation } from '../../env/gym/observation.js';
 import { callRiskProxy, playoutRound, playoutRoundStrong, playoutTables } from '../../agents/playout.js';
 import { rolloutAgent } from '../../agents/rollout.js';
 import { rankDiscards } from '../../agents/strong.js';

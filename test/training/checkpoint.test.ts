@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initBackend } from '../../training/tf/backend.js';
-import { createOptimizer, loadCheckpoint, saveCheckpoint } from '../../training/tf/checkpoint.js';
-import type { FastAdam } from '../../training/tf/fastAdam.js';
-import { buildNetwork, type Network, type PolicyValueConfig } from '../../training/tf/networks.js';
-import { policyValueLoss, trainStep } from '../../training/tf/train.js';
+import { initBackend } from '../../nn/backend.js';
+import { createOptimizer, loadCheckpoint, saveCheckpoint } from '../../training/checkpoint.js';
+import type { FastAdam } from '../../training/fastAdam.js';
+import { buildNetwork, type Network, type PolicyValueConfig } from '../../nn/networks.js';
+import { policyValueLoss, trainStep } from '../../training/losses.js';
 
 const versions = { observationVersion: 'obs-test/1', actionSpaceVersion: 'actions-test/1' };
 let dir: string;

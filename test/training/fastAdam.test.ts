@@ -1,9 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initBackend } from '../../training/tf/backend.js';
-import { FastAdam } from '../../training/tf/fastAdam.js';
-import { buildNetwork, trainableVariables, type Network, type PolicyValueConfig } from '../../training/tf/networks.js';
-import { policyValueLoss, trainStep, type PolicyValueBatch } from '../../training/tf/train.js';
+import { initBackend } from '../../nn/backend.js';
+import { FastAdam } from '../../training/fastAdam.js';
+import { buildNetwork, trainableVariables, type Network, type PolicyValueConfig } from '../../nn/networks.js';
+import { policyValueLoss, trainStep, type PolicyValueBatch } from '../../training/losses.js';
 
 const config: Parameters<typeof buildNetwork>[0] & { kind: 'policy-value' } = { kind: 'policy-value', observationSize: 6, actionCount: 5, hiddenUnits: [8, 7], seed: 3 };
 

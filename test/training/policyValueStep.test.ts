@@ -1,13 +1,13 @@
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initBackend } from '../../training/tf/backend.js';
-import { FastAdam } from '../../training/tf/fastAdam.js';
-import { evaluateLogitsValue, evaluatePolicyValue } from '../../training/tf/inference.js';
-import { maskedSoftmax } from '../../training/tf/maskedSoftmax.js';
-import { buildNetwork, trainableVariables, type Network, type PolicyValueConfig } from '../../training/tf/networks.js';
-import { policyValueForward, policyValueGradients, policyValueTrainStep } from '../../training/tf/policyValueStep.js';
-import { policyValueLoss, trainStep, type PolicyValueBatch } from '../../training/tf/train.js';
-import { installWasmFastMatMul, uninstallWasmFastMatMul } from '../../training/tf/wasmFastMatMul.js';
+import { initBackend } from '../../nn/backend.js';
+import { FastAdam } from '../../training/fastAdam.js';
+import { evaluateLogitsValue, evaluatePolicyValue } from '../../nn/inference.js';
+import { maskedSoftmax } from '../../nn/maskedSoftmax.js';
+import { buildNetwork, trainableVariables, type Network, type PolicyValueConfig } from '../../nn/networks.js';
+import { policyValueForward, policyValueGradients, policyValueTrainStep } from '../../training/policyValueStep.js';
+import { policyValueLoss, trainStep, type PolicyValueBatch } from '../../training/losses.js';
+import { installWasmFastMatMul, uninstallWasmFastMatMul } from '../../nn/wasmFastMatMul.js';
 
 const ROWS = 6;
 const OBS = 9;

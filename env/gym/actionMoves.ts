@@ -1,0 +1,109 @@
+/** The readable side of action ids: the engine move an id stands for, the id of a move, and a name for people. */
+import { type Card, cardName, formatCards } from '../rules/cards.js';
+import type { Action } from '../rules/actions.js';
+import { GROUP_CAP, type PickRules, classifyLaid } from '../rules/groups.js';
+import { type GameState, HAND_CAP } from '../rules/state.js';
+import type { PlayerView } from '../rules/view.js';
+import {
+  ACTION_COUNT, ACTION_RANGE_LIST, type ActionRange, DISCARD_FIRST, DISCARD_LAST, DISCARD_MASK, DISCARD_START, DRAW_DECK_ACTION,
+  HAND_SLOTS, HandSlots, PASS_ACTION, QUICK_ACTION, SLAPDOWN_ACTION, TAKE_START, YANIV_ACTION, decodeDiscard, discardIdOf,
+} from './actionLayout.js';
+
+
+/** The name of the range an id belongs to, or undefined outside the action space. */
+export function actionRangeOf(id: number): ActionRange | undefined {
+  if (!Number.isInteger(id)) return undefined;
+  return ACTION_RANGE_LIST.find((r) => id >= r.start && id < r.start + r.size);
+}
+
+function handSlotsOf(hand: readonly Card[]): HandSlots {
+  const slots = new HandSlots();
+  slots.load(hand, 0, hand.length);
+  return slots;
+}
+
+/** The hand an id is read against: the mover's hand, from a state or from the mover's own view. */
+function moverHand(position: GameState | PlayerView): { hand: readonly Card[]; rules: PickRules } {
+  if ('hands' in position) {
+    return { hand: Array.from(position.hands.subarray(position.current * HAND_CAP, position.current * HAND_CAP + position.handLength[position.current])), rules: position.rules };
+  }
+  if (position.seat !== position.current) throw new RangeError(`seat ${position.seat}'s view cannot read the actions of seat ${position.current}, who is to move`);
+  return { hand: position.hand, rules: position.rules };
+}
+
+/**
+ * The engine action an id stands for in this position, read against the mover's hand. It
+ * says what the id means, not that it is legal now: the mask (or `applyAction`) decides that.
+ * Throws for ids outside the action space or discard ids that name no group of this hand.
+ */
+export function actionToMove(position: GameState | PlayerView, id: number): Action {
+  const range = actionRangeOf(id);
+  if (!range) throw new RangeError(`${id} is not an action id (0..${ACTION_COUNT - 1})`);
+  switch (range.name) {
+    case 'YANIV': return { type: 'yaniv' };
+    case 'DRAW_DECK': return { type: 'draw', source: 'deck' };
+    case 'TAKE': return { type: 'draw', source: id - TAKE_START };
+    case 'PASS': return { type: 'pass' };
+    case 'QUICK': return { type: 'quick' };
+    case 'SLAPDOWN': return { type: 'slapdown' };
+    default: {
+      const { hand, rules } = moverHand(position);
+      const out = new Uint8Array(GROUP_CAP);
+      const packed = decodeDiscard(handSlotsOf(hand), id, rules, out);
+      if (packed === 0) throw new RangeError(`discard id ${id} (${describeDiscardSlots(id)}) names no group of the hand ${formatCards(hand)}`);
+      return { type: 'discard', cards: Array.from(out.subarray(0, packed & 15)) };
+    }
+  }
+}
+
+/**
+ * The id of an engine action in this position. A discard is read in its canonical laid order
+ * (a run laid descending is the same move as ascending); −1 when it is no group or the hand
+ * cannot lay those cards.
+ */
+export function moveToAction(position: GameState | PlayerView, move: Action): number {
+  switch (move.type) {
+    case 'yaniv': return YANIV_ACTION;
+    case 'draw': return move.source === 'deck' ? DRAW_DECK_ACTION : TAKE_START + move.source;
+    case 'pass': return PASS_ACTION;
+    case 'quick': return QUICK_ACTION;
+    case 'slapdown': return SLAPDOWN_ACTION;
+    case 'discard': {
+      const { hand, rules } = moverHand(position);
+      const group = classifyLaid(move.cards, rules);
+      if ('error' in group) return -1;
+      return discardIdOf(handSlotsOf(hand), group.cards, 0, group.cards.length);
+    }
+  }
+}
+
+function describeDiscardSlots(id: number): string {
+  const index = id - DISCARD_START;
+  const slots: number[] = [];
+  for (let i = 0; i < HAND_SLOTS; i++) if ((DISCARD_MASK[index] >> i) & 1) slots.push(i);
+  return `slots ${slots.join(',')}, first ${DISCARD_FIRST[index]}, last ${DISCARD_LAST[index]}`;
+}
+
+/** "Yaniv", "discard 5S 6S 7S", "draw from the deck", "take 7H", "pass", "quick discard", "slapdown". */
+export function describeAction(id: number, position?: GameState | PlayerView): string {
+  const range = actionRangeOf(id);
+  if (!range) return `invalid action ${id}`;
+  switch (range.name) {
+    case 'YANIV': return 'Yaniv';
+    case 'DRAW_DECK': return 'draw from the deck';
+    case 'TAKE': return `take ${cardName(id - TAKE_START)}`;
+    case 'PASS': return 'pass';
+    case 'QUICK': return 'quick discard';
+    case 'SLAPDOWN': return 'slapdown';
+    default: {
+      if (!position) return `discard ${describeDiscardSlots(id)}`;
+      try {
+        const move = actionToMove(position, id);
+        return move.type === 'discard' ? `discard ${formatCards(move.cards)}` : describeDiscardSlots(id);
+      } catch {
+        return `discard ${describeDiscardSlots(id)} (no such group in this hand)`;
+      }
+    }
+  }
+}
+

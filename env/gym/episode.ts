@@ -1,0 +1,290 @@
+/**
+ * One environment episode over the rules core: settings, seeding, applying action ids,
+ * episode ends, rewards and the game's history. YanivEnv wraps one; VecEnv steps many.
+ */
+import { z } from 'zod';
+import { bool, formatOptionIssues, intFrom, oneOf } from '../rules/schema.js';
+import type { Card } from '../rules/cards.js';
+import { actionError } from '../rules/actions.js';
+import { ACTION_COUNT, DISCARD_START, DRAW_DECK_ACTION, HandSlots, QUICK_ACTION, SLAPDOWN_ACTION, TAKE_START, YANIV_ACTION, decodeDiscard } from './actionLayout.js';
+import { MaskScratch, markLegalActions, writeActionMask } from './actionMask.js';
+import { actionToMove, describeAction } from './actionMoves.js';
+import {
+  IllegalMoveError, callYaniv, drawFromDeck, drawFromPrevious, layGroup, newGame, passAfterDraw, quickDiscard, reshuffle,
+  slapDown, startRound,
+} from '../rules/engine.js';
+import { GROUP_CAP, type GroupType } from '../rules/groups.js';
+import { encodeObservation } from './observation.js';
+import { GameHistory, type PositionJson } from './position.js';
+import { type Rng, rngFromState, seededRng } from '../rules/random.js';
+import { MAX_PLAYERS, MIN_PLAYERS, type Rules, resolveRules } from '../rules/rules.js';
+import {
+  type GameState, PHASE_AFTER_DRAW, PHASE_BETWEEN_ROUNDS, PHASE_DRAW, PHASE_GAME_OVER, PHASE_NAMES, PHASE_TURN, type RoundResult, cloneState, isRoundOver,
+} from '../rules/state.js';
+
+export const EPISODE_MODES = ['round', 'game'] as const;
+export const REWARD_SCHEMES = ['roundPenalty', 'zeroSum', 'winLoss'] as const;
+export type EpisodeMode = (typeof EPISODE_MODES)[number];
+export type RewardScheme = (typeof REWARD_SCHEMES)[number];
+
+/** Every environment setting, with its default, validated once. */
+export const envOptionsSchema = z.strictObject({
+  preset: z.string({ error: 'must be a preset name' }).default('standard').describe('Rule preset (RULES.md).'),
+  rules: z.record(z.string(), z.unknown(), { error: 'must be an object of rule options' }).default({}).describe('Rule option overrides on top of the preset.'),
+  players: intFrom(MIN_PLAYERS, MAX_PLAYERS).describe('Seats at the table.'),
+  episode: oneOf(EPISODE_MODES).default('game').describe('"round": an episode is one round; "game": rounds until the game ends.'),
+  reward: oneOf(REWARD_SCHEMES)
+    .default('zeroSum')
+    .describe('"roundPenalty": −points·scale per round; "zeroSum": −(points − mean of the round\'s seats)·scale per round; "winLoss": +1 to the winner of the episode, −1/(n−1) to each of the n−1 others, at its end.'),
+  rewardScale: z.number({ error: 'must be a positive number' }).positive({ error: 'must be a positive number' }).default(0.01).describe('Multiplies round points in "roundPenalty" and "zeroSum".'),
+  maxTurns: intFrom(1).nullable().default(null).describe('Whole turns after which an episode is truncated; null for no cap.'),
+  seed: z.int({ error: 'must be an integer' }).default(0).describe('Seed of the episode seeds (used when reset() is given none).'),
+  history: bool().default(true).describe('Keep the game record so positions can be exported (a little slower).'),
+});
+
+export type EnvOptions = z.input<typeof envOptionsSchema>;
+
+export type EnvConfig = z.output<typeof envOptionsSchema>;
+
+/** Thrown for an action id that is not legal now; the message names the action and why. */
+export class IllegalActionError extends IllegalMoveError {
+  override name = 'IllegalActionError';
+  constructor(readonly action: number, reason: string) {
+    super(reason);
+  }
+}
+
+/** Thrown by step() once the episode has ended and before reset(). */
+export class EpisodeOverError extends Error {
+  override name = 'EpisodeOverError';
+}
+
+export const ONGOING = 0;
+export const TERMINATED = 1;
+export const TRUNCATED = 2;
+export type EpisodeStatus = typeof ONGOING | typeof TERMINATED | typeof TRUNCATED;
+
+export function parseEnvOptions(options: EnvOptions): EnvConfig {
+  const parsed = envOptionsSchema.safeParse(options, { reportInput: true });
+  if (!parsed.success) throw new RangeError(formatOptionIssues(parsed.error, 'env option', Object.keys(envOptionsSchema.shape)));
+  return parsed.data;
+}
+
+export interface ResetOptions {
+  seed?: number;
+  /** Totals before the first round (a game picked up mid-way). */
+  startTotals?: readonly number[];
+}
+
+// Scratch for decoding a discard id, shared by every episode (apply is synchronous and never
+// re-entered): per-episode copies would be more memory to pull into the cache at each step of a big batch.
+const discardSlots = new HandSlots();
+const discardGroup = new Uint8Array(GROUP_CAP);
+
+/** The rules core behind one environment, driven by action ids. */
+export class Episode {
+  readonly config: EnvConfig;
+  readonly rules: Rules;
+  state: GameState;
+  status: EpisodeStatus = ONGOING;
+  /** Whole turns completed in this episode. */
+  turns = 0;
+  /** The seat that took the last step, −1 after a reset. */
+  actor = -1;
+  /** The round that ended during the last step, else null. */
+  roundResult: RoundResult | null = null;
+  history: GameHistory | null = null;
+  private seeds: Rng;
+
+  /** `rules` may be passed when many episodes share one configuration. */
+  constructor(config: EnvConfig, rules = resolveRules({ preset: config.preset, rules: config.rules, players: config.players })) {
+    this.config = config;
+    this.rules = rules;
+    this.seeds = seededRng(config.seed);
+    this.state = newGame({ rules: this.rules, players: config.players });
+  }
+
+  reset({ seed, startTotals }: ResetOptions = {}): void {
+    if (startTotals && (startTotals.length !== this.config.players || !startTotals.every(Number.isInteger))) {
+      throw new RangeError(`startTotals must be ${this.config.players} integers, one per seat (got ${JSON.stringify(startTotals)})`);
+    }
+    if (seed !== undefined) this.seeds = seededRng(seed);
+    const gameSeed = this.seeds.next() | 0;
+    this.state = newGame({ rules: this.rules, players: this.config.players, seed: gameSeed, startTotals });
+    this.history = this.config.history
+      ? GameHistory.start({ preset: this.config.preset, rules: this.config.rules as PositionJson['record']['rules'], players: this.config.players, startTotals })
+      : null;
+    this.status = ONGOING;
+    this.turns = 0;
+    this.actor = -1;
+    this.roundResult = null;
+    this.beginRound();
+  }
+
+  /** Continues from a saved position (see position.ts); in game mode a position between rounds deals the next one. */
+  load(state: GameState, history: GameHistory | null): void {
+    this.state = state;
+    this.history = this.config.history ? history : null;
+    this.status = state.phase === PHASE_GAME_OVER || (state.phase === PHASE_BETWEEN_ROUNDS && this.config.episode === 'round') ? TERMINATED : ONGOING;
+    this.turns = 0;
+    this.actor = -1;
+    this.roundResult = null;
+    if (this.status === ONGOING && state.phase === PHASE_BETWEEN_ROUNDS) this.beginRound();
+  }
+
+  /** The seat whose observation the env shows: the player to move, or the last actor once it is over. */
+  observer(): number {
+    return this.status === ONGOING ? this.state.current : Math.max(0, this.actor);
+  }
+
+  currentPlayer(): number {
+    return this.status === ONGOING ? this.state.current : -1;
+  }
+
+  writeObservation(out: Float32Array, offset: number): void {
+    encodeObservation(this.state, this.observer(), out, offset);
+  }
+
+  /** Sets the legal entries of a mask row that is all 0 (none once the episode is over) and returns how many there are. */
+  markMask(scratch: MaskScratch, out: Uint8Array, offset: number, ids: Int16Array, idsOffset: number): number {
+    return this.status === ONGOING ? markLegalActions(this.state, scratch, out, offset, ids, idsOffset) : 0;
+  }
+
+  /** Writes the mask (all 0 once the episode is over) and returns how many actions are legal. */
+  writeMask(scratch: MaskScratch, out: Uint8Array, offset: number, ids: Int16Array | null = null, idsOffset = 0): number {
+    if (this.status !== ONGOING) {
+      out.fill(0, offset, offset + ACTION_COUNT);
+      return 0;
+    }
+    return writeActionMask(this.state, scratch, out, offset, ids, idsOffset);
+  }
+
+  /**
+   * Applies a legal id (checked against `mask`, the one last written for this episode), settles
+   * a round or episode end, and writes every seat's reward into `rewards[rewardOffset + seat]`.
+   */
+  step(id: number, mask: Uint8Array, maskOffset: number, rewards: Float32Array, rewardOffset: number): EpisodeStatus {
+    if (this.status !== ONGOING) throw new EpisodeOverError('the episode is over: call reset() before step()');
+    if (!(Number.isInteger(id) && id >= 0 && id < ACTION_COUNT && mask[maskOffset + id] === 1)) throw this.illegal(id);
+    const s = this.state;
+    // A loop, not fill(): a call into the fill builtin costs more than zeroing a handful of seats.
+    for (let seat = 0; seat < s.players; seat++) rewards[rewardOffset + seat] = 0;
+    this.actor = s.current;
+    this.roundResult = null;
+    this.apply(id);
+    const roundOver = isRoundOver(s);
+    if (roundOver || s.phase === PHASE_TURN) this.turns++;
+    if (roundOver) this.endRound(rewards, rewardOffset);
+    if (this.status === ONGOING && this.config.maxTurns !== null && this.turns >= this.config.maxTurns) this.status = TRUNCATED;
+    return this.status;
+  }
+
+  private apply(id: number): void {
+    const s = this.state;
+    if (s.phase === PHASE_TURN) {
+      if (id === YANIV_ACTION) {
+        this.history?.yaniv();
+        return callYaniv(s);
+      }
+      discardSlots.loadSeat(s, s.current);
+      const packed = decodeDiscard(discardSlots, id, s.rules, discardGroup);
+      const length = packed & 15;
+      this.history?.laid(discardGroup, length);
+      return layGroup(s, discardGroup, length, (packed >> 4) as GroupType);
+    }
+    if (s.phase === PHASE_DRAW) {
+      if (id === DRAW_DECK_ACTION) {
+        let reshuffled: Card[] | null = null;
+        if (this.history && s.deckLength === 0) {
+          reshuffle(s);
+          reshuffled = Array.from(s.deck.subarray(0, s.deckLength)).reverse();
+        }
+        this.history?.drew('deck', reshuffled);
+        drawFromDeck(s);
+      } else {
+        this.history?.drew(id - TAKE_START, null);
+        drawFromPrevious(s, id - TAKE_START);
+      }
+      if ((s.phase as number) !== PHASE_AFTER_DRAW) this.history?.endTurn(null);
+      return;
+    }
+    if (id === QUICK_ACTION) {
+      this.history?.endTurn('quick');
+      return quickDiscard(s);
+    }
+    if (id === SLAPDOWN_ACTION) {
+      this.history?.endTurn('slapdown');
+      return slapDown(s);
+    }
+    this.history?.endTurn(null);
+    return passAfterDraw(s);
+  }
+
+  private endRound(rewards: Float32Array, offset: number): void {
+    const s = this.state;
+    const result = s.lastResult as RoundResult;
+    this.roundResult = result;
+    const over = this.config.episode === 'round' || s.phase === PHASE_GAME_OVER;
+    const { reward, rewardScale } = this.config;
+    if (reward === 'roundPenalty' || reward === 'zeroSum') {
+      let sum = 0;
+      let seats = 0;
+      for (let seat = 0; seat < s.players; seat++) {
+        const points = result.points[seat];
+        if (points === null) continue;
+        sum += points;
+        seats++;
+      }
+      const mean = reward === 'zeroSum' ? sum / seats : 0;
+      for (let seat = 0; seat < s.players; seat++) {
+        const points = result.points[seat];
+        if (points !== null) rewards[offset + seat] = -(points - mean) * rewardScale;
+      }
+    } else if (over) {
+      const gameOver = this.config.episode === 'game';
+      const winner = gameOver ? s.winner : result.winner;
+      let losers = 0;
+      for (let seat = 0; seat < s.players; seat++) if (seat !== winner && (gameOver || result.points[seat] !== null)) losers++;
+      for (let seat = 0; seat < s.players; seat++) {
+        if (seat === winner) rewards[offset + seat] = 1;
+        else if (gameOver || result.points[seat] !== null) rewards[offset + seat] = -1 / losers;
+      }
+    }
+    if (over) this.status = TERMINATED;
+    else this.beginRound();
+  }
+
+  private beginRound(): void {
+    startRound(this.state);
+    this.history?.beginRound(this.state);
+  }
+
+  private illegal(id: number): IllegalActionError {
+    const s = this.state;
+    if (!Number.isInteger(id) || id < 0 || id >= ACTION_COUNT) return new IllegalActionError(id, `${id} is not an action id (0..${ACTION_COUNT - 1})`);
+    const name = describeAction(id, s);
+    let reason = `it is not among the legal actions in phase ${PHASE_NAMES[s.phase]}`;
+    try {
+      const error = actionError(s, actionToMove(s, id));
+      if (error !== null) reason = error;
+      else if (id >= DISCARD_START && id < DRAW_DECK_ACTION) reason = 'that laid order is not the canonical one for these cards';
+    } catch (error) {
+      if (error instanceof RangeError) reason = error.message;
+      else throw error;
+    }
+    return new IllegalActionError(id, `action ${id} (${name}) is illegal: ${reason}`);
+  }
+
+  clone(): Episode {
+    const copy = new Episode(this.config, this.rules);
+    copy.state = cloneState(this.state);
+    copy.status = this.status;
+    copy.turns = this.turns;
+    copy.actor = this.actor;
+    copy.roundResult = this.roundResult;
+    copy.history = this.history?.clone() ?? null;
+    copy.seeds = rngFromState(this.seeds.getState());
+    return copy;
+  }
+}
+

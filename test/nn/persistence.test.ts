@@ -1,0 +1,76 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import * as tf from '@tensorflow/tfjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initBackend } from '../../nn/backend.js';
+import { evaluatePolicyValue, scoreActions } from '../../nn/inference.js';
+import { buildNetwork } from '../../nn/networks.js';
+import { loadNetwork, MetadataMismatchError, saveNetwork } from '../../nn/persistence.js';
+
+const versions = { observationVersion: 'obs-test/1', actionSpaceVersion: 'actions-test/1' };
+let dir: string;
+
+describe('persistence', () => {
+  beforeAll(async () => {
+    await initBackend('wasm');
+    dir = await mkdtemp(path.join(os.tmpdir(), 'yaniv-tf-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('save → load gives identical outputs (policy-value), in the standard tfjs layout with metadata', async () => {
+    const net = buildNetwork({ kind: 'policy-value', observationSize: 5, actionCount: 4, hiddenUnits: [6], seed: 1 });
+    const where = path.join(dir, 'pv');
+    const training = { learningRate: 0.01, note: 'test' };
+    await saveNetwork(net, where, { ...versions, training });
+    const { network, metadata } = await loadNetwork(where, { ...versions, kind: 'policy-value' });
+    const obs = Float32Array.from([0.1, -0.4, 2, 0, 1, 3, -1, 0.5, 0.25, -2]);
+    const mask = [1, 1, 0, 1, 0, 1, 1, 1];
+    expect(evaluatePolicyValue(network as typeof net, obs, mask)).toEqual(evaluatePolicyValue(net, obs, mask));
+    expect(metadata).toMatchObject({ formatVersion: 1, ...versions, network: net.config, training, backend: 'wasm', tfjsVersion: tf.version.tfjs });
+
+    const modelJson = JSON.parse(await readFile(path.join(where, 'model.json'), 'utf8'));
+    expect(modelJson.format).toBe('layers-model');
+    expect(modelJson.weightsManifest[0].paths).toEqual(['weights.bin']);
+    // The same files through tfjs's own loader (what a browser does over http): fromMemory with the raw bytes.
+    const weights = await readFile(path.join(where, 'weights.bin'));
+    const viaTfjs = await tf.loadLayersModel(tf.io.fromMemory(modelJson.modelTopology, modelJson.weightsManifest[0].weights, weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength)));
+    const x = tf.tensor2d(obs, [2, 5]);
+    const [a, b] = [viaTfjs.predict(x) as tf.Tensor[], net.model.predict(x) as tf.Tensor[]];
+    expect(Array.from(a[0].dataSync())).toEqual(Array.from(b[0].dataSync()));
+    tf.dispose([x, ...a, ...b]);
+    [net.model, network.model, viaTfjs].forEach((m) => m.dispose());
+  });
+
+  it('save → load gives identical outputs (action-scoring)', async () => {
+    const net = buildNetwork({ kind: 'action-scoring', observationSize: 3, actionFeatureSize: 2, observationUnits: [4], hiddenUnits: [4], seed: 2 });
+    const where = path.join(dir, 'as');
+    await saveNetwork(net, where, versions);
+    const { network } = await loadNetwork(where, versions);
+    const obs = Float32Array.from([1, 2, 3, -1, 0, 1]);
+    const act = Float32Array.from([0.5, 1, -1, 2]);
+    expect(scoreActions(network as typeof net, obs, act)).toEqual(scoreActions(net, obs, act));
+    net.model.dispose();
+    network.model.dispose();
+  });
+
+  it('refuses a mismatch and says which version differs', async () => {
+    const net = buildNetwork({ kind: 'policy-value', observationSize: 2, actionCount: 2, hiddenUnits: [2], seed: 1 });
+    const where = path.join(dir, 'mismatch');
+    await saveNetwork(net, where, versions);
+    net.model.dispose();
+    await expect(loadNetwork(where, { ...versions, observationVersion: 'obs-test/2' })).rejects.toThrow(
+      'observation version differs: saved "obs-test/1", expected "obs-test/2"',
+    );
+    await expect(loadNetwork(where, { ...versions, actionSpaceVersion: 'actions-test/9' })).rejects.toThrow(
+      'action-space version differs: saved "actions-test/1", expected "actions-test/9"',
+    );
+    await expect(loadNetwork(where, { ...versions, kind: 'action-scoring' })).rejects.toBeInstanceOf(MetadataMismatchError);
+    const metaPath = path.join(where, 'metadata.json');
+    const meta = JSON.parse(await readFile(metaPath, 'utf8'));
+    await writeFile(metaPath, JSON.stringify({ ...meta, formatVersion: 2 }));
+    await expect(loadNetwork(where, versions)).rejects.toThrow('format version differs: saved 2, expected 1');
+  });
+});

@@ -1,0 +1,56 @@
+// One optimisation step and the standard losses of the two network kinds.
+import * as tf from '@tensorflow/tfjs';
+import { maskedSoftmaxCrossEntropy } from '../nn/maskedSoftmax.js';
+import { FastAdam } from './fastAdam.js';
+import { trainableVariables, type ActionScoringConfig, type Network, type PolicyValueConfig } from '../nn/networks.js';
+
+/**
+ * Minimises loss() over the model's trainable variables and returns the loss as a tensor, for the
+ * caller to read (outside any tidy) and dispose. The explicit variable list keeps optimizer state in
+ * layer order, which is what lets checkpoints restore it.
+ */
+export function trainStep(optimizer: tf.Optimizer | FastAdam, model: tf.LayersModel, loss: () => tf.Scalar): tf.Scalar {
+  if (optimizer instanceof FastAdam) return optimizer.minimize(loss, trainableVariables(model));
+  const value = optimizer.minimize(loss, true, trainableVariables(model));
+  if (value === null) throw new Error('optimizer returned no loss');
+  return value;
+}
+
+export interface PolicyValueBatch {
+  observations: tf.Tensor2D;
+  /** [rows, actionCount], nonzero = legal. */
+  legalMask: tf.Tensor2D;
+  /** [rows, actionCount] target distribution over legal actions. */
+  targetPolicy: tf.Tensor2D;
+  /** [rows, 1]. */
+  targetValue: tf.Tensor2D;
+}
+
+/** Cross-entropy of the masked policy against the target distribution plus valueWeight × squared value error, both averaged over rows. */
+export function policyValueLoss(net: Network<PolicyValueConfig>, batch: PolicyValueBatch, valueWeight = 1): tf.Scalar {
+  return tf.tidy(() => {
+    const [logits, value] = net.model.apply(batch.observations, { training: true }) as tf.Tensor[];
+    const policyLoss = maskedSoftmaxCrossEntropy(logits as tf.Tensor2D, batch.legalMask, batch.targetPolicy);
+    const valueLoss = tf.mean(tf.square(tf.sub(value, batch.targetValue)));
+    return tf.add(policyLoss, tf.mul(valueLoss, valueWeight)) as tf.Scalar;
+  });
+}
+
+export interface ActionScoringBatch {
+  observations: tf.Tensor2D;
+  actionFeatures: tf.Tensor2D;
+  /** [rows, 1] return observed after taking the row's action (the Deep Monte-Carlo target). */
+  targetScore: tf.Tensor2D;
+  /** [rows, 1]. */
+  targetValue: tf.Tensor2D;
+}
+
+/** Squared error of the action score against the observed return, plus valueWeight × squared value error. */
+export function actionScoringLoss(net: Network<ActionScoringConfig>, batch: ActionScoringBatch, valueWeight = 1): tf.Scalar {
+  return tf.tidy(() => {
+    const [score, value] = net.model.apply([batch.observations, batch.actionFeatures], { training: true }) as tf.Tensor[];
+    const scoreLoss = tf.mean(tf.square(tf.sub(score, batch.targetScore)));
+    const valueLoss = tf.mean(tf.square(tf.sub(value, batch.targetValue)));
+    return tf.add(scoreLoss, tf.mul(valueLoss, valueWeight)) as tf.Scalar;
+  });
+}
