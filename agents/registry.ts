@@ -1,28 +1,121 @@
-/** Agents by name, for the CLI, tournaments and the server. */
-import type { Agent } from './agent.js';
-import { intermediate } from './intermediate.js';
-import { novice } from './novice.js';
-import { randomAgent } from './random.js';
-import { rolloutAgent } from './rollout.js';
-import { ruleAgent } from './ruleAgent.js';
-import { strongBot } from './strong.js';
+/**
+ * Agents by name, for the CLI, tournaments, the trainer and the server. An agent spec is
+ * `name`, `name:ARG` or either with `?key=value&…` parameters: `strong`, `rollout?samples=16`,
+ * `neural:models/standard?greedy=0`. Factories load lazily (a dynamic import each), so asking
+ * for `strong` never loads tfjs, and `createAgent` is async because a model may have to load.
+ */
+import type { Agent } from '../env/gym/agent.js';
+
+export interface AgentSpec {
+  readonly name: string;
+  /** What follows `name:` (a model path for neural agents), if anything. */
+  readonly arg?: string;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+interface Factory {
+  readonly description: string;
+  /** The parameters the agent takes (anything else is an error). */
+  readonly params: readonly string[];
+  /** Whether `name:ARG` is allowed. */
+  readonly takesArg?: boolean;
+  create(spec: AgentSpec): Promise<Agent>;
+}
+
+/** A number parameter, or the error naming it. */
+function numberParam(spec: AgentSpec, key: string): number | undefined {
+  const raw = spec.params[key];
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value <= 0) throw new AgentSpecError(`agent "${spec.name}": parameter ${key} must be a positive number (got ${JSON.stringify(raw)})`);
+  return value;
+}
 
 const FACTORIES = {
-  random: () => randomAgent(),
-  novice: () => ruleAgent('novice', novice),
-  intermediate: () => ruleAgent('intermediate', intermediate),
-  strong: () => ruleAgent('strong', strongBot()),
-  rollout: () => rolloutAgent(),
-} satisfies Record<string, () => Agent>;
+  random: {
+    description: 'uniform over the legal actions (seeded)',
+    params: [],
+    create: async () => (await import('./random.js')).randomAgent(),
+  },
+  novice: {
+    description: 'lays the most points, takes cards worth ≤ 2, calls when no opponent is known to be lower',
+    params: [],
+    create: async () => {
+      const [{ ruleAgent }, { novice }] = await Promise.all([import('./ruleAgent.js'), import('./novice.js')]);
+      return ruleAgent('novice', novice);
+    },
+  },
+  intermediate: {
+    description: 'lays the longest group, takes cards that make groups, calls whenever legal',
+    params: [],
+    create: async () => {
+      const [{ ruleAgent }, { intermediate }] = await Promise.all([import('./ruleAgent.js'), import('./intermediate.js')]);
+      return ruleAgent('intermediate', intermediate);
+    },
+  },
+  strong: {
+    description: 'card tracking, sampled Assaf risk before calling, one-turn-ahead discard planning',
+    params: [],
+    create: async () => {
+      const [{ ruleAgent }, { strongBot }] = await Promise.all([import('./ruleAgent.js'), import('./strong.js')]);
+      return ruleAgent('strong', strongBot());
+    },
+  },
+  rollout: {
+    description: 'search over strong: determinised worlds and strong-like playouts (samples=N worlds, ms=N budget)',
+    params: ['samples', 'ms'],
+    create: async (spec) => {
+      const { rolloutAgent } = await import('./rollout.js');
+      const samples = numberParam(spec, 'samples');
+      const maxMillis = numberParam(spec, 'ms');
+      return rolloutAgent({ ...(samples !== undefined ? { samples: Math.round(samples) } : {}), ...(maxMillis !== undefined ? { maxMillis } : {}) });
+    },
+  },
+} satisfies Record<string, Factory>;
 
 export type AgentName = keyof typeof FACTORIES;
 export const AGENT_NAMES = Object.keys(FACTORIES) as AgentName[];
+
+/** A spec that names no agent, or gives it parameters it does not take. */
+export class AgentSpecError extends Error {
+  override name = 'AgentSpecError';
+}
 
 export function isAgentName(name: string): name is AgentName {
   return Object.hasOwn(FACTORIES, name);
 }
 
-export function createAgent(name: string): Agent {
-  if (!isAgentName(name)) throw new Error(`unknown agent ${JSON.stringify(name)}; the agents are ${AGENT_NAMES.join(', ')}`);
-  return FACTORIES[name]();
+/** The agents with a line each, for help texts and the server's welcome. */
+export function describeAgents(): { name: AgentName; description: string }[] {
+  return AGENT_NAMES.map((name) => ({ name, description: FACTORIES[name].description }));
+}
+
+/** Reads `name[:arg][?k=v&…]` and checks it against the registry; throws AgentSpecError naming the problem. */
+export function parseAgentSpec(spec: string): AgentSpec {
+  const query = spec.indexOf('?');
+  const head = query < 0 ? spec : spec.slice(0, query);
+  const colon = head.indexOf(':');
+  const name = colon < 0 ? head : head.slice(0, colon);
+  const arg = colon < 0 ? undefined : head.slice(colon + 1);
+  if (!isAgentName(name)) throw new AgentSpecError(`unknown agent ${JSON.stringify(name)}; the agents are ${AGENT_NAMES.join(', ')}`);
+  const factory: Factory = FACTORIES[name];
+  if (arg !== undefined && !factory.takesArg) throw new AgentSpecError(`agent "${name}" takes no ":" argument (got ${JSON.stringify(spec)})`);
+  const params: Record<string, string> = Object.create(null) as Record<string, string>;
+  if (query >= 0) {
+    for (const [key, value] of new URLSearchParams(spec.slice(query + 1))) {
+      if (!factory.params.includes(key)) {
+        const known = factory.params.length > 0 ? `its parameters are ${factory.params.join(', ')}` : 'it takes no parameters';
+        throw new AgentSpecError(`agent "${name}" has no parameter ${JSON.stringify(key)}; ${known}`);
+      }
+      params[key] = value;
+    }
+  }
+  return { name, ...(arg !== undefined ? { arg } : {}), params };
+}
+
+/** The agent a spec names, loaded on demand. */
+export async function createAgent(spec: string): Promise<Agent> {
+  const parsed = parseAgentSpec(spec);
+  const factory: Factory = FACTORIES[parsed.name as AgentName];
+  return factory.create(parsed);
 }

@@ -42,7 +42,7 @@ import { legalActionIds } from '../env/gym/actionMask.js';
 import { determinize } from '../env/rules/determinize.js';
 import { type GameState, type PlayerView, applyAction, cloneState, handValue, isRoundOver, unseenCounts } from '../env/index.js';
 import { type Rng, seededRng } from '../env/rules/random.js';
-import type { Agent, Decision } from './agent.js';
+import type { Agent, Decision } from '../env/gym/agent.js';
 import { STRONG_PLAYOUT, handScoreOf, playoutRound, playoutRoundStrong } from './playout.js';
 import { STRONG_DEFAULTS, assafRisk, rankDiscards, strongBot } from './strong.js';
 

@@ -2,7 +2,7 @@
 import { actionToMove, moveToAction } from '../env/gym/actionMoves.js';
 import { legalActionIds } from '../env/gym/actionMask.js';
 import { type Rng, seededRng } from '../env/rules/random.js';
-import type { Agent, Decision, DecisionInput } from './agent.js';
+import type { Agent, Decision, DecisionInput } from '../env/gym/agent.js';
 import type { RuleBot } from './ruleBot.js';
 
 export function ruleAgent(name: string, bot: RuleBot): Agent {

@@ -6,7 +6,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import Table from 'cli-table3';
 import { SingleBar } from 'cli-progress';
 import { z } from 'zod';
-import { AGENT_NAMES, isAgentName } from '../agents/registry.js';
+import { AGENT_NAMES, AgentSpecError, parseAgentSpec } from '../agents/registry.js';
 import { type TournamentConfig, runTournament } from '../agents/tournament/run.js';
 import type { TournamentSummary } from '../agents/tournament/stats.js';
 import { MAX_PLAYERS, MIN_PLAYERS, RuleError, resolveRules } from '../env/index.js';
@@ -15,7 +15,12 @@ const agentList = z.string().transform((text, ctx) => {
   const names = text.split(',').map((n) => n.trim()).filter(Boolean);
   if (names.length === 0) ctx.addIssue({ code: 'custom', message: 'name at least one agent' });
   for (const name of names) {
-    if (!isAgentName(name)) ctx.addIssue({ code: 'custom', message: `unknown agent ${JSON.stringify(name)}; the agents are ${AGENT_NAMES.join(', ')}` });
+    try {
+      parseAgentSpec(name);
+    } catch (error) {
+      if (!(error instanceof AgentSpecError)) throw error;
+      ctx.addIssue({ code: 'custom', message: error.message });
+    }
   }
   if (new Set(names).size !== names.length) ctx.addIssue({ code: 'custom', message: 'name each agent once' });
   return names;
@@ -31,7 +36,7 @@ const wholeNumber = (flag: string, min: number, max = Number.MAX_SAFE_INTEGER) =
 
 /** The flags of `yaniv bench`, each described; validated once, errors name the flag. */
 export const benchFlagsSchema = z.object({
-  agents: agentList.describe('Comma-separated agent names.'),
+  agents: agentList.describe('Comma-separated agent specs (name, name:ARG, name?key=value).'),
   games: wholeNumber('--games', 1).describe('Games per lineup (rounded up to whole sets of seat rotations).'),
   players: wholeNumber('--players', MIN_PLAYERS, MAX_PLAYERS).describe('Seats at each table.'),
   rules: z.string().describe('A rule preset.'),

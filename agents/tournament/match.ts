@@ -13,10 +13,9 @@ import {
 } from '../../env/index.js';
 import { OBSERVATION_SIZE, encodeObservation } from '../../env/gym/observation.js';
 import { seededRng } from '../../env/rules/random.js';
-import type { Agent } from '../agent.js';
+import type { Agent } from '../../env/gym/agent.js';
+import type { EpisodeMode } from '../../env/gym/episode.js';
 import { mixSeed } from './seeds.js';
-
-export type Episode = 'round' | 'game';
 
 export interface MatchOptions {
   rules: Rules;
@@ -28,7 +27,7 @@ export interface MatchOptions {
   dealSeed: number;
   /** Seeds the agents' own randomness for this game. */
   agentSeed: number;
-  episode: Episode;
+  episode: EpisodeMode;
   record?: boolean;
   /** A guard against agents that never end a round. */
   maxTurns?: number;
@@ -161,7 +160,7 @@ function countRound(s: GameState, stats: SeatStats[]): void {
   }
 }
 
-function rankSeats(s: GameState, stats: SeatStats[], winner: number, episode: Episode): void {
+function rankSeats(s: GameState, stats: SeatStats[], winner: number, episode: EpisodeMode): void {
   const score = (seat: number) => (episode === 'round' ? (s.lastResult?.points[seat] ?? 0) : s.totals[seat]);
   const survival = (seat: number) => stats[seat].eliminatedAfter ?? Infinity;
   const ahead = (a: number, b: number) => a === winner

@@ -7,8 +7,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { type RuleOptionsInput, resolveRules } from '../../env/index.js';
+import type { Agent } from '../../env/gym/agent.js';
 import { createAgent } from '../registry.js';
-import { type Episode, type MatchResult, playMatch } from './match.js';
+import type { EpisodeMode } from '../../env/gym/episode.js';
+import { type MatchResult, playMatch } from './match.js';
 import { type ScheduledGame, schedule } from './schedule.js';
 import { mixSeed } from './seeds.js';
 import { type PlayedGame, type TournamentSummary, summarize } from './stats.js';
@@ -20,7 +22,7 @@ export interface TournamentConfig {
   preset: string;
   rules: RuleOptionsInput;
   seed: number;
-  episode: Episode;
+  episode: EpisodeMode;
   workers: number;
   saveRecords?: string;
 }
@@ -37,20 +39,24 @@ const DEAL = 1;
 const AGENT = 2;
 
 /** Plays scheduled games one after the other in this thread, reporting each. */
-export function playScheduled(config: TournamentConfig, games: readonly ScheduledGame[], report: (index: number, result: MatchResult) => void): void {
+export async function playScheduled(config: TournamentConfig, games: readonly ScheduledGame[], report: (index: number, result: MatchResult) => void): Promise<void> {
   const rules = resolveRules({ preset: config.preset, rules: config.rules, players: config.players });
-  const pool = new Map<string, ReturnType<typeof createAgent>[]>();
-  const agentsFor = (seats: readonly string[]) => seats.map((name, seat) => {
-    let list = pool.get(name);
-    if (!list) pool.set(name, (list = []));
-    const copy = seats.slice(0, seat).filter((n) => n === name).length;
-    while (list.length <= copy) list.push(createAgent(name));
-    return list[copy];
-  });
+  const pool = new Map<string, Agent[]>();
+  const agentsFor = async (seats: readonly string[]): Promise<Agent[]> => {
+    const agents: Agent[] = [];
+    for (const [seat, name] of seats.entries()) {
+      let list = pool.get(name);
+      if (!list) pool.set(name, (list = []));
+      const copy = seats.slice(0, seat).filter((n) => n === name).length;
+      while (list.length <= copy) list.push(await createAgent(name));
+      agents.push(list[copy]);
+    }
+    return agents;
+  };
   for (const game of games) {
     const record = config.saveRecords !== undefined;
     const result = playMatch({
-      rules, preset: config.preset, overrides: config.rules, agents: agentsFor(game.seats), episode: config.episode, record,
+      rules, preset: config.preset, overrides: config.rules, agents: await agentsFor(game.seats), episode: config.episode, record,
       dealSeed: mixSeed(config.seed, DEAL, game.deal), agentSeed: mixSeed(config.seed, AGENT, game.index),
     });
     if (config.saveRecords !== undefined && result.record) {
@@ -79,7 +85,7 @@ export async function runTournament(config: TournamentConfig, options: RunOption
   };
   const workers = Math.max(1, Math.min(config.workers, scheduled.length));
   if (workers === 1) {
-    playScheduled(config, scheduled, collect);
+    await playScheduled(config, scheduled, collect);
   } else {
     const workerUrl = options.workerUrl ?? new URL('./worker.js', import.meta.url);
     const shares = Array.from({ length: workers }, (_, w) => scheduled.filter((_, i) => i % workers === w));

@@ -5,7 +5,7 @@ import { type WorkerMessage, type WorkerTask, playScheduled } from './run.js';
 const task = workerData as WorkerTask;
 const post = (message: WorkerMessage) => parentPort?.postMessage(message);
 try {
-  playScheduled(task.config, task.games, (index, result) => post({ index, result }));
+  await playScheduled(task.config, task.games, (index, result) => post({ index, result }));
 } catch (error) {
-  post({ error: error instanceof Error ? error.stack ?? error.message : String(error) });
+  post({ error: error instanceof Error ? error.message : String(error) });
 }

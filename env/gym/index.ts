@@ -12,5 +12,6 @@ export * from './observation.js';
 export * from './episode.js';
 export * from './yanivEnv.js';
 export * from './vecEnv.js';
+export * from './agent.js';
 export * from './singleAgent.js';
 export * from './position.js';

@@ -1,27 +1,23 @@
 /**
- * A single-agent view of the game: one learning seat, the other seats played by given
- * policies. `step` runs the opponents until it is the learner's turn again (or the episode
- * ends) and returns the learner's reward summed over everything that happened in between.
+ * A single-agent view of the game: one learning seat, the other seats played by agents
+ * (agent.ts: the same interface tournaments and the server use). `step` runs the opponents
+ * until it is the learner's turn again (or the episode ends) and returns the learner's reward
+ * summed over everything that happened in between.
  */
-import { randomLegalAction } from './actionMask.js';
+import type { Agent } from './agent.js';
 import type { EnvOptions, ResetOptions } from './episode.js';
-import { type Rng, seededRng } from '../rules/random.js';
+import { seededRng } from '../rules/random.js';
+import { playerView } from '../rules/view.js';
 import { type ResetResult, type StepInfo, type StepResult, YanivEnv } from './yanivEnv.js';
-
-/** Anything that picks an action id from an observation and its legal-action mask. */
-export type Policy = (observation: Float32Array, mask: Uint8Array, info: StepInfo) => number;
 
 export interface SingleAgentOptions extends EnvOptions {
   /** The learner's seat (default 0), or "rotate": seat 0 in the first episode, then one seat on at every reset. */
   seat?: number | 'rotate';
-  /** One policy for every other seat, or one per seat (the learner's entry is ignored; not with seat "rotate"). */
-  opponents: Policy | readonly (Policy | null | undefined)[];
-}
-
-/** Uniformly random legal actions from a seeded generator. */
-export function randomPolicy(seed = 0): Policy {
-  const rng: Rng = seededRng(seed);
-  return (_observation, mask) => randomLegalAction(mask, rng);
+  /**
+   * One agent for every other seat, or one per seat (the learner's entry is ignored; not with
+   * seat "rotate"). Each agent is re-seeded at every reset from the episode seed and its seat.
+   */
+  opponents: Agent | readonly (Agent | null | undefined)[];
 }
 
 export class SingleAgentEnv {
@@ -30,19 +26,21 @@ export class SingleAgentEnv {
   seat: number;
   private readonly rotate: boolean;
   private episodes = 0;
-  private readonly opponents: Policy[];
+  private readonly opponents: (Agent | null)[];
+  private readonly agentSeeds = seededRng(0);
 
   constructor({ seat = 0, opponents, ...options }: SingleAgentOptions) {
     this.env = new YanivEnv(options);
     this.rotate = seat === 'rotate';
     const first = seat === 'rotate' ? 0 : seat;
     if (!Number.isInteger(first) || first < 0 || first >= this.env.players) throw new RangeError(`seat must be a seat from 0 to ${this.env.players - 1} or "rotate" (got ${JSON.stringify(seat)})`);
-    if (this.rotate && typeof opponents !== 'function') throw new RangeError('with seat "rotate" the opponents are one policy for every other seat');
+    const one = !Array.isArray(opponents);
+    if (this.rotate && !one) throw new RangeError('with seat "rotate" the opponents are one agent for every other seat');
     this.seat = first;
     this.opponents = Array.from({ length: this.env.players }, (_, s) => {
-      const policy = typeof opponents === 'function' ? opponents : opponents[s];
-      if (s !== first && !policy) throw new RangeError(`no opponent policy for seat ${s}`);
-      return policy ?? (() => -1);
+      const agent = one ? (opponents as Agent) : (opponents as readonly (Agent | null | undefined)[])[s];
+      if (s !== first && !agent) throw new RangeError(`no opponent agent for seat ${s}`);
+      return agent ?? null;
     });
   }
 
@@ -50,6 +48,8 @@ export class SingleAgentEnv {
     if (this.rotate) this.seat = this.episodes % this.env.players;
     this.episodes++;
     const first = this.env.reset({ seed, options });
+    const agentSeed = seed ?? this.agentSeeds.next();
+    this.opponents.forEach((agent, s) => agent?.reset((agentSeed + s * 7919) | 0));
     const played = this.playOpponents(first.observation, first.info);
     return { observation: played.observation, info: played.info };
   }
@@ -71,7 +71,9 @@ export class SingleAgentEnv {
     let result: StepResult = { observation, info, reward: 0, terminated: false, truncated: false };
     while (result.info.currentPlayer !== this.seat && !this.env.done) {
       const mover = result.info.currentPlayer;
-      result = this.env.step(this.opponents[mover](result.observation, result.info.actionMask, result.info));
+      const agent = this.opponents[mover] as Agent;
+      const { action } = agent.act({ observation: result.observation, mask: result.info.actionMask, view: playerView(this.env.state, mover) });
+      result = this.env.step(action);
       reward += result.info.rewards[this.seat];
     }
     if (this.env.done) result = { ...result, observation: this.env.observe(this.seat, result.observation) };

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PRESET_NAMES, parseRecord, replay, resolveRules } from '../../env/index.js';
-import { AGENT_NAMES, createAgent } from '../../agents/registry.js';
+import { AGENT_NAMES, createAgent, parseAgentSpec } from '../../agents/registry.js';
 import { type MatchResult, playMatch } from '../../agents/tournament/match.js';
 import { lineups, rotations, schedule } from '../../agents/tournament/schedule.js';
 import { eloRatings, summarize, wilson } from '../../agents/tournament/stats.js';
@@ -78,9 +78,9 @@ describe('statistics', () => {
 });
 
 describe('agents in play', () => {
-  it.each(PRESET_NAMES)('every agent plays only legal actions under %s at 2, 5 and 8 players', (preset) => {
+  it.each(PRESET_NAMES)('every agent plays only legal actions under %s at 2, 5 and 8 players', async (preset) => {
     for (const players of [2, 5, 8]) {
-      const agents = Array.from({ length: players }, (_, seat) => createAgent(AGENT_NAMES[seat % AGENT_NAMES.length]));
+      const agents = await Promise.all(Array.from({ length: players }, (_, seat) => createAgent(AGENT_NAMES[seat % AGENT_NAMES.length])));
       const rules = resolveRules({ preset, players });
       // playMatch throws on any illegal choice.
       const result = playMatch({ rules, preset, overrides: {}, agents, dealSeed: players, agentSeed: 7, episode: players === 8 ? 'round' : 'game' });
@@ -100,9 +100,9 @@ describe('agents in play', () => {
     }
   });
 
-  it('writes a record that replays to the same totals and winner', () => {
+  it('writes a record that replays to the same totals and winner', async () => {
     const rules = resolveRules({ players: 3 });
-    const agents = ['strong', 'intermediate', 'novice'].map(createAgent);
+    const agents = await Promise.all(['strong', 'intermediate', 'novice'].map((name) => createAgent(name)));
     const result = playMatch({ rules, preset: 'standard', overrides: {}, agents, dealSeed: 11, agentSeed: 3, episode: 'game', record: true });
     const { result: replayed } = replay(parseRecord(result.record));
     expect(replayed.ok).toBe(true);
@@ -151,5 +151,16 @@ describe('yaniv bench', () => {
     const out = run(...args);
     expect(out.status).toBe(2);
     expect(out.stderr).toContain(message);
+  });
+});
+
+describe('agent registry', () => {
+  it('reads specs with parameters and names what is wrong', async () => {
+    expect(parseAgentSpec('rollout?samples=8&ms=5')).toEqual({ name: 'rollout', params: { samples: '8', ms: '5' } });
+    expect((await createAgent('rollout?samples=4')).name).toBe('rollout');
+    expect(() => parseAgentSpec('strongest')).toThrow(/unknown agent "strongest"; the agents are random, novice, intermediate, strong, rollout/);
+    expect(() => parseAgentSpec('strong?depth=2')).toThrow(/agent "strong" has no parameter "depth"; it takes no parameters/);
+    expect(() => parseAgentSpec('strong:path')).toThrow(/takes no ":" argument/);
+    await expect(createAgent('rollout?samples=-1')).rejects.toThrow(/samples must be a positive number/);
   });
 });

@@ -1,10 +1,11 @@
 /**
- * The one Agent interface used everywhere: environment loops, tournaments and the server.
- * An agent sees the acting seat's observation, the legal-action mask (env/actionSpace.ts)
- * and the seat's own view of the position; it returns an action id, and may return a policy
- * (a score per legal action and a value estimate) that the server's advisor mode shows.
+ * The one decision interface used everywhere: `SingleAgentEnv`'s opponents, tournaments, the
+ * trainer's evaluation games and the server. An agent sees the acting seat's observation, the
+ * legal-action mask (actionMask.ts) and the seat's own view of the position; it returns an
+ * action id, and may return a policy (a score per legal action and a value estimate) that the
+ * server's advisor mode shows. The agents themselves live in agents/.
  */
-import type { PlayerView } from '../env/index.js';
+import type { PlayerView } from '../rules/view.js';
 
 export interface DecisionInput {
   /** The acting seat's observation (env/observation.ts). */
@@ -34,4 +35,9 @@ export interface Agent {
   /** Re-seeds the agent's own randomness; tournaments call it before every game. */
   reset(seed: number): void;
   act(input: DecisionInput): Decision;
+  /**
+   * Decides for many positions at once (one inference call for a neural agent); each input is
+   * decided as `act` would. Agents without it are called once per input.
+   */
+  actBatch?(inputs: readonly DecisionInput[]): Decision[];
 }
