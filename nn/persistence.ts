@@ -75,7 +75,7 @@ export function nodeFileHandler(dir: string): tf.io.IOHandler {
         for (const group of manifest) {
           for (const file of group.paths) {
             const bytes = await readFile(path.join(dir, file));
-            buffers.push(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+            buffers.push(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
           }
         }
         return [specs, tf.io.CompositeArrayBuffer.join(buffers)];

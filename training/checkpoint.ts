@@ -68,7 +68,7 @@ export async function loadCheckpoint(dir: string, expected: ExpectedMetadata): P
   const saved = OptimizerStateSchema.parse(JSON.parse(await readFile(path.join(dir, OPTIMIZER_JSON), 'utf8')));
   const bytes = await readFile(path.join(dir, OPTIMIZER_BIN));
   const specs = saved.weightSpecs as tf.io.WeightsManifestEntry[];
-  const tensors = tf.io.decodeWeights(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, specs);
+  const tensors = tf.io.decodeWeights(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), specs);
   try {
     const iter = tensors.iter;
     if (iter === undefined) throw new Error(`${OPTIMIZER_BIN} in ${dir} has no iteration count`);

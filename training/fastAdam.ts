@@ -88,11 +88,11 @@ export class FastAdam {
       const first = this.first ?? tf.zeros([total]);
       const second = this.second ?? tf.zeros([total]);
       // tfjs's AdamOptimizer.applyGradients, op for op.
-      const newFirst = tf.add(tf.mul(first, beta1), tf.mul(g, 1 - beta1)) as tf.Tensor1D;
-      const newSecond = tf.add(tf.mul(second, beta2), tf.mul(tf.square(g), 1 - beta2)) as tf.Tensor1D;
+      const newFirst = tf.add<tf.Tensor1D>(tf.mul(first, beta1), tf.mul(g, 1 - beta1));
+      const newSecond = tf.add<tf.Tensor1D>(tf.mul(second, beta2), tf.mul(tf.square(g), 1 - beta2));
       const corrected1 = tf.div(newFirst, f32(1 - this.accBeta1));
       const corrected2 = tf.div(newSecond, f32(1 - this.accBeta2));
-      const newWeights = tf.add(tf.mul(tf.div(corrected1, tf.add(tf.sqrt(corrected2), epsilon)), -learningRate), weights) as tf.Tensor1D;
+      const newWeights = tf.add<tf.Tensor1D>(tf.mul(tf.div(corrected1, tf.add(tf.sqrt(corrected2), epsilon)), -learningRate), weights);
       if (!missing) return [newWeights, newFirst, newSecond];
       // As tfjs's Adam, leave a variable without gradient and its moments untouched.
       const present = new Uint8Array(total);
