@@ -1,8 +1,9 @@
 // Adam over flat vectors: see FastAdam.
 import * as tf from '@tensorflow/tfjs';
 import { z } from 'zod';
+import { parseConfig } from '../nn/config.js';
 
-export const OptimizerConfigSchema = z.object({
+export const OptimizerConfigSchema = z.strictObject({
   kind: z.literal('adam').describe('optimizer algorithm'),
   learningRate: z.number().positive().default(1e-3).describe('step size'),
   beta1: z.number().min(0).max(1).default(0.9).describe('decay of the first-moment estimate'),
@@ -50,7 +51,7 @@ export class FastAdam {
   private second: tf.Tensor1D | null = null;
 
   constructor(config: OptimizerConfigInput = { kind: 'adam' }) {
-    this.config = OptimizerConfigSchema.parse(structuredClone(config));
+    this.config = parseConfig(OptimizerConfigSchema, structuredClone(config), 'optimizer config');
     // tfjs starts the running products at β (not 1) and multiplies after each step.
     this.accBeta1 = f32(this.config.beta1);
     this.accBeta2 = f32(this.config.beta2);

@@ -124,4 +124,8 @@ describe('FastAdam', () => {
     expect(optimizer.getState()).toEqual({ ...state, firstMoments: [new Float32Array([1, 2])] });
     expect(() => optimizer.setState({ ...state, secondMoments: [new Float32Array(3)] })).toThrow(/differ in size/);
   });
+
+  it('refuses a config key it does not know, naming it', () => {
+    expect(() => new FastAdam({ kind: 'adam', learningrate: 0.1 } as never)).toThrow('optimizer config: Unrecognized key: "learningrate"');
+  });
 });
