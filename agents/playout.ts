@@ -5,7 +5,7 @@
  * `playoutRoundStrong` plays a state-level version of the strong bot (below).
  */
 import {
-  DiscardList, GROUP_CAP, type GameState, HAND_CAP, KIND_COUNT, PHASE_AFTER_DRAW, PHASE_DRAW, PHASE_TURN, type Phase,
+  DiscardList, GROUP_CAP, type GameState, HAND_CAP, KIND_COUNT, PHASE_AFTER_DRAW, PHASE_DRAW, PHASE_TURN,
   bestGroupPoints, canDrawFromDeck, canQuickDiscard, canSlapDown, handValue, legalDiscards,
 } from '../env/index.js';
 // The engine's unchecked transitions, for playouts that only ever apply legal moves.
@@ -25,7 +25,7 @@ interface PlayoutMoves {
 function playout(s: GameState, maxTurns: number, moves: PlayoutMoves): number {
   let turns = 0;
   while (turns < maxTurns) {
-    const phase = s.phase as Phase;
+    const phase = s.phase;
     if (phase === PHASE_TURN) {
       if (handValue(s, s.current) <= s.rules.yanivThreshold && moves.call(s)) {
         callYaniv(s);

@@ -72,7 +72,7 @@ export function rankDiscards(view: PlayerView, legal: readonly Action[], unseen:
     const rest = without(view.hand, discard.cards);
     let score = canDeck ? deckScore(view, rest, unseen, config) : Infinity;
     for (const card of takeable) score = Math.min(score, handScore(view, [...rest, card], config));
-    return { action: discard as Action, score };
+    return { action: discard, score };
   });
   // A stable sort keeps the generator's order among equal scores.
   return ranked.sort((a, b) => a.score - b.score);

@@ -62,7 +62,7 @@ export function measureEngine(seconds: number, players = 4, seed = 1): EngineBen
   return { turns, games, seconds: Number(process.hrtime.bigint() - start) / 1e9 };
 }
 
-export async function run(): Promise<void> {
+export function run(): void {
   measureEngine(0.5);
   const r = measureEngine(3);
   console.log(`random whole turns: ${(r.turns / r.seconds / 1e6).toFixed(2)} M moves/s (standard rules, 4 players, ${r.turns} turns)`);

@@ -62,7 +62,7 @@ function rate(r: EnvBenchResult): string {
   return `${(r.steps / r.cpuSeconds / 1e6).toFixed(2)} M steps per CPU-second (${(r.steps / r.seconds / 1e6).toFixed(2)} M/s wall)`;
 }
 
-export async function run(): Promise<void> {
+export function run(): void {
   measureSingle(0.5, false);
   const bare = measureSingle(3, false);
   const recorded = measureSingle(3, true);

@@ -2,7 +2,7 @@
 // Sections register here; each prints its own table and names the machine it runs on.
 import os from 'node:os';
 
-type Section = { name: string; load: () => Promise<{ run: () => Promise<void> }> };
+type Section = { name: string; load: () => Promise<{ run: () => void | Promise<void> }> };
 
 const sections: Section[] = [
   { name: 'engine', load: () => import('./engine.js') },

@@ -115,7 +115,7 @@ function trainingStepMs(reps: number, adam: 'tfjs' | 'fast'): StepTimes {
     value.dispose();
   };
   const variants: Record<string, () => void> = {
-    mlpMs: run(() => tf.tidy(() => tf.losses.softmaxCrossEntropy(targetPolicy, (net.model.apply(observations) as tf.Tensor[])[0]) as tf.Scalar)),
+    mlpMs: run(() => tf.tidy(() => tf.losses.softmaxCrossEntropy<tf.Tensor, tf.Scalar>(targetPolicy, (net.model.apply(observations) as tf.Tensor[])[0]))),
     policyValueMs: run(() => policyValueLoss(net, batch)),
   };
   if (optimizer instanceof FastAdam) variants.handMs = () => policyValueTrainStep(net, batch, optimizer);

@@ -9,7 +9,8 @@ import { z } from 'zod';
 import { AGENT_NAMES, AgentSpecError, parseAgentSpec } from '../agents/registry.js';
 import { type TournamentConfig, runTournament } from '../agents/tournament/run.js';
 import type { TournamentSummary } from '../agents/tournament/stats.js';
-import { MAX_PLAYERS, MIN_PLAYERS, RuleError, resolveRules } from '../env/index.js';
+import { MAX_PLAYERS, MIN_PLAYERS } from '../env/index.js';
+import { type RuleFlags, describeRuleChoice, readRuleSelection, ruleOptions } from './ruleOptions.js';
 
 const agentList = z.string().transform((text, ctx) => {
   const names = text.split(',').map((n) => n.trim()).filter(Boolean);
@@ -39,7 +40,6 @@ export const benchFlagsSchema = z.object({
   agents: agentList.describe('Comma-separated agent specs (name, name:ARG, name?key=value).'),
   games: wholeNumber('--games', 1).describe('Games per lineup (rounded up to whole sets of seat rotations).'),
   players: wholeNumber('--players', MIN_PLAYERS, MAX_PLAYERS).describe('Seats at each table.'),
-  rules: z.string().describe('A rule preset.'),
   seed: wholeNumber('--seed', -(2 ** 31), 2 ** 31 - 1).describe('Tournament seed: the same seed gives the same result.'),
   episode: z.enum(['round', 'game'], { error: '--episode must be "round" or "game"' }).describe('What counts as one game.'),
   workers: wholeNumber('--workers', 1, 64).describe('Worker threads.'),
@@ -48,17 +48,11 @@ export const benchFlagsSchema = z.object({
   progress: z.boolean().describe('Show a progress bar.'),
 });
 
-export function parseBenchFlags(raw: Record<string, unknown>): TournamentConfig & { json?: string; progress: boolean } {
+/** The flags validated (the rule flags by cli/ruleOptions.ts); a bad one throws naming it. */
+export function parseBenchFlags(raw: Record<string, unknown> & RuleFlags): TournamentConfig & { json?: string; progress: boolean } {
   const parsed = benchFlagsSchema.safeParse(raw);
   if (!parsed.success) throw new InvalidArgumentError(parsed.error.issues.map((i) => i.message).join('; '));
-  const flags = parsed.data;
-  try {
-    resolveRules({ preset: flags.rules, players: flags.players });
-  } catch (error) {
-    if (error instanceof RuleError) throw new InvalidArgumentError(`--rules: ${error.message}`);
-    throw error;
-  }
-  return { ...flags, preset: flags.rules, rules: {} };
+  return { ...parsed.data, ...readRuleSelection(raw, parsed.data.players) };
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -86,19 +80,19 @@ export function formatSummary(summary: TournamentSummary): string {
 }
 
 export function benchCommand(): Command {
-  return new Command('bench')
+  const command = new Command('bench')
     .description('Play a tournament between agents: seat rotation, duplicate deals, win rates with 95% intervals, head-to-head and Elo')
     .addOption(new Option('--agents <list>', `comma-separated agents (${AGENT_NAMES.join(', ')})`).default('strong,intermediate'))
     .addOption(new Option('--games <n>', 'games per lineup').default('1000'))
-    .addOption(new Option('--players <n>', 'players per table (2–8)').default('2'))
-    .addOption(new Option('--rules <preset>', 'rule preset').default('standard'))
+    .addOption(new Option('--players <n>', 'players per table (2–8)').default('2'));
+  return ruleOptions(command)
     .addOption(new Option('--seed <n>', 'tournament seed').default('1'))
     .addOption(new Option('--episode <kind>', 'round or game').choices(['round', 'game']).default('game'))
     .addOption(new Option('--workers <n>', 'worker threads').default(String(availableParallelism())))
     .option('--json <file>', 'write the summary as JSON ("-" for standard output)')
     .option('--save-records <dir>', 'write every game as a yaniv-record/1 file')
     .option('--no-progress', 'hide the progress bar')
-    .action(async (raw: Record<string, unknown>) => {
+    .action(async (raw: Record<string, unknown> & RuleFlags) => {
       const config = parseBenchFlags(raw);
       const started = Date.now();
       const bar = config.progress && process.stderr.isTTY
@@ -118,7 +112,7 @@ export function benchCommand(): Command {
         process.stdout.write(JSON.stringify(report, null, 2) + '\n');
         return;
       }
-      console.log(`${summary.games} games (${config.agents.join(' vs ')}, ${config.players} players, ${config.preset}, ${config.episode}s, seed ${config.seed}) in ${seconds.toFixed(1)} s — ${(summary.games / seconds).toFixed(1)} games/s on ${config.workers} workers\n`);
+      console.log(`${summary.games} games (${config.agents.join(' vs ')}, ${config.players} players, ${describeRuleChoice(config)}, ${config.episode}s, seed ${config.seed}) in ${seconds.toFixed(1)} s — ${(summary.games / seconds).toFixed(1)} games/s on ${config.workers} workers\n`);
       console.log(formatSummary(summary));
       if (config.json) writeFileSync(config.json, JSON.stringify(report, null, 2) + '\n');
     });

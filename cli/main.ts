@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The `yaniv` command line.
+import { readFileSync } from 'node:fs';
 import { Command, type CommanderError, InvalidArgumentError } from 'commander';
 import { RuleError } from '../env/rules/rules.js';
 import { backendCommand } from './backend.js';
@@ -16,9 +17,16 @@ function isUserError(error: unknown): error is Error {
   return error instanceof InvalidArgumentError || error instanceof RuleError || (error instanceof Error && error.name === 'BackendUnavailableError');
 }
 
+/** The version in package.json (this file runs as dist/cli/main.js). */
+function packageVersion(): string {
+  const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return version;
+}
+
 export function buildProgram(): Command {
   const program = new Command('yaniv')
     .description('yaniv-arena: the Yaniv rules engine, environment, agents and bot server')
+    .version(packageVersion(), '-V, --version', 'print the version')
     .showHelpAfterError()
     .exitOverride(usageErrorExit);
 

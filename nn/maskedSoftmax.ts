@@ -33,7 +33,7 @@ export function maskedSoftmax<T extends tf.Tensor>(logits: T, mask: tf.Tensor): 
     const legal = legalOnes(mask);
     // Illegal entries come out of the softmax as exactly 0 whenever the row has a legal action; the
     // product zeroes rows without one (which the softmax spreads uniformly).
-    return tf.mul(tf.softmax(penalise(logits, legal)), legal) as T;
+    return tf.mul<T>(tf.softmax(penalise(logits, legal)), legal);
   });
 }
 
@@ -46,7 +46,7 @@ export function maskedLogSoftmax<T extends tf.Tensor>(logits: T, mask: tf.Tensor
     const shifted = tf.sub(penalised, tf.max(penalised, -1, true));
     // The row's largest legal entry contributes exp(0) = 1, so the sum is ≥ 1 unless no action is legal.
     const sums = tf.maximum(tf.sum(tf.mul(tf.exp(shifted), legal), -1, true), 1);
-    return tf.mul(tf.sub(shifted, tf.log(sums)), legal) as T;
+    return tf.mul<T>(tf.sub(shifted, tf.log(sums)), legal);
   });
 }
 
@@ -69,9 +69,9 @@ export function maskedSoftmaxCrossEntropyAndGradient(logits: tf.Tensor2D, mask: 
     // illegal entries are finite (about −4e30) and meet t = 0.
     const shifted = tf.sub(penalised, tf.max(penalised, -1, true));
     const logLikelihood = tf.add(tf.sum(tf.mul(legalTargets, shifted)), tf.sum(tf.mul(tf.log(tf.max(probs, -1, true)), targetSums)));
-    const loss = tf.mul(logLikelihood, -1 / rows) as tf.Scalar;
+    const loss = tf.mul<tf.Scalar>(logLikelihood, -1 / rows);
     // Rows without a legal action have Σt = 0 and t = 0, so their gradient is 0 whatever the softmax gave.
-    const gradient = tf.mul(tf.sub(tf.mul(probs, targetSums), legalTargets), 1 / rows) as tf.Tensor2D;
+    const gradient = tf.mul<tf.Tensor2D>(tf.sub(tf.mul(probs, targetSums), legalTargets), 1 / rows);
     return { loss, gradient };
   });
 }

@@ -1,12 +1,13 @@
 // Network builders for the learners. Only built-in tfjs layers, so saved models load in any tfjs runtime.
 import * as tf from '@tensorflow/tfjs';
 import { z } from 'zod';
+import { parseConfig } from './config.js';
 
 const units = z.array(z.number().int().positive()).min(1);
 const activation = z.enum(['relu', 'tanh', 'elu']).default('relu').describe('activation of every hidden layer');
 const seed = z.number().int().optional().describe('seed for the weight initialisers; omit for a random start');
 
-export const PolicyValueConfigSchema = z.object({
+export const PolicyValueConfigSchema = z.strictObject({
   kind: z.literal('policy-value').describe('MLP over a fixed observation, with policy logits over a fixed action space and a value'),
   observationSize: z.number().int().positive().describe('length of the observation vector'),
   actionCount: z.number().int().positive().describe('size of the fixed action space (one logit each)'),
@@ -15,7 +16,7 @@ export const PolicyValueConfigSchema = z.object({
   seed,
 });
 
-export const ActionScoringConfigSchema = z.object({
+export const ActionScoringConfigSchema = z.strictObject({
   kind: z.literal('action-scoring').describe('scores (observation, action-features) pairs, Deep Monte-Carlo style, with a value of the observation'),
   observationSize: z.number().int().positive().describe('length of the observation vector'),
   actionFeatureSize: z.number().int().positive().describe('length of one action feature vector'),
@@ -90,7 +91,7 @@ export function buildNetwork(input: z.input<typeof PolicyValueConfigSchema>): Ne
 export function buildNetwork(input: z.input<typeof ActionScoringConfigSchema>): Network<ActionScoringConfig>;
 export function buildNetwork(input: NetworkConfigInput): Network;
 export function buildNetwork(input: NetworkConfigInput): Network {
-  const config = NetworkConfigSchema.parse(structuredClone(input));
+  const config = parseConfig(NetworkConfigSchema, structuredClone(input), 'network config');
   const model = config.kind === 'policy-value' ? buildPolicyValue(config) : buildActionScoring(config);
   return { config, model };
 }

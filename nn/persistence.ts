@@ -4,6 +4,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { z } from 'zod';
+import { parseConfig } from './config.js';
 import { NetworkConfigSchema, type Network } from './networks.js';
 
 export const MODEL_FORMAT_VERSION = 1;
@@ -11,7 +12,7 @@ export const MODEL_JSON = 'model.json';
 export const WEIGHTS_BIN = 'weights.bin';
 export const METADATA_JSON = 'metadata.json';
 
-export const ModelMetadataSchema = z.object({
+export const ModelMetadataSchema = z.strictObject({
   formatVersion: z.number().int().describe('version of this directory layout and metadata schema'),
   observationVersion: z.string().min(1).describe('version of the observation encoding the network was trained on'),
   actionSpaceVersion: z.string().min(1).describe('version of the action space the network was trained on'),
@@ -23,7 +24,7 @@ export const ModelMetadataSchema = z.object({
 });
 export type ModelMetadata = z.output<typeof ModelMetadataSchema>;
 
-export const SaveOptionsSchema = z.object({
+export const SaveOptionsSchema = z.strictObject({
   observationVersion: z.string().min(1).describe('version string supplied by the observation encoder'),
   actionSpaceVersion: z.string().min(1).describe('version string supplied by the action space'),
   training: z.record(z.string(), z.unknown()).default({}).describe('training config to record, opaque here'),
@@ -31,7 +32,7 @@ export const SaveOptionsSchema = z.object({
 export type SaveOptions = z.input<typeof SaveOptionsSchema>;
 
 /** What the loading side needs; each given field must equal the saved one. */
-export const ExpectedMetadataSchema = z.object({
+export const ExpectedMetadataSchema = z.strictObject({
   observationVersion: z.string().min(1).describe('observation version this build produces'),
   actionSpaceVersion: z.string().min(1).describe('action-space version this build uses'),
   kind: z.enum(['policy-value', 'action-scoring']).optional().describe('network kind the caller can drive'),
@@ -75,7 +76,7 @@ export function nodeFileHandler(dir: string): tf.io.IOHandler {
         for (const group of manifest) {
           for (const file of group.paths) {
             const bytes = await readFile(path.join(dir, file));
-            buffers.push(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+            buffers.push(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
           }
         }
         return [specs, tf.io.CompositeArrayBuffer.join(buffers)];
@@ -86,8 +87,8 @@ export function nodeFileHandler(dir: string): tf.io.IOHandler {
 
 /** Writes the network and its metadata.json into dir (created if missing). */
 export async function saveNetwork(network: Network, dir: string, options: SaveOptions): Promise<ModelMetadata> {
-  const opts = SaveOptionsSchema.parse(options);
-  const metadata: ModelMetadata = ModelMetadataSchema.parse({
+  const opts = parseConfig(SaveOptionsSchema, options, 'save options');
+  const metadata = parseConfig(ModelMetadataSchema, {
     formatVersion: MODEL_FORMAT_VERSION,
     observationVersion: opts.observationVersion,
     actionSpaceVersion: opts.actionSpaceVersion,
@@ -96,7 +97,7 @@ export async function saveNetwork(network: Network, dir: string, options: SaveOp
     backend: tf.getBackend(),
     tfjsVersion: tf.version.tfjs,
     createdAt: new Date().toISOString(),
-  });
+  }, 'model metadata');
   await network.model.save(nodeFileHandler(dir));
   await writeFile(path.join(dir, METADATA_JSON), JSON.stringify(metadata, null, 2) + '\n');
   return metadata;
@@ -104,11 +105,11 @@ export async function saveNetwork(network: Network, dir: string, options: SaveOp
 
 /** Reads and validates metadata.json, refusing a directory written for other versions. */
 export async function readMetadata(dir: string, expected: ExpectedMetadata): Promise<ModelMetadata> {
-  const want = ExpectedMetadataSchema.parse(expected);
+  const want = parseConfig(ExpectedMetadataSchema, expected, 'expected metadata');
   const raw: unknown = JSON.parse(await readFile(path.join(dir, METADATA_JSON), 'utf8'));
   const formatVersion = (raw as { formatVersion?: unknown } | null)?.formatVersion;
   if (formatVersion !== MODEL_FORMAT_VERSION) throw new MetadataMismatchError('format version', formatVersion, MODEL_FORMAT_VERSION, dir);
-  const metadata = ModelMetadataSchema.parse(raw);
+  const metadata = parseConfig(ModelMetadataSchema, raw, `${METADATA_JSON} in ${dir}`);
   if (metadata.observationVersion !== want.observationVersion) {
     throw new MetadataMismatchError('observation version', metadata.observationVersion, want.observationVersion, dir);
   }

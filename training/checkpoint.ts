@@ -7,6 +7,7 @@ import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { z } from 'zod';
 import { FastAdam, OptimizerConfigSchema, type OptimizerConfig, type OptimizerConfigInput } from './fastAdam.js';
+import { parseConfig } from '../nn/config.js';
 import { trainableVariables, type Network } from '../nn/networks.js';
 import { loadNetwork, saveNetwork, type ExpectedMetadata, type ModelMetadata, type SaveOptions } from '../nn/persistence.js';
 
@@ -17,7 +18,7 @@ export const OPTIMIZER_BIN = 'optimizer.bin';
 
 const WeightSpecSchema = z.object({ name: z.string(), shape: z.array(z.number().int()), dtype: z.enum(['float32', 'int32', 'bool', 'string', 'complex64']) }).loose();
 
-const OptimizerStateSchema = z.object({
+const OptimizerStateSchema = z.strictObject({
   optimizer: OptimizerConfigSchema,
   accBeta1: z.number().describe('running product β₁ᵗ'),
   accBeta2: z.number().describe('running product β₂ᵗ'),
@@ -65,10 +66,10 @@ export async function saveCheckpoint(dir: string, checkpoint: Checkpoint, option
 
 export async function loadCheckpoint(dir: string, expected: ExpectedMetadata): Promise<Checkpoint & { metadata: ModelMetadata }> {
   const { network, metadata } = await loadNetwork(dir, expected);
-  const saved = OptimizerStateSchema.parse(JSON.parse(await readFile(path.join(dir, OPTIMIZER_JSON), 'utf8')));
+  const saved = parseConfig(OptimizerStateSchema, JSON.parse(await readFile(path.join(dir, OPTIMIZER_JSON), 'utf8')), `${OPTIMIZER_JSON} in ${dir}`);
   const bytes = await readFile(path.join(dir, OPTIMIZER_BIN));
   const specs = saved.weightSpecs as tf.io.WeightsManifestEntry[];
-  const tensors = tf.io.decodeWeights(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, specs);
+  const tensors = tf.io.decodeWeights(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), specs);
   try {
     const iter = tensors.iter;
     if (iter === undefined) throw new Error(`${OPTIMIZER_BIN} in ${dir} has no iteration count`);

@@ -1,8 +1,9 @@
 // Adam over flat vectors: see FastAdam.
 import * as tf from '@tensorflow/tfjs';
 import { z } from 'zod';
+import { parseConfig } from '../nn/config.js';
 
-export const OptimizerConfigSchema = z.object({
+export const OptimizerConfigSchema = z.strictObject({
   kind: z.literal('adam').describe('optimizer algorithm'),
   learningRate: z.number().positive().default(1e-3).describe('step size'),
   beta1: z.number().min(0).max(1).default(0.9).describe('decay of the first-moment estimate'),
@@ -50,7 +51,7 @@ export class FastAdam {
   private second: tf.Tensor1D | null = null;
 
   constructor(config: OptimizerConfigInput = { kind: 'adam' }) {
-    this.config = OptimizerConfigSchema.parse(structuredClone(config));
+    this.config = parseConfig(OptimizerConfigSchema, structuredClone(config), 'optimizer config');
     // tfjs starts the running products at β (not 1) and multiplies after each step.
     this.accBeta1 = f32(this.config.beta1);
     this.accBeta2 = f32(this.config.beta2);
@@ -88,11 +89,11 @@ export class FastAdam {
       const first = this.first ?? tf.zeros([total]);
       const second = this.second ?? tf.zeros([total]);
       // tfjs's AdamOptimizer.applyGradients, op for op.
-      const newFirst = tf.add(tf.mul(first, beta1), tf.mul(g, 1 - beta1)) as tf.Tensor1D;
-      const newSecond = tf.add(tf.mul(second, beta2), tf.mul(tf.square(g), 1 - beta2)) as tf.Tensor1D;
+      const newFirst = tf.add<tf.Tensor1D>(tf.mul(first, beta1), tf.mul(g, 1 - beta1));
+      const newSecond = tf.add<tf.Tensor1D>(tf.mul(second, beta2), tf.mul(tf.square(g), 1 - beta2));
       const corrected1 = tf.div(newFirst, f32(1 - this.accBeta1));
       const corrected2 = tf.div(newSecond, f32(1 - this.accBeta2));
-      const newWeights = tf.add(tf.mul(tf.div(corrected1, tf.add(tf.sqrt(corrected2), epsilon)), -learningRate), weights) as tf.Tensor1D;
+      const newWeights = tf.add<tf.Tensor1D>(tf.mul(tf.div(corrected1, tf.add(tf.sqrt(corrected2), epsilon)), -learningRate), weights);
       if (!missing) return [newWeights, newFirst, newSecond];
       // As tfjs's Adam, leave a variable without gradient and its moments untouched.
       const present = new Uint8Array(total);

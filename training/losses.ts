@@ -32,7 +32,7 @@ export function policyValueLoss(net: Network<PolicyValueConfig>, batch: PolicyVa
     const [logits, value] = net.model.apply(batch.observations, { training: true }) as tf.Tensor[];
     const policyLoss = maskedSoftmaxCrossEntropy(logits as tf.Tensor2D, batch.legalMask, batch.targetPolicy);
     const valueLoss = tf.mean(tf.square(tf.sub(value, batch.targetValue)));
-    return tf.add(policyLoss, tf.mul(valueLoss, valueWeight)) as tf.Scalar;
+    return tf.add<tf.Scalar>(policyLoss, tf.mul(valueLoss, valueWeight));
   });
 }
 
@@ -51,6 +51,6 @@ export function actionScoringLoss(net: Network<ActionScoringConfig>, batch: Acti
     const [score, value] = net.model.apply([batch.observations, batch.actionFeatures], { training: true }) as tf.Tensor[];
     const scoreLoss = tf.mean(tf.square(tf.sub(score, batch.targetScore)));
     const valueLoss = tf.mean(tf.square(tf.sub(value, batch.targetValue)));
-    return tf.add(scoreLoss, tf.mul(valueLoss, valueWeight)) as tf.Scalar;
+    return tf.add<tf.Scalar>(scoreLoss, tf.mul(valueLoss, valueWeight));
   });
 }

@@ -40,12 +40,12 @@ function layersOf(net: Network<PolicyValueConfig>): PolicyValueLayers {
 
 function hidden(x: tf.Tensor2D, layer: Dense, activation: PolicyValueConfig['activation']): tf.Tensor2D {
   // Dense fuses relu and elu into the matmul and applies tanh after it; so does this.
-  if (activation === 'tanh') return tf.tanh(tf.fused.matMul({ a: x, b: layer.kernel as tf.Tensor2D, bias: layer.bias })) as tf.Tensor2D;
-  return tf.fused.matMul({ a: x, b: layer.kernel as tf.Tensor2D, bias: layer.bias, activation }) as tf.Tensor2D;
+  if (activation === 'tanh') return tf.tanh(tf.fused.matMul({ a: x, b: layer.kernel, bias: layer.bias })) as tf.Tensor2D;
+  return tf.fused.matMul({ a: x, b: layer.kernel, bias: layer.bias, activation }) as tf.Tensor2D;
 }
 
 function linear(x: tf.Tensor2D, layer: Dense): tf.Tensor2D {
-  return tf.fused.matMul({ a: x, b: layer.kernel as tf.Tensor2D, bias: layer.bias }) as tf.Tensor2D;
+  return tf.fused.matMul({ a: x, b: layer.kernel, bias: layer.bias }) as tf.Tensor2D;
 }
 
 /** dL/dz from dL/dy and the activation's output y = f(z). */
@@ -56,7 +56,7 @@ function activationGradient(dy: tf.Tensor2D, y: tf.Tensor2D, activation: PolicyV
     case 'tanh':
       return tf.mul(dy, tf.sub(1, tf.square(y)));
     case 'elu':
-      return tf.engine().runKernel('EluGrad', { dy, y }) as tf.Tensor2D;
+      return tf.engine().runKernel<tf.Tensor2D>('EluGrad', { dy, y });
   }
 }
 
@@ -96,13 +96,13 @@ export function policyValueGradients(net: Network<PolicyValueConfig>, batch: Pol
     const { activations, logits, value } = policyValueForward(net, batch.observations);
     const policy = maskedSoftmaxCrossEntropyAndGradient(logits, batch.legalMask, batch.targetPolicy);
     const valueError = tf.sub(value, batch.targetValue);
-    const loss = tf.add(policy.loss, tf.mul(tf.mean(tf.square(valueError)), valueWeight)) as tf.Scalar;
+    const loss = tf.add<tf.Scalar>(policy.loss, tf.mul(tf.mean(tf.square(valueError)), valueWeight));
     const dLogits = policy.gradient;
-    const dValue = tf.mul(valueError, (2 * valueWeight) / rows) as tf.Tensor2D;
+    const dValue = tf.mul<tf.Tensor2D>(valueError, (2 * valueWeight) / rows);
 
     const grads = new Map<tf.Variable, tf.Tensor>();
     // Column sums as a [1, rows]·[rows, width] matmul: the wasm Sum over axis 0 transposes first.
-    const ones = tf.ones([1, rows]) as tf.Tensor2D;
+    const ones = tf.ones<tf.Rank.R2>([1, rows]);
     const columnSum = (t: tf.Tensor2D) => tf.reshape(tf.matMul(ones, t), [-1]);
     const top = activations[activations.length - 1];
     const topT = tf.transpose(top);
@@ -111,7 +111,7 @@ export function policyValueGradients(net: Network<PolicyValueConfig>, batch: Pol
     grads.set(layers.value.kernel, tf.matMul(topT, dValue));
     grads.set(layers.value.bias, tf.sum(dValue, 0));
     // dValue · Wvᵀ is an outer product [rows, 1]·[1, width]: a broadcast multiply, no matmul.
-    let dTop = tf.add(tf.matMul(dLogits, tf.transpose(layers.policy.kernel)), tf.mul(dValue, tf.reshape(layers.value.kernel, [1, -1]))) as tf.Tensor2D;
+    let dTop = tf.add<tf.Tensor2D>(tf.matMul(dLogits, tf.transpose(layers.policy.kernel)), tf.mul(dValue, tf.reshape(layers.value.kernel, [1, -1])));
     for (let i = layers.trunk.length - 1; i >= 0; i--) {
       const layer = layers.trunk[i];
       const dz = activationGradient(dTop, activations[i + 1], layers.activation);

@@ -77,7 +77,7 @@ export interface RunOptions {
 export async function runTournament(config: TournamentConfig, options: RunOptions = {}): Promise<TournamentSummary> {
   const scheduled = schedule(config.agents, config.players, config.games);
   if (config.saveRecords !== undefined) mkdirSync(config.saveRecords, { recursive: true });
-  const results: MatchResult[] = new Array(scheduled.length);
+  const results = new Array<MatchResult>(scheduled.length);
   let done = 0;
   const collect = (index: number, result: MatchResult) => {
     results[index] = result;

@@ -15,7 +15,7 @@ import {
 } from '../rules/engine.js';
 import { GROUP_CAP, type GroupType } from '../rules/groups.js';
 import { encodeObservation } from './observation.js';
-import { GameHistory, type PositionJson } from './position.js';
+import { GameHistory } from './position.js';
 import { type Rng, rngFromState, seededRng } from '../rules/random.js';
 import { MAX_PLAYERS, MIN_PLAYERS, type Rules, resolveRules } from '../rules/rules.js';
 import {
@@ -112,7 +112,7 @@ export class Episode {
     const gameSeed = this.seeds.next() | 0;
     this.state = newGame({ rules: this.rules, players: this.config.players, seed: gameSeed, startTotals });
     this.history = this.config.history
-      ? GameHistory.start({ preset: this.config.preset, rules: this.config.rules as PositionJson['record']['rules'], players: this.config.players, startTotals })
+      ? GameHistory.start({ preset: this.config.preset, rules: this.config.rules, players: this.config.players, startTotals })
       : null;
     this.status = ONGOING;
     this.turns = 0;

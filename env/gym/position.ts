@@ -59,7 +59,7 @@ function card(name: string, field: string): Card {
 /** The canonical JSON of a parsed record (upper-case card names, every optional list present). */
 export function recordToJson(record: GameRecord): RecordJson {
   return {
-    format: RECORD_FORMAT, preset: record.preset, rules: record.rules as RecordJson['rules'], players: record.players,
+    format: RECORD_FORMAT, preset: record.preset, rules: record.rules, players: record.players,
     ...(record.startTotals ? { startTotals: [...record.startTotals] } : {}),
     rounds: record.rounds.map((round, r) => ({
       starter: round.starter ?? (r === 0 ? 0 : -1),

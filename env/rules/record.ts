@@ -82,7 +82,7 @@ function fieldPath(path: readonly PropertyKey[]): string {
 }
 
 /** Reads a record from JSON text or a parsed value; throws RecordError naming the field. */
-export function parseRecord(input: string | unknown): GameRecord {
+export function parseRecord(input: unknown): GameRecord {
   let value = input;
   if (typeof input === 'string') {
     try {

@@ -4,9 +4,7 @@ import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { BackendUnavailableError, backendOption, describeBackend, initBackend, parseBackendChoice } from '../../nn/backend.js';
 
-const missing = async (): Promise<void> => {
-  throw new Error('forced missing for the test');
-};
+const missing = (): Promise<void> => Promise.reject(new Error('forced missing for the test'));
 
 function tfjsNodeInstalled(): boolean {
   try {

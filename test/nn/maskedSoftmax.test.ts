@@ -116,7 +116,7 @@ describe('masked softmax cross-entropy', () => {
       fc.property(rows, (data) => {
         const logits = tf.tensor2d(data.map((r) => r[0]));
         const mask = tf.tensor2d(data.map((r) => r[1].map(Number)));
-        const target = tf.tidy(() => tf.mul(mask, tf.randomUniform(mask.shape, 0, 1, 'float32', data.length)) as tf.Tensor2D);
+        const target = tf.tidy(() => tf.mul<tf.Tensor2D>(mask, tf.randomUniform(mask.shape, 0, 1, 'float32', data.length)));
         const reference = (x: tf.Tensor): tf.Scalar => tf.neg(tf.mean(tf.sum(tf.mul(target, maskedLogSoftmax(x, mask)), -1)));
         const fused = (x: tf.Tensor): tf.Scalar => maskedSoftmaxCrossEntropy(x as tf.Tensor2D, mask, target);
         const outs = [reference(logits), fused(logits), tf.grad(reference)(logits), tf.grad(fused)(logits)];

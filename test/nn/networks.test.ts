@@ -28,6 +28,12 @@ describe('networks', () => {
     net.model.dispose();
   });
 
+  it('refuses a config key it does not know, naming it (a typo is not silently dropped)', () => {
+    expect(() => buildNetwork({ ...pvConfig, hiddenUnit: [8] } as never)).toThrow('network config: Unrecognized key: "hiddenUnit"');
+    expect(() => buildNetwork({ kind: 'action-scoring', observationSize: 3, actionFeatureSize: 2, observationUnits: [4], hiddenUnits: [4], actionCount: 5 } as never))
+      .toThrow('network config: Unrecognized key: "actionCount"');
+  });
+
   it('builds the same weights from the same seed', () => {
     const [a, b] = [buildNetwork(pvConfig), buildNetwork(pvConfig)];
     const wa = a.model.getWeights().map((t) => Array.from(t.dataSync()));

@@ -73,4 +73,24 @@ describe('persistence', () => {
     await writeFile(metaPath, JSON.stringify({ ...meta, formatVersion: 2 }));
     await expect(loadNetwork(where, versions)).rejects.toThrow('format version differs: saved 2, expected 1');
   });
+
+  it('writes only the keys its strict schema reads back, and refuses others by name', async () => {
+    // Every writer of metadata.json (saveNetwork, since format 1) parses it through ModelMetadataSchema, whose
+    // network config comes from NetworkConfigSchema: files written before the schemas were strict hold no other key.
+    const net = buildNetwork({ kind: 'policy-value', observationSize: 2, actionCount: 2, hiddenUnits: [2], seed: 1 });
+    const where = path.join(dir, 'strict');
+    await saveNetwork(net, where, { ...versions, training: { anything: { goes: 'here' } } });
+    net.model.dispose();
+    const metaPath = path.join(where, 'metadata.json');
+    const meta = JSON.parse(await readFile(metaPath, 'utf8')) as Record<string, Record<string, unknown>>;
+    expect(Object.keys(meta).sort()).toEqual(['actionSpaceVersion', 'backend', 'createdAt', 'formatVersion', 'network', 'observationVersion', 'tfjsVersion', 'training']);
+    expect(Object.keys(meta.network).sort()).toEqual(['actionCount', 'activation', 'hiddenUnits', 'kind', 'observationSize', 'seed']);
+
+    await writeFile(metaPath, JSON.stringify({ ...meta, network: { ...meta.network, hiddenUnit: [3] } }));
+    await expect(loadNetwork(where, versions)).rejects.toThrow(`metadata.json in ${where}: network: Unrecognized key: "hiddenUnit"`);
+    await writeFile(metaPath, JSON.stringify({ ...meta, createdBy: 'someone' }));
+    await expect(loadNetwork(where, versions)).rejects.toThrow(`metadata.json in ${where}: Unrecognized key: "createdBy"`);
+    await expect(loadNetwork(where, { ...versions, observationVerison: 'x' } as never)).rejects.toThrow('expected metadata: Unrecognized key: "observationVerison"');
+    await expect(saveNetwork(net, where, { ...versions, trainig: {} } as never)).rejects.toThrow('save options: Unrecognized key: "trainig"');
+  });
 });

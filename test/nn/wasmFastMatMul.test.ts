@@ -103,12 +103,12 @@ describe('wasm fast matmul', () => {
   });
 
   for (const fused of [false, true]) {
-    it(`${fused ? 'fusedMatMul' : 'matMul'}: forward values and gradients equal the stock kernels and the CPU backend`, () => {
-      fc.assert(
-        fc.property(cases, (c) => {
-          tf.setBackend('cpu');
+    it(`${fused ? 'fusedMatMul' : 'matMul'}: forward values and gradients equal the stock kernels and the CPU backend`, async () => {
+      await fc.assert(
+        fc.asyncProperty(cases, async (c) => {
+          await tf.setBackend('cpu');
           const reference = evaluate(c, fused);
-          tf.setBackend('wasm');
+          await tf.setBackend('wasm');
           uninstallWasmFastMatMul();
           const stock = evaluate(c, fused);
           installWasmFastMatMul();

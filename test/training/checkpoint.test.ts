@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
@@ -77,6 +77,13 @@ describe('checkpoint', () => {
     const naive = await loadCheckpoint(dir, versions);
     train(naive.network as Network<PolicyValueConfig>, createOptimizer(config).optimizer, batch, 5);
     expect(weightsOf(naive.network)).not.toEqual(continued);
+
+    // optimizer.json holds exactly what its strict schema reads; another key is refused by name.
+    const optimizerJson = path.join(dir, 'optimizer.json');
+    const saved = JSON.parse(await readFile(optimizerJson, 'utf8')) as Record<string, unknown>;
+    expect(Object.keys(saved).sort()).toEqual(['accBeta1', 'accBeta2', 'optimizer', 'weightSpecs']);
+    await writeFile(optimizerJson, JSON.stringify({ ...saved, optimizer: { ...(saved.optimizer as object), momentum: 0.9 } }));
+    await expect(loadCheckpoint(dir, versions)).rejects.toThrow(`optimizer.json in ${dir}: optimizer: Unrecognized key: "momentum"`);
 
     [net, resumed.network, naive.network].forEach((n) => n.model.dispose());
     tf.dispose(Object.values(batch));

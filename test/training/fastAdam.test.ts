@@ -2,14 +2,14 @@ import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initBackend } from '../../nn/backend.js';
 import { FastAdam } from '../../training/fastAdam.js';
-import { buildNetwork, trainableVariables, type Network, type PolicyValueConfig } from '../../nn/networks.js';
+import { buildNetwork, trainableVariables, type Network } from '../../nn/networks.js';
 import { policyValueLoss, trainStep, type PolicyValueBatch } from '../../training/losses.js';
 
 const config: Parameters<typeof buildNetwork>[0] & { kind: 'policy-value' } = { kind: 'policy-value', observationSize: 6, actionCount: 5, hiddenUnits: [8, 7], seed: 3 };
 
 function makeBatch(): PolicyValueBatch {
   return {
-    observations: tf.randomNormal([4, 6], 0, 1, 'float32', 11) as tf.Tensor2D,
+    observations: tf.randomNormal<tf.Rank.R2>([4, 6], 0, 1, 'float32', 11),
     legalMask: tf.tensor2d([1, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1], [4, 5]),
     targetPolicy: tf.tensor2d([0.5, 0.25, 0, 0.25, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0.2, 0.2, 0.2, 0.2, 0.2], [4, 5]),
     targetValue: tf.tensor2d([1, -1, 0.5, 0], [4, 1]),
@@ -72,12 +72,12 @@ describe('FastAdam', () => {
     const reference = tf.train.adam(0.05);
     const mine = new FastAdam({ kind: 'adam', learningRate: 0.05 });
     // The policy loss alone does not reach the value head.
-    const policyOnly = (net: Network) => () => tf.tidy(() => tf.losses.softmaxCrossEntropy(batch.targetPolicy, (net.model.apply(batch.observations) as tf.Tensor[])[0]) as tf.Scalar);
+    const policyOnly = (net: Network) => () => tf.tidy(() => tf.losses.softmaxCrossEntropy<tf.Tensor, tf.Scalar>(batch.targetPolicy, (net.model.apply(batch.observations) as tf.Tensor[])[0]));
     for (let i = 0; i < 3; i++) {
       tf.dispose(trainStep(reference, a.model, policyOnly(a)));
       tf.dispose(trainStep(mine, b.model, policyOnly(b)));
-      tf.dispose(trainStep(reference, a.model, () => policyValueLoss(a as Network<PolicyValueConfig>, batch)));
-      tf.dispose(trainStep(mine, b.model, () => policyValueLoss(b as Network<PolicyValueConfig>, batch)));
+      tf.dispose(trainStep(reference, a.model, () => policyValueLoss(a, batch)));
+      tf.dispose(trainStep(mine, b.model, () => policyValueLoss(b, batch)));
     }
     expect(weightsOf(b)).toEqual(weightsOf(a));
     reference.dispose();
@@ -123,5 +123,9 @@ describe('FastAdam', () => {
     state.firstMoments[0][0] = 9;
     expect(optimizer.getState()).toEqual({ ...state, firstMoments: [new Float32Array([1, 2])] });
     expect(() => optimizer.setState({ ...state, secondMoments: [new Float32Array(3)] })).toThrow(/differ in size/);
+  });
+
+  it('refuses a config key it does not know, naming it', () => {
+    expect(() => new FastAdam({ kind: 'adam', learningrate: 0.1 } as never)).toThrow('optimizer config: Unrecognized key: "learningrate"');
   });
 });

@@ -29,7 +29,7 @@ function makeBatch(): PolicyValueBatch {
   const mask = maskData();
   const target = mask.map((m, i) => m * (1 + (i % 4)));
   return {
-    observations: tf.randomNormal([ROWS, OBS], 0, 1, 'float32', 21) as tf.Tensor2D,
+    observations: tf.randomNormal<tf.Rank.R2>([ROWS, OBS], 0, 1, 'float32', 21),
     legalMask: tf.tensor2d(mask, [ROWS, ACTIONS]),
     targetPolicy: tf.tensor2d(target, [ROWS, ACTIONS]),
     targetValue: tf.tensor2d([0.5, -1, 0.25, 1, 0, -0.5], [ROWS, 1]),

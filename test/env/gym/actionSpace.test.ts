@@ -10,6 +10,7 @@ import { RUN } from '../../../env/rules/groups.js';
 import { resolveRules } from '../../../env/rules/rules.js';
 import { type GameState, HAND_CAP, PHASE_TURN } from '../../../env/rules/state.js';
 import { playerView } from '../../../env/rules/view.js';
+import { expectSameValues } from '../../sameValues.js';
 import { RUNS, VARIANTS, randomPositions } from './envPositions.js';
 
 const cards = (text: string) => text.split(' ').map((name) => parseCard(name) as number);
@@ -146,8 +147,8 @@ describe('keeping a mask row current by its legal ids', () => {
         count = markLegalActions(s, scratch, row, 0, rowIds, 0);
         const expectedCount = writeActionMask(s, scratch, expected, 0, expectedIds, 0);
         expect(count).toBe(expectedCount);
-        expect(row).toEqual(expected);
-        expect(rowIds.subarray(0, count)).toEqual(expectedIds.subarray(0, count));
+        expectSameValues(row, expected, 'mask row');
+        expectSameValues(rowIds.subarray(0, count), expectedIds.subarray(0, count), 'legal ids');
       }
     }
   });

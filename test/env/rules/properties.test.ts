@@ -280,7 +280,7 @@ const OPTION_MIX: fc.Arbitrary<RuleOptionsInput> = fc.record({
   jackValue: fc.integer({ min: 0, max: 10 }),
   milestones: fc.constantFrom([], [[50, 25], [100, 50]], [[50, 0], [100, 50], [150, 100], [200, 150]], [[20, 60], [60, 20]]),
   decks: fc.constant(2), // 1 is the default up to 5 players; 2 decks for a small table still deal
-}, { requiredKeys: [] }) as fc.Arbitrary<RuleOptionsInput>;
+}, { requiredKeys: [] });
 
 const players = fc.integer({ min: 2, max: 8 });
 const seed = fc.integer({ min: 0, max: 2 ** 31 - 1 });
@@ -337,12 +337,12 @@ function roundResults() {
   const results: RoundResult[] = [];
   let round = 0;
   return {
-    see(s: GameState): void {
+    see: (s: GameState): void => {
       if (s.round === round) return;
       if (round > 0) results.push(s.lastResult as RoundResult);
       round = s.round;
     },
-    finish(s: GameState): RoundResult[] {
+    finish: (s: GameState): RoundResult[] => {
       if (s.lastResult && (s.phase === PHASE_BETWEEN_ROUNDS || s.phase === PHASE_GAME_OVER)) results.push(s.lastResult);
       return results;
     },

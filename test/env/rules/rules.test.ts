@@ -1,4 +1,4 @@
-// The rules of ../shared/spec/RULES.md, one `describe` per section, written with cards as
+// The rules of docs/RULES.md, one `describe` per section, written with cards as
 // people write them. Positions are dealt exactly (helpers.ts): hands, the turned-up card and
 // the deck top first; turns are lines such as "AS 2S 3S / deck" or "9C 9D / 3S".
 import { readFileSync } from 'node:fs';
@@ -685,7 +685,7 @@ function rotateHands(hands: string[], starter: number): string[] {
   return hands.map((_, seat) => hands[(seat - starter + hands.length) % hands.length]);
 }
 
-const RULES_MD = readFileSync(new URL('../../../../shared/spec/RULES.md', import.meta.url), 'utf8');
+const RULES_MD = readFileSync(new URL('../../../docs/RULES.md', import.meta.url), 'utf8');
 
 describe('Rule options and presets', () => {
   const standard = {
