@@ -165,7 +165,7 @@ export class Episode {
    */
   step(id: number, mask: Uint8Array, maskOffset: number, rewards: Float32Array, rewardOffset: number): EpisodeStatus {
     if (this.status !== ONGOING) throw new EpisodeOverError('the episode is over: call reset() before step()');
-    if (!(Number.isInteger(id) && id >= 0 && id < ACTION_COUNT && mask[maskOffset + id] === 1)) throw this.illegal(id);
+    if (!(Number.isInteger(id) && id >= 0 && id < ACTION_COUNT && mask[maskOffset + id] === 1)) throw this.illegalAction(id);
     const s = this.state;
     // A loop, not fill(): a call into the fill builtin costs more than zeroing a handful of seats.
     for (let seat = 0; seat < s.players; seat++) rewards[rewardOffset + seat] = 0;
@@ -259,7 +259,8 @@ export class Episode {
     this.history?.beginRound(this.state);
   }
 
-  private illegal(id: number): IllegalActionError {
+  /** The error for an id that is not legal now, naming the action and why. */
+  illegalAction(id: number): IllegalActionError {
     const s = this.state;
     if (!Number.isInteger(id) || id < 0 || id >= ACTION_COUNT) return new IllegalActionError(id, `${id} is not an action id (0..${ACTION_COUNT - 1})`);
     const name = describeAction(id, s);
