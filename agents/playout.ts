@@ -10,6 +10,7 @@ import {
 } from '../env/index.js';
 // The engine's unchecked transitions, for playouts that only ever apply legal moves.
 import { callYaniv, drawFromDeck, drawFromPrevious, layGroup, passAfterDraw, quickDiscard, slapDown } from '../env/rules/engine.js';
+import { stallPenalty } from './tactics.js';
 
 const list = new DiscardList();
 
@@ -180,20 +181,24 @@ function bestGroup(s: GameState, length: number): number {
 /**
  * Strong's planning score of the hand `scratch[0 .. length)` after its best draw (lower is
  * better): the deck as points + mean card − lookahead × E[max(best group, card)], a pickable
- * card c of the previous group as the hand with c, less lookahead × its best group. Returns
- * the score; `bestDrawCard` is the card to take, or -1 for the deck.
+ * card c of the previous group as the hand with c, less lookahead × its best group, plus
+ * strong's progress term in a stalled round (stallPenalty). Returns the score; `bestDrawCard`
+ * is the card to take, or -1 for the deck.
  */
 let bestDrawCard = -1;
 function scoreAfterDraw(s: GameState, length: number, points: number, tables: PlayoutTables, policy: PlayoutPolicy): number {
   bestDrawCard = -1;
   let score = Infinity;
+  let seats = 0;
+  for (let p = 0; p < s.players; p++) seats += s.active[p];
+  const stall = stallPenalty(s.turn, seats);
   if (canDrawFromDeck(s)) score = points + tables.mean - policy.lookahead * tables.expectedMax[Math.min(bestGroup(s, length), SUM_SPAN - 1)];
   outer: for (let i = 0; i < s.prevLength; i++) {
     if (!((s.prevPickable >> i) & 1)) continue;
     const card = s.prev[i];
     for (let j = 0; j < i; j++) if ((s.prevPickable >> j) & 1 && s.prev[j] === card) continue outer;
     scratch[length] = card;
-    const taken = points + s.values[card] - policy.lookahead * bestGroup(s, length + 1);
+    const taken = points + s.values[card] - policy.lookahead * bestGroup(s, length + 1) + stall;
     if (taken < score) {
       score = taken;
       bestDrawCard = card;

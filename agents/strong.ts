@@ -11,14 +11,21 @@
  *    draw: the hand's points, less a share of the points it could lay as one group next turn
  *    (so it keeps pairs and run fragments and takes cards that complete them). A deck draw
  *    is scored as the expectation over the unseen cards.
- * 4. **Milestones.** When the round may end before its next turn, landing exactly on a
- *    milestone (50 → 25, 100 → 50 in the standard rules) is worth the points it saves.
+ * 4. **Milestones.** Landing exactly on a milestone (50 → 25, 100 → 50 in the standard rules)
+ *    is worth the points it saves, times a rough chance that the round ends before its next
+ *    turn — none when no opponent can call then, its known cards alone being above the
+ *    threshold. A hand kept for a milestone in a round that cannot end yet earns nothing, so
+ *    it does not trade the same cards back and forth waiting (it used to: at 86 with 4S 10C it
+ *    laid its ten and took back the ten of an opponent known to hold one, every turn).
+ * 5. **Progress.** In a round that has stalled (far longer than rounds last), taking a card from
+ *    the previous group costs a little more each turn (`stallPenalty`), so that two bots that
+ *    keep trading cards (each holding a 2 that neither dares call with) draw from the deck.
  */
 import { type Action, type Card, type PlayerView, unseenCounts } from '../env/index.js';
 import { JOKER, KIND_COUNT, RANK_OF, SUIT_OF, cardsFromCounts } from '../env/index.js';
 import { randomInt, type Rng } from '../env/rules/random.js';
 import { type RuleBot, afterDraw, legalOfType } from './ruleBot.js';
-import { bestDiscardPoints, canDrawFromDeck, opponents, pointsOf, valuesOf } from './tactics.js';
+import { bestDiscardPoints, canDrawFromDeck, opponents, pointsOf, stallPenalty, valuesOf } from './tactics.js';
 
 export interface StrongConfig {
   /** Share of next turn's best group counted as already gone. */
@@ -50,8 +57,9 @@ type Draw = Extract<Action, { type: 'draw' }>;
 function bestDraw(view: PlayerView, draws: Draw[], unseen: Uint8Array, config: StrongConfig): Action {
   let best = draws[0];
   let bestScore = Infinity;
+  const stall = takeStall(view);
   for (const draw of draws) {
-    const score = draw.source === 'deck' ? deckScore(view, view.hand, unseen, config) : handScore(view, [...view.hand, draw.source], config);
+    const score = draw.source === 'deck' ? deckScore(view, view.hand, unseen, config) : handScore(view, [...view.hand, draw.source], config) + stall;
     if (score < bestScore) {
       bestScore = score;
       best = draw;
@@ -68,14 +76,20 @@ function bestDiscard(view: PlayerView, legal: readonly Action[], unseen: Uint8Ar
 export function rankDiscards(view: PlayerView, legal: readonly Action[], unseen: Uint8Array, config: StrongConfig = STRONG_DEFAULTS): { action: Action; score: number }[] {
   const takeable = [...new Set(view.previous.pickable)];
   const canDeck = canDrawFromDeck(view);
+  const stall = takeStall(view);
   const ranked = legalOfType(legal, 'discard').map((discard) => {
     const rest = without(view.hand, discard.cards);
     let score = canDeck ? deckScore(view, rest, unseen, config) : Infinity;
-    for (const card of takeable) score = Math.min(score, handScore(view, [...rest, card], config));
+    for (const card of takeable) score = Math.min(score, handScore(view, [...rest, card], config) + stall);
     return { action: discard, score };
   });
   // A stable sort keeps the generator's order among equal scores.
   return ranked.sort((a, b) => a.score - b.score);
+}
+
+/** The progress term added to taking a card from the previous group. */
+function takeStall(view: PlayerView): number {
+  return stallPenalty(view.turn, opponents(view).length + 1);
 }
 
 /** What a hand is worth to keep (lower is better). */
@@ -124,14 +138,23 @@ function milestoneBonus(view: PlayerView, handPoints: number): number {
   return roundEndChance(view) * (milestone[0] - milestone[1]);
 }
 
-/** A rough chance that some opponent calls before the seat's next turn. */
-function roundEndChance(view: PlayerView): number {
+/**
+ * A rough chance that the round ends before the seat's next turn. Only an opponent calling
+ * Yaniv at the start of its turn can end it, with the hand it holds now; so it is 0 when every
+ * opponent's known cards alone are above the threshold (the round cannot end yet), else 0.5 when
+ * some opponent's known cards plus 2 points per unknown card are within it, else 0.1.
+ */
+export function roundEndChance(view: PlayerView): number {
   const values = valuesOf(view);
-  const close = opponents(view).some((seat) => {
+  let chance = 0;
+  for (const seat of opponents(view)) {
+    const known = pointsOf(view.known[seat], values);
+    if (known > view.rules.yanivThreshold) continue;
     const unknown = view.handSizes[seat] - view.known[seat].length;
-    return pointsOf(view.known[seat], values) + unknown * 2 <= view.rules.yanivThreshold;
-  });
-  return close ? 0.5 : 0.1;
+    if (known + unknown * 2 <= view.rules.yanivThreshold) return 0.5;
+    chance = 0.1;
+  }
+  return chance;
 }
 
 /** Estimated chance that some opponent's hand is worth no more than the seat's. */

@@ -7,6 +7,7 @@ import Table from 'cli-table3';
 import { SingleBar } from 'cli-progress';
 import { z } from 'zod';
 import { AGENT_NAMES, AgentSpecError, parseAgentSpec } from '../agents/registry.js';
+import { DEFAULT_MAX_TURNS } from '../agents/tournament/match.js';
 import { type TournamentConfig, runTournament } from '../agents/tournament/run.js';
 import type { TournamentSummary } from '../agents/tournament/stats.js';
 import { MAX_PLAYERS, MIN_PLAYERS } from '../env/index.js';
@@ -43,6 +44,7 @@ export const benchFlagsSchema = z.object({
   seed: wholeNumber('--seed', -(2 ** 31), 2 ** 31 - 1).describe('Tournament seed: the same seed gives the same result.'),
   episode: z.enum(['round', 'game'], { error: '--episode must be "round" or "game"' }).describe('What counts as one game.'),
   workers: wholeNumber('--workers', 1, 64).describe('Worker threads.'),
+  maxTurns: wholeNumber('--max-turns', 1).describe('Turns after which a game is stopped unfinished (a guard against agents that never end a round).'),
   json: z.string().optional().describe('Write the summary as JSON to this file ("-" for standard output).'),
   saveRecords: z.string().optional().describe('Write every game as a yaniv-record/1 file into this folder.'),
   progress: z.boolean().describe('Show a progress bar.'),
@@ -60,11 +62,11 @@ const num = (x: number, digits = 2) => x.toFixed(digits);
 
 export function formatSummary(summary: TournamentSummary): string {
   const table = new Table({
-    head: ['agent', 'games', 'win rate (95% CI)', 'penalty/round', 'Yaniv/game', 'Yaniv ok', 'Assaf suffered/game', 'Assaf caused/game', 'rounds/game', 'µs/decision'],
+    head: ['agent', 'games', 'unfinished', 'win rate (95% CI)', 'penalty/round', 'Yaniv/game', 'Yaniv ok', 'Assaf suffered/game', 'Assaf caused/game', 'rounds/game', 'µs/decision'],
     style: { head: [], border: [], compact: true },
   });
   for (const a of summary.agents) {
-    table.push([a.agent, a.games, `${pct(a.winRate)} (${pct(a.winRate95.low)}–${pct(a.winRate95.high)})`, num(a.meanRoundPenalty), num(a.yanivCallsPerGame),
+    table.push([a.agent, a.games, a.unfinished, `${pct(a.winRate)} (${pct(a.winRate95.low)}–${pct(a.winRate95.high)})`, num(a.meanRoundPenalty), num(a.yanivCallsPerGame),
       pct(a.yanivSuccessRate), num(a.assafSufferedPerGame), num(a.assafCausedPerGame), num(a.meanRoundsPerGame, 1), num(a.microsPerDecision, 1)]);
   }
   const lines = [table.toString()];
@@ -75,7 +77,9 @@ export function formatSummary(summary: TournamentSummary): string {
     lines.push('', h2h.toString());
     lines.push('', 'Elo: ' + Object.entries(summary.elo).sort((a, b) => b[1] - a[1]).map(([n, e]) => `${n} ${e.toFixed(0)}`).join(', '));
   }
-  if (summary.truncatedGames > 0) lines.push('', `${summary.truncatedGames} games hit the turn cap and were scored as they stood.`);
+  if (summary.truncatedGames > 0) {
+    lines.push('', `${summary.truncatedGames} of ${summary.games} games hit the turn cap unfinished (agents that never end a round?): counted under "unfinished", left out of every other figure.`);
+  }
   return lines.join('\n');
 }
 
@@ -89,6 +93,7 @@ export function benchCommand(): Command {
     .addOption(new Option('--seed <n>', 'tournament seed').default('1'))
     .addOption(new Option('--episode <kind>', 'round or game').choices(['round', 'game']).default('game'))
     .addOption(new Option('--workers <n>', 'worker threads').default(String(availableParallelism())))
+    .addOption(new Option('--max-turns <n>', 'turns after which a game stops unfinished').default(String(DEFAULT_MAX_TURNS)))
     .option('--json <file>', 'write the summary as JSON ("-" for standard output)')
     .option('--save-records <dir>', 'write every game as a yaniv-record/1 file')
     .option('--no-progress', 'hide the progress bar')

@@ -29,7 +29,7 @@ export interface MatchOptions {
   agentSeed: number;
   episode: EpisodeMode;
   record?: boolean;
-  /** A guard against agents that never end a round. */
+  /** A guard against agents that never end a round (default DEFAULT_MAX_TURNS): the game stops, `truncated`. */
   maxTurns?: number;
 }
 
@@ -61,6 +61,9 @@ export interface MatchResult {
   truncated: boolean;
   record?: RecordJson;
 }
+
+/** Whole turns after which a game stops unfinished. */
+export const DEFAULT_MAX_TURNS = 20_000;
 
 const emptyStats = (): SeatStats => ({
   won: false, rank: 0, eliminatedAfter: null, finalTotal: 0, roundPoints: 0, rounds: 0, yanivCalls: 0, yanivSuccesses: 0,
@@ -108,7 +111,7 @@ export function playMatch(options: MatchOptions): MatchResult {
   const scratch = new MaskScratch(new DiscardList());
   const writer = options.record ? new RecordWriter({ preset: options.preset, rules: options.overrides, players }) : null;
   const assembler = writer ? new TurnAssembler(writer) : null;
-  const maxTurns = options.maxTurns ?? 20_000;
+  const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   let turns = 0;
   let rounds = 0;
 

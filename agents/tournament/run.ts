@@ -24,6 +24,8 @@ export interface TournamentConfig {
   seed: number;
   episode: EpisodeMode;
   workers: number;
+  /** Turns after which a game stops unfinished (default: playMatch's). */
+  maxTurns?: number;
   saveRecords?: string;
 }
 
@@ -57,7 +59,7 @@ export async function playScheduled(config: TournamentConfig, games: readonly Sc
     const record = config.saveRecords !== undefined;
     const result = playMatch({
       rules, preset: config.preset, overrides: config.rules, agents: await agentsFor(game.seats), episode: config.episode, record,
-      dealSeed: mixSeed(config.seed, DEAL, game.deal), agentSeed: mixSeed(config.seed, AGENT, game.index),
+      dealSeed: mixSeed(config.seed, DEAL, game.deal), agentSeed: mixSeed(config.seed, AGENT, game.index), maxTurns: config.maxTurns,
     });
     if (config.saveRecords !== undefined && result.record) {
       writeFileSync(join(config.saveRecords, `game-${String(game.index).padStart(6, '0')}.json`), JSON.stringify(result.record) + '\n');

@@ -1,6 +1,10 @@
 /**
  * Tournament statistics: per-agent figures with 95% intervals, a head-to-head matrix and
  * Elo ratings. Pure functions of the game results, aggregated in schedule order.
+ *
+ * Games that hit the turn cap (`truncated`: no winner by the rules) are counted per agent as
+ * `unfinished` and in `truncatedGames`, and left out of every other figure: scoring them as
+ * they stood would credit whoever happened to be ahead when the cap fell.
  */
 import type { MatchResult, SeatStats } from './match.js';
 
@@ -21,7 +25,10 @@ export function wilson(successes: number, trials: number, z = Z95): Interval {
 
 export interface AgentSummary {
   agent: string;
+  /** Games the agent played, unfinished ones included. */
   games: number;
+  /** Of those, games that hit the turn cap; every figure below is over the others. */
+  unfinished: number;
   wins: number;
   winRate: number;
   winRate95: Interval;
@@ -50,6 +57,7 @@ export interface TournamentSummary {
   /** Bradley–Terry ratings on the Elo scale (mean 1500), from the head-to-head results. */
   elo: Record<string, number>;
   games: number;
+  /** Games that hit the turn cap, left out of every figure but the counts of games. */
   truncatedGames: number;
 }
 
@@ -61,11 +69,15 @@ export interface PlayedGame {
 export function summarize(agentNames: readonly string[], games: readonly PlayedGame[]): TournamentSummary {
   const index = new Map(agentNames.map((name, i) => [name, i]));
   const n = agentNames.length;
-  const totals = agentNames.map(() => ({ games: 0, wins: 0, rounds: 0, turns: 0, ...zeroStats() }));
+  const totals = agentNames.map(() => ({ games: 0, unfinished: 0, wins: 0, rounds: 0, turns: 0, ...zeroStats() }));
   const wins = agentNames.map(() => new Array<number>(n).fill(0));
   const meetings = agentNames.map(() => new Array<number>(n).fill(0));
 
   for (const { seats, result } of games) {
+    if (result.truncated) {
+      for (const name of seats) totals[index.get(name) as number].unfinished++;
+      continue;
+    }
     const inGame = new Set<number>();
     seats.forEach((name, seat) => {
       const i = index.get(name) as number;
@@ -92,7 +104,7 @@ export function summarize(agentNames: readonly string[], games: readonly PlayedG
   const agents = agentNames.map((agent, i): AgentSummary => {
     const t = totals[i];
     return {
-      agent, games: t.games, wins: t.wins, winRate: t.games ? t.wins / t.games : 0, winRate95: wilson(t.wins, t.games),
+      agent, games: t.games + t.unfinished, unfinished: t.unfinished, wins: t.wins, winRate: t.games ? t.wins / t.games : 0, winRate95: wilson(t.wins, t.games),
       meanRoundPenalty: t.roundsPlayed ? t.roundPoints / t.roundsPlayed : 0,
       yanivCallsPerGame: per(t.yanivCalls, t.games), yanivSuccessRate: per(t.yanivSuccesses, t.yanivCalls),
       assafSufferedPerGame: per(t.assafSuffered, t.games), assafCausedPerGame: per(t.assafCaused, t.games),

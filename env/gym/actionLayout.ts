@@ -11,8 +11,9 @@
  * jokers with jokers to spare; they are equal for pickability and the id means the one with
  * the lowest placement (the generator's first).
  *
- * A turn is two steps (Yaniv or discard; then a draw), plus a third only in the after-draw
- * phase (pass, quick discard, slapdown), which the rules core enters only when one is possible.
+ * A turn is two steps (Yaniv or discard; then a draw), plus a third, the after-draw phase
+ * (pass, quick discard, slapdown), which the rules core enters after every draw the rules could
+ * follow with one (a deck draw under quickDiscard, any draw under slapdown), offered or not.
  */
 import { type Card, JOKER, KIND_COUNT, RANK_OF, SUIT_OF, cardOf } from '../rules/cards.js';
 import { type PickRules, RUN, SET, SINGLE } from '../rules/groups.js';

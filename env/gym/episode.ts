@@ -3,7 +3,7 @@
  * episode ends, rewards and the game's history. YanivEnv wraps one; VecEnv steps many.
  */
 import { z } from 'zod';
-import { bool, formatOptionIssues, intFrom, oneOf } from '../rules/schema.js';
+import { bool, formatOptionIssues, intFrom, oneOf, preview } from '../rules/schema.js';
 import type { Card } from '../rules/cards.js';
 import { actionError } from '../rules/actions.js';
 import { ACTION_COUNT, DISCARD_START, DRAW_DECK_ACTION, HandSlots, QUICK_ACTION, SLAPDOWN_ACTION, TAKE_START, YANIV_ACTION, decodeDiscard } from './actionLayout.js';
@@ -17,7 +17,7 @@ import { GROUP_CAP, type GroupType } from '../rules/groups.js';
 import { encodeObservation } from './observation.js';
 import { GameHistory } from './position.js';
 import { type Rng, rngFromState, seededRng } from '../rules/random.js';
-import { MAX_PLAYERS, MIN_PLAYERS, type Rules, resolveRules } from '../rules/rules.js';
+import { MAX_PLAYERS, MIN_PLAYERS, type Rules, resolveRules, ruleOverridesSchema } from '../rules/rules.js';
 import {
   type GameState, PHASE_AFTER_DRAW, PHASE_BETWEEN_ROUNDS, PHASE_DRAW, PHASE_GAME_OVER, PHASE_NAMES, PHASE_TURN, type RoundResult, cloneState, isRoundOver,
 } from '../rules/state.js';
@@ -30,7 +30,7 @@ export type RewardScheme = (typeof REWARD_SCHEMES)[number];
 /** Every environment setting, with its default, validated once. */
 export const envOptionsSchema = z.strictObject({
   preset: z.string({ error: 'must be a preset name' }).default('standard').describe('Rule preset (RULES.md).'),
-  rules: z.record(z.string(), z.unknown(), { error: 'must be an object of rule options' }).default({}).describe('Rule option overrides on top of the preset.'),
+  rules: ruleOverridesSchema.default({}).describe('Rule option overrides on top of the preset.'),
   players: intFrom(MIN_PLAYERS, MAX_PLAYERS).describe('Seats at the table.'),
   episode: oneOf(EPISODE_MODES).default('game').describe('"round": an episode is one round; "game": rounds until the game ends.'),
   reward: oneOf(REWARD_SCHEMES)
@@ -106,7 +106,7 @@ export class Episode {
 
   reset({ seed, startTotals }: ResetOptions = {}): void {
     if (startTotals && (startTotals.length !== this.config.players || !startTotals.every(Number.isInteger))) {
-      throw new RangeError(`startTotals must be ${this.config.players} integers, one per seat (got ${JSON.stringify(startTotals)})`);
+      throw new RangeError(`startTotals must be ${this.config.players} integers, one per seat (got ${preview(startTotals)})`);
     }
     if (seed !== undefined) this.seeds = seededRng(seed);
     const gameSeed = this.seeds.next() | 0;
@@ -165,7 +165,7 @@ export class Episode {
    */
   step(id: number, mask: Uint8Array, maskOffset: number, rewards: Float32Array, rewardOffset: number): EpisodeStatus {
     if (this.status !== ONGOING) throw new EpisodeOverError('the episode is over: call reset() before step()');
-    if (!(Number.isInteger(id) && id >= 0 && id < ACTION_COUNT && mask[maskOffset + id] === 1)) throw this.illegal(id);
+    if (!(Number.isInteger(id) && id >= 0 && id < ACTION_COUNT && mask[maskOffset + id] === 1)) throw this.illegalAction(id);
     const s = this.state;
     // A loop, not fill(): a call into the fill builtin costs more than zeroing a handful of seats.
     for (let seat = 0; seat < s.players; seat++) rewards[rewardOffset + seat] = 0;
@@ -259,7 +259,8 @@ export class Episode {
     this.history?.beginRound(this.state);
   }
 
-  private illegal(id: number): IllegalActionError {
+  /** The error for an id that is not legal now, naming the action and why. */
+  illegalAction(id: number): IllegalActionError {
     const s = this.state;
     if (!Number.isInteger(id) || id < 0 || id >= ACTION_COUNT) return new IllegalActionError(id, `${id} is not an action id (0..${ACTION_COUNT - 1})`);
     const name = describeAction(id, s);

@@ -8,7 +8,8 @@ import { z } from 'zod';
 import { type Card, cardName, parseCard } from '../rules/cards.js';
 import { applyAction } from '../rules/actions.js';
 import { IllegalMoveError, reshuffle, reshuffleCards } from '../rules/engine.js';
-import { type GameRecord, RECORD_FORMAT, type RecordJson, RecordWriter, parseRecord, replay } from '../rules/record.js';
+import { type GameRecord, RECORD_FORMAT, RecordError, type RecordJson, RecordWriter, type Replayed, parseRecord, replay } from '../rules/record.js';
+import { documentIssue, preview } from '../rules/schema.js';
 import { rngFromState, seededRng } from '../rules/random.js';
 import { type GameState, PHASE_DRAW, PHASE_TURN } from '../rules/state.js';
 
@@ -46,13 +47,13 @@ const positionSchema = z.strictObject({
     discard: z.array(cardName$, { error: 'must be a list of cards in laid order' }),
     draw: cardName$.optional(),
     reshuffle: z.array(cardName$).optional(),
-  }).nullable().default(null),
-  rng: z.array(z.int()).optional(),
+  }, { error: 'must be the turn in progress, { "discard": [cards], "draw"?: "deck" or a card }, or null' }).nullable().default(null),
+  rng: z.array(z.int({ error: 'must be an integer' }), { error: 'must be the PRNG state, a list of integers' }).optional(),
 });
 
 function card(name: string, field: string): Card {
   const parsed = parseCard(name);
-  if (parsed === undefined) throw new PositionError(`${field}: ${JSON.stringify(name)} is not a card`);
+  if (parsed === undefined) throw new PositionError(`${field}: ${preview(name)} is not a card`);
   return parsed;
 }
 
@@ -84,18 +85,37 @@ export interface ImportedPosition {
   pending: PendingTurnJson | null;
 }
 
-/** Rebuilds the state of a position; throws PositionError (or RecordError for a bad record) naming the problem. */
+/**
+ * Rebuilds the state of a position (a document or its JSON text); throws PositionError naming
+ * the field, `record.rounds[0].moves[3]` for a problem in the record.
+ */
 export function importPosition(input: unknown, options: { seed?: number } = {}): ImportedPosition {
-  const parsed = positionSchema.safeParse(typeof input === 'string' ? JSON.parse(input) : input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new PositionError(`${issue.path.join('.') || 'position'}: ${issue.message}`);
+  let value = input;
+  if (typeof input === 'string') {
+    try {
+      value = JSON.parse(input);
+    } catch (error) {
+      throw new PositionError(`position: not valid JSON: ${(error as Error).message}`);
+    }
   }
-  const record = parseRecord(parsed.data.record);
-  const { state, result } = replay(record);
+  const parsed = positionSchema.safeParse(value, { reportInput: true });
+  if (!parsed.success) {
+    const { field, problem } = documentIssue(parsed.error.issues[0]);
+    throw new PositionError(`${field || 'position'}: ${problem}`);
+  }
+  let replayed: Replayed;
+  let canonical: RecordJson;
+  try {
+    const record = parseRecord(parsed.data.record);
+    replayed = replay(record);
+    canonical = recordToJson(record);
+    fillStarters(canonical, record);
+  } catch (error) {
+    if (error instanceof RecordError) throw new PositionError(`${error.field ? `record.${error.field}` : 'record'}: ${error.problem}`);
+    throw error;
+  }
+  const { state, result } = replayed;
   if (!result.ok) throw new PositionError(`record: round ${result.round}, move ${result.move}: ${result.error}`);
-  const canonical = recordToJson(record);
-  fillStarters(canonical, record);
   const pending = parsed.data.pending;
   if (pending) applyPending(state, pending);
   state.rng = parsed.data.rng ? rngFromState(parsed.data.rng) : seededRng(options.seed ?? 0);

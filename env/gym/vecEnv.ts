@@ -10,7 +10,7 @@
  */
 import { ACTION_COUNT } from './actionLayout.js';
 import { MaskScratch, clearLegalActions } from './actionMask.js';
-import { type EnvConfig, type EnvOptions, Episode, ONGOING, TERMINATED, TRUNCATED, parseEnvOptions } from './episode.js';
+import { type EnvConfig, type EnvOptions, Episode, IllegalActionError, ONGOING, TERMINATED, TRUNCATED, parseEnvOptions } from './episode.js';
 import { OBSERVATION_SIZE } from './observation.js';
 import { MAX_PLAYERS } from '../rules/rules.js';
 import type { GameState } from '../rules/state.js';
@@ -116,9 +116,19 @@ export class VecEnv {
     this.truncated.fill(0);
   }
 
-  /** Steps every game with its action (an id legal in its mask). */
+  /**
+   * Steps every game with its action (an id legal in its mask). The whole batch is checked
+   * first: if any action is illegal, step throws an IllegalActionError naming the first such
+   * game and changes nothing, in any game.
+   */
   step(actions: ArrayLike<number>): void {
     if (actions.length !== this.num) throw new RangeError(`step needs ${this.num} actions, got ${actions.length}`);
+    const masks = this.masks;
+    for (let i = 0; i < this.num; i++) {
+      // The range test keeps an id inside game i's row; a fractional id reads undefined.
+      const id = actions[i];
+      if (!(id >= 0 && id < ACTION_COUNT && masks[i * ACTION_COUNT + id] === 1)) throw this.illegal(i, id);
+    }
     for (let i = 0; i < this.num; i++) {
       const game = this.games[i];
       const status = game.step(actions[i], this.masks, i * ACTION_COUNT, this.rewards, i * MAX_PLAYERS);
@@ -133,6 +143,11 @@ export class VecEnv {
       }
       this.publish(i);
     }
+  }
+
+  private illegal(i: number, id: number): IllegalActionError {
+    const error = this.games[i].illegalAction(id);
+    return new IllegalActionError(error.action, `game ${i}: ${error.message}; no game was stepped`);
   }
 
   private pack(i: number): void {

@@ -11,7 +11,8 @@
  * pool; a uniform shuffle of it fills the unknown hand slots and then the deck.
  *
  * Samples condition on the view, not on inferences from past behaviour (for example that a
- * player was not offered a quick discard); they are worlds the view cannot tell apart.
+ * player passed on a quick discard it may have been offered); they are worlds the view cannot
+ * tell apart.
  */
 import { KIND_COUNT, cardsFromCounts } from './cards.js';
 import { type GroupType, RUN, SET, SINGLE } from './groups.js';

@@ -4,7 +4,9 @@
  * pure (state, action) → state wrapper. Nothing here does I/O or draws unseeded randomness.
  *
  * A turn runs in phases: PHASE_TURN (call Yaniv or lay a group), PHASE_DRAW (take a card),
- * and PHASE_AFTER_DRAW only when a quick discard or a slapdown is possible.
+ * and PHASE_AFTER_DRAW after every draw that the rules could follow with a quick discard (a
+ * deck draw, rule quickDiscard) or a slapdown (any draw, rule slapdown), whether or not the
+ * mover's cards allow one: the others see the pause, so it must not depend on hidden cards.
  */
 import { type Card, JOKER, KIND_COUNT, cardName, formatCards } from './cards.js';
 import { type DiscardList, generateDiscards } from './discards.js';
@@ -249,8 +251,18 @@ function addToHand(s: GameState, card: Card, fromDeck: boolean): void {
   s.hands[seat * HAND_CAP + s.handLength[seat]++] = card;
   s.drawn = card;
   s.drawnFromDeck = fromDeck;
-  if (canQuickDiscard(s) || canSlapDown(s)) s.phase = PHASE_AFTER_DRAW;
+  if (afterDrawStep(s.rules, fromDeck)) s.phase = PHASE_AFTER_DRAW;
   else endTurn(s);
+}
+
+/**
+ * Whether a draw is followed by the after-draw step. It depends only on what everyone sees:
+ * with it paused only when a choice is on offer, the other seats would learn that the card
+ * drawn from the deck extends the group just laid, or that the mover's hand is worth 0.
+ * The mover may always pass; QUICK and SLAPDOWN are legal only when its cards allow them.
+ */
+export function afterDrawStep(rules: Rules, fromDeck: boolean): boolean {
+  return (rules.quickDiscard && fromDeck) || rules.slapdown;
 }
 
 // ---------------------------------------------------------------- after the draw
@@ -265,14 +277,14 @@ export function canSlapDown(s: GameState): boolean {
 }
 
 export function afterDrawError(s: GameState, choice: 'quick' | 'slapdown'): string | null {
-  if (s.phase !== PHASE_AFTER_DRAW) {
-    return choice === 'quick'
-      ? 'a quick discard needs quickDiscard, a card just drawn from the deck, and that card extending the group just laid'
-      : 'a slapdown needs slapdown, and a hand worth 0 right after drawing';
+  if (choice === 'quick') {
+    if (s.phase !== PHASE_AFTER_DRAW || !s.rules.quickDiscard || !s.drawnFromDeck) {
+      return 'a quick discard needs quickDiscard, a card just drawn from the deck, and that card extending the group just laid';
+    }
+    return canQuickDiscard(s) ? null : `${cardName(s.drawn)} cannot be added to ${formatCards(s.laid.subarray(0, s.laidLength))}`;
   }
-  if (choice === 'quick' && !canQuickDiscard(s)) return `${cardName(s.drawn)} cannot be added to ${formatCards(s.laid.subarray(0, s.laidLength))}`;
-  if (choice === 'slapdown' && !canSlapDown(s)) return `seat ${s.current} cannot slap down with a hand worth ${handValue(s, s.current)}`;
-  return null;
+  if (s.phase !== PHASE_AFTER_DRAW || !s.rules.slapdown) return 'a slapdown needs slapdown, and a hand worth 0 right after drawing';
+  return canSlapDown(s) ? null : `a slapdown needs a hand worth 0 right after drawing; seat ${s.current}'s is worth ${handValue(s, s.current)}`;
 }
 
 /** Adds the card just drawn from the deck to the group just laid. */

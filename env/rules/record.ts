@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { type Card, KIND_COUNT, cardName, deckComposition, parseCard } from './cards.js';
 import { IllegalMoveError, newGame, startRound } from './engine.js';
-import { MAX_PLAYERS, MIN_PLAYERS, type RuleOptionsInput, type Rules, RuleError, isPresetName, resolveRules } from './rules.js';
+import { MAX_PLAYERS, MIN_PLAYERS, type RuleOptionsInput, type Rules, RuleError, isPresetName, resolveRules, ruleOverridesSchema } from './rules.js';
+import { documentIssue, preview } from './schema.js';
 import { type GameState, type Outcome, PHASE_GAME_OVER, handOf, handValue, isRoundOver } from './state.js';
 import { type TurnMove, playTurn } from './turns.js';
 
@@ -14,7 +15,7 @@ export const RECORD_FORMAT = 'yaniv-record/1';
 /** The document is not a valid record; `field` names where (`rounds[0].hands[1][2]`). */
 export class RecordError extends Error {
   override name = 'RecordError';
-  constructor(readonly field: string, problem: string) {
+  constructor(readonly field: string, readonly problem: string) {
     super(field ? `${field}: ${problem}` : problem);
   }
 }
@@ -22,7 +23,7 @@ export class RecordError extends Error {
 const cardSchema = z.string({ error: 'must be a card name such as "10H" or "JK"' }).transform((name, ctx) => {
   const card = parseCard(name);
   if (card === undefined) {
-    ctx.addIssue({ code: 'custom', message: `${JSON.stringify(name)} is not a card (rank A 2..10 J Q K and suit S H D C, or JK)` });
+    ctx.addIssue({ code: 'custom', message: `${preview(name)} is not a card (rank A 2..10 J Q K and suit S H D C, or JK)` });
     return z.NEVER;
   }
   return card;
@@ -37,7 +38,7 @@ const moveSchema = z.strictObject({
   quick: z.boolean({ error: 'must be true or false' }).optional(),
   slapdown: z.boolean({ error: 'must be true or false' }).optional(),
   player: seatSchema.optional(),
-}).superRefine((move, ctx) => {
+}, { error: 'must be a move: { "yaniv": true } or { "discard": [cards], "draw": "deck" or a card }' }).superRefine((move, ctx) => {
   if (move.yaniv) {
     for (const key of ['discard', 'draw', 'quick', 'slapdown'] as const) {
       if (move[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: 'a Yaniv call has no other part' });
@@ -55,12 +56,12 @@ const roundSchema = z.strictObject({
   deck: z.array(cardSchema, { error: 'must be a list of cards, top first' }),
   reshuffles: z.array(z.array(cardSchema), { error: 'must be a list of deck orders' }).optional(),
   moves: z.array(moveSchema, { error: 'must be a list of moves' }),
-});
+}, { error: 'must be a round: { "hands", "discard", "deck", "moves" }' });
 
 export const recordSchema = z.strictObject({
   format: z.literal(RECORD_FORMAT, { error: `must be "${RECORD_FORMAT}"` }),
   preset: z.string({ error: 'must be a preset name' }).default('standard'),
-  rules: z.record(z.string(), z.unknown(), { error: 'must be an object of rule options' }).default({}),
+  rules: ruleOverridesSchema.default({}),
   players: z.int({ error: `must be an integer from ${MIN_PLAYERS} to ${MAX_PLAYERS}` })
     .min(MIN_PLAYERS, { error: `must be an integer from ${MIN_PLAYERS} to ${MAX_PLAYERS}` })
     .max(MAX_PLAYERS, { error: `must be an integer from ${MIN_PLAYERS} to ${MAX_PLAYERS}` }),
@@ -75,10 +76,6 @@ export type RecordRound = z.output<typeof roundSchema>;
 /** A record that passed validation, with its rules settled. */
 export interface GameRecord extends ParsedRecord {
   readonly settledRules: Rules;
-}
-
-function fieldPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)), '');
 }
 
 /** Reads a record from JSON text or a parsed value; throws RecordError naming the field. */
@@ -96,13 +93,8 @@ export function parseRecord(input: unknown): GameRecord {
   }
   const parsed = recordSchema.safeParse(value, { reportInput: true });
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = fieldPath(issue.path);
-    if (issue.code === 'unrecognized_keys') {
-      throw new RecordError(field, `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`);
-    }
-    const got = issue.input === undefined ? ' (missing)' : issue.code === 'custom' ? '' : ` (got ${JSON.stringify(issue.input)})`;
-    throw new RecordError(field, `${issue.message}${got}`);
+    const { field, problem } = documentIssue(parsed.error.issues[0]);
+    throw new RecordError(field, problem);
   }
   const record = parsed.data;
   let settledRules: Rules;

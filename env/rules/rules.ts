@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { deckComposition } from './cards.js';
-import { bool, formatOptionIssues, intFrom, oneOf } from './schema.js';
+import { bool, formatOptionIssues, intFrom, oneOf, preview } from './schema.js';
 
 export const MIN_PLAYERS = 2;
 export const MAX_PLAYERS = 8;
@@ -112,6 +112,17 @@ export function presetOf(name: string): (typeof PRESETS)[PresetName] {
   return PRESETS[name];
 }
 
+/**
+ * Rule overrides inside a document (a record's or an env's `rules`): any object, copied key by
+ * key; resolveRules checks the names and values. Not a zod record: that rebuilds the object by
+ * assignment, and assigning the own `"__proto__"` key JSON.parse creates sets the copy's
+ * prototype instead, so an unknown option would vanish rather than be refused.
+ */
+export const ruleOverridesSchema = z.custom<Record<string, unknown>>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  { error: 'must be an object of rule options' },
+).transform((value) => ({ ...value }));
+
 export interface RuleSelection {
   /** A preset name (default "standard"). */
   preset?: string;
@@ -124,10 +135,10 @@ export interface RuleSelection {
 export function resolveRules({ preset = 'standard', rules = {}, players }: RuleSelection): Rules {
   const base = presetOf(preset);
   if (!Number.isInteger(players) || players < MIN_PLAYERS || players > MAX_PLAYERS) {
-    throw new RuleError(`players must be an integer from ${MIN_PLAYERS} to ${MAX_PLAYERS} (got ${JSON.stringify(players)})`);
+    throw new RuleError(`players must be an integer from ${MIN_PLAYERS} to ${MAX_PLAYERS} (got ${preview(players)})`);
   }
   if (typeof rules !== 'object' || rules === null || Array.isArray(rules)) {
-    throw new RuleError(`rules must be an object of rule options (got ${JSON.stringify(rules)})`);
+    throw new RuleError(`rules must be an object of rule options (got ${preview(rules)})`);
   }
   const parsed = ruleOptionsSchema.safeParse({ ...base.options, ...rules }, { reportInput: true });
   if (!parsed.success) throw new RuleError(formatRuleIssues(parsed.error));

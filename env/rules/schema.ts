@@ -19,15 +19,55 @@ export function bool() {
   return z.boolean({ error: 'must be true or false' });
 }
 
+/**
+ * An input value for an error message: compact JSON, cut to three levels, eight entries a
+ * level and `maxLength` characters, so that a huge or deeply nested input (a client's
+ * document) can neither flood the message nor overflow the stack as JSON.stringify would.
+ */
+export function preview(value: unknown, maxLength = 80): string {
+  const text = render(value, 3);
+  return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
+}
+
+function render(value: unknown, depth: number): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value !== 'object' || value === null) return typeof value === 'function' ? 'a function' : String(value);
+  const entries: [string, unknown][] = Array.isArray(value) ? value.slice(0, 8).map((v) => ['', v]) : Object.keys(value).slice(0, 8).map((k) => [k, (value as Record<string, unknown>)[k]]);
+  const size = Array.isArray(value) ? value.length : Object.keys(value).length;
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
+  if (size === 0) return open + close;
+  if (depth === 0) return `${open}…${close}`;
+  const items = entries.map(([key, v]) => (Array.isArray(value) ? '' : `${render(key, 0)}:`) + render(v, depth - 1));
+  return `${open}${items.join(',')}${size > entries.length ? ',…' : ''}${close}`;
+}
+
+/** A zod issue path as people write it: `rounds[0].hands[1][2]`. */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)), '');
+}
+
+/**
+ * Where a document (a record, a position) is wrong and how, from a zod issue of a parse with
+ * `reportInput`: unknown fields by name, a wrong value with a preview of it.
+ */
+export function documentIssue(issue: z.ZodError['issues'][number]): { field: string; problem: string } {
+  const field = fieldPath(issue.path);
+  if (issue.code === 'unrecognized_keys') {
+    return { field, problem: `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => preview(k)).join(', ')}` };
+  }
+  const got = issue.input === undefined ? ' (missing)' : issue.code === 'custom' ? '' : ` (got ${preview(issue.input)})`;
+  return { field, problem: `${issue.message}${got}` };
+}
+
 /** `what "name" must be …(got …)`, one clause per problem; unknown keys list the known ones. */
 export function formatOptionIssues(error: z.ZodError, what: string, known: readonly string[]): string {
   return error.issues.map((issue) => {
     if (issue.code === 'unrecognized_keys') {
-      return `unknown ${what}${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}; the ${what}s are ${known.join(', ')}`;
+      return `unknown ${what}${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => preview(k)).join(', ')}; the ${what}s are ${known.join(', ')}`;
     }
     const [option = '', ...rest] = issue.path.map(String);
     const where = option + rest.map((p) => `[${p}]`).join('');
-    const got = issue.input !== undefined ? ` (got ${JSON.stringify(issue.input)})` : issue.code === 'invalid_type' ? ' (missing)' : '';
+    const got = issue.input !== undefined ? ` (got ${preview(issue.input)})` : issue.code === 'invalid_type' ? ' (missing)' : '';
     return `${what} "${where}" ${issue.message}${got}`;
   }).join('; ');
 }

@@ -17,6 +17,10 @@ export interface PlayerView {
   readonly seat: number;
   readonly players: number;
   readonly rules: Rules;
+  /**
+   * Public for every seat: `afterDraw` follows each draw the rules could follow with a quick
+   * discard or a slapdown, whether or not one is on offer (only the mover's legal actions say).
+   */
   readonly phase: PhaseName;
   readonly current: number;
   readonly round: number;

@@ -74,6 +74,25 @@ describe('statistics', () => {
     expect(b.assafCausedPerGame).toBeCloseTo(1 / 3);
     expect(summary.headToHead.score[0][1]).toBeCloseTo(2 / 3);
     expect(summary.headToHead.meetings[0][1]).toBe(3);
+    expect(a.unfinished).toBe(0);
+    expect(summary.truncatedGames).toBe(0);
+
+    // A game stopped by the turn cap is counted, and changes no other figure.
+    const stopped = { ...game([seat(false, 0, 99, { yanivCalls: 5 }), seat(false, 1, 0)]), truncated: true };
+    const withStopped = summarize(['a', 'b'], [
+      { seats: ['a', 'b'], result: game([seat(true, 0, 10, { yanivCalls: 2, yanivSuccesses: 1, assafSuffered: 1 }), seat(false, 1, 30, { assafCaused: 1 })]) },
+      { seats: ['b', 'a'], result: game([seat(false, 1, 40), seat(true, 0, 6, { yanivCalls: 1, yanivSuccesses: 1 })]) },
+      { seats: ['a', 'b'], result: stopped },
+      { seats: ['a', 'b'], result: game([seat(false, 1, 20), seat(true, 0, 4)]) },
+    ]);
+    expect(withStopped.games).toBe(4);
+    expect(withStopped.truncatedGames).toBe(1);
+    expect(withStopped.agents.map((x) => [x.games, x.unfinished])).toEqual([[4, 1], [4, 1]]);
+    const { games: _g, unfinished: _u, ...figures } = withStopped.agents[0];
+    const { games: _g0, unfinished: _u0, ...expected } = a;
+    expect(figures).toEqual(expected);
+    expect(withStopped.headToHead).toEqual(summary.headToHead);
+    expect(withStopped.elo).toEqual(summary.elo);
   });
 });
 
@@ -130,6 +149,28 @@ describe('yaniv bench', () => {
     expect(one.status, one.stderr).toBe(0);
     expect(two.status, two.stderr).toBe(0);
     expect(stable(two.stdout)).toEqual(stable(one.stdout));
+  });
+
+  it('reports games stopped by the turn cap in the table and the JSON, and leaves them out of the rates', () => {
+    // With a cap of 250 turns, some of these 6 games (about 20 rounds each) stop unfinished (3 today).
+    const args = ['--agents', 'strong,intermediate', '--games', '6', '--seed', '1', '--workers', '1', '--max-turns', '250'];
+    const json = run(...args, '--json', '-');
+    expect(json.status, json.stderr).toBe(0);
+    const report = JSON.parse(json.stdout) as { config: { maxTurns: number }; games: number; truncatedGames: number; agents: { agent: string; games: number; unfinished: number; wins: number; winRate: number }[] };
+    expect(report.config.maxTurns).toBe(250);
+    expect(report.games).toBe(6);
+    const stopped = report.truncatedGames;
+    expect(stopped).toBeGreaterThan(0);
+    expect(stopped).toBeLessThan(6);
+    for (const agent of report.agents) expect([agent.games, agent.unfinished]).toEqual([6, stopped]);
+    // Heads-up, each finished game has one winner; the rates are over the finished games.
+    expect(report.agents.reduce((n, agent) => n + agent.wins, 0)).toBe(6 - stopped);
+    expect(report.agents[0].winRate).toBeCloseTo(report.agents[0].wins / (6 - stopped));
+    const table = run(...args);
+    expect(table.status, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/│ agent +│ games │ unfinished │ win rate/);
+    expect(table.stdout).toMatch(new RegExp(`│ strong +│ 6 +│ ${stopped} +│`));
+    expect(table.stdout).toContain(`${stopped} of 6 games hit the turn cap unfinished`);
   });
 
   it('saves every game as a record that replays', () => {

@@ -221,6 +221,30 @@ describe('yaniv replay: a document that is not a valid record exits 2 and names 
     expect(code).toBe(2);
   });
 
+  // The audit's document: a 10,000-deep array inside rounds[0].moves overflowed the stack while
+  // the error message was built (a stack trace, exit 1). Deep nesting is written as text, since
+  // JSON.stringify would recurse; test/env/rules/record.test.ts covers the other places.
+  const deepArray = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+  const text = JSON.stringify(goodRecord());
+  it.each([
+    ['in a move', text.replace('"moves":[', `"moves":[${deepArray(10_000)},`), /^rounds\[0\]\.moves\[0\]: must be a move: .* \(got \[\[\[\[…\]\]\]\]\)$/],
+    ['as a rule option', text.replace('"rules":{', `"rules":{"milestones":${deepArray(10_000)},`), /^rules: rule option "milestones\[0\]" must be a list of \[at, to\] pairs/],
+  ])('deep nesting %s: exit 2 naming the field, not a stack overflow', (_where, document, message) => {
+    const { code, stdout, stderr } = replay(document, '--json');
+    expect(stderr).not.toMatch(/RangeError|Maximum call stack/);
+    expect(json(stdout)).toEqual({ ok: false, error: expect.stringMatching(message) });
+    expect(code).toBe(2);
+  });
+
+  // JSON.parse makes "__proto__" an own key; it used to vanish and the record replayed.
+  it.each(['__proto__', 'toString'])('a rule option named %s is unknown', (name) => {
+    const document = text.replace('"rules":{', `"rules":{${JSON.stringify(name)}:{"yanivThreshold":3},`);
+    const { code, stdout, stderr } = replay(document);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(new RegExp(`^yaniv replay: not a valid record: rules: unknown rule option "${name}"; the rule options are decks, `));
+    expect(code).toBe(2);
+  });
+
   it('--json prints the error as JSON', () => {
     const { code, stdout } = replay(changed((r) => { r.rounds[0].hands[0][1] = '1S'; }), '--json');
     expect(json(stdout)).toEqual({ ok: false, error: expect.stringMatching(/^rounds\[0\]\.hands\[0\]\[1\]: "1S" is not a card/) });

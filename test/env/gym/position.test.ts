@@ -93,4 +93,44 @@ describe('positions', () => {
     expect(() => importPosition({ ...position, pending: { discard: ['KS', 'AH'] } })).toThrow(/pending: /);
     void info;
   });
+
+  // The server will take positions from clients: whatever the document holds, the answer is a
+  // PositionError naming the field, never a stack overflow or an option silently dropped.
+  it('refuses deep nesting and prototype-named keys anywhere, naming the field', () => {
+    const env = new YanivEnv({ players: 2 });
+    env.reset({ seed: 1 });
+    const text = JSON.stringify(env.exportPosition());
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    const edit = (from: string, to: string) => {
+      if (!text.includes(from)) throw new Error(`test setup: ${from} is not in the position`);
+      return text.replace(from, to);
+    };
+    const cases: [string, RegExp][] = [
+      [edit('"moves":[]', `"moves":[${deep}]`), /^record\.rounds\[0\]\.moves\[0\]: must be a move: .*\(got \[\[\[\[…\]\]\]\]\)$/],
+      [edit('"rules":{}', `"rules":{"milestones":${deep}}`), /^record\.rules: rule option "milestones\[0\]" must be a list of \[at, to\] pairs/],
+      [edit('"rng":[', `"rng":[${deep},`), /^rng\[0\]: must be an integer \(got \[\[\[\[…\]\]\]\]\)$/],
+      [edit('"pending":null', `"pending":{"discard":${deep}}`), /^pending\.discard\[0\]: must be a card name \(got \[\[\[\[…\]\]\]\]\)$/],
+      [edit('"record":{', `"record":{"x":${deep},`), /^record: unknown field "x"$/],
+      [deep, /^position: .*expected object/],
+      [edit('"rules":{}', '"rules":{"__proto__":{"yanivThreshold":3}}'), /^record\.rules: unknown rule option "__proto__"; the rule options are decks, /],
+      [edit('"rules":{}', '"rules":{"constructor":5}'), /^record\.rules: unknown rule option "constructor"/],
+      [edit('"pending":null', '"pending":null,"__proto__":{}'), /^position: unknown field "__proto__"$/],
+    ];
+    const refusal = (input: unknown): unknown => {
+      try {
+        importPosition(input);
+      } catch (error) {
+        return error;
+      }
+      return 'accepted';
+    };
+    for (const [document, message] of cases) {
+      for (const input of [document, JSON.parse(document) as unknown]) {
+        const error = refusal(input);
+        expect(error).toBeInstanceOf(PositionError);
+        expect((error as Error).message).toMatch(message);
+      }
+    }
+    expect((refusal('{"format": ') as Error).message).toMatch(/^position: not valid JSON/);
+  });
 });

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ACTION_COUNT } from '../../../env/gym/actionLayout.js';
+import { IllegalActionError } from '../../../env/gym/episode.js';
 import { OBSERVATION_SIZE } from '../../../env/gym/observation.js';
 import { randomInt, seededRng } from '../../../env/rules/random.js';
+import { cloneState } from '../../../env/rules/state.js';
 import { MAX_PLAYERS } from '../../../env/rules/rules.js';
 import { VecEnv } from '../../../env/gym/vecEnv.js';
 import { YanivEnv } from '../../../env/gym/yanivEnv.js';
 
-const hex = (a: Float32Array | Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('hex');
+const hex = (a: Float32Array | Uint8Array | Int16Array | Int8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('hex');
 
 describe('VecEnv', () => {
   it('matches N single envs stepped by hand, auto-resets included', () => {
@@ -70,5 +72,39 @@ describe('VecEnv', () => {
     expect(() => vec.step([0])).toThrow(/2 actions/);
     expect(() => vec.step([ACTION_COUNT - 1, ACTION_COUNT - 1])).toThrow(/illegal/);
     expect(() => new VecEnv({ num: 0, players: 2 })).toThrow(/num/);
+  });
+
+  // It used to step games 0..k−1 before throwing at game k, leaving the batch half-advanced.
+  it('a batch with an illegal action for one game changes nothing in any game', () => {
+    const vec = new VecEnv({ num: 5, players: 3, rules: { quickDiscard: true } });
+    vec.reset(3);
+    const rng = seededRng(4);
+    const actions = new Int32Array(vec.num);
+    const legal = () => { for (let i = 0; i < vec.num; i++) actions[i] = vec.legalIds[i * ACTION_COUNT + randomInt(rng, 0, vec.legalCounts[i] - 1)]; };
+    for (let t = 0; t < 40; t++) {
+      legal();
+      vec.step(actions);
+    }
+    const snapshot = () => ({
+      buffers: [vec.observations, vec.masks, vec.legalIds, vec.legalCounts, vec.rewards, vec.actors, vec.currentPlayers, vec.terminated, vec.truncated, vec.finalObservations].map(hex),
+      episodes: vec.episodes,
+      states: Array.from({ length: vec.num }, (_, i) => ({ ...cloneState(vec.state(i)), rng: vec.state(i).rng.getState() })),
+    });
+    const before = snapshot();
+    const illegalId = (i: number) => {
+      for (let id = 0; id < ACTION_COUNT; id++) if (vec.masks[i * ACTION_COUNT + id] === 0) return id;
+      throw new Error('test setup: every id is legal');
+    };
+    for (const bad of [illegalId(3), -1, ACTION_COUNT, 1.5, NaN]) {
+      legal();
+      actions[3] = bad;
+      const batch = Array.from(actions, (a, i) => (i === 3 ? bad : a));
+      expect(() => vec.step(batch)).toThrow(IllegalActionError);
+      expect(() => vec.step(batch)).toThrow(/^game 3: .*; no game was stepped$/);
+      expect(snapshot()).toEqual(before);
+    }
+    legal();
+    vec.step(actions);
+    expect(snapshot()).not.toEqual(before);
   });
 });
