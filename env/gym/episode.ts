@@ -4,22 +4,18 @@
  */
 import { z } from 'zod';
 import { bool, formatOptionIssues, intFrom, oneOf } from '../rules/schema.js';
-import type { Card } from '../rules/cards.js';
 import { actionError } from '../rules/actions.js';
-import { ACTION_COUNT, DISCARD_START, DRAW_DECK_ACTION, HandSlots, QUICK_ACTION, SLAPDOWN_ACTION, TAKE_START, YANIV_ACTION, decodeDiscard } from './actionLayout.js';
+import { applyActionId } from './actionApply.js';
+import { ACTION_COUNT, DISCARD_START, DRAW_DECK_ACTION } from './actionLayout.js';
 import { MaskScratch, markLegalActions, writeActionMask } from './actionMask.js';
 import { actionToMove, describeAction } from './actionMoves.js';
-import {
-  IllegalMoveError, callYaniv, drawFromDeck, drawFromPrevious, layGroup, newGame, passAfterDraw, quickDiscard, reshuffle,
-  slapDown, startRound,
-} from '../rules/engine.js';
-import { GROUP_CAP, type GroupType } from '../rules/groups.js';
+import { IllegalMoveError, newGame, startRound } from '../rules/engine.js';
 import { encodeObservation } from './observation.js';
 import { GameHistory, type PositionJson } from './position.js';
 import { type Rng, rngFromState, seededRng } from '../rules/random.js';
 import { MAX_PLAYERS, MIN_PLAYERS, type Rules, resolveRules } from '../rules/rules.js';
 import {
-  type GameState, PHASE_AFTER_DRAW, PHASE_BETWEEN_ROUNDS, PHASE_DRAW, PHASE_GAME_OVER, PHASE_NAMES, PHASE_TURN, type RoundResult, cloneState, isRoundOver,
+  type GameState, PHASE_BETWEEN_ROUNDS, PHASE_GAME_OVER, PHASE_NAMES, PHASE_TURN, type RoundResult, cloneState, isRoundOver,
 } from '../rules/state.js';
 
 export const EPISODE_MODES = ['round', 'game'] as const;
@@ -75,11 +71,6 @@ export interface ResetOptions {
   /** Totals before the first round (a game picked up mid-way). */
   startTotals?: readonly number[];
 }
-
-// Scratch for decoding a discard id, shared by every episode (apply is synchronous and never
-// re-entered): per-episode copies would be more memory to pull into the cache at each step of a big batch.
-const discardSlots = new HandSlots();
-const discardGroup = new Uint8Array(GROUP_CAP);
 
 /** The rules core behind one environment, driven by action ids. */
 export class Episode {
@@ -171,53 +162,12 @@ export class Episode {
     for (let seat = 0; seat < s.players; seat++) rewards[rewardOffset + seat] = 0;
     this.actor = s.current;
     this.roundResult = null;
-    this.apply(id);
+    applyActionId(s, id, this.history);
     const roundOver = isRoundOver(s);
     if (roundOver || s.phase === PHASE_TURN) this.turns++;
     if (roundOver) this.endRound(rewards, rewardOffset);
     if (this.status === ONGOING && this.config.maxTurns !== null && this.turns >= this.config.maxTurns) this.status = TRUNCATED;
     return this.status;
-  }
-
-  private apply(id: number): void {
-    const s = this.state;
-    if (s.phase === PHASE_TURN) {
-      if (id === YANIV_ACTION) {
-        this.history?.yaniv();
-        return callYaniv(s);
-      }
-      discardSlots.loadSeat(s, s.current);
-      const packed = decodeDiscard(discardSlots, id, s.rules, discardGroup);
-      const length = packed & 15;
-      this.history?.laid(discardGroup, length);
-      return layGroup(s, discardGroup, length, (packed >> 4) as GroupType);
-    }
-    if (s.phase === PHASE_DRAW) {
-      if (id === DRAW_DECK_ACTION) {
-        let reshuffled: Card[] | null = null;
-        if (this.history && s.deckLength === 0) {
-          reshuffle(s);
-          reshuffled = Array.from(s.deck.subarray(0, s.deckLength)).reverse();
-        }
-        this.history?.drew('deck', reshuffled);
-        drawFromDeck(s);
-      } else {
-        this.history?.drew(id - TAKE_START, null);
-        drawFromPrevious(s, id - TAKE_START);
-      }
-      if ((s.phase as number) !== PHASE_AFTER_DRAW) this.history?.endTurn(null);
-      return;
-    }
-    if (id === QUICK_ACTION) {
-      this.history?.endTurn('quick');
-      return quickDiscard(s);
-    }
-    if (id === SLAPDOWN_ACTION) {
-      this.history?.endTurn('slapdown');
-      return slapDown(s);
-    }
-    this.history?.endTurn(null);
-    return passAfterDraw(s);
   }
 
   private endRound(rewards: Float32Array, offset: number): void {

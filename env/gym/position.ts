@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { type Card, cardName, parseCard } from '../rules/cards.js';
 import { applyAction } from '../rules/actions.js';
-import { IllegalMoveError, reshuffle, reshuffleCards } from '../rules/engine.js';
+import { IllegalMoveError, reshuffleIfEmpty, reshuffleOrderError } from '../rules/engine.js';
 import { type GameRecord, RECORD_FORMAT, type RecordJson, RecordWriter, parseRecord, replay } from '../rules/record.js';
 import { rngFromState, seededRng } from '../rules/random.js';
 import { type GameState, PHASE_DRAW, PHASE_TURN } from '../rules/state.js';
@@ -119,21 +119,21 @@ function applyPending(state: GameState, pending: PendingTurnJson): void {
     if (pending.draw === undefined) return;
     if ((state.phase as number) !== PHASE_DRAW) throw new PositionError('pending.draw: the round ended after the discard');
     const source = pending.draw.toLowerCase() === 'deck' ? 'deck' : card(pending.draw, 'pending.draw');
-    if (source === 'deck' && state.deckLength === 0 && state.pileLength > 0) {
-      if (!pending.reshuffle) throw new PositionError('pending.reshuffle: the deck is empty, so the draw needs the reshuffled order');
-      const order = pending.reshuffle.map((c, i) => card(c, `pending.reshuffle[${i}]`));
-      const expected = reshuffleCards(state);
-      const sorted = [...order].sort((a, b) => a - b);
-      if (sorted.length !== expected.length || sorted.some((c, i) => c !== expected[i])) {
-        throw new PositionError(`pending.reshuffle: must be an order of exactly the cards reshuffled: ${expected.map(cardName).join(' ')}`);
-      }
-      reshuffle(state, order);
-    }
+    if (source === 'deck') reshuffleIfEmpty(state, (cards) => pendingReshuffle(pending, cards));
     applyAction(state, { type: 'draw', source });
   } catch (error) {
     if (error instanceof IllegalMoveError) throw new PositionError(`pending: ${error.message}`);
     throw error;
   }
+}
+
+/** The deck order a pending deck draw from an empty deck states, checked against the cards reshuffled. */
+function pendingReshuffle(pending: PendingTurnJson, cards: readonly Card[]): Card[] {
+  if (!pending.reshuffle) throw new PositionError('pending.reshuffle: the deck is empty, so the draw needs the reshuffled order');
+  const order = pending.reshuffle.map((c, i) => card(c, `pending.reshuffle[${i}]`));
+  const error = reshuffleOrderError(order, cards);
+  if (error !== null) throw new PositionError(`pending.reshuffle: ${error}`);
+  return order;
 }
 
 /**

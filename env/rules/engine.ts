@@ -14,7 +14,7 @@ import { type Rules } from './rules.js';
 import { dealerFor, settleRound } from './scoring.js';
 import {
   type GameState, HAND_CAP, PHASE_AFTER_DRAW, PHASE_BETWEEN_ROUNDS, PHASE_DRAW, PHASE_NAMES, PHASE_TURN,
-  activeSeatsAfter, emptyState, handValue, nextActive,
+  activeSeatsAfter, deckTopFirst, emptyState, handValue, nextActive,
 } from './state.js';
 
 /** A move the rules forbid; the message says why in words a player understands. */
@@ -228,6 +228,24 @@ export function reshuffle(s: GameState, topFirst?: readonly Card[]): void {
 /** The cards a reshuffle would take now, in kind order. */
 export function reshuffleCards(s: GameState): Card[] {
   return Array.from(s.pile.subarray(0, s.pileLength)).sort((a, b) => a - b);
+}
+
+/**
+ * Before a draw from the deck: when the deck is empty, reshuffles the pile into it (in the
+ * order `order` gives for the cards reshuffled, top first, or else by the state's PRNG) and
+ * returns the new deck, top first, as a record lists it; null when no reshuffle was needed.
+ */
+export function reshuffleIfEmpty(s: GameState, order?: (cards: Card[]) => readonly Card[]): Card[] | null {
+  if (s.deckLength > 0 || s.pileLength === 0) return null;
+  reshuffle(s, order?.(reshuffleCards(s)));
+  return deckTopFirst(s);
+}
+
+/** Why `order` is not a reordering of exactly `cards`, the cards a reshuffle takes (`reshuffleCards`), or null. */
+export function reshuffleOrderError(order: readonly Card[], cards: readonly Card[]): string | null {
+  const sorted = [...order].sort((a, b) => a - b);
+  if (sorted.length === cards.length && sorted.every((c, i) => c === cards[i])) return null;
+  return `must be an order of exactly the ${cards.length} cards reshuffled: ${cards.map(cardName).join(' ')}`;
 }
 
 export function drawFromDeck(s: GameState): void {

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { type Card, KIND_COUNT, cardName, deckComposition, parseCard } from './cards.js';
-import { IllegalMoveError, newGame, startRound } from './engine.js';
+import { IllegalMoveError, newGame, reshuffleOrderError, startRound } from './engine.js';
 import { MAX_PLAYERS, MIN_PLAYERS, type RuleOptionsInput, type Rules, RuleError, isPresetName, resolveRules } from './rules.js';
 import { type GameState, type Outcome, PHASE_GAME_OVER, handOf, handValue, isRoundOver } from './state.js';
 import { type TurnMove, playTurn } from './turns.js';
@@ -184,7 +184,8 @@ export function replay(record: GameRecord): Replayed {
           reshuffleOrder: (cards) => {
             const order = reshuffles[reshuffleCount];
             if (!order) throw new RecordError(`rounds[${r}].reshuffles`, `the deck runs out at move ${m} but no reshuffle order (number ${reshuffleCount}) is given`);
-            checkPermutation(order, cards, `rounds[${r}].reshuffles[${reshuffleCount}]`);
+            const error = reshuffleOrderError(order, cards);
+            if (error !== null) throw new RecordError(`rounds[${r}].reshuffles[${reshuffleCount}]`, error);
             reshuffleCount++;
             return order;
           },
@@ -215,13 +216,6 @@ function dealRound(state: GameState, round: RecordRound, r: number): void {
     throw new RecordError(`rounds[${r}].starter`, `seat ${round.starter} is stated, but nextStarter "${state.rules.nextStarter}" makes seat ${derived} start`);
   }
   startRound(state, { hands: round.hands, discard: round.discard, deck: round.deck, starter: derived });
-}
-
-function checkPermutation(order: readonly Card[], cards: readonly Card[], field: string): void {
-  const sorted = [...order].sort((a, b) => a - b);
-  if (sorted.length !== cards.length || sorted.some((c, i) => c !== cards[i])) {
-    throw new RecordError(field, `must be an order of exactly the ${cards.length} cards reshuffled: ${cards.map(cardName).join(' ')}`);
-  }
 }
 
 function toTurnMove(move: RecordMove): TurnMove {

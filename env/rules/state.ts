@@ -2,7 +2,7 @@
  * The game state: typed arrays with fixed shapes, owned by the rules core (engine.ts).
  * Everything else reads it; only the core's transitions write it.
  */
-import { KIND_COUNT, deckComposition, valueTable } from './cards.js';
+import { type Card, KIND_COUNT, deckComposition, valueTable } from './cards.js';
 import { GROUP_CAP, type GroupType, SINGLE } from './groups.js';
 import { type Rng, rngFromState } from './random.js';
 import type { Rules } from './rules.js';
@@ -141,6 +141,11 @@ export function cloneState(s: GameState): GameState {
 
 export function handOf(s: GameState, seat: number): Uint8Array {
   return s.hands.subarray(seat * HAND_CAP, seat * HAND_CAP + s.handLength[seat]);
+}
+
+/** The deck's cards from the top down (the order records list). */
+export function deckTopFirst(s: GameState): Card[] {
+  return Array.from(s.deck.subarray(0, s.deckLength)).reverse();
 }
 
 export function handValue(s: GameState, seat: number): number {
