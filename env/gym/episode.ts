@@ -70,6 +70,12 @@ export interface ResetOptions {
   seed?: number;
   /** Totals before the first round (a game picked up mid-way). */
   startTotals?: readonly number[];
+  /**
+   * The seed of each round's deal and of that round's reshuffles, from the round's index in
+   * the game (0 for the first): games given the same function are dealt the same cards
+   * (duplicate deals). By default one PRNG, seeded per game, runs through every round.
+   */
+  dealSeeds?: (round: number) => number;
 }
 
 /** The rules core behind one environment, driven by action ids. */
@@ -86,6 +92,7 @@ export class Episode {
   roundResult: RoundResult | null = null;
   history: GameHistory | null = null;
   private seeds: Rng;
+  private dealSeeds: ((round: number) => number) | null = null;
 
   /** `rules` may be passed when many episodes share one configuration. */
   constructor(config: EnvConfig, rules = resolveRules({ preset: config.preset, rules: config.rules, players: config.players })) {
@@ -95,7 +102,7 @@ export class Episode {
     this.state = newGame({ rules: this.rules, players: config.players });
   }
 
-  reset({ seed, startTotals }: ResetOptions = {}): void {
+  reset({ seed, startTotals, dealSeeds }: ResetOptions = {}): void {
     if (startTotals && (startTotals.length !== this.config.players || !startTotals.every(Number.isInteger))) {
       throw new RangeError(`startTotals must be ${this.config.players} integers, one per seat (got ${JSON.stringify(startTotals)})`);
     }
@@ -105,6 +112,7 @@ export class Episode {
     this.history = this.config.history
       ? GameHistory.start({ preset: this.config.preset, rules: this.config.rules as PositionJson['record']['rules'], players: this.config.players, startTotals })
       : null;
+    this.dealSeeds = dealSeeds ?? null;
     this.status = ONGOING;
     this.turns = 0;
     this.actor = -1;
@@ -116,6 +124,7 @@ export class Episode {
   load(state: GameState, history: GameHistory | null): void {
     this.state = state;
     this.history = this.config.history ? history : null;
+    this.dealSeeds = null;
     this.status = state.phase === PHASE_GAME_OVER || (state.phase === PHASE_BETWEEN_ROUNDS && this.config.episode === 'round') ? TERMINATED : ONGOING;
     this.turns = 0;
     this.actor = -1;
@@ -205,6 +214,7 @@ export class Episode {
   }
 
   private beginRound(): void {
+    if (this.dealSeeds) this.state.rng = seededRng(this.dealSeeds(this.state.round));
     startRound(this.state);
     this.history?.beginRound(this.state);
   }
@@ -234,6 +244,7 @@ export class Episode {
     copy.roundResult = this.roundResult;
     copy.history = this.history?.clone() ?? null;
     copy.seeds = rngFromState(this.seeds.getState());
+    copy.dealSeeds = this.dealSeeds;
     return copy;
   }
 }

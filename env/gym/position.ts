@@ -198,6 +198,11 @@ export class GameHistory {
     this.reshuffled = null;
   }
 
+  /** The record of the whole turns so far. */
+  record(): RecordJson {
+    return this.writer.toJSON();
+  }
+
   toPosition(state: GameState): PositionJson {
     const pending: PendingTurnJson | null = this.discard === null ? null : {
       discard: this.discard.map(cardName),
