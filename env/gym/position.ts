@@ -7,8 +7,9 @@
 import { z } from 'zod';
 import { type Card, cardName, parseCard } from '../rules/cards.js';
 import { applyAction } from '../rules/actions.js';
+import { drawName } from '../rules/turns.js';
 import { IllegalMoveError, reshuffleIfEmpty, reshuffleOrderError } from '../rules/engine.js';
-import { type GameRecord, RECORD_FORMAT, type RecordJson, RecordWriter, parseRecord, replay } from '../rules/record.js';
+import { type GameRecord, type RecordJson, type RecordSelection, RecordWriter, parseRecord, recordToJson, replay } from '../rules/record.js';
 import { rngFromState, seededRng } from '../rules/random.js';
 import { type GameState, PHASE_DRAW, PHASE_TURN } from '../rules/state.js';
 
@@ -56,27 +57,6 @@ function card(name: string, field: string): Card {
   return parsed;
 }
 
-/** The canonical JSON of a parsed record (upper-case card names, every optional list present). */
-export function recordToJson(record: GameRecord): RecordJson {
-  return {
-    format: RECORD_FORMAT, preset: record.preset, rules: record.rules as RecordJson['rules'], players: record.players,
-    ...(record.startTotals ? { startTotals: [...record.startTotals] } : {}),
-    rounds: record.rounds.map((round, r) => ({
-      starter: round.starter ?? (r === 0 ? 0 : -1),
-      hands: round.hands.map((hand) => (hand ? hand.map(cardName) : null)),
-      discard: cardName(round.discard),
-      deck: round.deck.map(cardName),
-      reshuffles: (round.reshuffles ?? []).map((order) => order.map(cardName)),
-      moves: round.moves.map((move) => (move.yaniv ? { yaniv: true as const } : {
-        discard: (move.discard ?? []).map(cardName),
-        draw: move.draw === 'deck' || move.draw === undefined ? 'deck' : cardName(move.draw),
-        ...(move.quick ? { quick: true as const } : {}),
-        ...(move.slapdown ? { slapdown: true as const } : {}),
-      })),
-    })),
-  };
-}
-
 export interface ImportedPosition {
   state: GameState;
   /** The record of the game so far, in canonical form. */
@@ -118,13 +98,17 @@ function applyPending(state: GameState, pending: PendingTurnJson): void {
     applyAction(state, { type: 'discard', cards: pending.discard.map((c, i) => card(c, `pending.discard[${i}]`)) });
     if (pending.draw === undefined) return;
     if ((state.phase as number) !== PHASE_DRAW) throw new PositionError('pending.draw: the round ended after the discard');
-    const source = pending.draw.toLowerCase() === 'deck' ? 'deck' : card(pending.draw, 'pending.draw');
+    const source = pendingDraw(pending.draw);
     if (source === 'deck') reshuffleIfEmpty(state, (cards) => pendingReshuffle(pending, cards));
     applyAction(state, { type: 'draw', source });
   } catch (error) {
     if (error instanceof IllegalMoveError) throw new PositionError(`pending: ${error.message}`);
     throw error;
   }
+}
+
+function pendingDraw(name: string): 'deck' | Card {
+  return name.toLowerCase() === 'deck' ? 'deck' : card(name, 'pending.draw');
 }
 
 /** The deck order a pending deck draw from an empty deck states, checked against the cards reshuffled. */
@@ -150,7 +134,7 @@ export class GameHistory {
     this.writer = writer;
   }
 
-  static start(selection: { preset: string; rules: RecordJson['rules']; players: number; startTotals?: readonly number[] }): GameHistory {
+  static start(selection: RecordSelection): GameHistory {
     return new GameHistory(new RecordWriter(selection));
   }
 
@@ -158,7 +142,7 @@ export class GameHistory {
     const history = new GameHistory(RecordWriter.fromJSON(record));
     if (pending) {
       history.discard = pending.discard.map((c) => card(c, 'pending.discard'));
-      if (pending.draw !== undefined) history.draw = pending.draw.toLowerCase() === 'deck' ? 'deck' : card(pending.draw, 'pending.draw');
+      if (pending.draw !== undefined) history.draw = pendingDraw(pending.draw);
       if (pending.reshuffle) history.reshuffled = pending.reshuffle.map((c) => card(c, 'pending.reshuffle'));
     }
     return history;
@@ -206,7 +190,7 @@ export class GameHistory {
   toPosition(state: GameState): PositionJson {
     const pending: PendingTurnJson | null = this.discard === null ? null : {
       discard: this.discard.map(cardName),
-      ...(this.draw !== null ? { draw: this.draw === 'deck' ? 'deck' : cardName(this.draw) } : {}),
+      ...(this.draw !== null ? { draw: drawName(this.draw) } : {}),
       ...(this.reshuffled ? { reshuffle: this.reshuffled.map(cardName) } : {}),
     };
     return { format: POSITION_FORMAT, record: this.writer.toJSON(), pending, rng: [...state.rng.getState()] };

@@ -6,8 +6,8 @@ import { z } from 'zod';
 import { type Card, KIND_COUNT, cardName, deckComposition, parseCard } from './cards.js';
 import { IllegalMoveError, newGame, reshuffleOrderError, startRound } from './engine.js';
 import { MAX_PLAYERS, MIN_PLAYERS, type RuleOptionsInput, type Rules, RuleError, isPresetName, resolveRules } from './rules.js';
-import { type GameState, type Outcome, PHASE_GAME_OVER, handOf, handValue, isRoundOver } from './state.js';
-import { type TurnMove, playTurn } from './turns.js';
+import { type GameState, type Outcome, PHASE_GAME_OVER, deckTopFirst, handOf, handValue, isRoundOver } from './state.js';
+import { type TurnMove, drawName, playTurn } from './turns.js';
 
 export const RECORD_FORMAT = 'yaniv-record/1';
 
@@ -257,16 +257,68 @@ interface RoundJson {
 
 type MoveJson = { yaniv: true } | { discard: string[]; draw: string; quick?: true; slapdown?: true };
 
+/** How the rules and the table were picked, as a record states them. */
+export interface RecordSelection {
+  preset?: string;
+  rules?: RuleOptionsInput;
+  players: number;
+  startTotals?: readonly number[];
+}
+
+/** A round as a record writes it, from its cards. */
+interface RoundCards {
+  starter: number;
+  hands: readonly (ArrayLike<Card> | null)[];
+  discard: Card;
+  /** Top first. */
+  deck: ArrayLike<Card>;
+  reshuffles: readonly (readonly Card[])[];
+  moves: readonly TurnMove[];
+}
+
+const names = (cards: ArrayLike<Card>): string[] => Array.from(cards, cardName);
+
+function recordJson(selection: RecordSelection, rounds: RoundJson[]): RecordJson {
+  return {
+    format: RECORD_FORMAT, preset: selection.preset ?? 'standard', rules: { ...(selection.rules ?? {}) }, players: selection.players,
+    ...(selection.startTotals ? { startTotals: [...selection.startTotals] } : {}),
+    rounds,
+  };
+}
+
+function roundJson(round: RoundCards): RoundJson {
+  return {
+    starter: round.starter,
+    hands: round.hands.map((hand) => (hand ? names(hand) : null)),
+    discard: cardName(round.discard),
+    deck: names(round.deck),
+    reshuffles: round.reshuffles.map(names),
+    moves: round.moves.map(moveJson),
+  };
+}
+
+function moveJson(move: TurnMove): MoveJson {
+  if ('yaniv' in move) return { yaniv: true };
+  return {
+    discard: names(move.discard), draw: drawName(move.draw),
+    ...(move.quick ? { quick: true as const } : {}),
+    ...(move.slapdown ? { slapdown: true as const } : {}),
+  };
+}
+
+/** The canonical JSON of a parsed record (upper-case card names, every optional list present). */
+export function recordToJson(record: GameRecord): RecordJson {
+  return recordJson(record, record.rounds.map((round, r) => roundJson({
+    ...round, starter: round.starter ?? (r === 0 ? 0 : -1), reshuffles: round.reshuffles ?? [], moves: round.moves.map(toTurnMove),
+  })));
+}
+
 /** Writes a record while a game is played: call `beginRound` after each deal and `addTurn` after each turn. */
 export class RecordWriter {
   private readonly record: RecordJson;
 
-  constructor(selection: { preset?: string; rules?: RuleOptionsInput; players: number; startTotals?: readonly number[] }) {
-    this.record = {
-      format: RECORD_FORMAT, preset: selection.preset ?? 'standard', rules: { ...(selection.rules ?? {}) },
-      players: selection.players, rounds: [],
-      ...(selection.startTotals ? { startTotals: [...selection.startTotals] } : {}),
-    };
+  constructor(selection: RecordSelection) {
+    this.record = recordJson(selection, []);
   }
 
   /** Continues writing an existing record (a game picked up at a saved position). */
@@ -278,30 +330,21 @@ export class RecordWriter {
 
   /** Captures the deal of the round just started. */
   beginRound(state: GameState): void {
-    this.record.rounds.push({
+    this.record.rounds.push(roundJson({
       starter: state.starter,
-      hands: Array.from(state.active, (a, seat) => (a ? Array.from(handOf(state, seat), cardName) : null)),
-      discard: cardName(state.prev[0]),
-      deck: Array.from(state.deck.subarray(0, state.deckLength), cardName).reverse(),
+      hands: Array.from(state.active, (a, seat) => (a ? handOf(state, seat) : null)),
+      discard: state.prev[0],
+      deck: deckTopFirst(state),
       reshuffles: [],
       moves: [],
-    });
+    }));
   }
 
   addTurn(move: TurnMove, reshuffled: readonly Card[] | null): void {
     const round = this.record.rounds[this.record.rounds.length - 1];
     if (!round) throw new Error('addTurn before beginRound');
-    if (reshuffled) round.reshuffles.push(reshuffled.map(cardName));
-    if ('yaniv' in move) {
-      round.moves.push({ yaniv: true });
-      return;
-    }
-    round.moves.push({
-      discard: move.discard.map(cardName),
-      draw: move.draw === 'deck' ? 'deck' : cardName(move.draw),
-      ...(move.quick ? { quick: true as const } : {}),
-      ...(move.slapdown ? { slapdown: true as const } : {}),
-    });
+    if (reshuffled) round.reshuffles.push(names(reshuffled));
+    round.moves.push(moveJson(move));
   }
 
   toJSON(): RecordJson {

@@ -78,8 +78,12 @@ export function legalTurns(s: GameState): TurnMove[] {
   return turns;
 }
 
+/** A draw as records name it: "deck" or the card taken. */
+export function drawName(draw: 'deck' | Card): string {
+  return draw === 'deck' ? 'deck' : cardName(draw);
+}
+
 export function formatTurn(move: TurnMove): string {
   if ('yaniv' in move) return 'Yaniv';
-  const draw = move.draw === 'deck' ? 'deck' : cardName(move.draw);
-  return `${move.discard.map(cardName).join(' ')} / ${draw}${move.quick ? ' +quick' : ''}${move.slapdown ? ' +slapdown' : ''}`;
+  return `${move.discard.map(cardName).join(' ')} / ${drawName(move.draw)}${move.quick ? ' +quick' : ''}${move.slapdown ? ' +slapdown' : ''}`;
 }
