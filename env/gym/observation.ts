@@ -10,6 +10,7 @@
  */
 import { type Card, KIND_COUNT } from '../rules/cards.js';
 import { HAND_SLOTS } from './actionLayout.js';
+import { groupTypeOf } from '../rules/groups.js';
 import { MAX_PLAYERS, type Rules } from '../rules/rules.js';
 import { type GameState, HAND_CAP, PHASE_AFTER_DRAW, PHASE_DRAW, PHASE_NAMES, PHASE_TURN } from '../rules/state.js';
 import type { PlayerView } from '../rules/view.js';
@@ -102,8 +103,6 @@ const O_HAND_SIZE = 2;
 const O_TOTAL = 3;
 const O_WINS = 4;
 const O_KNOWN = 5;
-
-const GROUP_TYPE_INDEX: Record<string, number> = { single: 0, set: 1, run: 2 };
 
 function ruleVector(rules: Rules): Float32Array {
   return Float32Array.from(RULE_FEATURES, ([, feature]) => feature(rules));
@@ -251,7 +250,7 @@ export function encodeView(view: PlayerView, out = new Float32Array(OBSERVATION_
 
   addCounts(out, offset + OBS.previousCards, view.previous.cards);
   addCounts(out, offset + OBS.previousPickable, view.previous.pickable);
-  out[offset + OBS.previousType + GROUP_TYPE_INDEX[view.previous.type]] = 1;
+  out[offset + OBS.previousType + groupTypeOf(view.previous.type) - 1] = 1;
   if (view.laid) addCounts(out, offset + OBS.laid, view.laid.cards);
   if (view.drawn !== null) out[offset + OBS.drawn + view.drawn] = 1;
 

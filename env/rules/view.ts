@@ -3,12 +3,12 @@
  * playerView). Servers, renderers and observation encoders read positions through it.
  */
 import { type Card, KIND_COUNT, cardName, deckComposition } from './cards.js';
-import { GROUP_TYPE_NAMES, type GroupType } from './groups.js';
+import { GROUP_TYPE_NAMES, type GroupType, type GroupTypeName } from './groups.js';
 import type { Rules } from './rules.js';
 import { type GameState, HAND_CAP, PHASE_NAMES, type PhaseName, type RoundResult, handValue } from './state.js';
 
 export interface GroupView {
-  readonly type: 'single' | 'set' | 'run';
+  readonly type: GroupTypeName;
   /** In laid order. */
   readonly cards: readonly Card[];
 }
@@ -50,7 +50,7 @@ export interface PlayerView {
 }
 
 function group(type: GroupType, cards: Uint8Array, length: number): GroupView {
-  return { type: GROUP_TYPE_NAMES[type] as GroupView['type'], cards: Array.from(cards.subarray(0, length)) };
+  return { type: GROUP_TYPE_NAMES[type], cards: Array.from(cards.subarray(0, length)) };
 }
 
 const byKind = (a: number, b: number) => a - b;
