@@ -6,7 +6,7 @@
  */
 import {
   DiscardList, GROUP_CAP, type GameState, HAND_CAP, KIND_COUNT, PHASE_AFTER_DRAW, PHASE_DRAW, PHASE_TURN, type Phase,
-  bestGroupPoints, canDrawFromDeck, canQuickDiscard, canSlapDown, handValue, legalDiscards,
+  bestGroupPoints, canCallYaniv, canDrawFromDeck, canQuickDiscard, canSlapDown, handValue, legalDiscards,
 } from '../env/index.js';
 // The engine's unchecked transitions, for playouts that only ever apply legal moves.
 import { callYaniv, drawFromDeck, drawFromPrevious, layGroup, passAfterDraw, quickDiscard, slapDown } from '../env/rules/engine.js';
@@ -27,7 +27,7 @@ function playout(s: GameState, maxTurns: number, moves: PlayoutMoves): number {
   while (turns < maxTurns) {
     const phase = s.phase as Phase;
     if (phase === PHASE_TURN) {
-      if (handValue(s, s.current) <= s.rules.yanivThreshold && moves.call(s)) {
+      if (canCallYaniv(s) && moves.call(s)) {
         callYaniv(s);
         return turns;
       }

@@ -101,10 +101,20 @@ function setPrevious(s: GameState, cards: ArrayLike<Card>, length: number, type:
 
 // ---------------------------------------------------------------- calling Yaniv
 
+/** Whether a hand worth `value` may call Yaniv under these rules. */
+export function callableValue(value: number, rules: Rules): boolean {
+  return value <= rules.yanivThreshold;
+}
+
+/** Whether the hand of the player to move may call Yaniv (at the start of a turn). */
+export function canCallYaniv(s: GameState): boolean {
+  return callableValue(handValue(s, s.current), s.rules);
+}
+
 export function yanivError(s: GameState): string | null {
   if (s.phase !== PHASE_TURN) return `Yaniv can be called only at the start of a turn, not in phase ${PHASE_NAMES[s.phase]}`;
   const value = handValue(s, s.current);
-  if (value > s.rules.yanivThreshold) return `seat ${s.current} cannot call Yaniv with ${value} > ${s.rules.yanivThreshold}`;
+  if (!callableValue(value, s.rules)) return `seat ${s.current} cannot call Yaniv with ${value} > ${s.rules.yanivThreshold}`;
   return null;
 }
 
