@@ -14,7 +14,7 @@
  * A turn is two steps (Yaniv or discard; then a draw), plus a third only in the after-draw
  * phase (pass, quick discard, slapdown), which the rules core enters only when one is possible.
  */
-import { type Card, JOKER, KIND_COUNT, RANK_OF, SUIT_OF, cardOf } from '../rules/cards.js';
+import { type Card, JOKER, KIND_COUNT, RANK_OF, SUIT_OF, cardOf, sortByKind } from '../rules/cards.js';
 import { type PickRules, RUN, SET, SINGLE } from '../rules/groups.js';
 import { type GameState, HAND_CAP } from '../rules/state.js';
 
@@ -124,15 +124,7 @@ export class HandSlots {
     for (let i = 0; i < this.length; i++) this.start[this.cards[i]] = -1;
     if (length > HAND_SLOTS) throw new RangeError(`a hand of ${length} cards does not fit ${HAND_SLOTS} slots`);
     const cards = this.cards;
-    for (let i = 0; i < length; i++) {
-      const card = hand[offset + i];
-      let j = i;
-      while (j > 0 && cards[j - 1] > card) {
-        cards[j] = cards[j - 1];
-        j--;
-      }
-      cards[j] = card;
-    }
+    sortByKind(hand, offset, length, cards);
     this.length = length;
     for (let i = length - 1; i >= 0; i--) this.start[cards[i]] = i;
   }

@@ -8,7 +8,7 @@
  * buffer (the hot path), `encodeView` reads only `playerView(state, seat)` (the reference,
  * and the proof that nothing hidden gets in). Tests compare them byte for byte.
  */
-import { type Card, KIND_COUNT } from '../rules/cards.js';
+import { type Card, KIND_COUNT, sortByKind } from '../rules/cards.js';
 import { HAND_SLOTS } from './actionLayout.js';
 import { groupTypeOf } from '../rules/groups.js';
 import { MAX_PLAYERS, type Rules } from '../rules/rules.js';
@@ -151,21 +151,13 @@ export function encodeObservation(s: GameState, seat: number, out: Float32Array,
   const base = seat * HAND_CAP;
   const length = handLength[seat];
   const cards = sortedHand;
+  sortByKind(hands, base, length, cards);
   const values = s.values;
   let value = 0;
-  for (let i = 0; i < length; i++) {
-    const card = hands[base + i];
-    value += values[card];
-    let j = i;
-    while (j > 0 && cards[j - 1] > card) {
-      cards[j] = cards[j - 1];
-      j--;
-    }
-    cards[j] = card;
-  }
   const ownKnown = seat * KIND_COUNT;
   for (let i = 0; i < length; i++) {
     const card = cards[i];
+    value += values[card];
     out[offset + AT_HAND + card] += COUNT_SCALE;
     out[offset + AT_SLOTS + i * KIND_COUNT + card] = 1;
     // Cards known to sit in a hand are in that hand: writing the count of each kind the hand

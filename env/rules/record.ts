@@ -3,7 +3,7 @@
  * writing from a played game, and replaying to the result `yaniv replay` prints.
  */
 import { z } from 'zod';
-import { type Card, KIND_COUNT, cardName, deckComposition, parseCard } from './cards.js';
+import { type Card, KIND_COUNT, cardName, cardNames, deckComposition, parseCard } from './cards.js';
 import { IllegalMoveError, newGame, reshuffleOrderError, startRound } from './engine.js';
 import { MAX_PLAYERS, MIN_PLAYERS, type RuleOptionsInput, type Rules, RuleError, isPresetName, resolveRules } from './rules.js';
 import { type GameState, type Outcome, PHASE_GAME_OVER, deckTopFirst, handOf, handValue, isRoundOver } from './state.js';
@@ -276,8 +276,6 @@ interface RoundCards {
   moves: readonly TurnMove[];
 }
 
-const names = (cards: ArrayLike<Card>): string[] => Array.from(cards, cardName);
-
 function recordJson(selection: RecordSelection, rounds: RoundJson[]): RecordJson {
   return {
     format: RECORD_FORMAT, preset: selection.preset ?? 'standard', rules: { ...(selection.rules ?? {}) }, players: selection.players,
@@ -289,10 +287,10 @@ function recordJson(selection: RecordSelection, rounds: RoundJson[]): RecordJson
 function roundJson(round: RoundCards): RoundJson {
   return {
     starter: round.starter,
-    hands: round.hands.map((hand) => (hand ? names(hand) : null)),
+    hands: round.hands.map((hand) => (hand ? cardNames(hand) : null)),
     discard: cardName(round.discard),
-    deck: names(round.deck),
-    reshuffles: round.reshuffles.map(names),
+    deck: cardNames(round.deck),
+    reshuffles: round.reshuffles.map(cardNames),
     moves: round.moves.map(moveJson),
   };
 }
@@ -300,7 +298,7 @@ function roundJson(round: RoundCards): RoundJson {
 function moveJson(move: TurnMove): MoveJson {
   if ('yaniv' in move) return { yaniv: true };
   return {
-    discard: names(move.discard), draw: drawName(move.draw),
+    discard: cardNames(move.discard), draw: drawName(move.draw),
     ...(move.quick ? { quick: true as const } : {}),
     ...(move.slapdown ? { slapdown: true as const } : {}),
   };
@@ -343,7 +341,7 @@ export class RecordWriter {
   addTurn(move: TurnMove, reshuffled: readonly Card[] | null): void {
     const round = this.record.rounds[this.record.rounds.length - 1];
     if (!round) throw new Error('addTurn before beginRound');
-    if (reshuffled) round.reshuffles.push(names(reshuffled));
+    if (reshuffled) round.reshuffles.push(cardNames(reshuffled));
     round.moves.push(moveJson(move));
   }
 
