@@ -60,12 +60,8 @@ const emptyStats = (): SeatStats => ({
 });
 
 export function playMatch(options: MatchOptions): MatchResult {
-  const { agents, episode: mode, dealSeed } = options;
-  const config = parseEnvOptions({
-    preset: options.preset, rules: options.overrides, players: agents.length, episode: mode,
-    maxTurns: options.maxTurns ?? 20_000, history: options.record ?? false,
-  });
-  const table = new Table(new Episode(config, options.rules));
+  const { agents, dealSeed } = options;
+  const table = matchTable(options);
   const stats = agents.map(emptyStats);
   agents.forEach((agent, seat) => agent.reset(mixSeed(options.agentSeed, seat)));
   table.reset({ seed: dealSeed, dealSeeds: (round) => mixSeed(dealSeed, round) });
@@ -75,13 +71,26 @@ export function playMatch(options: MatchOptions): MatchResult {
     if (result) countRound(result, ++roundsEnded, stats);
   });
   const { state: s, turns, history } = table.episode;
-  // A round the turn cap cut short counts as played; one dealt at the cap, with no turn in it, does not.
-  const rounds = roundsEnded + (!isRoundOver(s) && s.turn > 0 ? 1 : 0);
-  const winner = mode === 'round' ? (s.lastResult?.winner ?? -1) : s.winner;
-  rankSeats(s, stats, winner, mode);
+  const rounds = roundsPlayed(s, roundsEnded);
+  const winner = options.episode === 'round' ? (s.lastResult?.winner ?? -1) : s.winner;
+  rankSeats(s, stats, winner, options.episode);
   const record = history?.record();
   record?.rounds.splice(rounds);
   return { seats: stats, rounds, turns, winner, truncated: table.status === TRUNCATED, ...(record ? { record } : {}) };
+}
+
+/** The table of one game: its episode keeps a history only when a record is asked for. */
+function matchTable(options: MatchOptions): Table {
+  const config = parseEnvOptions({
+    preset: options.preset, rules: options.overrides, players: options.agents.length, episode: options.episode,
+    maxTurns: options.maxTurns ?? 20_000, history: options.record ?? false,
+  });
+  return new Table(new Episode(config, options.rules));
+}
+
+/** The rounds that ended, and the one the turn cap cut short; a round dealt at the cap, with no turn in it, does not count. */
+function roundsPlayed(s: GameState, roundsEnded: number): number {
+  return roundsEnded + (!isRoundOver(s) && s.turn > 0 ? 1 : 0);
 }
 
 /** The agent, adding the time each of its decisions takes to the seat's statistics. */
