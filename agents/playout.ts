@@ -6,8 +6,9 @@
  */
 import {
   DiscardList, GROUP_CAP, type GameState, HAND_CAP, KIND_COUNT, PHASE_AFTER_DRAW, PHASE_DRAW, PHASE_TURN,
-  bestGroupPoints, canDrawFromDeck, canQuickDiscard, canSlapDown, handValue, legalDiscards,
+  bestGroupPoints, canCallYaniv, canDrawFromDeck, canQuickDiscard, canSlapDown, handValue, legalDiscards,
 } from '../env/index.js';
+import { STRONG_DEFAULTS, type StrongConfig } from './strong.js';
 // The engine's unchecked transitions, for playouts that only ever apply legal moves.
 import { callYaniv, drawFromDeck, drawFromPrevious, layGroup, passAfterDraw, quickDiscard, slapDown } from '../env/rules/engine.js';
 import { stallPenalty } from './tactics.js';
@@ -28,7 +29,7 @@ function playout(s: GameState, maxTurns: number, moves: PlayoutMoves): number {
   while (turns < maxTurns) {
     const phase = s.phase;
     if (phase === PHASE_TURN) {
-      if (handValue(s, s.current) <= s.rules.yanivThreshold && moves.call(s)) {
+      if (canCallYaniv(s) && moves.call(s)) {
         callYaniv(s);
         return turns;
       }
@@ -79,15 +80,14 @@ function drawGreedy(s: GameState): void {
 
 // ---------------------------------------------------------------- the strong-like playout policy
 
-/** Settings of the strong-like playout policy (`playoutRoundStrong`). */
-export interface PlayoutPolicy {
-  /** Share of the next turn's best group counted as already gone (strong's `lookahead`). */
-  lookahead: number;
-  /** Highest risk proxy at which a seat calls Yaniv (strong's `callRisk`). */
-  callRisk: number;
-}
+/**
+ * Settings of the strong-like playout policy (`playoutRoundStrong`): strong's `lookahead`, and
+ * its `callRisk` as the highest risk proxy at which a seat calls Yaniv.
+ */
+export type PlayoutPolicy = Pick<StrongConfig, 'lookahead' | 'callRisk'>;
 
-export const STRONG_PLAYOUT: PlayoutPolicy = { lookahead: 0.8, callRisk: 0.1 };
+/** Strong's own settings. */
+export const STRONG_PLAYOUT: PlayoutPolicy = { lookahead: STRONG_DEFAULTS.lookahead, callRisk: STRONG_DEFAULTS.callRisk };
 
 /** Per rule set (keyed by the shared composition table): the tables the strong playout reads. */
 interface PlayoutTables {
@@ -178,16 +178,21 @@ function bestGroup(s: GameState, length: number): number {
   return bestGroupPoints(scratch, 0, length, s.rules, s.values);
 }
 
+/** The best draw for a hand and its planning score (lower is better). */
+interface DrawChoice {
+  /** The card to take from the previous group, or -1 for the deck. */
+  card: number;
+  score: number;
+}
+
 /**
- * Strong's planning score of the hand `scratch[0 .. length)` after its best draw (lower is
- * better): the deck as points + mean card − lookahead × E[max(best group, card)], a pickable
- * card c of the previous group as the hand with c, less lookahead × its best group, plus
- * strong's progress term in a stalled round (stallPenalty). Returns the score; `bestDrawCard`
- * is the card to take, or -1 for the deck.
+ * Strong's planning score of the hand `scratch[0 .. length)` after its best draw: the deck as
+ * points + mean card − lookahead × E[max(best group, card)], a pickable card c of the previous
+ * group as the hand with c, less lookahead × its best group, plus
+ * strong's progress term in a stalled round (stallPenalty).
  */
-let bestDrawCard = -1;
-function scoreAfterDraw(s: GameState, length: number, points: number, tables: PlayoutTables, policy: PlayoutPolicy): number {
-  bestDrawCard = -1;
+function bestDrawAfter(s: GameState, length: number, points: number, tables: PlayoutTables, policy: PlayoutPolicy): DrawChoice {
+  let card = -1;
   let score = Infinity;
   let seats = 0;
   for (let p = 0; p < s.players; p++) seats += s.active[p];
@@ -195,16 +200,16 @@ function scoreAfterDraw(s: GameState, length: number, points: number, tables: Pl
   if (canDrawFromDeck(s)) score = points + tables.mean - policy.lookahead * tables.expectedMax[Math.min(bestGroup(s, length), SUM_SPAN - 1)];
   outer: for (let i = 0; i < s.prevLength; i++) {
     if (!((s.prevPickable >> i) & 1)) continue;
-    const card = s.prev[i];
-    for (let j = 0; j < i; j++) if ((s.prevPickable >> j) & 1 && s.prev[j] === card) continue outer;
-    scratch[length] = card;
-    const taken = points + s.values[card] - policy.lookahead * bestGroup(s, length + 1) + stall;
-    if (taken < score) {
-      score = taken;
-      bestDrawCard = card;
+    const taken = s.prev[i];
+    for (let j = 0; j < i; j++) if ((s.prevPickable >> j) & 1 && s.prev[j] === taken) continue outer;
+    scratch[length] = taken;
+    const takenScore = points + s.values[taken] - policy.lookahead * bestGroup(s, length + 1) + stall;
+    if (takenScore < score) {
+      score = takenScore;
+      card = taken;
     }
   }
-  return score;
+  return { card, score };
 }
 
 const turnList = new DiscardList();
@@ -236,7 +241,7 @@ function layStrong(s: GameState, tables: PlayoutTables, policy: PlayoutPolicy): 
         points += s.values[card];
       }
     }
-    const score = scoreAfterDraw(s, rest, points, tables, policy);
+    const { score } = bestDrawAfter(s, rest, points, tables, policy);
     if (score < bestScore) {
       bestScore = score;
       best = i;
@@ -254,8 +259,8 @@ function drawStrong(s: GameState, tables: PlayoutTables, policy: PlayoutPolicy):
     scratch[h] = s.hands[base + h];
     points += s.values[scratch[h]];
   }
-  scoreAfterDraw(s, length, points, tables, policy);
-  if (bestDrawCard >= 0) drawFromPrevious(s, bestDrawCard);
+  const { card } = bestDrawAfter(s, length, points, tables, policy);
+  if (card >= 0) drawFromPrevious(s, card);
   else drawFromDeck(s);
 }
 

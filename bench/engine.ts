@@ -3,12 +3,12 @@
 import { DiscardList } from '../env/rules/discards.js';
 import { GROUP_CAP } from '../env/rules/groups.js';
 import {
-  callYaniv, canDrawFromDeck, canQuickDiscard, canSlapDown, drawFromDeck, drawFromPrevious, layGroup, legalDiscards,
+  callYaniv, canCallYaniv, canDrawFromDeck, canQuickDiscard, canSlapDown, drawFromDeck, drawFromPrevious, layGroup, legalDiscards,
   newGame, passAfterDraw, quickDiscard, slapDown, startRound,
 } from '../env/rules/engine.js';
 import { randomInt, seededRng, type Rng } from '../env/rules/random.js';
 import { resolveRules } from '../env/rules/rules.js';
-import { type GameState, type Phase, PHASE_AFTER_DRAW, PHASE_BETWEEN_ROUNDS, PHASE_DRAW, PHASE_GAME_OVER, handValue } from '../env/rules/state.js';
+import { type GameState, type Phase, PHASE_AFTER_DRAW, PHASE_BETWEEN_ROUNDS, PHASE_DRAW, PHASE_GAME_OVER } from '../env/rules/state.js';
 
 const list = new DiscardList();
 const drawChoices = new Int16Array(GROUP_CAP + 1);
@@ -17,7 +17,7 @@ const drawChoices = new Int16Array(GROUP_CAP + 1);
 function randomTurn(s: GameState, rng: Rng): void {
   if (s.phase === PHASE_BETWEEN_ROUNDS) startRound(s);
   legalDiscards(s, list);
-  const canCall = handValue(s, s.current) <= s.rules.yanivThreshold ? 1 : 0;
+  const canCall = canCallYaniv(s) ? 1 : 0;
   const pick = randomInt(rng, 0, list.count + canCall - 1);
   if (pick === list.count) return callYaniv(s);
   layGroup(s, list.cards, list.length[pick], list.groupType(pick), pick * GROUP_CAP);

@@ -1,20 +1,12 @@
 /**
- * One tournament game: agents at their seats, each deal drawn from a seed that depends only
- * on the deal index and the round (so rotations of a lineup replay the same cards), every
- * decision through the Agent interface, with statistics per seat and an optional record.
+ * One tournament game: agents at their seats of a Table (env/gym/table.ts), each deal drawn
+ * from a seed that depends only on the deal index and the round (so rotations of a lineup
+ * replay the same cards), with statistics per seat and an optional record (the episode's history).
  */
-import { ACTION_COUNT } from '../../env/gym/actionLayout.js';
-import { MaskScratch, writeActionMask } from '../../env/gym/actionMask.js';
-import { actionToMove } from '../../env/gym/actionMoves.js';
-import {
-  type Action, type Card, DiscardList, type GameState, PHASE_BETWEEN_ROUNDS, PHASE_GAME_OVER,
-  RecordWriter, type RecordJson, type RuleOptionsInput, type Rules, type TurnMove,
-  applyAction, isRoundOver, newGame, playerView, reshuffle, startRound,
-} from '../../env/index.js';
-import { OBSERVATION_SIZE, encodeObservation } from '../../env/gym/observation.js';
-import { seededRng } from '../../env/rules/random.js';
+import { Episode, type EpisodeMode, TRUNCATED, parseEnvOptions } from '../../env/gym/episode.js';
+import { Table } from '../../env/gym/table.js';
 import type { Agent } from '../../env/gym/agent.js';
-import type { EpisodeMode } from '../../env/gym/episode.js';
+import { type GameState, type RecordJson, type RoundResult, type RuleOptionsInput, type Rules, isRoundOver } from '../../env/index.js';
 import { mixSeed } from './seeds.js';
 
 export interface MatchOptions {
@@ -70,84 +62,57 @@ const emptyStats = (): SeatStats => ({
   assafSuffered: 0, assafCaused: 0, decisions: 0, decisionNanos: 0,
 });
 
-/** Builds whole turns for the record out of the steps agents take. */
-class TurnAssembler {
-  private discard: Card[] = [];
-  private draw: 'deck' | Card = 'deck';
-  private reshuffled: Card[] | null = null;
-
-  constructor(private readonly writer: RecordWriter) {}
-
-  beforeApply(s: GameState, action: Action): void {
-    if (action.type === 'discard') this.discard = action.cards;
-    if (action.type === 'draw') {
-      this.draw = action.source;
-      if (action.source === 'deck' && s.deckLength === 0 && s.pileLength > 0) {
-        reshuffle(s);
-        this.reshuffled = Array.from(s.deck.subarray(0, s.deckLength)).reverse();
-      }
-    }
-  }
-
-  afterApply(s: GameState, action: Action, mover: number): void {
-    const turnOver = s.current !== mover || isRoundOver(s);
-    if (!turnOver) return;
-    let move: TurnMove;
-    if (action.type === 'yaniv') move = { yaniv: true };
-    else move = { discard: this.discard, draw: this.draw, ...(action.type === 'quick' ? { quick: true } : {}), ...(action.type === 'slapdown' ? { slapdown: true } : {}) };
-    this.writer.addTurn(move, this.reshuffled);
-    this.reshuffled = null;
-  }
-}
-
 export function playMatch(options: MatchOptions): MatchResult {
-  const { rules, agents, episode } = options;
-  const players = agents.length;
-  const s = newGame({ rules, players, seed: options.dealSeed });
-  agents.forEach((agent, seat) => agent.reset(mixSeed(options.agentSeed, seat)));
+  const { agents, dealSeed } = options;
+  const table = matchTable(options);
   const stats = agents.map(emptyStats);
-  const observation = new Float32Array(OBSERVATION_SIZE);
-  const mask = new Uint8Array(ACTION_COUNT);
-  const scratch = new MaskScratch(new DiscardList());
-  const writer = options.record ? new RecordWriter({ preset: options.preset, rules: options.overrides, players }) : null;
-  const assembler = writer ? new TurnAssembler(writer) : null;
-  const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
-  let turns = 0;
-  let rounds = 0;
-
-  while (s.phase !== PHASE_GAME_OVER && turns < maxTurns && !(episode === 'round' && rounds === 1 && s.phase === PHASE_BETWEEN_ROUNDS)) {
-    if (s.phase === PHASE_BETWEEN_ROUNDS) {
-      s.rng = seededRng(mixSeed(options.dealSeed, s.round));
-      startRound(s);
-      writer?.beginRound(s);
-      rounds++;
-    }
-    const seat = s.current;
-    writeActionMask(s, scratch, mask, 0);
-    encodeObservation(s, seat, observation, 0);
-    const view = playerView(s, seat);
-    const started = process.hrtime.bigint();
-    const { action } = agents[seat].act({ observation, mask, view });
-    stats[seat].decisionNanos += Number(process.hrtime.bigint() - started);
-    stats[seat].decisions++;
-    if (!mask[action]) throw new Error(`${agents[seat].name} at seat ${seat} chose illegal action ${action}`);
-    const move = actionToMove(s, action);
-    assembler?.beforeApply(s, move);
-    applyAction(s, move);
-    assembler?.afterApply(s, move, seat);
-    if (s.current !== seat || isRoundOver(s)) turns++;
-    if (isRoundOver(s)) countRound(s, stats);
-  }
-  const truncated = s.phase !== PHASE_GAME_OVER && !(episode === 'round' && rounds === 1);
-  const winner = episode === 'round' ? (s.lastResult?.winner ?? -1) : s.winner;
-  rankSeats(s, stats, winner, episode);
-  return { seats: stats, rounds, turns, winner, truncated, ...(writer ? { record: writer.toJSON() } : {}) };
+  agents.forEach((agent, seat) => agent.reset(mixSeed(options.agentSeed, seat)));
+  table.reset({ seed: dealSeed, dealSeeds: (round) => mixSeed(dealSeed, round) });
+  let roundsEnded = 0;
+  table.play(agents.map((agent, seat) => timed(agent, stats[seat])), () => {
+    const result = table.episode.roundResult;
+    if (result) countRound(result, ++roundsEnded, stats);
+  });
+  const { state: s, turns, history } = table.episode;
+  const rounds = roundsPlayed(s, roundsEnded);
+  const winner = options.episode === 'round' ? (s.lastResult?.winner ?? -1) : s.winner;
+  rankSeats(s, stats, winner, options.episode);
+  const record = history?.record();
+  record?.rounds.splice(rounds);
+  return { seats: stats, rounds, turns, winner, truncated: table.status === TRUNCATED, ...(record ? { record } : {}) };
 }
 
-function countRound(s: GameState, stats: SeatStats[]): void {
-  const result = s.lastResult;
-  if (!result) return;
-  for (const seat of result.eliminated) stats[seat].eliminatedAfter = s.round;
+/** The table of one game: its episode keeps a history only when a record is asked for. */
+function matchTable(options: MatchOptions): Table {
+  const config = parseEnvOptions({
+    preset: options.preset, rules: options.overrides, players: options.agents.length, episode: options.episode,
+    maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, history: options.record ?? false,
+  });
+  return new Table(new Episode(config, options.rules));
+}
+
+/** The rounds that ended, and the one the turn cap cut short; a round dealt at the cap, with no turn in it, does not count. */
+function roundsPlayed(s: GameState, roundsEnded: number): number {
+  return roundsEnded + (!isRoundOver(s) && s.turn > 0 ? 1 : 0);
+}
+
+/** The agent, adding the time each of its decisions takes to the seat's statistics. */
+function timed(agent: Agent, stats: SeatStats): Agent {
+  return {
+    name: agent.name,
+    reset: (seed) => agent.reset(seed),
+    act(input) {
+      const started = process.hrtime.bigint();
+      const decision = agent.act(input);
+      stats.decisionNanos += Number(process.hrtime.bigint() - started);
+      stats.decisions++;
+      return decision;
+    },
+  };
+}
+
+function countRound(result: RoundResult, round: number, stats: SeatStats[]): void {
+  for (const seat of result.eliminated) stats[seat].eliminatedAfter = round;
   result.points.forEach((points, seat) => {
     if (points === null) return;
     stats[seat].roundPoints += points;

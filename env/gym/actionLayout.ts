@@ -15,7 +15,7 @@
  * (pass, quick discard, slapdown), which the rules core enters after every draw the rules could
  * follow with one (a deck draw under quickDiscard, any draw under slapdown), offered or not.
  */
-import { type Card, JOKER, KIND_COUNT, RANK_OF, SUIT_OF, cardOf } from '../rules/cards.js';
+import { type Card, JOKER, KIND_COUNT, RANK_OF, SUIT_OF, cardOf, sortByKind } from '../rules/cards.js';
 import { type PickRules, RUN, SET, SINGLE } from '../rules/groups.js';
 import { type GameState, HAND_CAP } from '../rules/state.js';
 
@@ -125,15 +125,7 @@ export class HandSlots {
     for (let i = 0; i < this.length; i++) this.start[this.cards[i]] = -1;
     if (length > HAND_SLOTS) throw new RangeError(`a hand of ${length} cards does not fit ${HAND_SLOTS} slots`);
     const cards = this.cards;
-    for (let i = 0; i < length; i++) {
-      const card = hand[offset + i];
-      let j = i;
-      while (j > 0 && cards[j - 1] > card) {
-        cards[j] = cards[j - 1];
-        j--;
-      }
-      cards[j] = card;
-    }
+    sortByKind(hand, offset, length, cards);
     this.length = length;
     for (let i = length - 1; i >= 0; i--) this.start[cards[i]] = i;
   }

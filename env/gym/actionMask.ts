@@ -1,9 +1,9 @@
 /** The legal-action mask of the player to move, written into caller-owned buffers with no allocation per step. */
 import { DiscardList, generateDiscards } from '../rules/discards.js';
-import { canDrawFromDeck, canQuickDiscard, canSlapDown } from '../rules/engine.js';
+import { canCallYaniv, canDrawFromDeck, canQuickDiscard, canSlapDown } from '../rules/engine.js';
 import { GROUP_CAP } from '../rules/groups.js';
 import { type Rng, randomInt } from '../rules/random.js';
-import { type GameState, HAND_CAP, PHASE_AFTER_DRAW, PHASE_DRAW, PHASE_TURN, handValue } from '../rules/state.js';
+import { type GameState, HAND_CAP, PHASE_AFTER_DRAW, PHASE_DRAW, PHASE_TURN } from '../rules/state.js';
 import {
   ACTION_COUNT, DRAW_DECK_ACTION, HandSlots, PASS_ACTION, QUICK_ACTION, SLAPDOWN_ACTION, TAKE_START, YANIV_ACTION, discardIdOf,
 } from './actionLayout.js';
@@ -37,7 +37,7 @@ export function markLegalActions(s: GameState, scratch: MaskScratch, mask: Uint8
   if (s.phase === PHASE_TURN) {
     const slots = scratch.slots;
     slots.loadSeat(s, seat);
-    if (handValue(s, seat) <= s.rules.yanivThreshold) {
+    if (canCallYaniv(s)) {
       mask[offset + YANIV_ACTION] = 1;
       found[count++] = YANIV_ACTION;
     }

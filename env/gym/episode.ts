@@ -4,22 +4,18 @@
  */
 import { z } from 'zod';
 import { bool, formatOptionIssues, intFrom, oneOf, preview } from '../rules/schema.js';
-import type { Card } from '../rules/cards.js';
 import { actionError } from '../rules/actions.js';
-import { ACTION_COUNT, DISCARD_START, DRAW_DECK_ACTION, HandSlots, QUICK_ACTION, SLAPDOWN_ACTION, TAKE_START, YANIV_ACTION, decodeDiscard } from './actionLayout.js';
+import { applyActionId } from './actionApply.js';
+import { ACTION_COUNT, DISCARD_START, DRAW_DECK_ACTION } from './actionLayout.js';
 import { MaskScratch, markLegalActions, writeActionMask } from './actionMask.js';
 import { actionToMove, describeAction } from './actionMoves.js';
-import {
-  IllegalMoveError, callYaniv, drawFromDeck, drawFromPrevious, layGroup, newGame, passAfterDraw, quickDiscard, reshuffle,
-  slapDown, startRound,
-} from '../rules/engine.js';
-import { GROUP_CAP, type GroupType } from '../rules/groups.js';
+import { IllegalMoveError, newGame, startRound } from '../rules/engine.js';
 import { encodeObservation } from './observation.js';
 import { GameHistory } from './position.js';
 import { type Rng, rngFromState, seededRng } from '../rules/random.js';
 import { MAX_PLAYERS, MIN_PLAYERS, type Rules, resolveRules, ruleOverridesSchema } from '../rules/rules.js';
 import {
-  type GameState, PHASE_AFTER_DRAW, PHASE_BETWEEN_ROUNDS, PHASE_DRAW, PHASE_GAME_OVER, PHASE_NAMES, PHASE_TURN, type RoundResult, cloneState, isRoundOver,
+  type GameState, PHASE_BETWEEN_ROUNDS, PHASE_GAME_OVER, PHASE_NAMES, PHASE_TURN, type RoundResult, cloneState, isRoundOver,
 } from '../rules/state.js';
 
 export const EPISODE_MODES = ['round', 'game'] as const;
@@ -74,12 +70,13 @@ export interface ResetOptions {
   seed?: number;
   /** Totals before the first round (a game picked up mid-way). */
   startTotals?: readonly number[];
+  /**
+   * The seed of each round's deal and of that round's reshuffles, from the round's index in
+   * the game (0 for the first): games given the same function are dealt the same cards
+   * (duplicate deals). By default one PRNG, seeded per game, runs through every round.
+   */
+  dealSeeds?: (round: number) => number;
 }
-
-// Scratch for decoding a discard id, shared by every episode (apply is synchronous and never
-// re-entered): per-episode copies would be more memory to pull into the cache at each step of a big batch.
-const discardSlots = new HandSlots();
-const discardGroup = new Uint8Array(GROUP_CAP);
 
 /** The rules core behind one environment, driven by action ids. */
 export class Episode {
@@ -95,6 +92,7 @@ export class Episode {
   roundResult: RoundResult | null = null;
   history: GameHistory | null = null;
   private seeds: Rng;
+  private dealSeeds: ((round: number) => number) | null = null;
 
   /** `rules` may be passed when many episodes share one configuration. */
   constructor(config: EnvConfig, rules = resolveRules({ preset: config.preset, rules: config.rules, players: config.players })) {
@@ -104,7 +102,7 @@ export class Episode {
     this.state = newGame({ rules: this.rules, players: config.players });
   }
 
-  reset({ seed, startTotals }: ResetOptions = {}): void {
+  reset({ seed, startTotals, dealSeeds }: ResetOptions = {}): void {
     if (startTotals && (startTotals.length !== this.config.players || !startTotals.every(Number.isInteger))) {
       throw new RangeError(`startTotals must be ${this.config.players} integers, one per seat (got ${preview(startTotals)})`);
     }
@@ -114,6 +112,7 @@ export class Episode {
     this.history = this.config.history
       ? GameHistory.start({ preset: this.config.preset, rules: this.config.rules, players: this.config.players, startTotals })
       : null;
+    this.dealSeeds = dealSeeds ?? null;
     this.status = ONGOING;
     this.turns = 0;
     this.actor = -1;
@@ -125,6 +124,7 @@ export class Episode {
   load(state: GameState, history: GameHistory | null): void {
     this.state = state;
     this.history = this.config.history ? history : null;
+    this.dealSeeds = null;
     this.status = state.phase === PHASE_GAME_OVER || (state.phase === PHASE_BETWEEN_ROUNDS && this.config.episode === 'round') ? TERMINATED : ONGOING;
     this.turns = 0;
     this.actor = -1;
@@ -171,53 +171,12 @@ export class Episode {
     for (let seat = 0; seat < s.players; seat++) rewards[rewardOffset + seat] = 0;
     this.actor = s.current;
     this.roundResult = null;
-    this.apply(id);
+    applyActionId(s, id, this.history);
     const roundOver = isRoundOver(s);
     if (roundOver || s.phase === PHASE_TURN) this.turns++;
     if (roundOver) this.endRound(rewards, rewardOffset);
     if (this.status === ONGOING && this.config.maxTurns !== null && this.turns >= this.config.maxTurns) this.status = TRUNCATED;
     return this.status;
-  }
-
-  private apply(id: number): void {
-    const s = this.state;
-    if (s.phase === PHASE_TURN) {
-      if (id === YANIV_ACTION) {
-        this.history?.yaniv();
-        return callYaniv(s);
-      }
-      discardSlots.loadSeat(s, s.current);
-      const packed = decodeDiscard(discardSlots, id, s.rules, discardGroup);
-      const length = packed & 15;
-      this.history?.laid(discardGroup, length);
-      return layGroup(s, discardGroup, length, (packed >> 4) as GroupType);
-    }
-    if (s.phase === PHASE_DRAW) {
-      if (id === DRAW_DECK_ACTION) {
-        let reshuffled: Card[] | null = null;
-        if (this.history && s.deckLength === 0) {
-          reshuffle(s);
-          reshuffled = Array.from(s.deck.subarray(0, s.deckLength)).reverse();
-        }
-        this.history?.drew('deck', reshuffled);
-        drawFromDeck(s);
-      } else {
-        this.history?.drew(id - TAKE_START, null);
-        drawFromPrevious(s, id - TAKE_START);
-      }
-      if ((s.phase as number) !== PHASE_AFTER_DRAW) this.history?.endTurn(null);
-      return;
-    }
-    if (id === QUICK_ACTION) {
-      this.history?.endTurn('quick');
-      return quickDiscard(s);
-    }
-    if (id === SLAPDOWN_ACTION) {
-      this.history?.endTurn('slapdown');
-      return slapDown(s);
-    }
-    this.history?.endTurn(null);
-    return passAfterDraw(s);
   }
 
   private endRound(rewards: Float32Array, offset: number): void {
@@ -255,6 +214,7 @@ export class Episode {
   }
 
   private beginRound(): void {
+    if (this.dealSeeds) this.state.rng = seededRng(this.dealSeeds(this.state.round));
     startRound(this.state);
     this.history?.beginRound(this.state);
   }
@@ -285,6 +245,7 @@ export class Episode {
     copy.roundResult = this.roundResult;
     copy.history = this.history?.clone() ?? null;
     copy.seeds = rngFromState(this.seeds.getState());
+    copy.dealSeeds = this.dealSeeds;
     return copy;
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The public surface of the Gym layer: the action space (`yaniv-actions/1`), the observation
- * (`yaniv-obs/1`), episodes, `YanivEnv`, `VecEnv`, `SingleAgentEnv` and positions.
+ * (`yaniv-obs/1`), episodes, the `Table` game loop, `YanivEnv`, `VecEnv`, `SingleAgentEnv` and positions.
  */
 export {
   ACTION_SPACE_VERSION, HAND_SLOTS, DISCARD_COUNT, type ActionRange, ACTION_RANGES, ACTION_RANGE_LIST, ACTION_COUNT,
@@ -14,4 +14,5 @@ export * from './yanivEnv.js';
 export * from './vecEnv.js';
 export * from './agent.js';
 export * from './singleAgent.js';
+export * from './table.js';
 export * from './position.js';

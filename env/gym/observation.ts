@@ -8,8 +8,9 @@
  * buffer (the hot path), `encodeView` reads only `playerView(state, seat)` (the reference,
  * and the proof that nothing hidden gets in). Tests compare them byte for byte.
  */
-import { type Card, KIND_COUNT } from '../rules/cards.js';
+import { type Card, KIND_COUNT, sortByKind } from '../rules/cards.js';
 import { HAND_SLOTS } from './actionLayout.js';
+import { groupTypeOf } from '../rules/groups.js';
 import { MAX_PLAYERS, type Rules } from '../rules/rules.js';
 import { type GameState, HAND_CAP, PHASE_AFTER_DRAW, PHASE_DRAW, PHASE_NAMES, PHASE_TURN } from '../rules/state.js';
 import type { PlayerView } from '../rules/view.js';
@@ -103,8 +104,6 @@ const O_TOTAL = 3;
 const O_WINS = 4;
 const O_KNOWN = 5;
 
-const GROUP_TYPE_INDEX: Record<string, number> = { single: 0, set: 1, run: 2 };
-
 function ruleVector(rules: Rules): Float32Array {
   return Float32Array.from(RULE_FEATURES, ([, feature]) => feature(rules));
 }
@@ -152,21 +151,13 @@ export function encodeObservation(s: GameState, seat: number, out: Float32Array,
   const base = seat * HAND_CAP;
   const length = handLength[seat];
   const cards = sortedHand;
+  sortByKind(hands, base, length, cards);
   const values = s.values;
   let value = 0;
-  for (let i = 0; i < length; i++) {
-    const card = hands[base + i];
-    value += values[card];
-    let j = i;
-    while (j > 0 && cards[j - 1] > card) {
-      cards[j] = cards[j - 1];
-      j--;
-    }
-    cards[j] = card;
-  }
   const ownKnown = seat * KIND_COUNT;
   for (let i = 0; i < length; i++) {
     const card = cards[i];
+    value += values[card];
     out[offset + AT_HAND + card] += COUNT_SCALE;
     out[offset + AT_SLOTS + i * KIND_COUNT + card] = 1;
     // Cards known to sit in a hand are in that hand: writing the count of each kind the hand
@@ -251,7 +242,7 @@ export function encodeView(view: PlayerView, out = new Float32Array(OBSERVATION_
 
   addCounts(out, offset + OBS.previousCards, view.previous.cards);
   addCounts(out, offset + OBS.previousPickable, view.previous.pickable);
-  out[offset + OBS.previousType + GROUP_TYPE_INDEX[view.previous.type]] = 1;
+  out[offset + OBS.previousType + groupTypeOf(view.previous.type) - 1] = 1;
   if (view.laid) addCounts(out, offset + OBS.laid, view.laid.cards);
   if (view.drawn !== null) out[offset + OBS.drawn + view.drawn] = 1;
 

@@ -7,8 +7,9 @@
 import { z } from 'zod';
 import { type Card, cardName, parseCard } from '../rules/cards.js';
 import { applyAction } from '../rules/actions.js';
-import { IllegalMoveError, reshuffle, reshuffleCards } from '../rules/engine.js';
-import { type GameRecord, RECORD_FORMAT, RecordError, type RecordJson, RecordWriter, type Replayed, parseRecord, replay } from '../rules/record.js';
+import { drawName } from '../rules/turns.js';
+import { IllegalMoveError, reshuffleIfEmpty, reshuffleOrderError } from '../rules/engine.js';
+import { type GameRecord, RecordError, type RecordJson, type RecordSelection, RecordWriter, type Replayed, parseRecord, recordToJson, replay } from '../rules/record.js';
 import { documentIssue, preview } from '../rules/schema.js';
 import { rngFromState, seededRng } from '../rules/random.js';
 import { type GameState, PHASE_DRAW, PHASE_TURN } from '../rules/state.js';
@@ -55,27 +56,6 @@ function card(name: string, field: string): Card {
   const parsed = parseCard(name);
   if (parsed === undefined) throw new PositionError(`${field}: ${preview(name)} is not a card`);
   return parsed;
-}
-
-/** The canonical JSON of a parsed record (upper-case card names, every optional list present). */
-export function recordToJson(record: GameRecord): RecordJson {
-  return {
-    format: RECORD_FORMAT, preset: record.preset, rules: record.rules, players: record.players,
-    ...(record.startTotals ? { startTotals: [...record.startTotals] } : {}),
-    rounds: record.rounds.map((round, r) => ({
-      starter: round.starter ?? (r === 0 ? 0 : -1),
-      hands: round.hands.map((hand) => (hand ? hand.map(cardName) : null)),
-      discard: cardName(round.discard),
-      deck: round.deck.map(cardName),
-      reshuffles: (round.reshuffles ?? []).map((order) => order.map(cardName)),
-      moves: round.moves.map((move) => (move.yaniv ? { yaniv: true as const } : {
-        discard: (move.discard ?? []).map(cardName),
-        draw: move.draw === 'deck' || move.draw === undefined ? 'deck' : cardName(move.draw),
-        ...(move.quick ? { quick: true as const } : {}),
-        ...(move.slapdown ? { slapdown: true as const } : {}),
-      })),
-    })),
-  };
 }
 
 export interface ImportedPosition {
@@ -138,22 +118,26 @@ function applyPending(state: GameState, pending: PendingTurnJson): void {
     applyAction(state, { type: 'discard', cards: pending.discard.map((c, i) => card(c, `pending.discard[${i}]`)) });
     if (pending.draw === undefined) return;
     if ((state.phase as number) !== PHASE_DRAW) throw new PositionError('pending.draw: the round ended after the discard');
-    const source = pending.draw.toLowerCase() === 'deck' ? 'deck' : card(pending.draw, 'pending.draw');
-    if (source === 'deck' && state.deckLength === 0 && state.pileLength > 0) {
-      if (!pending.reshuffle) throw new PositionError('pending.reshuffle: the deck is empty, so the draw needs the reshuffled order');
-      const order = pending.reshuffle.map((c, i) => card(c, `pending.reshuffle[${i}]`));
-      const expected = reshuffleCards(state);
-      const sorted = [...order].sort((a, b) => a - b);
-      if (sorted.length !== expected.length || sorted.some((c, i) => c !== expected[i])) {
-        throw new PositionError(`pending.reshuffle: must be an order of exactly the cards reshuffled: ${expected.map(cardName).join(' ')}`);
-      }
-      reshuffle(state, order);
-    }
+    const source = pendingDraw(pending.draw);
+    if (source === 'deck') reshuffleIfEmpty(state, (cards) => pendingReshuffle(pending, cards));
     applyAction(state, { type: 'draw', source });
   } catch (error) {
     if (error instanceof IllegalMoveError) throw new PositionError(`pending: ${error.message}`);
     throw error;
   }
+}
+
+function pendingDraw(name: string): 'deck' | Card {
+  return name.toLowerCase() === 'deck' ? 'deck' : card(name, 'pending.draw');
+}
+
+/** The deck order a pending deck draw from an empty deck states, checked against the cards reshuffled. */
+function pendingReshuffle(pending: PendingTurnJson, cards: readonly Card[]): Card[] {
+  if (!pending.reshuffle) throw new PositionError('pending.reshuffle: the deck is empty, so the draw needs the reshuffled order');
+  const order = pending.reshuffle.map((c, i) => card(c, `pending.reshuffle[${i}]`));
+  const error = reshuffleOrderError(order, cards);
+  if (error !== null) throw new PositionError(`pending.reshuffle: ${error}`);
+  return order;
 }
 
 /**
@@ -170,7 +154,7 @@ export class GameHistory {
     this.writer = writer;
   }
 
-  static start(selection: { preset: string; rules: RecordJson['rules']; players: number; startTotals?: readonly number[] }): GameHistory {
+  static start(selection: RecordSelection): GameHistory {
     return new GameHistory(new RecordWriter(selection));
   }
 
@@ -178,7 +162,7 @@ export class GameHistory {
     const history = new GameHistory(RecordWriter.fromJSON(record));
     if (pending) {
       history.discard = pending.discard.map((c) => card(c, 'pending.discard'));
-      if (pending.draw !== undefined) history.draw = pending.draw.toLowerCase() === 'deck' ? 'deck' : card(pending.draw, 'pending.draw');
+      if (pending.draw !== undefined) history.draw = pendingDraw(pending.draw);
       if (pending.reshuffle) history.reshuffled = pending.reshuffle.map((c) => card(c, 'pending.reshuffle'));
     }
     return history;
@@ -218,10 +202,15 @@ export class GameHistory {
     this.reshuffled = null;
   }
 
+  /** The record of the whole turns so far. */
+  record(): RecordJson {
+    return this.writer.toJSON();
+  }
+
   toPosition(state: GameState): PositionJson {
     const pending: PendingTurnJson | null = this.discard === null ? null : {
       discard: this.discard.map(cardName),
-      ...(this.draw !== null ? { draw: this.draw === 'deck' ? 'deck' : cardName(this.draw) } : {}),
+      ...(this.draw !== null ? { draw: drawName(this.draw) } : {}),
       ...(this.reshuffled ? { reshuffle: this.reshuffled.map(cardName) } : {}),
     };
     return { format: POSITION_FORMAT, record: this.writer.toJSON(), pending, rng: [...state.rng.getState()] };

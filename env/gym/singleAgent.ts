@@ -7,8 +7,7 @@
 import type { Agent } from './agent.js';
 import type { EnvOptions, ResetOptions } from './episode.js';
 import { seededRng } from '../rules/random.js';
-import { playerView } from '../rules/view.js';
-import { type ResetResult, type StepInfo, type StepResult, YanivEnv } from './yanivEnv.js';
+import { type ResetResult, type StepResult, YanivEnv } from './yanivEnv.js';
 
 export interface SingleAgentOptions extends EnvOptions {
   /** The learner's seat (default 0), or "rotate": seat 0 in the first episode, then one seat on at every reset. */
@@ -47,10 +46,10 @@ export class SingleAgentEnv {
   reset({ seed, options }: { seed?: number; options?: Omit<ResetOptions, 'seed'> } = {}): ResetResult {
     if (this.rotate) this.seat = this.episodes % this.env.players;
     this.episodes++;
-    const first = this.env.reset({ seed, options });
+    this.env.reset({ seed, options });
     const agentSeed = seed ?? this.agentSeeds.next();
     this.opponents.forEach((agent, s) => agent?.reset((agentSeed + s * 7919) | 0));
-    const played = this.playOpponents(first.observation, first.info);
+    const played = this.playOpponents();
     return { observation: played.observation, info: played.info };
   }
 
@@ -61,22 +60,16 @@ export class SingleAgentEnv {
     const result = this.env.step(action);
     const learnerReward = result.info.rewards[this.seat];
     if (result.terminated || result.truncated) return { ...result, reward: learnerReward, observation: this.env.observe(this.seat, result.observation) };
-    const played = this.playOpponents(result.observation, result.info);
+    const played = this.playOpponents();
     return { ...played, reward: learnerReward + played.reward };
   }
 
   /** Lets the opponents move until the learner is to move or the episode ends. */
-  private playOpponents(observation: Float32Array, info: StepInfo): StepResult {
+  private playOpponents(): StepResult {
+    const seats = this.opponents.map((agent, s) => (s === this.seat ? null : agent));
     let reward = 0;
-    let result: StepResult = { observation, info, reward: 0, terminated: false, truncated: false };
-    while (result.info.currentPlayer !== this.seat && !this.env.done) {
-      const mover = result.info.currentPlayer;
-      const agent = this.opponents[mover] as Agent;
-      const { action } = agent.act({ observation: result.observation, mask: result.info.actionMask, view: playerView(this.env.state, mover) });
-      result = this.env.step(action);
-      reward += result.info.rewards[this.seat];
-    }
-    if (this.env.done) result = { ...result, observation: this.env.observe(this.seat, result.observation) };
-    return { ...result, reward };
+    const result = this.env.playAgents(seats, () => { reward += this.env.table.rewards[this.seat]; });
+    const observation = this.env.done ? this.env.observe(this.seat, result.observation) : result.observation;
+    return { ...result, observation, reward };
   }
 }

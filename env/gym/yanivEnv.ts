@@ -7,12 +7,13 @@
  * overwritten by the next step or reset: read them, or `.slice()` them to keep them.
  */
 import { ACTION_COUNT } from './actionLayout.js';
-import { MaskScratch } from './actionMask.js';
+import type { Agent } from './agent.js';
 import {
-  type EnvConfig, type EnvOptions, Episode, ONGOING, type ResetOptions, TERMINATED, TRUNCATED, parseEnvOptions,
+  type EnvConfig, type EnvOptions, Episode, type EpisodeStatus, ONGOING, type ResetOptions, TERMINATED, TRUNCATED, parseEnvOptions,
 } from './episode.js';
 import { OBSERVATION_SIZE, encodeObservation } from './observation.js';
 import { type PositionJson, GameHistory, importPosition } from './position.js';
+import { type StepListener, Table } from './table.js';
 import { type GameState, PHASE_NAMES, type PhaseName, type RoundResult, cloneState } from '../rules/state.js';
 import { type PlayerView, playerView } from '../rules/view.js';
 
@@ -59,56 +60,65 @@ export class YanivEnv {
   readonly players: number;
   readonly observationSize = OBSERVATION_SIZE;
   readonly actionCount = ACTION_COUNT;
-  private episode: Episode;
-  private readonly scratch = new MaskScratch();
-  private readonly observation = new Float32Array(OBSERVATION_SIZE);
-  private readonly mask = new Uint8Array(ACTION_COUNT);
-  private readonly legalIds = new Int16Array(ACTION_COUNT);
-  private readonly rewards: Float32Array;
-  private legalCount = 0;
+  private game: Table;
   private started = false;
 
   constructor(options: EnvOptions) {
     this.config = parseEnvOptions(options);
     this.players = this.config.players;
-    this.episode = new Episode(this.config);
-    this.rewards = new Float32Array(this.players);
+    this.game = new Table(new Episode(this.config));
   }
 
   reset({ seed, options = {} }: { seed?: number; options?: Omit<ResetOptions, 'seed'> } = {}): ResetResult {
-    this.episode.reset({ seed, startTotals: options.startTotals });
-    this.rewards.fill(0);
+    this.game.reset({ ...options, seed });
     this.started = true;
-    return { observation: this.refresh(), info: this.info() };
+    return { observation: this.game.observation, info: this.info() };
   }
 
   step(action: number): StepResult {
     if (!this.started) throw new Error('call reset() before step()');
-    const status = this.episode.step(action, this.mask, 0, this.rewards, 0);
-    const observation = this.refresh();
-    return {
-      observation, reward: this.rewards[this.episode.actor], terminated: status === TERMINATED, truncated: status === TRUNCATED, info: this.info(),
-    };
+    return this.result(this.game.step(action));
   }
 
-  private refresh(): Float32Array {
-    this.episode.writeObservation(this.observation, 0);
-    this.legalCount = this.episode.writeMask(this.scratch, this.mask, 0, this.legalIds, 0);
-    return this.observation;
+  /**
+   * Lets agents take the steps of the seats they hold (null: a seat played from outside)
+   * until another seat is to move or the episode ends (Table.play); the result is the last
+   * step's, as `step` would return it.
+   */
+  playAgents(agents: readonly (Agent | null)[], onStep?: StepListener): StepResult {
+    if (!this.started) throw new Error('call reset() before playAgents()');
+    return this.result(this.game.play(agents, onStep));
+  }
+
+  private result(status: EpisodeStatus): StepResult {
+    const table = this.game;
+    return {
+      observation: table.observation, reward: table.episode.actor >= 0 ? table.rewards[table.episode.actor] : 0, terminated: status === TERMINATED, truncated: status === TRUNCATED, info: this.info(),
+    };
   }
 
   private info(): StepInfo {
-    const ep = this.episode;
+    const table = this.game;
+    const ep = table.episode;
     const s = ep.state;
     return {
-      actionMask: this.mask, legalCount: this.legalCount, legalIds: this.legalIds, currentPlayer: ep.currentPlayer(), observer: ep.observer(), actor: ep.actor,
-      phase: PHASE_NAMES[s.phase], rewards: this.rewards, turns: ep.turns, roundResult: ep.roundResult, winner: s.winner >= 0 ? s.winner : null,
+      actionMask: table.mask, legalCount: table.legalCount, legalIds: table.legalIds, currentPlayer: ep.currentPlayer(), observer: ep.observer(), actor: ep.actor,
+      phase: PHASE_NAMES[s.phase], rewards: table.rewards, turns: ep.turns, roundResult: ep.roundResult, winner: s.winner >= 0 ? s.winner : null,
     };
+  }
+
+  /** The table this env steps: its episode, and the buffers the env returns (read them; step through the env). */
+  get table(): Table {
+    return this.game;
+  }
+
+  private get episode(): Episode {
+    return this.game.episode;
   }
 
   /** Whether the episode has ended (terminated or truncated). */
   get done(): boolean {
-    return this.episode.status !== ONGOING;
+    return this.game.status !== ONGOING;
   }
 
   /** The live state (read it, do not change it; `getState()` gives a copy). */
@@ -134,10 +144,8 @@ export class YanivEnv {
   /** An independent copy: stepping it leaves this env untouched (search, what-ifs). */
   clone(): YanivEnv {
     const copy = new YanivEnv(this.config);
-    copy.episode = this.episode.clone();
+    copy.game = this.game.clone();
     copy.started = this.started;
-    copy.rewards.set(this.rewards);
-    copy.refresh();
     return copy;
   }
 
@@ -155,10 +163,9 @@ export class YanivEnv {
     if (record.players !== this.players || record.preset !== this.config.preset || JSON.stringify(record.rules) !== JSON.stringify(this.config.rules)) {
       throw new RangeError(`the position is for preset ${record.preset} with rules ${JSON.stringify(record.rules)} and ${record.players} players; this env plays ${this.config.preset} with ${JSON.stringify(this.config.rules)} and ${this.players}`);
     }
-    this.episode.load(imported.state, GameHistory.resume(record, imported.pending));
-    this.rewards.fill(0);
+    this.game.load(imported.state, GameHistory.resume(record, imported.pending));
     this.started = true;
-    return { observation: this.refresh(), info: this.info() };
+    return { observation: this.game.observation, info: this.info() };
   }
 
   /** An env that continues from a saved position, with the position's rules. */

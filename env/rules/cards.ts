@@ -50,7 +50,26 @@ export function parseCard(name: string): Card | undefined {
 }
 
 export function cardNames(cards: ArrayLike<Card>): string[] {
-  return Array.from(cards, cardName);
+  // A loop: Array.from with a mapping function costs several times more (records write names at every turn).
+  const names = new Array<string>(cards.length);
+  for (let i = 0; i < cards.length; i++) names[i] = cardName(cards[i]);
+  return names;
+}
+
+/**
+ * Writes `cards[offset .. +length)` into `out[0 .. length)` sorted by kind (suits S H D C,
+ * ranks up, jokers last): the order of hand slots, views and observations. Allocation-free.
+ */
+export function sortByKind(cards: ArrayLike<Card>, offset: number, length: number, out: Uint8Array): void {
+  for (let i = 0; i < length; i++) {
+    const card = cards[offset + i];
+    let j = i;
+    while (j > 0 && out[j - 1] > card) {
+      out[j] = out[j - 1];
+      j--;
+    }
+    out[j] = card;
+  }
 }
 
 /** A group of cards as people write it: `JK 5S 6S`. */

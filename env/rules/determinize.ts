@@ -15,12 +15,10 @@
  * tell apart.
  */
 import { KIND_COUNT, cardsFromCounts } from './cards.js';
-import { type GroupType, RUN, SET, SINGLE } from './groups.js';
+import { groupTypeOf } from './groups.js';
 import { type Rng, randomInt, seededRng, shuffleInPlace } from './random.js';
 import { type GameState, HAND_CAP, PHASE_AFTER_DRAW, PHASE_NAMES, type Phase, emptyState } from './state.js';
-import { type GroupView, type PlayerView, unseenCounts } from './view.js';
-
-const GROUP_TYPES: Record<GroupView['type'], GroupType> = { single: SINGLE, set: SET, run: RUN };
+import { type PlayerView, unseenCounts } from './view.js';
 
 /** A complete state that `playerView(state, view.seat)` maps back to `view` exactly. */
 export function determinize(view: PlayerView, rng: Rng): GameState {
@@ -76,7 +74,7 @@ function placeGroups(s: GameState, view: PlayerView): void {
   const previous = view.previous;
   previous.cards.forEach((card, i) => { s.prev[i] = card; });
   s.prevLength = previous.cards.length;
-  s.prevType = GROUP_TYPES[previous.type];
+  s.prevType = groupTypeOf(previous.type);
   // The pickable cards in position order: the first unclaimed position holding each one.
   let mask = 0;
   let from = 0;
@@ -88,7 +86,7 @@ function placeGroups(s: GameState, view: PlayerView): void {
   if (view.laid) {
     view.laid.cards.forEach((card, i) => { s.laid[i] = card; });
     s.laidLength = view.laid.cards.length;
-    s.laidType = GROUP_TYPES[view.laid.type];
+    s.laidType = groupTypeOf(view.laid.type);
   }
   s.drawn = view.drawn ?? -1;
   s.drawnFromDeck = view.drawnFromDeck ?? false;

@@ -16,7 +16,7 @@ import { type Rules } from './rules.js';
 import { dealerFor, settleRound } from './scoring.js';
 import {
   type GameState, HAND_CAP, PHASE_AFTER_DRAW, PHASE_BETWEEN_ROUNDS, PHASE_DRAW, PHASE_NAMES, PHASE_TURN,
-  activeSeatsAfter, emptyState, handValue, nextActive,
+  activeSeatsAfter, deckTopFirst, emptyState, handValue, nextActive,
 } from './state.js';
 
 /** A move the rules forbid; the message says why in words a player understands. */
@@ -103,10 +103,20 @@ function setPrevious(s: GameState, cards: ArrayLike<Card>, length: number, type:
 
 // ---------------------------------------------------------------- calling Yaniv
 
+/** Whether a hand worth `value` may call Yaniv under these rules. */
+export function callableValue(value: number, rules: Rules): boolean {
+  return value <= rules.yanivThreshold;
+}
+
+/** Whether the hand of the player to move may call Yaniv (at the start of a turn). */
+export function canCallYaniv(s: GameState): boolean {
+  return callableValue(handValue(s, s.current), s.rules);
+}
+
 export function yanivError(s: GameState): string | null {
   if (s.phase !== PHASE_TURN) return `Yaniv can be called only at the start of a turn, not in phase ${PHASE_NAMES[s.phase]}`;
   const value = handValue(s, s.current);
-  if (value > s.rules.yanivThreshold) return `seat ${s.current} cannot call Yaniv with ${value} > ${s.rules.yanivThreshold}`;
+  if (!callableValue(value, s.rules)) return `seat ${s.current} cannot call Yaniv with ${value} > ${s.rules.yanivThreshold}`;
   return null;
 }
 
@@ -230,6 +240,24 @@ export function reshuffle(s: GameState, topFirst?: readonly Card[]): void {
 /** The cards a reshuffle would take now, in kind order. */
 export function reshuffleCards(s: GameState): Card[] {
   return Array.from(s.pile.subarray(0, s.pileLength)).sort((a, b) => a - b);
+}
+
+/**
+ * Before a draw from the deck: when the deck is empty, reshuffles the pile into it (in the
+ * order `order` gives for the cards reshuffled, top first, or else by the state's PRNG) and
+ * returns the new deck, top first, as a record lists it; null when no reshuffle was needed.
+ */
+export function reshuffleIfEmpty(s: GameState, order?: (cards: Card[]) => readonly Card[]): Card[] | null {
+  if (s.deckLength > 0 || s.pileLength === 0) return null;
+  reshuffle(s, order?.(reshuffleCards(s)));
+  return deckTopFirst(s);
+}
+
+/** Why `order` is not a reordering of exactly `cards`, the cards a reshuffle takes (`reshuffleCards`), or null. */
+export function reshuffleOrderError(order: readonly Card[], cards: readonly Card[]): string | null {
+  const sorted = [...order].sort((a, b) => a - b);
+  if (sorted.length === cards.length && sorted.every((c, i) => c === cards[i])) return null;
+  return `must be an order of exactly the ${cards.length} cards reshuffled: ${cards.map(cardName).join(' ')}`;
 }
 
 export function drawFromDeck(s: GameState): void {

@@ -10,7 +10,14 @@ export const SINGLE = 1;
 export const SET = 2;
 export const RUN = 3;
 export type GroupType = typeof SINGLE | typeof SET | typeof RUN;
-export const GROUP_TYPE_NAMES: Record<GroupType, string> = { [SINGLE]: 'single', [SET]: 'set', [RUN]: 'run' };
+export type GroupTypeName = 'single' | 'set' | 'run';
+export const GROUP_TYPE_NAMES: Readonly<Record<GroupType, GroupTypeName>> = { [SINGLE]: 'single', [SET]: 'set', [RUN]: 'run' };
+const GROUP_TYPES = Object.fromEntries(Object.entries(GROUP_TYPE_NAMES).map(([type, name]) => [name, Number(type)])) as Record<GroupTypeName, GroupType>;
+
+/** The type a name stands for (GROUP_TYPE_NAMES read backwards). */
+export function groupTypeOf(name: GroupTypeName): GroupType {
+  return GROUP_TYPES[name];
+}
 
 /** A hand never exceeds 7 cards, and a quick discard adds one to a group. */
 export const GROUP_CAP = 8;

@@ -3,12 +3,12 @@
  * writing from a played game, and replaying to the result `yaniv replay` prints.
  */
 import { z } from 'zod';
-import { type Card, KIND_COUNT, cardName, deckComposition, parseCard } from './cards.js';
-import { IllegalMoveError, newGame, startRound } from './engine.js';
+import { type Card, KIND_COUNT, cardName, cardNames, deckComposition, parseCard } from './cards.js';
+import { IllegalMoveError, newGame, reshuffleOrderError, startRound } from './engine.js';
 import { MAX_PLAYERS, MIN_PLAYERS, type RuleOptionsInput, type Rules, RuleError, isPresetName, resolveRules, ruleOverridesSchema } from './rules.js';
 import { documentIssue, preview } from './schema.js';
-import { type GameState, type Outcome, PHASE_GAME_OVER, handOf, handValue, isRoundOver } from './state.js';
-import { type TurnMove, playTurn } from './turns.js';
+import { type GameState, type Outcome, PHASE_GAME_OVER, deckTopFirst, handOf, handValue, isRoundOver } from './state.js';
+import { type TurnMove, drawName, playTurn } from './turns.js';
 
 export const RECORD_FORMAT = 'yaniv-record/1';
 
@@ -176,7 +176,8 @@ export function replay(record: GameRecord): Replayed {
           reshuffleOrder: (cards) => {
             const order = reshuffles[reshuffleCount];
             if (!order) throw new RecordError(`rounds[${r}].reshuffles`, `the deck runs out at move ${m} but no reshuffle order (number ${reshuffleCount}) is given`);
-            checkPermutation(order, cards, `rounds[${r}].reshuffles[${reshuffleCount}]`);
+            const error = reshuffleOrderError(order, cards);
+            if (error !== null) throw new RecordError(`rounds[${r}].reshuffles[${reshuffleCount}]`, error);
             reshuffleCount++;
             return order;
           },
@@ -207,13 +208,6 @@ function dealRound(state: GameState, round: RecordRound, r: number): void {
     throw new RecordError(`rounds[${r}].starter`, `seat ${round.starter} is stated, but nextStarter "${state.rules.nextStarter}" makes seat ${derived} start`);
   }
   startRound(state, { hands: round.hands, discard: round.discard, deck: round.deck, starter: derived });
-}
-
-function checkPermutation(order: readonly Card[], cards: readonly Card[], field: string): void {
-  const sorted = [...order].sort((a, b) => a - b);
-  if (sorted.length !== cards.length || sorted.some((c, i) => c !== cards[i])) {
-    throw new RecordError(field, `must be an order of exactly the ${cards.length} cards reshuffled: ${cards.map(cardName).join(' ')}`);
-  }
 }
 
 function toTurnMove(move: RecordMove): TurnMove {
@@ -255,16 +249,66 @@ interface RoundJson {
 
 type MoveJson = { yaniv: true } | { discard: string[]; draw: string; quick?: true; slapdown?: true };
 
+/** How the rules and the table were picked, as a record states them. */
+export interface RecordSelection {
+  preset?: string;
+  rules?: RuleOptionsInput;
+  players: number;
+  startTotals?: readonly number[];
+}
+
+/** A round as a record writes it, from its cards. */
+interface RoundCards {
+  starter: number;
+  hands: readonly (ArrayLike<Card> | null)[];
+  discard: Card;
+  /** Top first. */
+  deck: ArrayLike<Card>;
+  reshuffles: readonly (readonly Card[])[];
+  moves: readonly TurnMove[];
+}
+
+function recordJson(selection: RecordSelection, rounds: RoundJson[]): RecordJson {
+  return {
+    format: RECORD_FORMAT, preset: selection.preset ?? 'standard', rules: { ...(selection.rules ?? {}) }, players: selection.players,
+    ...(selection.startTotals ? { startTotals: [...selection.startTotals] } : {}),
+    rounds,
+  };
+}
+
+function roundJson(round: RoundCards): RoundJson {
+  return {
+    starter: round.starter,
+    hands: round.hands.map((hand) => (hand ? cardNames(hand) : null)),
+    discard: cardName(round.discard),
+    deck: cardNames(round.deck),
+    reshuffles: round.reshuffles.map(cardNames),
+    moves: round.moves.map(moveJson),
+  };
+}
+
+function moveJson(move: TurnMove): MoveJson {
+  if ('yaniv' in move) return { yaniv: true };
+  return {
+    discard: cardNames(move.discard), draw: drawName(move.draw),
+    ...(move.quick ? { quick: true as const } : {}),
+    ...(move.slapdown ? { slapdown: true as const } : {}),
+  };
+}
+
+/** The canonical JSON of a parsed record (upper-case card names, every optional list present). */
+export function recordToJson(record: GameRecord): RecordJson {
+  return recordJson(record, record.rounds.map((round, r) => roundJson({
+    ...round, starter: round.starter ?? (r === 0 ? 0 : -1), reshuffles: round.reshuffles ?? [], moves: round.moves.map(toTurnMove),
+  })));
+}
+
 /** Writes a record while a game is played: call `beginRound` after each deal and `addTurn` after each turn. */
 export class RecordWriter {
   private readonly record: RecordJson;
 
-  constructor(selection: { preset?: string; rules?: RuleOptionsInput; players: number; startTotals?: readonly number[] }) {
-    this.record = {
-      format: RECORD_FORMAT, preset: selection.preset ?? 'standard', rules: { ...(selection.rules ?? {}) },
-      players: selection.players, rounds: [],
-      ...(selection.startTotals ? { startTotals: [...selection.startTotals] } : {}),
-    };
+  constructor(selection: RecordSelection) {
+    this.record = recordJson(selection, []);
   }
 
   /** Continues writing an existing record (a game picked up at a saved position). */
@@ -276,30 +320,21 @@ export class RecordWriter {
 
   /** Captures the deal of the round just started. */
   beginRound(state: GameState): void {
-    this.record.rounds.push({
+    this.record.rounds.push(roundJson({
       starter: state.starter,
-      hands: Array.from(state.active, (a, seat) => (a ? Array.from(handOf(state, seat), cardName) : null)),
-      discard: cardName(state.prev[0]),
-      deck: Array.from(state.deck.subarray(0, state.deckLength), cardName).reverse(),
+      hands: Array.from(state.active, (a, seat) => (a ? handOf(state, seat) : null)),
+      discard: state.prev[0],
+      deck: deckTopFirst(state),
       reshuffles: [],
       moves: [],
-    });
+    }));
   }
 
   addTurn(move: TurnMove, reshuffled: readonly Card[] | null): void {
     const round = this.record.rounds[this.record.rounds.length - 1];
     if (!round) throw new Error('addTurn before beginRound');
-    if (reshuffled) round.reshuffles.push(reshuffled.map(cardName));
-    if ('yaniv' in move) {
-      round.moves.push({ yaniv: true });
-      return;
-    }
-    round.moves.push({
-      discard: move.discard.map(cardName),
-      draw: move.draw === 'deck' ? 'deck' : cardName(move.draw),
-      ...(move.quick ? { quick: true as const } : {}),
-      ...(move.slapdown ? { slapdown: true as const } : {}),
-    });
+    if (reshuffled) round.reshuffles.push(cardNames(reshuffled));
+    round.moves.push(moveJson(move));
   }
 
   toJSON(): RecordJson {

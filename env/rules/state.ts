@@ -2,7 +2,7 @@
  * The game state: typed arrays with fixed shapes, owned by the rules core (engine.ts).
  * Everything else reads it; only the core's transitions write it.
  */
-import { KIND_COUNT, deckComposition, valueTable } from './cards.js';
+import { type Card, KIND_COUNT, deckComposition, valueTable } from './cards.js';
 import { GROUP_CAP, type GroupType, SINGLE } from './groups.js';
 import { type Rng, rngFromState } from './random.js';
 import type { Rules } from './rules.js';
@@ -107,40 +107,64 @@ export function ruleTables(rules: Rules): { values: Uint8Array; composition: Uin
   return tables;
 }
 
+/** Keys of the state that hold a typed array. */
+type ArrayKey = { [K in keyof GameState]: GameState[K] extends Uint8Array | Int32Array ? K : never }[keyof GameState];
+
+/** The arrays a state owns, never shared with another state (`values` and `composition` are the shared rule tables). */
+export type StateArrayKey = Exclude<ArrayKey, 'values' | 'composition'>;
+
+/**
+ * How to make each array a state owns, from the table size and the cards in the decks: the one
+ * list that creating, copying and packing states go by. A key of GameState holding a typed
+ * array and missing here fails to compile. Listed in the order a step reads them first.
+ */
+const STATE_ARRAY_MAKERS: { readonly [K in StateArrayKey]: (players: number, cards: number) => GameState[K] } = {
+  hands: (players) => new Uint8Array(players * HAND_CAP),
+  handLength: (players) => new Uint8Array(players),
+  known: (players) => new Uint8Array(players * KIND_COUNT),
+  prev: () => new Uint8Array(GROUP_CAP),
+  laid: () => new Uint8Array(GROUP_CAP),
+  totals: (players) => new Int32Array(players),
+  yanivWins: (players) => new Int32Array(players),
+  active: (players) => new Uint8Array(players).fill(1),
+  pile: (_, cards) => new Uint8Array(cards),
+  deck: (_, cards) => new Uint8Array(cards),
+};
+
+export const STATE_ARRAYS = Object.keys(STATE_ARRAY_MAKERS) as readonly StateArrayKey[];
+
 /** A state before the first deal. */
 export function emptyState(rules: Rules, players: number, rng: Rng): GameState {
   const { values, composition } = ruleTables(rules);
   const cards = totalCards(composition);
-  return {
+  const s = {
     rules, players, values, composition, rng,
     phase: PHASE_BETWEEN_ROUNDS,
-    totals: new Int32Array(players), active: new Uint8Array(players).fill(1), yanivWins: new Int32Array(players),
     round: 0, dealer: players - 1, starter: 0, nextStarter: 0, winner: -1, lastResult: null,
     current: 0, turn: 0,
-    hands: new Uint8Array(players * HAND_CAP), handLength: new Uint8Array(players),
-    deck: new Uint8Array(cards), deckLength: 0,
-    pile: new Uint8Array(cards), pileLength: 0,
-    prev: new Uint8Array(GROUP_CAP), prevLength: 0, prevType: SINGLE, prevPickable: 0,
-    laid: new Uint8Array(GROUP_CAP), laidLength: 0, laidType: SINGLE,
-    drawn: -1, drawnFromDeck: false,
-    known: new Uint8Array(players * KIND_COUNT),
-  };
+    deckLength: 0, pileLength: 0, prevLength: 0, prevType: SINGLE, prevPickable: 0,
+    laidLength: 0, laidType: SINGLE, drawn: -1, drawnFromDeck: false,
+  } as GameState;
+  const arrays = s as Record<StateArrayKey, Uint8Array | Int32Array>;
+  for (const key of STATE_ARRAYS) arrays[key] = STATE_ARRAY_MAKERS[key](players, cards);
+  return s;
 }
 
 /** An independent copy: transitions on it leave the original untouched. */
 export function cloneState(s: GameState): GameState {
-  return {
-    ...s,
-    rng: rngFromState(s.rng.getState()),
-    totals: s.totals.slice(), active: s.active.slice(), yanivWins: s.yanivWins.slice(),
-    hands: s.hands.slice(), handLength: s.handLength.slice(),
-    deck: s.deck.slice(), pile: s.pile.slice(), prev: s.prev.slice(), laid: s.laid.slice(),
-    known: s.known.slice(),
-  };
+  const copy = { ...s, rng: rngFromState(s.rng.getState()) };
+  const arrays = copy as Record<StateArrayKey, Uint8Array | Int32Array>;
+  for (const key of STATE_ARRAYS) arrays[key] = s[key].slice();
+  return copy;
 }
 
 export function handOf(s: GameState, seat: number): Uint8Array {
   return s.hands.subarray(seat * HAND_CAP, seat * HAND_CAP + s.handLength[seat]);
+}
+
+/** The deck's cards from the top down (the order records list). */
+export function deckTopFirst(s: GameState): Card[] {
+  return Array.from(s.deck.subarray(0, s.deckLength)).reverse();
 }
 
 export function handValue(s: GameState, seat: number): number {

@@ -4,7 +4,7 @@
  */
 import { type Card, cardName } from './cards.js';
 import { applyAction, legalActions } from './actions.js';
-import { IllegalMoveError, reshuffle, reshuffleCards } from './engine.js';
+import { IllegalMoveError, reshuffleIfEmpty } from './engine.js';
 import { type GameState, type Phase, PHASE_AFTER_DRAW, PHASE_DRAW, PHASE_TURN, cloneState } from './state.js';
 
 export type TurnMove =
@@ -32,11 +32,7 @@ export function playTurn(s: GameState, move: TurnMove, options: TurnOptions = {}
   if (move.quick && move.slapdown) throw new IllegalMoveError('a turn cannot have both a quick discard and a slapdown');
   applyAction(next, { type: 'discard', cards: move.discard });
   if (next.phase !== PHASE_DRAW) throw new IllegalMoveError('the round ended after the discard: no card could be drawn');
-  let reshuffled: Card[] | null = null;
-  if (move.draw === 'deck' && next.deckLength === 0 && next.pileLength > 0) {
-    reshuffle(next, options.reshuffleOrder?.(reshuffleCards(next)));
-    reshuffled = Array.from(next.deck.subarray(0, next.deckLength)).reverse();
-  }
+  const reshuffled = move.draw === 'deck' ? reshuffleIfEmpty(next, options.reshuffleOrder) : null;
   applyAction(next, { type: 'draw', source: move.draw });
   if (move.quick) applyAction(next, { type: 'quick' });
   else if (move.slapdown) applyAction(next, { type: 'slapdown' });
@@ -82,8 +78,12 @@ export function legalTurns(s: GameState): TurnMove[] {
   return turns;
 }
 
+/** A draw as records name it: "deck" or the card taken. */
+export function drawName(draw: 'deck' | Card): string {
+  return draw === 'deck' ? 'deck' : cardName(draw);
+}
+
 export function formatTurn(move: TurnMove): string {
   if ('yaniv' in move) return 'Yaniv';
-  const draw = move.draw === 'deck' ? 'deck' : cardName(move.draw);
-  return `${move.discard.map(cardName).join(' ')} / ${draw}${move.quick ? ' +quick' : ''}${move.slapdown ? ' +slapdown' : ''}`;
+  return `${move.discard.map(cardName).join(' ')} / ${drawName(move.draw)}${move.quick ? ' +quick' : ''}${move.slapdown ? ' +slapdown' : ''}`;
 }

@@ -2,13 +2,13 @@
  * What one seat may know: the single gate for hidden information (boardgame.io's
  * playerView). Servers, renderers and observation encoders read positions through it.
  */
-import { type Card, KIND_COUNT, cardName, deckComposition } from './cards.js';
-import { GROUP_TYPE_NAMES, type GroupType } from './groups.js';
+import { type Card, KIND_COUNT, cardName, deckComposition, sortByKind } from './cards.js';
+import { GROUP_TYPE_NAMES, type GroupType, type GroupTypeName } from './groups.js';
 import type { Rules } from './rules.js';
 import { type GameState, HAND_CAP, PHASE_NAMES, type PhaseName, type RoundResult, handValue } from './state.js';
 
 export interface GroupView {
-  readonly type: 'single' | 'set' | 'run';
+  readonly type: GroupTypeName;
   /** In laid order. */
   readonly cards: readonly Card[];
 }
@@ -54,10 +54,16 @@ export interface PlayerView {
 }
 
 function group(type: GroupType, cards: Uint8Array, length: number): GroupView {
-  return { type: GROUP_TYPE_NAMES[type] as GroupView['type'], cards: Array.from(cards.subarray(0, length)) };
+  return { type: GROUP_TYPE_NAMES[type], cards: Array.from(cards.subarray(0, length)) };
 }
 
 const byKind = (a: number, b: number) => a - b;
+
+function handByKind(s: GameState, seat: number): Card[] {
+  const hand = new Uint8Array(s.handLength[seat]);
+  sortByKind(s.hands, seat * HAND_CAP, hand.length, hand);
+  return Array.from(hand);
+}
 
 /** Everything `seat` may know about the position, and nothing more. */
 export function playerView(s: GameState, seat: number): PlayerView {
@@ -71,7 +77,7 @@ export function playerView(s: GameState, seat: number): PlayerView {
   return {
     seat, players: s.players, rules: s.rules, phase: PHASE_NAMES[s.phase], current: s.current,
     round: s.round, turn: s.turn, dealer: s.dealer, starter: s.starter,
-    hand: Array.from(s.hands.subarray(seat * HAND_CAP, seat * HAND_CAP + s.handLength[seat])).sort(byKind),
+    hand: handByKind(s, seat),
     handValue: handValue(s, seat),
     handSizes: Array.from(s.handLength),
     known,

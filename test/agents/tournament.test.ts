@@ -132,6 +132,35 @@ describe('agents in play', () => {
   });
 });
 
+describe('the turn cap', () => {
+  it('cuts a game short: truncated, the rounds played counted and recorded, the record replaying', async () => {
+    const rules = resolveRules({ players: 2 });
+    const play = async (maxTurns?: number) => {
+      const agents = await Promise.all(['intermediate', 'novice'].map((name) => createAgent(name)));
+      return playMatch({ rules, preset: 'standard', overrides: {}, agents, dealSeed: 4, agentSeed: 1, episode: 'game', record: true, maxTurns });
+    };
+    const whole = await play();
+    const firstRoundEnd = whole.record?.rounds[0].moves.length ?? 0;
+    // Mid-round caps, and one exactly at a round's end (the next round is not counted).
+    for (const maxTurns of [1, 7, firstRoundEnd, firstRoundEnd + 1]) {
+      const result = await play(maxTurns);
+      expect(result.truncated).toBe(true);
+      expect(result.turns).toBe(maxTurns);
+      const { result: replayed } = replay(parseRecord(result.record));
+      expect(replayed.ok).toBe(true);
+      expect(result.record?.rounds.length).toBe(result.rounds);
+      expect(result.record?.rounds.reduce((n, round) => n + round.moves.length, 0)).toBe(maxTurns);
+      expect(result.rounds).toBe(maxTurns <= firstRoundEnd ? 1 : 2);
+    }
+  });
+
+  it('marks a round episode cut short as truncated', async () => {
+    const agents = await Promise.all(['intermediate', 'novice'].map((name) => createAgent(name)));
+    const result = playMatch({ rules: resolveRules({ players: 2 }), preset: 'standard', overrides: {}, agents, dealSeed: 4, agentSeed: 1, episode: 'round', maxTurns: 1 });
+    expect(result).toMatchObject({ truncated: true, rounds: 1, turns: 1, winner: -1 });
+  });
+});
+
 describe('yaniv bench', () => {
   const run = (...args: string[]) => {
     if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` first (npm test does)');

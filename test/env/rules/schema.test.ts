@@ -51,7 +51,7 @@ describe('error messages preview the value they name', () => {
     for (let i = 0; i < 100_000; i++) deep = [deep];
     expect(() => JSON.stringify(deep)).toThrow(RangeError);
     expect(preview(deep)).toBe('[[[[…]]]]');
-    expect(() => new YanivEnv({ players: 2, rules: { milestones: deep } as never })).toThrow('rule option "milestones[0]" must be a list of [at, to] pairs of integers (got [[[[…]]]])');
+    expect(() => new YanivEnv({ players: 2, rules: { milestones: deep } })).toThrow('rule option "milestones[0]" must be a list of [at, to] pairs of integers (got [[[[…]]]])');
     expect(() => resolveRules({ rules: deep, players: 2 })).toThrow('rules must be an object of rule options (got [[[[…]]]])');
   });
 });
