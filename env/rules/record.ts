@@ -77,7 +77,8 @@ export interface GameRecord extends ParsedRecord {
   readonly settledRules: Rules;
 }
 
-function fieldPath(path: readonly PropertyKey[]): string {
+/** `rounds[0].hands[1][2]` from a zod issue path. */
+export function fieldPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)), '');
 }
 
