@@ -163,7 +163,7 @@ function finish(request: DecideRequest, spec: string, { view, input }: Prepared,
   const byId = new Map(legal.map((l) => [l.action, l]));
   const policy = decision.policy;
   const actions: RankedAction[] = policy
-    ? policy.actions.map((id, i) => ({ ...(byId.get(id) as LegalAction), score: policy.scores[i] }))
+    ? policy.actions.map((id, i) => ({ ...(byId.get(id) as LegalAction), score: policy.scores[i] + 0 })) // + 0: no −0 (neither encoding keeps it)
     : [{ ...(byId.get(decision.action) as LegalAction), score: 0 }];
   const assaf = input.mask[YANIV_ACTION] ? { risk: assafRisk(view, request.assafSamples, request.seed), samples: request.assafSamples } : null;
   return {
@@ -171,7 +171,7 @@ function finish(request: DecideRequest, spec: string, { view, input }: Prepared,
     action: decision.action,
     advice: {
       seat: view.seat, phase: view.phase as Advice['phase'], pick: byId.get(decision.action) as LegalAction, actions, legal,
-      scores: policy ? scoreKind(spec) : 'none', value: policy?.value ?? null, assaf,
+      scores: policy ? scoreKind(spec) : 'none', value: policy?.value === undefined ? null : policy.value + 0, assaf,
     },
   };
 }
