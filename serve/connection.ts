@@ -94,9 +94,9 @@ export class Connection implements TableOwner {
     this.messages++;
     let id: RequestId | null = null;
     try {
-      if (!this.rate.take()) throw new ProtocolError('rate_limited', `more than ${this.ctx.options.maxMessagesPerSecond} messages a second on this connection; slow down`);
       const value = this.codec.decode(data, isBinary);
       id = requestIdOf(value);
+      if (!this.rate.take()) throw new ProtocolError('rate_limited', `more than ${this.ctx.options.maxMessagesPerSecond} messages a second on this connection; slow down`);
       this.dispatch(parseClientMessage(value));
     } catch (error) {
       this.fail(id, error);
@@ -197,7 +197,7 @@ export class Connection implements TableOwner {
   }
 
   private answerAdvice(id: RequestId, agent: string, result: DecideResult): void {
-    if (!result.ok) return this.fail(id, new ProtocolError(result.code, result.message, result.field));
+    if (!result.ok) return this.fail(id, result.code === 'internal' ? new Error(result.message) : new ProtocolError(result.code, result.message, result.field));
     const advice = result.advice;
     if (!advice) return this.fail(id, new Error('no advice in the result'));
     this.send({

@@ -8,7 +8,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { type DecideRequest, type DecideResult, decideBatch } from './decide.js';
+import { type DecideRequest, type DecideResult, agentFor, decideBatch } from './decide.js';
 
 export interface PoolOptions {
   /** Worker threads; 0 runs inference on the main thread. */
@@ -55,7 +55,7 @@ export class InferencePool {
   async start(): Promise<void> {
     if (this.options.workers === 0) {
       this.slots.push({ worker: null, ready: true, inFlight: new Map() });
-      await decideBatch([]);
+      await Promise.all(this.preload.map((spec) => agentFor(spec)));
       return;
     }
     await Promise.all(Array.from({ length: this.options.workers }, () => this.spawn()));

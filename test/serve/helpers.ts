@@ -11,8 +11,19 @@ import { CODECS } from '../../serve/codec.js';
 
 export const LONG = process.env.YANIV_PROPERTY_RUNS === 'long';
 
-export function startTestServer(options: ServerOptionsInput = {}): Promise<RunningServer> {
-  return startServer({ host: '127.0.0.1', port: 0, workers: 1, heartbeatMs: 60_000, ...options }, { logger: pino({ level: 'silent' }) });
+/** A server on 127.0.0.1 with an ephemeral port; `logs`, when given, collects its log lines (parsed). */
+export function startTestServer(options: ServerOptionsInput = {}, logs?: Record<string, unknown>[]): Promise<RunningServer> {
+  const logger = logs ? pino({ level: 'debug' }, { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) }) : pino({ level: 'silent' });
+  return startServer({ host: '127.0.0.1', port: 0, workers: 1, heartbeatMs: 60_000, ...options }, { logger });
+}
+
+/** Waits (bounded) until `condition` holds, checking every few milliseconds. */
+export async function until(condition: () => boolean, what: string, tries = 2000): Promise<void> {
+  for (let i = 0; i < tries; i++) {
+    if (condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`gave up waiting for ${what}`);
 }
 
 type Waiter = { test: (m: ServerMessage) => boolean; resolve: (m: ServerMessage) => void; reject: (e: Error) => void };
