@@ -65,8 +65,8 @@ export class Table {
 
   /** Sends each client seat its state and lets the first player move. */
   start(): void {
-    this.sendStates();
     this.schedule();
+    this.sendStates();
   }
 
   /** Attaches a (new) owner and sends it the current state of each client seat. */
