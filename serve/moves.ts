@@ -1,6 +1,6 @@
 /** Action ids as the protocol shows them: the id, its kind, its cards and a readable text. */
 import {
-  type Card, type GameState, type PlayerView, TAKE_START, actionRangeOf, actionToMove, cardName, describeAction,
+  type Card, type GameState, type PlayerView, TAKE_START, actionRangeOf, actionToMove, cardName, describeAction, formatCards,
 } from '../env/index.js';
 import type { LegalAction } from './protocol.js';
 
@@ -19,7 +19,7 @@ export function describeLegal(position: GameState | PlayerView, id: number, draw
   let cards: Card[] = [];
   if (kind === 'discard') {
     const move = actionToMove(position, id);
-    if (move.type === 'discard') cards = move.cards;
+    if (move.type === 'discard') return { action: id, kind, cards: move.cards.map(cardName), text: `discard ${formatCards(move.cards)}` };
   } else if (kind === 'take') {
     cards = [id - TAKE_START];
   } else if (kind === 'quick' && drawn !== null) {

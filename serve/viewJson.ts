@@ -119,9 +119,19 @@ export function viewFromJson(json: ViewJson, prefix = ''): PlayerView {
   };
 }
 
+/** Settled rules by selection: advisors see the same few rule sets again and again. */
+const settled = new Map<string, Rules>();
+const SETTLED_CAP = 256;
+
 function settleRules(json: ViewJson, at: (field: string) => string): Rules {
+  const key = JSON.stringify([json.preset, json.rules, json.players]);
+  const known = settled.get(key);
+  if (known) return known;
   try {
-    return resolveRules({ preset: json.preset, rules: json.rules, players: json.players });
+    const rules = resolveRules({ preset: json.preset, rules: json.rules, players: json.players });
+    if (settled.size >= SETTLED_CAP) settled.clear();
+    settled.set(key, rules);
+    return rules;
   } catch (error) {
     if (error instanceof RuleError) fail(at(isPresetName(json.preset) ? 'rules' : 'preset'), error.message);
     throw error;
