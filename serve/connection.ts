@@ -241,6 +241,11 @@ export class Connection implements TableOwner {
     this.send({ type: 'table_closed', table: table.id, reason });
   }
 
+  /** The server is stopping: each table of this connection is told closed before the socket is. */
+  shutdown(): void {
+    for (const table of [...this.tables.values()]) this.tableClosed(table, 'shutdown');
+  }
+
   /** The connection closed: its tables wait for a resume (or expire). */
   closed(): void {
     for (const table of this.tables.values()) if (table.owner === this) table.owner = null;

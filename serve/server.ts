@@ -170,6 +170,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     clearInterval(sweeper);
     const httpClosed = new Promise<void>((resolve) => http.close(() => resolve()));
     const open = [...connections];
+    for (const connection of open) connection.shutdown();
     const cutOff = new Promise<void>((resolve) => setTimeout(resolve, options.shutdownMs).unref());
     await Promise.race([Promise.all(open.map((c) => c.close(CLOSE.goingAway, 'server shutting down'))), cutOff]);
     for (const connection of open) connection.terminate();

@@ -33,7 +33,7 @@ function serve(...flags: string[]): Promise<{ child: ChildProcess; url: string; 
 }
 
 describe('yaniv serve', () => {
-  it.each(['SIGTERM', 'SIGINT'] as const)('prints its URL, answers /health, and on %s closes clients with 1001 and exits 0', async (signal) => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('prints its URL, answers /health, and on %s tells each table closed, closes clients with 1001 and exits 0', async (signal) => {
     const { child, url, exited } = await serve('--log-level', 'silent');
     const health = await (await fetch(url.replace('ws:', 'http:') + 'health')).json() as Record<string, unknown>;
     expect(health).toMatchObject({ status: 'ok', protocol: 1, connections: 0, tables: 0 });
@@ -42,6 +42,7 @@ describe('yaniv serve', () => {
     expect(created.type).toBe('table_created');
     child.kill(signal);
     expect(await client.closedPromise).toBe(1001);
+    expect(client.frames.find((m) => m.type === 'table_closed')).toMatchObject({ table: created.table, reason: 'shutdown' });
     expect(await exited).toBe(0);
   });
 
