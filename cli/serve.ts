@@ -67,7 +67,12 @@ export function serveCommand(): Command {
         preset: flags.rules, rules: flags.rule ?? {},
         ...(flags.workers !== undefined ? { workers: flags.workers } : {}), ...(flags.thinkMs !== undefined ? { thinkMs: flags.thinkMs } : {}),
       };
-      const server = await startServer(options, { logger });
+      const server = await startServer(options, { logger }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL') {
+          throw new InvalidArgumentError(`cannot listen on ${flags.host}:${flags.port} (${error.code}): pick another --host or --port`);
+        }
+        throw error;
+      });
       const health = server.url.replace(/^ws:/, 'http:') + 'health';
       process.stdout.write(`yaniv serve: ${server.url} (agents ${flags.agents.join(', ')}; health ${health}; Ctrl-C stops)\n`);
       let stopping = false;

@@ -151,13 +151,20 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     for (const table of expired) log.info({ event: 'table_expired', table: table.id }, 'idle table closed');
   }, Math.min(30_000, Math.max(50, Math.floor(options.idleTableMs / 4))));
 
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port, options.host, () => {
-      http.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(options.port, options.host, () => {
+        http.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    clearInterval(heartbeat);
+    clearInterval(sweeper);
+    await pool.close();
+    throw error;
+  }
   const port = (http.address() as AddressInfo).port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const url = `ws://${host}:${port}/`;

@@ -51,6 +51,16 @@ describe('yaniv serve', () => {
     expect(result).toMatchObject({ code: 2 });
     expect((result as { stderr: string }).stderr).toMatch(/--agents: unknown agent "grandmaster"/);
   });
+
+  it('says so, exit 2, when its port is taken', async () => {
+    const { url, child, exited } = await serve('--log-level', 'silent');
+    const port = new URL(url.replace('ws:', 'http:')).port;
+    const result = await run(process.execPath, [MAIN, 'serve', '--port', port], { timeout: 30_000 }).catch((error: { code: number; stderr: string }) => error);
+    expect(result).toMatchObject({ code: 2 });
+    expect((result as { stderr: string }).stderr).toMatch(new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\)`));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
 });
 
 describe('yaniv schema', () => {
