@@ -57,8 +57,8 @@ const FACTORIES = {
     description: 'card tracking, sampled Assaf risk before calling, one-turn-ahead discard planning',
     params: [],
     create: async () => {
-      const [{ ruleAgent }, { strongBot }] = await Promise.all([import('./ruleAgent.js'), import('./strong.js')]);
-      return ruleAgent('strong', strongBot());
+      const [{ ruleAgent }, { explainStrong, strongBot }] = await Promise.all([import('./ruleAgent.js'), import('./strong.js')]);
+      return ruleAgent('strong', strongBot(), explainStrong());
     },
   },
   rollout: {

@@ -20,3 +20,18 @@ export function legalOfType<T extends Action['type']>(legal: readonly Action[], 
 export function afterDraw(legal: readonly Action[]): Action {
   return legal.find((a) => a.type === 'slapdown') ?? legal.find((a) => a.type === 'quick') ?? { type: 'pass' };
 }
+
+/** A legal action with the bot's score for it (higher is better). */
+export interface RankedAction {
+  readonly action: Action;
+  readonly score: number;
+}
+
+/** Why a bot plays what it plays: every legal action of the phase, its choice first, and its value estimate. */
+export interface RuleExplanation {
+  readonly ranked: readonly RankedAction[];
+  readonly value?: number;
+}
+
+/** Explains the decision the matching RuleBot makes with the same context (same rng state). */
+export type RuleExplainer = (context: RuleContext) => RuleExplanation;

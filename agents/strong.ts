@@ -24,7 +24,7 @@
 import { type Action, type Card, type PlayerView, unseenCounts } from '../env/index.js';
 import { JOKER, KIND_COUNT, RANK_OF, SUIT_OF, cardsFromCounts } from '../env/index.js';
 import { randomInt, type Rng } from '../env/rules/random.js';
-import { type RuleBot, afterDraw, legalOfType } from './ruleBot.js';
+import { type RuleBot, type RuleExplainer, type RankedAction, afterDraw, legalOfType } from './ruleBot.js';
 import { bestDiscardPoints, canDrawFromDeck, opponents, pointsOf, stallPenalty, valuesOf } from './tactics.js';
 
 export interface StrongConfig {
@@ -52,20 +52,54 @@ export function strongBot(config: Partial<StrongConfig> = {}): RuleBot {
   };
 }
 
+/**
+ * Strong's reasons for the advisor: every legal action of the phase, strong's choice first,
+ * the rest best first, each scored as minus the points strong expects it to cost (higher is
+ * better): for discards and draws minus its planning score (the hand's points after the best
+ * next draw, less 0.8 × the best group it could lay next turn); for a Yaniv call minus its
+ * expected cost, risk × (hand + Assaf penalty), with the same sampled risk `strongBot` uses
+ * (it calls when the risk is at most `callRisk`; otherwise the call comes last); after the
+ * draw minus the hand's points left (a slapdown ends the round with 0). The value is the
+ * score of the choice. Its first action is always the one `strongBot` plays with the same rng.
+ */
+export function explainStrong(config: Partial<StrongConfig> = {}): RuleExplainer {
+  const settings = { ...STRONG_DEFAULTS, ...config };
+  return ({ view, legal, rng }) => {
+    const ranked = rankStrong(view, legal, rng, settings);
+    return { ranked, value: ranked[0]?.score };
+  };
+}
+
+function rankStrong(view: PlayerView, legal: readonly Action[], rng: Rng, config: StrongConfig): RankedAction[] {
+  const byScore = (list: RankedAction[]) => list.sort((a, b) => b.score - a.score);
+  if (view.phase === 'afterDraw') {
+    const values = valuesOf(view);
+    const pick = afterDraw(legal);
+    const left = (action: Action) => (action.type === 'slapdown' ? 0 : action.type === 'quick' && view.drawn !== null ? view.handValue - values[view.drawn] : view.handValue);
+    const rest = byScore(legal.filter((a) => a !== pick && a.type !== pick.type).map((action) => ({ action, score: -left(action) })));
+    return [{ action: pick, score: -left(pick) }, ...rest];
+  }
+  const unseen = unseenCounts(view);
+  if (view.phase === 'draw') return scoreDraws(view, legalOfType(legal, 'draw'), unseen, config).map(({ action, score }) => ({ action, score: -score }));
+  const discards = rankDiscards(view, legal, unseen, config).map(({ action, score }) => ({ action, score: -score }));
+  if (!legal.some((a) => a.type === 'yaniv')) return discards;
+  const risk = assafRisk(view, unseen, config.samples, rng);
+  const call = { action: { type: 'yaniv' } as Action, score: -risk * (view.handValue + view.rules.assafPenalty) };
+  return risk <= config.callRisk ? [call, ...discards] : [...discards, call];
+}
+
 type Draw = Extract<Action, { type: 'draw' }>;
 
-function bestDraw(view: PlayerView, draws: Draw[], unseen: Uint8Array, config: StrongConfig): Action {
-  let best = draws[0];
-  let bestScore = Infinity;
+/** The legal draws, best first (a stable sort: the first of equals stays first), each with its planning score (lower is better). */
+function scoreDraws(view: PlayerView, draws: Draw[], unseen: Uint8Array, config: StrongConfig): { action: Draw; score: number }[] {
   const stall = takeStall(view);
-  for (const draw of draws) {
-    const score = draw.source === 'deck' ? deckScore(view, view.hand, unseen, config) : handScore(view, [...view.hand, draw.source], config) + stall;
-    if (score < bestScore) {
-      bestScore = score;
-      best = draw;
-    }
-  }
-  return best;
+  return draws
+    .map((draw) => ({ action: draw, score: draw.source === 'deck' ? deckScore(view, view.hand, unseen, config) : handScore(view, [...view.hand, draw.source], config) + stall }))
+    .sort((a, b) => a.score - b.score);
+}
+
+function bestDraw(view: PlayerView, draws: Draw[], unseen: Uint8Array, config: StrongConfig): Action {
+  return scoreDraws(view, draws, unseen, config)[0]?.action ?? draws[0];
 }
 
 function bestDiscard(view: PlayerView, legal: readonly Action[], unseen: Uint8Array, config: StrongConfig): Action {

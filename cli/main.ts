@@ -6,6 +6,7 @@ import { RuleError } from '../env/rules/rules.js';
 import { backendCommand } from './backend.js';
 import { benchCommand } from './bench.js';
 import { replayCommand } from './replay.js';
+import { schemaCommand, serveCommand } from './serve.js';
 
 /** commander's own usage errors (unknown option, bad choice, missing argument) exit 2, like a bad record. */
 function usageErrorExit(error: CommanderError): never {
@@ -14,7 +15,7 @@ function usageErrorExit(error: CommanderError): never {
 
 /** Errors the user can fix, reported as one line without a stack trace. */
 function isUserError(error: unknown): error is Error {
-  return error instanceof InvalidArgumentError || error instanceof RuleError || (error instanceof Error && error.name === 'BackendUnavailableError');
+  return error instanceof InvalidArgumentError || error instanceof RuleError || (error instanceof Error && (error.name === 'BackendUnavailableError' || error.name === 'AgentSpecError'));
 }
 
 /** The version in package.json (this file runs as dist/cli/main.js). */
@@ -43,6 +44,8 @@ export function buildProgram(): Command {
 
   program.addCommand(benchCommand().exitOverride(usageErrorExit));
   program.addCommand(backendCommand().exitOverride(usageErrorExit));
+  program.addCommand(serveCommand().exitOverride(usageErrorExit));
+  program.addCommand(schemaCommand().exitOverride(usageErrorExit));
 
   return program;
 }

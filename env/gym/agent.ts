@@ -14,6 +14,11 @@ export interface DecisionInput {
   readonly mask: Uint8Array;
   /** The acting seat's own view of the position. */
   readonly view: PlayerView;
+  /**
+   * Set by callers that show the policy (the server's advisor): agents that can explain their
+   * choice return `policy` then, and may skip that work otherwise. The action is the same either way.
+   */
+  readonly explain?: boolean;
 }
 
 export interface Policy {

@@ -1,0 +1,78 @@
+/**
+ * The two encodings of the same messages, picked by the WebSocket subprotocol: JSON text
+ * frames and MessagePack binary frames. MessagePack is written with plain maps only (no
+ * msgpackr records or other extensions), so any language's decoder reads it. Decoding is
+ * defensive: a frame of the wrong kind, bytes that do not decode, nesting deeper than a
+ * message needs, or keys such as `__proto__` are a `bad_message`, never a crash.
+ */
+import { Packr } from 'msgpackr';
+import { ProtocolError } from './errors.js';
+import type { Encoding } from './protocol.js';
+
+const packr = new Packr({ useRecords: false, mapsAsObjects: true, encodeUndefinedAsNil: true, moreTypes: false });
+
+/** Deeper than any message of the protocol (a view is 4 levels inside an advise). */
+export const MAX_DEPTH = 16;
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+export interface Codec {
+  readonly encoding: Encoding;
+  /** Text for JSON, a Buffer of its own (safe to queue) for MessagePack. */
+  encode(message: object): string | Buffer;
+  /** A frame's payload to a plain value; throws ProtocolError('bad_message'). */
+  decode(data: Buffer, isBinary: boolean): unknown;
+}
+
+export const jsonCodec: Codec = {
+  encoding: 'json',
+  encode: (message) => JSON.stringify(message),
+  decode(data, isBinary) {
+    if (isBinary) throw new ProtocolError('bad_message', 'this connection speaks yaniv.v1.json: send text frames of JSON, not binary frames');
+    let value: unknown;
+    try {
+      value = JSON.parse(data.toString('utf8'));
+    } catch (error) {
+      throw new ProtocolError('bad_message', `not valid JSON: ${(error as Error).message.slice(0, 200)}`);
+    }
+    checkShape(value);
+    return value;
+  },
+};
+
+export const msgpackCodec: Codec = {
+  encoding: 'msgpack',
+  encode: (message) => Buffer.from(packr.pack(message)),
+  decode(data, isBinary) {
+    if (!isBinary) throw new ProtocolError('bad_message', 'this connection speaks yaniv.v1.msgpack: send binary frames of MessagePack, not text frames');
+    let value: unknown;
+    try {
+      value = packr.unpack(data);
+    } catch (error) {
+      throw new ProtocolError('bad_message', `not valid MessagePack: ${(error as Error).message.slice(0, 200)}`);
+    }
+    checkShape(value);
+    return value;
+  },
+};
+
+export const CODECS: Record<Encoding, Codec> = { json: jsonCodec, msgpack: msgpackCodec };
+
+/**
+ * Rejects what no message contains: nesting deeper than MAX_DEPTH, keys that name object
+ * internals, and non-plain values (MessagePack extensions such as timestamps decode to them).
+ * Bounded work: it stops at the first problem and never recurses past MAX_DEPTH.
+ */
+function checkShape(value: unknown, depth = 0, path = ''): void {
+  if (value === null || typeof value !== 'object') return;
+  if (depth >= MAX_DEPTH) throw new ProtocolError('bad_message', `nested deeper than ${MAX_DEPTH} levels`, path || undefined);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) checkShape(value[i], depth + 1, `${path}[${i}]`);
+    return;
+  }
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) throw new ProtocolError('bad_message', 'holds a value that is not a plain object, list, string, number, boolean or null', path || undefined);
+  for (const key of Object.keys(value)) {
+    if (FORBIDDEN_KEYS.has(key) || key === '__proto_') throw new ProtocolError('bad_message', `the key ${JSON.stringify(key)} is not allowed`, path || undefined);
+    checkShape((value as Record<string, unknown>)[key], depth + 1, path ? `${path}.${key}` : key);
+  }
+}

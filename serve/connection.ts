@@ -1,0 +1,277 @@
+/**
+ * One client connection: frames in (rate-limited, decoded, validated at one edge), requests
+ * dispatched, replies and table messages out (with backpressure). Every failure becomes an
+ * error message with a stable code; nothing a client sends can throw past `receive`.
+ */
+import type { Logger } from 'pino';
+import type { WebSocket } from 'ws';
+import { RuleError, isPresetName, resolveRules } from '../env/index.js';
+import type { Codec } from './codec.js';
+import type { DecideRequest, DecideResult, PositionSource } from './decide.js';
+import { ProtocolError } from './errors.js';
+import type { ServerOptions } from './options.js';
+import type { InferencePool } from './pool.js';
+import { type ClientMessage, type Msg, PROTOCOL_VERSION, type RequestId, type SeatInfo, type ServerMessage, parseClientMessage, requestIdOf } from './protocol.js';
+import { StaleStateError, type Table, type TableOwner } from './table.js';
+import type { TableRegistry } from './tables.js';
+
+/** What every connection shares. */
+export interface ServerContext {
+  readonly options: ServerOptions;
+  readonly tables: TableRegistry;
+  readonly pool: InferencePool;
+  readonly log: Logger;
+  /** The agents served, by name. */
+  readonly agents: ReadonlySet<string>;
+  welcome(id: RequestId, encoding: Codec['encoding']): Msg<'welcome'>;
+}
+
+/** WebSocket close codes the server uses. */
+export const CLOSE = { goingAway: 1001, policy: 1008, tooBig: 1009, tryAgainLater: 1013 } as const;
+
+/** A token bucket: `rate` messages a second, bursts up to one second's worth. */
+class RateLimit {
+  private tokens: number;
+  private last = Date.now();
+  constructor(private readonly rate: number) {
+    this.tokens = rate;
+  }
+  take(): boolean {
+    const now = Date.now();
+    this.tokens = Math.min(this.rate, this.tokens + ((now - this.last) * this.rate) / 1000);
+    this.last = now;
+    if (this.tokens < 1) return false;
+    this.tokens--;
+    return true;
+  }
+}
+
+export class Connection implements TableOwner {
+  /** Heartbeat: set by every pong, cleared by every ping. */
+  alive = true;
+  private greeted = false;
+  private pending = 0;
+  private readonly tables = new Map<string, Table>();
+  private readonly rate: RateLimit;
+  private readonly log: Logger;
+  messages = 0;
+
+  constructor(readonly id: number, private readonly ws: WebSocket, private readonly codec: Codec, private readonly ctx: ServerContext) {
+    this.rate = new RateLimit(ctx.options.maxMessagesPerSecond);
+    this.log = ctx.log.child({ conn: id });
+  }
+
+  get open(): boolean {
+    return this.ws.readyState === this.ws.OPEN;
+  }
+
+  /** One heartbeat: pings, or terminates a peer that did not answer the last ping. Returns whether it is still up. */
+  heartbeat(): boolean {
+    if (!this.alive) {
+      this.ws.terminate();
+      return false;
+    }
+    this.alive = false;
+    this.ws.ping();
+    return true;
+  }
+
+  /** Closes with a code (queued frames are written first); resolves once the socket is closed. */
+  close(code: number, reason: string): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.ws.readyState === this.ws.CLOSED) return resolve();
+      this.ws.once('close', () => resolve());
+      this.ws.close(code, reason);
+    });
+  }
+
+  terminate(): void {
+    if (this.ws.readyState !== this.ws.CLOSED) this.ws.terminate();
+  }
+
+  /** One inbound frame. */
+  receive(data: Buffer, isBinary: boolean): void {
+    this.messages++;
+    let id: RequestId | null = null;
+    try {
+      const value = this.codec.decode(data, isBinary);
+      id = requestIdOf(value);
+      if (!this.rate.take()) throw new ProtocolError('rate_limited', `more than ${this.ctx.options.maxMessagesPerSecond} messages a second on this connection; slow down`);
+      this.dispatch(parseClientMessage(value));
+    } catch (error) {
+      this.fail(id, error);
+    }
+  }
+
+  private dispatch(message: ClientMessage): void {
+    if (message.type === 'ping') return this.send({ type: 'pong', id: message.id, time: Date.now() });
+    if (message.type === 'hello') return this.hello(message);
+    if (!this.greeted) throw new ProtocolError('bad_message', `say hello first: {"type":"hello","id":1,"version":${PROTOCOL_VERSION}}`, 'type');
+    switch (message.type) {
+      case 'create_table': return this.createTable(message);
+      case 'act': return this.act(message);
+      case 'advise': return this.advise(message);
+      case 'resume': return this.resume(message);
+      case 'leave': return this.leave(message);
+    }
+  }
+
+  private hello(message: Extract<ClientMessage, { type: 'hello' }>): void {
+    if (message.version !== PROTOCOL_VERSION) {
+      throw new ProtocolError('unsupported_version', `this server speaks protocol version ${PROTOCOL_VERSION} only (subprotocols yaniv.v1.json, yaniv.v1.msgpack); the client asked for ${message.version}`, 'version');
+    }
+    this.greeted = true;
+    if (message.client) this.log.info({ event: 'hello', client: message.client }, 'client said hello');
+    this.send(this.ctx.welcome(message.id, this.codec.encoding));
+  }
+
+  private createTable(message: Extract<ClientMessage, { type: 'create_table' }>): void {
+    const { options, tables } = this.ctx;
+    if (this.tables.size >= options.maxTablesPerConnection) throw new ProtocolError('table_full', `this connection has ${this.tables.size} tables open, the most it may; leave one first`);
+    const seats: SeatInfo[] = message.seats.map((entry, seat) => {
+      if (entry === 'client') return { seat, player: 'client' };
+      if (!this.ctx.agents.has(entry)) throw new ProtocolError('bad_message', `${JSON.stringify(entry.slice(0, 60))} is neither "client" nor an agent this server plays (${[...this.ctx.agents].join(', ')})`, `seats[${seat}]`);
+      return { seat, player: 'bot', agent: entry };
+    });
+    if (!seats.some((s) => s.player === 'client')) throw new ProtocolError('bad_message', 'at least one seat must be "client"', 'seats');
+    const defaults = message.preset === undefined && message.rules === undefined;
+    const preset = defaults ? options.preset : (message.preset ?? 'standard');
+    const rules = defaults ? options.rules : (message.rules ?? {});
+    let settled: Record<string, unknown>;
+    try {
+      settled = { ...resolveRules({ preset, rules, players: seats.length }) };
+    } catch (error) {
+      if (error instanceof RuleError) throw new ProtocolError('bad_message', error.message, isPresetName(preset) ? 'rules' : 'preset');
+      throw error;
+    }
+    const table = tables.create({
+      preset, rules, seats, seed: message.seed, thinkMs: message.thinkMs ?? options.thinkMs,
+      moveDeadlineMs: message.moveDeadlineMs === undefined ? options.moveDeadlineMs : message.moveDeadlineMs,
+    });
+    this.tables.set(table.id, table);
+    table.owner = this;
+    this.log.info({ event: 'table_created', table: table.id, seats: message.seats, preset, players: seats.length }, 'table created');
+    this.send({ type: 'table_created', id: message.id, ...this.tableInfo(table, settled) });
+    table.start();
+  }
+
+  private tableInfo(table: Table, settled = { ...resolveRules({ preset: table.settings.preset, rules: table.settings.rules, players: table.settings.seats.length }) } as Record<string, unknown>) {
+    const { id, token, preset, rules, seats, thinkMs, moveDeadlineMs } = table.settings;
+    return { table: id, token, preset, rules, settledRules: settled, players: seats.length, seats: [...seats], thinkMs, moveDeadlineMs };
+  }
+
+  private tableOf(id: string): Table {
+    const table = this.tables.get(id);
+    if (!table) throw new ProtocolError('unknown_table', `no table ${JSON.stringify(id.slice(0, 64))} on this connection`, 'table');
+    return table;
+  }
+
+  private act(message: Extract<ClientMessage, { type: 'act' }>): void {
+    const table = this.tableOf(message.table);
+    try {
+      table.act(message.seat, message.action, message.counter, (counter) => this.send({ type: 'acted', id: message.id, table: table.id, counter }));
+    } catch (error) {
+      if (error instanceof StaleStateError) return this.send({ type: 'error', id: message.id, code: 'stale_state', message: error.message, field: 'counter', counter: error.current });
+      throw error;
+    }
+  }
+
+  private advise(message: Extract<ClientMessage, { type: 'advise' }>): void {
+    const { options } = this.ctx;
+    if (this.pending >= options.maxPending) throw new ProtocolError('rate_limited', `${this.pending} advice requests are in progress on this connection, the most it may have; wait for answers`);
+    const agent = message.agent ?? options.agents[0];
+    if (!this.ctx.agents.has(agent)) throw new ProtocolError('bad_message', `${JSON.stringify(agent.slice(0, 60))} is not an agent this server plays (${[...this.ctx.agents].join(', ')})`, 'agent');
+    let source: PositionSource;
+    if (message.table !== undefined) source = { kind: 'playerView', view: this.tableOf(message.table).adviceView(message.seat) };
+    else if (message.view !== undefined) source = { kind: 'view', view: message.view };
+    else source = { kind: 'position', position: message.position, seat: message.seat ?? 0 };
+    const request: DecideRequest = { agent, source, seed: message.seed ?? 0, explain: true, assafSamples: options.assafSamples };
+    const started = performance.now();
+    this.pending++;
+    void this.ctx.pool.decide(request).then((result) => {
+      this.pending--;
+      const ms = performance.now() - started;
+      if (ms > options.slowMs) this.log.warn({ event: 'slow_request', type: 'advise', agent, ms: Math.round(ms) }, 'slow advice');
+      this.answerAdvice(message.id, agent, result);
+    });
+  }
+
+  private answerAdvice(id: RequestId, agent: string, result: DecideResult): void {
+    if (!result.ok) return this.fail(id, result.code === 'internal' ? new Error(result.message) : new ProtocolError(result.code, result.message, result.field));
+    const advice = result.advice;
+    if (!advice) return this.fail(id, new Error('no advice in the result'));
+    this.send({
+      type: 'advice', id, agent, seat: advice.seat, phase: advice.phase, pick: advice.pick, actions: advice.actions, legal: advice.legal,
+      scores: advice.scores, value: advice.value, assaf: advice.assaf,
+    });
+  }
+
+  private resume(message: Extract<ClientMessage, { type: 'resume' }>): void {
+    const table = this.ctx.tables.claim(message.table, message.token);
+    if (!this.tables.has(table.id) && this.tables.size >= this.ctx.options.maxTablesPerConnection) {
+      throw new ProtocolError('table_full', `this connection has ${this.tables.size} tables open, the most it may; leave one first`);
+    }
+    const previous = table.owner;
+    if (previous && previous !== this) previous.tableClosed(table, 'resumed_elsewhere');
+    this.tables.set(table.id, table);
+    this.log.info({ event: 'table_resumed', table: table.id }, 'table resumed');
+    this.send({ type: 'resumed', id: message.id, ...this.tableInfo(table), counter: table.game.counter });
+    table.attach(this);
+  }
+
+  private leave(message: Extract<ClientMessage, { type: 'leave' }>): void {
+    const table = this.tableOf(message.table);
+    this.tables.delete(table.id);
+    this.ctx.tables.remove(table);
+    this.log.info({ event: 'table_left', table: table.id }, 'table left');
+    this.send({ type: 'left', id: message.id, table: table.id });
+  }
+
+  // ---------------------------------------------------------------- TableOwner
+
+  deliver(message: ServerMessage): void {
+    this.send(message);
+  }
+
+  tableClosed(table: Table, reason: Msg<'table_closed'>['reason']): void {
+    if (this.tables.get(table.id) !== table) return;
+    this.tables.delete(table.id);
+    if (table.owner === this) table.owner = null;
+    this.log.info({ event: 'table_closed', table: table.id, reason }, 'table closed');
+    this.send({ type: 'table_closed', table: table.id, reason });
+  }
+
+  /** The server is stopping: each table of this connection is told closed before the socket is. */
+  shutdown(): void {
+    for (const table of [...this.tables.values()]) this.tableClosed(table, 'shutdown');
+  }
+
+  /** The connection closed: its tables wait for a resume (or expire). */
+  closed(): void {
+    for (const table of this.tables.values()) if (table.owner === this) table.owner = null;
+    this.tables.clear();
+  }
+
+  // ---------------------------------------------------------------- output
+
+  send(message: ServerMessage): void {
+    if (!this.open) return;
+    if (this.ws.bufferedAmount > this.ctx.options.maxBufferedBytes) {
+      this.log.warn({ event: 'slow_consumer', buffered: this.ws.bufferedAmount }, 'closing a client that does not read');
+      this.ws.close(CLOSE.tryAgainLater, 'too much unread data: read faster');
+      return;
+    }
+    this.ws.send(this.codec.encode(message));
+  }
+
+  /** An error reply; anything but a ProtocolError is logged and told as `internal` without details. */
+  private fail(id: RequestId | null, error: unknown): void {
+    if (error instanceof ProtocolError) {
+      this.log.info({ event: 'request_error', code: error.code, err: error.message }, 'request refused');
+      this.send({ type: 'error', id, code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) });
+      return;
+    }
+    this.log.error({ event: 'internal_error', err: error instanceof Error ? (error.stack ?? error.message) : String(error) }, 'request failed');
+    this.send({ type: 'error', id, code: 'internal', message: 'the server failed on this request; nothing was applied' });
+  }
+}

@@ -1,0 +1,195 @@
+/**
+ * The heavy work of the server, as pure functions of plain data so that it runs in a worker
+ * thread (serve/inferenceWorker.ts) or inline: an agent's decision for a seat, and for the
+ * advisor its ranked actions, value and the Assaf risk of a Yaniv call.
+ *
+ * Everything starts from what the seat knows (a PlayerView). The legal actions come from a
+ * determinised state (`determinize`): the mover's legal actions depend only on what the mover
+ * knows, so any sampled world gives the same mask. The observation comes from the view alone
+ * (`encodeView`). The Assaf risk is the share of sampled worlds in which calling now loses.
+ */
+import {
+  ACTION_COUNT, type GameState, MaskScratch, type PlayerView, PositionError, RecordError, RuleError, YANIV_ACTION,
+  applyAction, determinize, encodeView, importPosition, legalActionIds, playerView, seededRng, writeActionMask,
+} from '../env/index.js';
+import type { Agent, DecisionInput } from '../env/gym/agent.js';
+import { createAgent } from '../agents/registry.js';
+import { type ErrorCode, ProtocolError } from './errors.js';
+import { describeLegal } from './moves.js';
+import type { LegalAction, RankedAction } from './protocol.js';
+import { type ViewJson, viewFromJson } from './viewJson.js';
+
+/** Where the position comes from: a client's yaniv-view/1, a yaniv-position/1 and a seat, or a table's own view. */
+export type PositionSource =
+  | { readonly kind: 'view'; readonly view: ViewJson }
+  | { readonly kind: 'position'; readonly position: unknown; readonly seat: number }
+  | { readonly kind: 'playerView'; readonly view: PlayerView };
+
+export interface DecideRequest {
+  readonly agent: string;
+  readonly source: PositionSource;
+  readonly seed: number;
+  /** Advisor: describe and rank the actions and estimate the Assaf risk. */
+  readonly explain: boolean;
+  /** Determinised worlds for the Assaf risk (advisor only). */
+  readonly assafSamples: number;
+}
+
+export type ScoreKind = 'probability' | 'score' | 'none';
+
+export interface Advice {
+  readonly seat: number;
+  readonly phase: 'turn' | 'draw' | 'afterDraw';
+  readonly pick: LegalAction;
+  readonly actions: RankedAction[];
+  readonly legal: LegalAction[];
+  readonly scores: ScoreKind;
+  readonly value: number | null;
+  readonly assaf: { risk: number; samples: number } | null;
+}
+
+export type DecideResult =
+  | { readonly ok: true; readonly action: number; readonly advice?: Advice }
+  | { readonly ok: false; readonly code: ErrorCode; readonly message: string; readonly field?: string };
+
+/** What an agent's advice scores are: probabilities for trained models, the agent's own scores otherwise. */
+export function scoreKind(agent: string): Exclude<ScoreKind, 'none'> {
+  return agent.startsWith('neural') ? 'probability' : 'score';
+}
+
+const agents = new Map<string, Promise<Agent>>();
+
+/** One agent per spec and thread, created on first use. */
+export function agentFor(spec: string): Promise<Agent> {
+  let agent = agents.get(spec);
+  if (!agent) {
+    agent = createAgent(spec);
+    agents.set(spec, agent);
+    agent.catch(() => agents.delete(spec));
+  }
+  return agent;
+}
+
+interface Prepared {
+  readonly view: PlayerView;
+  readonly input: DecisionInput;
+}
+
+const scratch = new MaskScratch();
+
+/** The seat's view, its observation and its legal-action mask; throws ProtocolError. */
+export function prepare(source: PositionSource, seed: number, explain: boolean): Prepared {
+  const view = viewOf(source);
+  if (view.current !== view.seat) throw new ProtocolError('not_your_turn', `seat ${view.seat} is not to move: seat ${view.current} is`, source.kind === 'view' ? 'view.seat' : 'seat');
+  const world = determinize(view, seededRng(seed));
+  const mask = new Uint8Array(ACTION_COUNT);
+  if (writeActionMask(world, scratch, mask, 0) === 0) throw new ProtocolError('bad_message', `seat ${view.seat} has no legal action in this position`, source.kind === 'position' ? 'position' : 'view');
+  return { view, input: { observation: encodeView(view), mask, view, explain } };
+}
+
+function viewOf(source: PositionSource): PlayerView {
+  if (source.kind === 'playerView') return source.view;
+  if (source.kind === 'view') return viewFromJson(source.view, 'view.');
+  let state: GameState;
+  try {
+    state = importPosition(source.position).state;
+  } catch (error) {
+    if (error instanceof PositionError || error instanceof RecordError || error instanceof RuleError) {
+      const field = error instanceof RecordError && error.field ? `position.record.${error.field}` : 'position';
+      throw new ProtocolError('bad_message', error.message, field);
+    }
+    throw error;
+  }
+  if (source.seat >= state.players) throw new ProtocolError('bad_message', `seat ${source.seat} does not exist with ${state.players} players`, 'seat');
+  if (state.phase > 2) throw new ProtocolError('bad_message', 'the position is not inside a round: no one is to move', 'position');
+  return playerView(state, source.seat);
+}
+
+/** Decides a batch: agents with `actBatch` get one call per agent, the others one per request. */
+export async function decideBatch(requests: readonly DecideRequest[]): Promise<DecideResult[]> {
+  const results: DecideResult[] = new Array<DecideResult>(requests.length);
+  const groups = new Map<string, { index: number; prepared: Prepared }[]>();
+  requests.forEach((request, index) => {
+    try {
+      const prepared = prepare(request.source, request.seed, request.explain);
+      const group = groups.get(request.agent) ?? [];
+      group.push({ index, prepared });
+      groups.set(request.agent, group);
+    } catch (error) {
+      results[index] = failure(error);
+    }
+  });
+  for (const [spec, group] of groups) {
+    let agent: Agent;
+    try {
+      agent = await agentFor(spec);
+    } catch (error) {
+      for (const { index } of group) results[index] = failure(error);
+      continue;
+    }
+    const decide = (index: number, prepared: Prepared, decision: ReturnType<Agent['act']>) => {
+      try {
+        results[index] = finish(requests[index], spec, prepared, decision);
+      } catch (error) {
+        results[index] = failure(error);
+      }
+    };
+    if (agent.actBatch && group.length > 1) {
+      agent.reset(requests[group[0].index].seed);
+      try {
+        const decisions = agent.actBatch(group.map((g) => g.prepared.input));
+        group.forEach(({ index, prepared }, i) => decide(index, prepared, decisions[i]));
+      } catch (error) {
+        for (const { index } of group) results[index] = failure(error);
+      }
+      continue;
+    }
+    for (const { index, prepared } of group) {
+      try {
+        agent.reset(requests[index].seed);
+        decide(index, prepared, agent.act(prepared.input));
+      } catch (error) {
+        results[index] = failure(error);
+      }
+    }
+  }
+  return results;
+}
+
+function finish(request: DecideRequest, spec: string, { view, input }: Prepared, decision: ReturnType<Agent['act']>): DecideResult {
+  if (!input.mask[decision.action]) throw new Error(`agent ${spec} chose the illegal action ${decision.action}`);
+  if (!request.explain) return { ok: true, action: decision.action };
+  const legal = legalActionIds(input.mask).map((id) => describeLegal(view, id, view.drawn));
+  const byId = new Map(legal.map((l) => [l.action, l]));
+  const policy = decision.policy;
+  const actions: RankedAction[] = policy
+    ? policy.actions.map((id, i) => ({ ...(byId.get(id) as LegalAction), score: policy.scores[i] + 0 })) // + 0: no −0 (neither encoding keeps it)
+    : [{ ...(byId.get(decision.action) as LegalAction), score: 0 }];
+  const assaf = input.mask[YANIV_ACTION] ? { risk: assafRisk(view, request.assafSamples, request.seed), samples: request.assafSamples } : null;
+  return {
+    ok: true,
+    action: decision.action,
+    advice: {
+      seat: view.seat, phase: view.phase as Advice['phase'], pick: byId.get(decision.action) as LegalAction, actions, legal,
+      scores: policy ? scoreKind(spec) : 'none', value: policy?.value === undefined ? null : policy.value + 0, assaf,
+    },
+  };
+}
+
+/** Share of determinised worlds in which a Yaniv call now is Assaf'ed (0 when the rules have no Assaf). */
+export function assafRisk(view: PlayerView, samples: number, seed: number): number {
+  if (samples <= 0) return 0;
+  const rng = seededRng(seed ^ 0x5a5a5a5a);
+  let assafs = 0;
+  for (let i = 0; i < samples; i++) {
+    const world = determinize(view, rng);
+    applyAction(world, { type: 'yaniv' });
+    if (world.lastResult?.outcome === 'assaf') assafs++;
+  }
+  return assafs / samples;
+}
+
+function failure(error: unknown): DecideResult {
+  if (error instanceof ProtocolError) return { ok: false, code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) };
+  return { ok: false, code: 'internal', message: error instanceof Error ? error.message : String(error) };
+}

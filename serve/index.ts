@@ -1,0 +1,10 @@
+/** The public surface of the bot server: start it, its options, and the protocol's schemas and types. */
+export { type RunningServer, type StartOptions, serverVersion, startServer } from './server.js';
+export { DEFAULT_AGENTS, type ServerOptions, type ServerOptionsInput, parseServerOptions, serverOptionsSchema } from './options.js';
+export {
+  CLIENT_MESSAGE_TYPES, type ClientMessage, type Encoding, type LegalAction, type Msg, PROTOCOL_VERSION, type RankedAction, SUBPROTOCOLS,
+  type ServerMessage, clientMessageSchema, parseClientMessage, protocolJsonSchema, serverMessageSchema,
+} from './protocol.js';
+export { ERROR_CODES, type ErrorCode, ProtocolError } from './errors.js';
+export { VIEW_FORMAT, type ViewJson, viewFromJson, viewJsonSchema, viewToJson } from './viewJson.js';
+export { CODECS, type Codec } from './codec.js';

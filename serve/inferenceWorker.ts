@@ -1,0 +1,20 @@
+// An inference worker thread: loads the served agents, then decides the batches it is sent.
+import { parentPort, workerData } from 'node:worker_threads';
+import { agentFor, decideBatch } from './decide.js';
+import type { WorkerReply, WorkerRequest, WorkerSetup } from './pool.js';
+
+const port = parentPort;
+if (!port) throw new Error('inferenceWorker.js runs as a worker thread');
+const post = (reply: WorkerReply) => port.postMessage(reply);
+try {
+  await Promise.all((workerData as WorkerSetup).preload.map((spec) => agentFor(spec)));
+  port.on('message', (message: WorkerRequest) => {
+    decideBatch(message.requests).then(
+      (results) => post({ batch: message.batch, results }),
+      (error: Error) => post({ batch: message.batch, results: message.requests.map(() => ({ ok: false, code: 'internal', message: error.message })) }),
+    );
+  });
+  post({ ready: true });
+} catch (error) {
+  post({ fatal: error instanceof Error ? error.message : String(error) });
+}

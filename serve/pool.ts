@@ -1,0 +1,175 @@
+/**
+ * Inference for concurrent requests, batched and off the event loop. Requests queue here; a
+ * batch (up to `batchMax` requests) leaves as soon as a worker thread has room, so that under
+ * load the batches grow and the cost of each message to a worker is shared (throughput grows
+ * with load), while a lone request waits for at most `batchWindowMs` (0: the rest of the
+ * current event-loop turn). Each worker keeps at most two batches in flight. With `workers: 0`
+ * the batches run on the main thread (for tests and tiny deployments).
+ */
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import { type DecideRequest, type DecideResult, agentFor, decideBatch } from './decide.js';
+
+export interface PoolOptions {
+  /** Worker threads; 0 runs inference on the main thread. */
+  readonly workers: number;
+  readonly batchMax: number;
+  readonly batchWindowMs: number;
+  /** The compiled worker script; by default dist/serve/inferenceWorker.js. */
+  readonly workerUrl?: URL;
+}
+
+export type WorkerRequest = { batch: number; requests: DecideRequest[] };
+export type WorkerReply = { ready: true } | { fatal: string } | { batch: number; results: DecideResult[] };
+export interface WorkerSetup { preload: string[] }
+
+interface Pending {
+  readonly request: DecideRequest;
+  readonly resolve: (result: DecideResult) => void;
+}
+
+interface Slot {
+  worker: Worker | null;
+  ready: boolean;
+  readonly inFlight: Map<number, Pending[]>;
+}
+
+const IN_FLIGHT_PER_WORKER = 2;
+
+/** The worker script next to this module, or the compiled one when this runs from source (tests). */
+export function defaultWorkerUrl(): URL {
+  return import.meta.url.endsWith('.ts') ? new URL('../dist/serve/inferenceWorker.js', import.meta.url) : new URL('./inferenceWorker.js', import.meta.url);
+}
+
+export class InferencePool {
+  private readonly queue: Pending[] = [];
+  private readonly slots: Slot[] = [];
+  private flushTimer: NodeJS.Timeout | NodeJS.Immediate | null = null;
+  private nextBatch = 1;
+  private closed = false;
+  readonly stats = { requests: 0, batches: 0, largestBatch: 0 };
+
+  constructor(private readonly options: PoolOptions, private readonly preload: readonly string[], private readonly log: Logger) {}
+
+  /** Starts the workers, each loading the served agents; rejects if one cannot. */
+  async start(): Promise<void> {
+    if (this.options.workers === 0) {
+      this.slots.push({ worker: null, ready: true, inFlight: new Map() });
+      await Promise.all(this.preload.map((spec) => agentFor(spec)));
+      return;
+    }
+    await Promise.all(Array.from({ length: this.options.workers }, () => this.spawn()));
+  }
+
+  private spawn(): Promise<void> {
+    const slot: Slot = { worker: null, ready: false, inFlight: new Map() };
+    this.slots.push(slot);
+    return new Promise((resolve, reject) => {
+      const setup: WorkerSetup = { preload: [...this.preload] };
+      const worker = new Worker(this.options.workerUrl ?? defaultWorkerUrl(), { workerData: setup });
+      slot.worker = worker;
+      worker.on('message', (reply: WorkerReply) => {
+        if ('ready' in reply) {
+          slot.ready = true;
+          return resolve();
+        }
+        if ('fatal' in reply) return reject(new Error(reply.fatal));
+        this.complete(slot, reply.batch, reply.results);
+      });
+      worker.on('error', (error) => {
+        this.log.error({ event: 'worker_error', err: error.message }, 'an inference worker failed');
+        reject(error);
+      });
+      worker.on('exit', (code) => {
+        if (!slot.ready) reject(new Error(`an inference worker stopped while starting (code ${code})`));
+        this.lost(slot, code);
+      });
+    });
+  }
+
+  /** A worker stopped: its batches fail with `internal`, and a new worker takes its place. */
+  private lost(slot: Slot, code: number): void {
+    const index = this.slots.indexOf(slot);
+    if (index >= 0) this.slots.splice(index, 1);
+    for (const [, batch] of slot.inFlight) for (const p of batch) p.resolve({ ok: false, code: 'internal', message: 'the inference worker stopped' });
+    slot.inFlight.clear();
+    if (this.closed || !slot.ready) return;
+    this.log.error({ event: 'worker_exit', code }, 'an inference worker stopped; starting another');
+    this.spawn().then(() => this.flush(), (error: Error) => this.log.error({ event: 'worker_error', err: error.message }, 'could not restart an inference worker'));
+  }
+
+  decide(request: DecideRequest): Promise<DecideResult> {
+    if (this.closed) return Promise.resolve({ ok: false, code: 'internal', message: 'the server is shutting down' });
+    this.stats.requests++;
+    return new Promise((resolve) => {
+      this.queue.push({ request, resolve });
+      if (this.queue.length >= this.options.batchMax) this.flush();
+      else this.scheduleFlush();
+    });
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushTimer) return;
+    const run = () => {
+      this.flushTimer = null;
+      this.flush();
+    };
+    this.flushTimer = this.options.batchWindowMs > 0 ? setTimeout(run, this.options.batchWindowMs) : setImmediate(run);
+  }
+
+  /** Sends batches while a worker has room. */
+  private flush(): void {
+    while (this.queue.length > 0) {
+      const slot = this.roomiest();
+      if (!slot) return;
+      const batch = this.queue.splice(0, this.options.batchMax);
+      this.dispatch(slot, batch);
+    }
+  }
+
+  private roomiest(): Slot | undefined {
+    let best: Slot | undefined;
+    for (const slot of this.slots) {
+      if (!slot.ready || slot.inFlight.size >= (slot.worker ? IN_FLIGHT_PER_WORKER : 1)) continue;
+      if (!best || slot.inFlight.size < best.inFlight.size) best = slot;
+    }
+    return best;
+  }
+
+  private dispatch(slot: Slot, batch: Pending[]): void {
+    const id = this.nextBatch++;
+    slot.inFlight.set(id, batch);
+    this.stats.batches++;
+    this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
+    const requests = batch.map((p) => p.request);
+    if (slot.worker) {
+      slot.worker.postMessage({ batch: id, requests } satisfies WorkerRequest);
+      return;
+    }
+    setImmediate(() => {
+      decideBatch(requests).then(
+        (results) => this.complete(slot, id, results),
+        (error: Error) => this.complete(slot, id, requests.map(() => ({ ok: false, code: 'internal', message: error.message }))),
+      );
+    });
+  }
+
+  private complete(slot: Slot, id: number, results: DecideResult[]): void {
+    const batch = slot.inFlight.get(id);
+    if (!batch) return;
+    slot.inFlight.delete(id);
+    batch.forEach((p, i) => p.resolve(results[i] ?? { ok: false, code: 'internal', message: 'no result' }));
+    this.flush();
+  }
+
+  /** Fails what is queued and stops the workers. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.flushTimer) {
+      clearTimeout(this.flushTimer as NodeJS.Timeout);
+      clearImmediate(this.flushTimer as NodeJS.Immediate);
+    }
+    for (const p of this.queue.splice(0)) p.resolve({ ok: false, code: 'internal', message: 'the server is shutting down' });
+    await Promise.all(this.slots.flatMap((slot) => (slot.worker ? [slot.worker.terminate()] : [])));
+  }
+}

@@ -1,0 +1,286 @@
+/**
+ * `yaniv serve`: one Node HTTP server answering `GET /health` and upgrading WebSocket
+ * connections (`ws` in noServer mode) after checking the bearer token (401), the Origin (403),
+ * the connection limit (503) and the subprotocol (400) — all before the upgrade. Then the
+ * protocol of serve/protocol.ts over JSON or MessagePack, heartbeats, idle-table expiry and a
+ * graceful `close()` (stop accepting, close clients with 1001, let writes finish, stop the
+ * inference workers).
+ */
+import { readFileSync } from 'node:fs';
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { timingSafeEqual } from 'node:crypto';
+import pino, { type Logger } from 'pino';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { ACTION_SPACE_VERSION, POSITION_FORMAT, PRESETS, PRESET_NAMES, RECORD_FORMAT, resolveRules, ruleOptionsJsonSchema } from '../env/index.js';
+import { describeAgents, parseAgentSpec } from '../agents/registry.js';
+import { CODECS } from './codec.js';
+import { CLOSE, Connection, type ServerContext } from './connection.js';
+import { scoreKind } from './decide.js';
+import { type ServerOptions, type ServerOptionsInput, parseServerOptions } from './options.js';
+import { InferencePool, type PoolOptions } from './pool.js';
+import { type Encoding, type Msg, PROTOCOL_VERSION, type RequestId, SUBPROTOCOLS } from './protocol.js';
+import { TableRegistry } from './tables.js';
+import { VIEW_FORMAT } from './viewJson.js';
+
+export interface RunningServer {
+  /** ws://host:port/ */
+  readonly url: string;
+  readonly port: number;
+  readonly options: ServerOptions;
+  /** Connections and tables now. */
+  stats(): { connections: number; tables: number; inference: InferencePool['stats'] };
+  /** Graceful shutdown; resolves when everything is closed. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** A pino logger (default: JSON lines on standard error at level info). */
+  logger?: Logger;
+  /** The compiled inference worker (default: dist/serve/inferenceWorker.js). */
+  workerUrl?: URL;
+}
+
+const AGENTS_THAT_EXPLAIN = new Set(['strong', 'rollout', 'neural']);
+
+/** The project's version, from package.json. */
+export function serverVersion(): string {
+  for (const up of ['../package.json', '../../package.json']) {
+    try {
+      return (JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name: string; version: string }).version;
+    } catch {
+      // not here: try one folder up (dist/serve → the project)
+    }
+  }
+  return 'unknown';
+}
+
+export async function startServer(input: ServerOptionsInput = {}, start: StartOptions = {}): Promise<RunningServer> {
+  const options = parseServerOptions(input);
+  resolveRules({ preset: options.preset, rules: options.rules, players: 2 });
+  const log = start.logger ?? pino({ base: { service: 'yaniv-serve' } }, pino.destination(2));
+  const specs = options.agents.map((spec) => ({ spec, parsed: parseAgentSpec(spec) }));
+  const pool = new InferencePool(poolOptions(options, start.workerUrl), options.agents, log);
+  await pool.start();
+  const started = Date.now();
+  const version = serverVersion();
+  const descriptions = new Map(describeAgents().map((a) => [a.name as string, a.description]));
+  const welcomeBase: Omit<Msg<'welcome'>, 'id' | 'encoding'> = {
+    type: 'welcome', version: PROTOCOL_VERSION, server: { name: 'yaniv-arena', version },
+    encodings: { ...SUBPROTOCOLS }, actionSpace: ACTION_SPACE_VERSION,
+    formats: { view: VIEW_FORMAT, position: POSITION_FORMAT, record: RECORD_FORMAT },
+    presets: PRESET_NAMES.map((name) => ({ name, description: PRESETS[name].description, options: { ...PRESETS[name].options } })),
+    ruleOptions: ruleOptionsJsonSchema(),
+    agents: specs.map(({ spec, parsed }) => ({
+      name: spec, description: descriptions.get(parsed.name) ?? '', explains: AGENTS_THAT_EXPLAIN.has(parsed.name), scores: scoreKind(spec),
+    })),
+    limits: {
+      maxTablesPerConnection: options.maxTablesPerConnection, maxMessagesPerSecond: options.maxMessagesPerSecond, maxPending: options.maxPending,
+      maxPayload: options.maxPayload, thinkMs: options.thinkMs, moveDeadlineMs: options.moveDeadlineMs, idleTableMs: options.idleTableMs,
+      assafSamples: options.assafSamples, preset: options.preset, rules: { ...options.rules },
+    },
+  };
+  const tables = new TableRegistry(options.maxTables, {
+    decide: (agent, view, seed) => pool.decide({ agent, source: { kind: 'playerView', view }, seed, explain: false, assafSamples: 0 }),
+    log,
+    now: Date.now,
+  });
+  const ctx: ServerContext = {
+    options, tables, pool, log, agents: new Set(options.agents),
+    welcome: (id: RequestId, encoding: Encoding) => ({ ...welcomeBase, id, encoding }),
+  };
+  const connections = new Set<Connection>();
+  let nextConnection = 1;
+  let shuttingDown = false;
+
+  const wss = new WebSocketServer({
+    noServer: true, maxPayload: options.maxPayload, perMessageDeflate: false, clientTracking: false,
+    handleProtocols: (offered) => chooseSubprotocol(offered) ?? false,
+  });
+  wss.on('error', (error) => log.error({ event: 'wss_error', err: error.message }, 'WebSocket server error'));
+
+  const http = createServer((req, res) => answerHttp(req, res, () => ({
+    status: shuttingDown ? 'shutting_down' : 'ok', version, protocol: PROTOCOL_VERSION, uptime: Math.round((Date.now() - started) / 1000),
+    tables: tables.size, connections: connections.size,
+  })));
+  http.on('error', (error) => log.error({ event: 'http_error', err: error.message }, 'HTTP server error'));
+  http.on('clientError', (error, socket) => {
+    log.debug({ event: 'client_error', err: error.message }, 'bad HTTP request');
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+
+  http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', (error) => log.debug({ event: 'socket_error', err: error.message }, 'socket error during upgrade'));
+    const refusal = shuttingDown ? { status: 503, code: 'internal', message: 'the server is shutting down' }
+      : connections.size >= options.maxConnections ? { status: 503, code: 'rate_limited', message: `the server has its maximum of ${options.maxConnections} connections` }
+        : checkUpgrade(req, options);
+    if (refusal) {
+      log.info({ event: 'upgrade_refused', status: refusal.status, code: refusal.code, origin: req.headers.origin, ip: req.socket.remoteAddress }, refusal.message);
+      return refuse(socket, refusal.status, refusal.code, refusal.message);
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => accept(ws, req));
+  });
+
+  function accept(ws: WebSocket, req: IncomingMessage): void {
+    const encoding: Encoding = ws.protocol === SUBPROTOCOLS.msgpack ? 'msgpack' : 'json';
+    const connection = new Connection(nextConnection++, ws, CODECS[encoding], ctx);
+    connections.add(connection);
+    const opened = Date.now();
+    log.info({ event: 'connection_open', conn: connection.id, encoding, ip: req.socket.remoteAddress, origin: req.headers.origin }, 'connection opened');
+    ws.on('error', (error) => log.info({ event: 'connection_error', conn: connection.id, err: error.message }, 'connection error'));
+    ws.on('message', (data, isBinary) => connection.receive(asBuffer(data), isBinary));
+    ws.on('pong', () => { connection.alive = true; });
+    ws.on('close', (code, reason) => {
+      connections.delete(connection);
+      connection.closed();
+      log.info({ event: 'connection_close', conn: connection.id, code, reason: reason.toString().slice(0, 120), messages: connection.messages, seconds: Math.round((Date.now() - opened) / 1000) }, 'connection closed');
+    });
+  }
+
+  const heartbeat = setInterval(() => {
+    for (const connection of connections) {
+      if (connection.heartbeat()) continue;
+      log.info({ event: 'heartbeat_timeout', conn: connection.id }, 'terminated a peer that missed a heartbeat');
+    }
+  }, options.heartbeatMs);
+
+  const sweeper = setInterval(() => {
+    const expired = tables.expire(Date.now(), options.idleTableMs);
+    for (const table of expired) log.info({ event: 'table_expired', table: table.id }, 'idle table closed');
+  }, Math.min(30_000, Math.max(50, Math.floor(options.idleTableMs / 4))));
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(options.port, options.host, () => {
+        http.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    clearInterval(heartbeat);
+    clearInterval(sweeper);
+    await pool.close();
+    throw error;
+  }
+  const port = (http.address() as AddressInfo).port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const url = `ws://${host}:${port}/`;
+  log.info({ event: 'listening', url, agents: options.agents, workers: options.workers }, 'yaniv serve listening');
+
+  let closing: Promise<void> | null = null;
+  async function close(): Promise<void> {
+    shuttingDown = true;
+    clearInterval(heartbeat);
+    clearInterval(sweeper);
+    const httpClosed = new Promise<void>((resolve) => http.close(() => resolve()));
+    const open = [...connections];
+    for (const connection of open) connection.shutdown();
+    const cutOff = new Promise<void>((resolve) => setTimeout(resolve, options.shutdownMs).unref());
+    await Promise.race([Promise.all(open.map((c) => c.close(CLOSE.goingAway, 'server shutting down'))), cutOff]);
+    for (const connection of open) connection.terminate();
+    http.closeAllConnections();
+    tables.closeAll();
+    await pool.close();
+    await httpClosed;
+    log.info({ event: 'stopped' }, 'yaniv serve stopped');
+  }
+
+  return {
+    url, port, options,
+    stats: () => ({ connections: connections.size, tables: tables.size, inference: { ...pool.stats } }),
+    close: () => (closing ??= close()),
+  };
+}
+
+function poolOptions(options: ServerOptions, workerUrl: URL | undefined): PoolOptions {
+  return { workers: options.workers, batchMax: options.batchMax, batchWindowMs: options.batchWindowMs, ...(workerUrl ? { workerUrl } : {}) };
+}
+
+/** Ours among the offered subprotocols (JSON first), or undefined. */
+function chooseSubprotocol(offered: ReadonlySet<string>): string | undefined {
+  if (offered.has(SUBPROTOCOLS.json)) return SUBPROTOCOLS.json;
+  if (offered.has(SUBPROTOCOLS.msgpack)) return SUBPROTOCOLS.msgpack;
+  return undefined;
+}
+
+interface Refusal {
+  status: number;
+  code: string;
+  message: string;
+}
+
+/** Token, Origin and subprotocol, checked before the upgrade. */
+function checkUpgrade(req: IncomingMessage, options: ServerOptions): Refusal | null {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  if (url.pathname !== '/' && url.pathname !== '/ws') return { status: 404, code: 'bad_message', message: `no WebSocket endpoint at ${url.pathname.slice(0, 100)}: connect to / ` };
+  if (options.token !== null) {
+    const header = req.headers.authorization;
+    const given = header?.startsWith('Bearer ') ? header.slice(7).trim() : (url.searchParams.get('token') ?? '');
+    if (!sameSecret(given, options.token)) return { status: 401, code: 'unauthorized', message: 'a bearer token is required: Authorization: Bearer TOKEN, or ?token=TOKEN' };
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !originAllowed(origin, req.headers.host, options)) {
+    return { status: 403, code: 'unauthorized', message: `origin ${origin.slice(0, 100)} is not allowed (--allow-origin)` };
+  }
+  const offered = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  if (offered.length > 0 && chooseSubprotocol(new Set(offered)) === undefined) {
+    const versioned = offered.find((p) => /^yaniv\.v\d+\./.test(p));
+    return versioned
+      ? { status: 400, code: 'unsupported_version', message: `subprotocol ${versioned.slice(0, 40)} is not spoken here: this server speaks ${SUBPROTOCOLS.json} and ${SUBPROTOCOLS.msgpack}` }
+      : { status: 400, code: 'bad_message', message: `offer ${SUBPROTOCOLS.json} or ${SUBPROTOCOLS.msgpack} as the subprotocol (or none for JSON)` };
+  }
+  return null;
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** The server's own origin, listed origins, and loopback origins when the server itself is on loopback. */
+function originAllowed(origin: string, host: string | undefined, options: ServerOptions): boolean {
+  if (options.allowOrigins.includes('*') || options.allowOrigins.includes(origin)) return true;
+  let parsed: URL;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (host !== undefined && parsed.host === host) return true;
+  return LOOPBACK.has(options.host) && LOOPBACK.has(parsed.hostname);
+}
+
+function refuse(socket: Duplex, status: number, code: string, message: string): void {
+  const body = JSON.stringify({ error: { code, message } });
+  const reason = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' }[status] ?? 'Error';
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${status === 401 ? 'WWW-Authenticate: Bearer\r\n' : ''}\r\n${body}`);
+}
+
+function answerHttp(req: IncomingMessage, res: ServerResponse, health: () => object): void {
+  res.on('error', () => undefined);
+  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+  if (req.method === 'GET' && path === '/health') {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+    res.end(JSON.stringify(health()));
+    return;
+  }
+  if (req.method === 'GET' && path === '/') {
+    res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end(`yaniv serve: connect a WebSocket to this address with subprotocol ${SUBPROTOCOLS.json} or ${SUBPROTOCOLS.msgpack} (serve/PROTOCOL.md); GET /health for the status.\n`);
+    return;
+  }
+  res.writeHead(404, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify({ error: { code: 'bad_message', message: `nothing at ${req.method ?? ''} ${path.slice(0, 100)}` } }));
+}
+
+function asBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.from(data);
+}

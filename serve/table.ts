@@ -1,0 +1,247 @@
+/**
+ * A server table: a `TableGame` with seats (the client's, and bots that decide through the
+ * inference pool), a bot think delay, a per-step deadline for client seats, and the messages
+ * each client seat receives (its own view only: `playerView` is the one gate). It knows
+ * nothing of sockets: it hands messages to whichever owner is attached (a connection), so a
+ * client that reconnects takes the table over with its token.
+ */
+import type { Logger } from 'pino';
+import { IllegalActionError, type PlayerView } from '../env/index.js';
+import { mixSeed } from '../agents/tournament/seeds.js';
+import type { DecideResult } from './decide.js';
+import { ProtocolError } from './errors.js';
+import type { Msg, SeatInfo, ServerMessage } from './protocol.js';
+import { type StepReport, TableGame } from './tableGame.js';
+import { viewToJson } from './viewJson.js';
+
+export interface TableSettings {
+  readonly id: string;
+  readonly token: string;
+  readonly preset: string;
+  readonly rules: Record<string, unknown>;
+  readonly seats: readonly SeatInfo[];
+  readonly seed: number;
+  readonly thinkMs: number;
+  readonly moveDeadlineMs: number | null;
+}
+
+/** Where a table's messages go: the connection that plays it now. */
+export interface TableOwner {
+  deliver(message: ServerMessage): void;
+  /** The server closed the table or moved it to another connection. */
+  tableClosed(table: Table, reason: Msg<'table_closed'>['reason']): void;
+}
+
+export interface TableServices {
+  decide(agent: string, view: PlayerView, seed: number): Promise<DecideResult>;
+  readonly log: Logger;
+  now(): number;
+}
+
+export class Table {
+  readonly game: TableGame;
+  owner: TableOwner | null = null;
+  /** Last time a client did something here (create, act, advise, resume). */
+  lastActivity: number;
+  closed = false;
+  private botTimer: NodeJS.Timeout | null = null;
+  private botImmediate: NodeJS.Immediate | null = null;
+  private deadlineTimer: NodeJS.Timeout | null = null;
+  private deadlineAt: number | null = null;
+  private deciding = false;
+
+  constructor(readonly settings: TableSettings, private readonly services: TableServices) {
+    this.game = new TableGame({ preset: settings.preset, rules: settings.rules, players: settings.seats.length, seed: settings.seed });
+    this.lastActivity = services.now();
+  }
+
+  get id(): string {
+    return this.settings.id;
+  }
+
+  clientSeats(): number[] {
+    return this.settings.seats.filter((s) => s.player === 'client').map((s) => s.seat);
+  }
+
+  /** Sends each client seat its state and lets the first player move. */
+  start(): void {
+    this.schedule();
+    this.sendStates();
+  }
+
+  /** Attaches a (new) owner and sends it the current state of each client seat. */
+  attach(owner: TableOwner): void {
+    this.owner = owner;
+    this.lastActivity = this.services.now();
+    this.sendStates();
+    if (this.game.over) this.owner.deliver(this.gameOverMessage());
+  }
+
+  /** The client seat a request is for: the one given, or the only one, or the one to move. */
+  clientSeat(seat: number | undefined): number {
+    const mine = this.clientSeats();
+    if (seat !== undefined) {
+      const info = this.settings.seats[seat];
+      if (!info) throw new ProtocolError('not_your_turn', `seat ${seat} does not exist at this table of ${this.settings.seats.length}`, 'seat');
+      if (info.player !== 'client') throw new ProtocolError('not_your_turn', `seat ${seat} is played by the bot ${info.agent ?? ''}, not by this connection`, 'seat');
+      return seat;
+    }
+    if (mine.length === 1) return mine[0];
+    const toMove = this.game.toMove;
+    if (toMove !== null && mine.includes(toMove)) return toMove;
+    throw new ProtocolError('not_your_turn', `name the seat: this connection plays seats ${mine.join(', ')} and none of them is to move`, 'seat');
+  }
+
+  /** Applies a client seat's action; `reply` runs after it is applied and before the events go out. */
+  act(seatGiven: number | undefined, action: number, counter: number, reply: (counter: number) => void): void {
+    this.lastActivity = this.services.now();
+    const seat = this.clientSeat(seatGiven);
+    if (this.game.over) throw new ProtocolError('illegal_action', 'the game is over', 'action');
+    if (counter !== this.game.counter) throw new StaleStateError(counter, this.game.counter);
+    const toMove = this.game.toMove;
+    if (toMove !== seat) throw new ProtocolError('not_your_turn', `it is seat ${toMove}'s turn, not seat ${seat}'s`, 'seat');
+    let report: StepReport;
+    try {
+      report = this.game.step(action);
+    } catch (error) {
+      if (error instanceof IllegalActionError) throw new ProtocolError('illegal_action', error.message, 'action');
+      throw error;
+    }
+    reply(this.game.counter);
+    this.played(report, false);
+  }
+
+  /** The view of the client seat to advise; it must be the seat to move. */
+  adviceView(seatGiven: number | undefined): PlayerView {
+    this.lastActivity = this.services.now();
+    const seat = this.clientSeat(seatGiven);
+    if (this.game.toMove !== seat) {
+      throw new ProtocolError('not_your_turn', this.game.over ? 'the game is over' : `it is seat ${this.game.toMove}'s turn, not seat ${seat}'s`, 'seat');
+    }
+    return this.game.view(seat);
+  }
+
+  stateFor(seat: number): Msg<'state'> {
+    const toMove = this.game.toMove;
+    const mine = toMove === seat;
+    return {
+      type: 'state', table: this.id, seat, counter: this.game.counter,
+      view: viewToJson(this.game.view(seat), this.settings.preset, this.settings.rules),
+      toMove, legal: mine ? this.game.legalActions() : [],
+      deadlineMs: mine && this.deadlineAt !== null ? Math.max(0, this.deadlineAt - this.services.now()) : null,
+    };
+  }
+
+  close(): void {
+    this.closed = true;
+    this.clearTimers();
+    this.owner = null;
+  }
+
+  private deliver(message: ServerMessage): void {
+    this.owner?.deliver(message);
+  }
+
+  private sendStates(): void {
+    for (const seat of this.clientSeats()) this.deliver(this.stateFor(seat));
+  }
+
+  /** Tells every client seat what a step showed, then its new state; then lets the next player move. */
+  private played(report: StepReport, timeout: boolean): void {
+    this.clearTimers();
+    const counter = this.game.counter;
+    for (const seat of this.clientSeats()) {
+      const { action } = report;
+      const cards = report.drawnCard !== null ? (seat === report.actor ? [report.drawnCard] : []) : report.publicCards;
+      this.deliver({
+        type: 'event', table: this.id, seat, counter, actor: report.actor, action: action.action, kind: action.kind,
+        text: action.text, cards, reshuffled: report.reshuffled, timeout,
+      });
+      if (report.roundEnd) {
+        const { round, result, hands } = report.roundEnd;
+        this.deliver({
+          type: 'round_end', table: this.id, seat, counter, round, outcome: result.outcome, caller: result.caller, hands,
+          handValues: [...result.handValues], points: [...result.points], totals: [...result.totals], eliminated: [...result.eliminated], winner: result.winner,
+        });
+      }
+    }
+    if (report.gameOver) {
+      this.sendStates();
+      this.deliver(this.gameOverMessage());
+      this.services.log.info({ event: 'game_over', table: this.id, counter, winner: this.game.state.winner }, 'game over');
+      return;
+    }
+    this.schedule();
+    this.sendStates();
+  }
+
+  private gameOverMessage(): Msg<'game_over'> {
+    const s = this.game.state;
+    return {
+      type: 'game_over', table: this.id, counter: this.game.counter, winner: s.winner, totals: Array.from(s.totals),
+      record: this.game.record() as unknown as Record<string, unknown>, seed: this.settings.seed,
+    };
+  }
+
+  /** Starts the bot's think delay, or the client seat's deadline. */
+  private schedule(): void {
+    const seat = this.game.toMove;
+    if (seat === null || this.closed) return;
+    const info = this.settings.seats[seat];
+    if (info.player === 'bot') {
+      const think = () => {
+        this.botTimer = null;
+        this.botImmediate = null;
+        this.botMove(seat, info.agent ?? '');
+      };
+      if (this.settings.thinkMs > 0) this.botTimer = setTimeout(think, this.settings.thinkMs);
+      else this.botImmediate = setImmediate(think);
+      return;
+    }
+    const deadline = this.settings.moveDeadlineMs;
+    if (deadline === null) return;
+    this.deadlineAt = this.services.now() + deadline;
+    this.deadlineTimer = setTimeout(() => {
+      this.deadlineTimer = null;
+      if (this.closed || this.game.over) return;
+      this.services.log.info({ event: 'deadline', table: this.id, seat, counter: this.game.counter }, 'a client seat ran out of time: default action');
+      this.played(this.game.step(this.game.defaultAction()), true);
+    }, deadline);
+  }
+
+  private botMove(seat: number, agent: string): void {
+    if (this.closed || this.deciding) return;
+    const counter = this.game.counter;
+    this.deciding = true;
+    this.services.decide(agent, this.game.view(seat), mixSeed(this.settings.seed, counter)).then((result) => {
+      this.deciding = false;
+      if (this.closed || this.game.counter !== counter) return;
+      let action = result.ok ? result.action : -1;
+      if (!this.game.isLegal(action)) {
+        this.services.log.error({ event: 'bot_failed', table: this.id, seat, agent, code: result.ok ? 'illegal' : result.code, err: result.ok ? `illegal action ${action}` : result.message }, 'a bot failed to decide: default action');
+        action = this.game.defaultAction();
+      }
+      this.played(this.game.step(action), false);
+    }, (error: Error) => {
+      this.deciding = false;
+      this.services.log.error({ event: 'bot_failed', table: this.id, err: error.message }, 'a bot failed to decide');
+    });
+  }
+
+  private clearTimers(): void {
+    if (this.botTimer) clearTimeout(this.botTimer);
+    if (this.botImmediate) clearImmediate(this.botImmediate);
+    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+    this.botTimer = null;
+    this.botImmediate = null;
+    this.deadlineTimer = null;
+    this.deadlineAt = null;
+  }
+}
+
+/** `stale_state`, with the table's current counter for the reply. */
+export class StaleStateError extends ProtocolError {
+  constructor(given: number, readonly current: number) {
+    super('stale_state', `the action was chosen at counter ${given} but the table is at ${current}: act on the latest state`, 'counter');
+  }
+}

@@ -1,0 +1,146 @@
+// Advisor mode: the answer for a position — sent as a yaniv-view/1 or as a yaniv-position/1 and
+// a seat — equals calling the agent directly on that seat's view (same seed), ranks legal
+// actions only, and gives the Assaf risk exactly when Yaniv may be called. Positions come from
+// the conformance records (test/conformance/, when present) and from games played by YanivEnv.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ACTION_COUNT, MaskScratch, PHASE_TURN, type PlayerView, YANIV_ACTION, YanivEnv, encodeView, importPosition, legalActionIds, playerView,
+  randomLegalAction, seededRng, writeActionMask,
+} from '../../env/index.js';
+import { createAgent } from '../../agents/registry.js';
+import type { Msg, RunningServer } from '../../serve/index.js';
+import { assafRisk } from '../../serve/decide.js';
+import { viewToJson } from '../../serve/viewJson.js';
+import { LONG, TestClient, startTestServer } from './helpers.js';
+
+const AGENTS = ['strong', 'rollout?samples=4', 'novice', 'random'];
+const SAMPLES = 64;
+let server: RunningServer;
+let client: TestClient;
+
+beforeAll(async () => {
+  server = await startTestServer({ agents: AGENTS, assafSamples: SAMPLES });
+  client = await TestClient.greeted(server.url, 'msgpack');
+});
+afterAll(async () => {
+  await client.close();
+  await server.close();
+});
+
+/** What the agent says when called directly on the seat's view, as the server is asked to. */
+async function direct(agent: string, view: PlayerView, seed: number) {
+  const instance = await createAgent(agent);
+  const mask = trueMask.get(view) as Uint8Array;
+  instance.reset(seed);
+  return { decision: instance.act({ observation: encodeView(view), mask, view, explain: true }), mask };
+}
+
+/** The true legal-action mask of each view under test (from the real state). */
+const trueMask = new Map<PlayerView, Uint8Array>();
+
+function registerView(s: Parameters<typeof playerView>[0]): PlayerView {
+  const view = playerView(s, s.current);
+  const mask = new Uint8Array(ACTION_COUNT);
+  writeActionMask(s, new MaskScratch(), mask, 0);
+  trueMask.set(view, mask);
+  return view;
+}
+
+async function checkAdvice(advice: Msg<'advice'>, agent: string, view: PlayerView, seed: number): Promise<void> {
+  const { decision, mask } = await direct(agent, view, seed);
+  expect(advice.type).toBe('advice');
+  expect(advice.pick.action).toBe(decision.action);
+  expect(advice.legal.map((l) => l.action)).toEqual(legalActionIds(mask));
+  if (decision.policy) {
+    expect(advice.actions.map((a) => a.action)).toEqual(decision.policy.actions);
+    // The wire has no −0 (JSON and MessagePack write 0), hence the + 0.
+    expect(advice.actions.map((a) => a.score)).toEqual(decision.policy.scores.map((x) => x + 0));
+    expect(advice.value).toBe(decision.policy.value === undefined ? null : decision.policy.value + 0);
+  } else {
+    expect(advice.actions.map((a) => a.action)).toEqual([decision.action]);
+    expect(advice.scores).toBe('none');
+  }
+  if (mask[YANIV_ACTION]) expect(advice.assaf).toEqual({ risk: assafRisk(view, SAMPLES, seed), samples: SAMPLES });
+  else expect(advice.assaf).toBeNull();
+}
+
+/** Positions of games YanivEnv plays at random: every few steps, as a position document and the view. */
+function envPositions(preset: string, rules: Record<string, unknown>, seed: number, every: number) {
+  const env = new YanivEnv({ players: 3, preset, rules, episode: 'round' });
+  let { info } = env.reset({ seed });
+  const rng = seededRng(seed);
+  const positions: { position: unknown; view: PlayerView }[] = [];
+  for (let step = 0; !env.done && step < 400; step++) {
+    if (step % every === 0) positions.push({ position: env.exportPosition(), view: registerView(env.state) });
+    ({ info } = env.step(randomLegalAction(info.actionMask, rng)));
+  }
+  return positions;
+}
+
+describe('advice on positions from played games equals the agent called directly', () => {
+  const cases = [['standard', {}], ['standard', { quickDiscard: true, slapdown: true }], ['pagat', {}], ['dutch', { decks: 2 }]] as const;
+  it.each(cases)('%s %j, as yaniv-view/1 and as yaniv-position/1', async (preset, rules) => {
+    const positions = envPositions(preset, rules, preset.length, LONG ? 1 : 7);
+    expect(positions.length).toBeGreaterThan(3);
+    let i = 0;
+    for (const { position, view } of positions) {
+      const agent = AGENTS[i % AGENTS.length];
+      const seed = i++;
+      const byView = await client.request<Msg<'advice'>>({ type: 'advise', agent, seed, view: viewToJson(view, preset, rules) });
+      await checkAdvice(byView, agent, view, seed);
+      const byPosition = await client.request<Msg<'advice'>>({ type: 'advise', agent, seed, position, seat: view.seat });
+      expect(byPosition).toEqual({ ...byView, id: byPosition.id });
+    }
+  });
+
+  it('answers many requests sent at once, each to its own id (batched)', async () => {
+    const positions = envPositions('standard', {}, 99, 1).slice(0, 40);
+    const answers = await Promise.all(positions.map(({ view }, seed) => client.request<Msg<'advice'>>({ type: 'advise', seed, view: viewToJson(view, 'standard', {}) })));
+    for (const [i, answer] of answers.entries()) await checkAdvice(answer, 'strong', positions[i].view, i);
+  });
+});
+
+const CONFORMANCE = new URL('../conformance/', import.meta.url);
+
+describe.runIf(existsSync(CONFORMANCE))('advice on positions from the conformance records', () => {
+  it('equals the agent called directly at every whole-turn position of every record', async () => {
+    let checked = 0;
+    for (const file of readdirSync(CONFORMANCE).filter((f) => f.endsWith('.json'))) {
+      const { record } = JSON.parse(readFileSync(new URL(file, CONFORMANCE), 'utf8')) as { record: { rounds: { moves: unknown[] }[] } };
+      const last = record.rounds.length - 1;
+      for (let k = 0; k < record.rounds[last].moves.length; k++) {
+        const rounds = record.rounds.map((r, i) => (i === last ? { ...r, moves: r.moves.slice(0, k) } : r));
+        const position = { format: 'yaniv-position/1', record: { ...record, rounds }, pending: null };
+        let state;
+        try {
+          state = importPosition(position).state;
+        } catch {
+          continue; // a record whose moves go wrong (an illegal-move case) stops being a position there
+        }
+        if (state.phase !== PHASE_TURN) continue;
+        const view = registerView(state);
+        const advice = await client.request<Msg<'advice'>>({ type: 'advise', position, seat: state.current, seed: k });
+        await checkAdvice(advice, 'strong', view, k);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+});
+
+describe('the Assaf risk', () => {
+  it('is high against a known low hand and 0 without Assaf', async () => {
+    const base = {
+      format: 'yaniv-view/1', players: 2, seat: 0, current: 0, phase: 'turn', hand: ['AS', '2S', '3H'], handSizes: [3, 1], known: [[], ['AH']],
+      previous: { type: 'single', cards: ['KD'], pickable: ['KD'] }, pile: [], deckSize: 49, totals: [0, 0],
+    };
+    const risky = await client.request<Msg<'advice'>>({ type: 'advise', view: base });
+    expect(risky.assaf).toEqual({ risk: 1, samples: SAMPLES });
+    const family = await client.request<Msg<'advice'>>({ type: 'advise', view: { ...base, preset: 'family' } });
+    expect(family.assaf?.risk).toBe(0);
+    const safe = await client.request<Msg<'advice'>>({ type: 'advise', view: { ...base, handSizes: [3, 5], known: [[], []], deckSize: 45 } });
+    expect(safe.assaf?.risk).toBeLessThan(0.2);
+    expect(safe.pick.kind).toBe('yaniv');
+  });
+});

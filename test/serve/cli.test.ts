@@ -1,0 +1,86 @@
+// `yaniv serve` and `yaniv schema` through the real entry point, and examples/client.ts: the
+// printed URL, /health, a client game, graceful shutdown on SIGTERM and SIGINT (clients closed
+// with 1001, exit 0), and the example client playing a whole game with the advisor.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Msg, RunningServer } from '../../serve/index.js';
+import { TestClient, startTestServer } from './helpers.js';
+
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const EXAMPLE = fileURLToPath(new URL('../../dist/examples/client.js', import.meta.url));
+const run = promisify(execFile);
+
+beforeAll(() => {
+  if (!existsSync(MAIN) || !existsSync(EXAMPLE)) throw new Error('dist/ is missing: build first (npm test builds)');
+});
+
+/** Starts `yaniv serve` on a free port and resolves with the URL it prints. */
+function serve(...flags: string[]): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--workers', '1', ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const url = /ws:\/\/127\.0\.0\.1:\d+\//.exec(out)?.[0];
+      if (url) resolve({ child, url, exited });
+    });
+    child.once('exit', (code) => reject(new Error(`yaniv serve exited with ${code} before printing its URL`)));
+  });
+}
+
+describe('yaniv serve', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('prints its URL, answers /health, and on %s tells each table closed, closes clients with 1001 and exits 0', async (signal) => {
+    const { child, url, exited } = await serve('--log-level', 'silent');
+    const health = await (await fetch(url.replace('ws:', 'http:') + 'health')).json() as Record<string, unknown>;
+    expect(health).toMatchObject({ status: 'ok', protocol: 1, connections: 0, tables: 0 });
+    const client = await TestClient.greeted(url, 'msgpack');
+    const created = await client.request<Msg<'table_created'>>({ type: 'create_table', seats: ['client', 'strong'] });
+    expect(created.type).toBe('table_created');
+    child.kill(signal);
+    expect(await client.closedPromise).toBe(1001);
+    expect(client.frames.find((m) => m.type === 'table_closed')).toMatchObject({ table: created.table, reason: 'shutdown' });
+    expect(await exited).toBe(0);
+  });
+
+  it('refuses a bad flag with exit 2 and a message naming it', async () => {
+    const result = await run(process.execPath, [MAIN, 'serve', '--agents', 'strong,grandmaster']).catch((error: { code: number; stderr: string }) => error);
+    expect(result).toMatchObject({ code: 2 });
+    expect((result as { stderr: string }).stderr).toMatch(/--agents: unknown agent "grandmaster"/);
+  });
+
+  it('says so, exit 2, when its port is taken', async () => {
+    const { url, child, exited } = await serve('--log-level', 'silent');
+    const port = new URL(url.replace('ws:', 'http:')).port;
+    const result = await run(process.execPath, [MAIN, 'serve', '--port', port], { timeout: 30_000 }).catch((error: { code: number; stderr: string }) => error);
+    expect(result).toMatchObject({ code: 2 });
+    expect((result as { stderr: string }).stderr).toMatch(new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\)`));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+});
+
+describe('yaniv schema', () => {
+  it('prints serve/protocol.schema.json', async () => {
+    const { stdout } = await run(process.execPath, [MAIN, 'schema']);
+    expect(stdout).toBe(readFileSync(new URL('../../serve/protocol.schema.json', import.meta.url), 'utf8'));
+  });
+});
+
+describe('examples/client.ts', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('connects, creates a table and plays a whole game with the advisor\'s picks', async () => {
+    const { stdout } = await run(process.execPath, [EXAMPLE, server.url], { timeout: 120_000 });
+    expect(stdout).toMatch(/connected to ws:\/\/127\.0\.0\.1:\d+\/: agents strong, rollout/);
+    expect(stdout).toMatch(/you: discard/);
+    expect(stdout).toMatch(/game over: seat \d wins with totals \[\d+,\d+\]; seed -?\d+/);
+  });
+});

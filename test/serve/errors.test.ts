@@ -1,0 +1,157 @@
+// Every error code of the protocol, over a real connection: each is a reply with the request's
+// id, a stable code and a message naming the field or the move; nothing is applied.
+import { get } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DRAW_DECK_ACTION } from '../../env/index.js';
+import { agentFor } from '../../serve/decide.js';
+import { ERROR_CODES, type Msg, type RunningServer, type ServerMessage } from '../../serve/index.js';
+import { TestClient, startTestServer } from './helpers.js';
+
+type ErrorReply = Msg<'error'>;
+const seen = new Set<string>();
+let server: RunningServer;
+let client: TestClient;
+
+beforeAll(async () => {
+  // Inference on the main thread, so that the test can make an agent fail (for `internal`).
+  server = await startTestServer({ workers: 0, maxTablesPerConnection: 2, agents: ['strong', 'novice'] });
+  client = await TestClient.greeted(server.url);
+});
+afterAll(async () => {
+  await client.close();
+  await server.close();
+  expect([...seen].sort()).toEqual([...ERROR_CODES].sort());
+});
+
+async function expectError(message: Record<string, unknown>, code: string, text: RegExp, field?: string, on = client): Promise<ErrorReply> {
+  const reply = await on.request<ErrorReply>(message);
+  expect(reply).toMatchObject({ type: 'error', code, id: message.id ?? reply.id });
+  expect(reply.message).toMatch(text);
+  if (field !== undefined) expect(reply.field).toBe(field);
+  seen.add(reply.code);
+  return reply;
+}
+
+async function table(seats: string[], extra: Record<string, unknown> = {}) {
+  const since = client.frames.length;
+  const created = await client.request<Msg<'table_created'>>({ type: 'create_table', seats, seed: 1, ...extra });
+  expect(created.type).toBe('table_created');
+  const state = (await client.next((m) => m.type === 'state' && m.table === created.table, since)) as Msg<'state'>;
+  return { created, state };
+}
+
+describe('error codes', () => {
+  it('bad_message: a frame that is not JSON, with id null', async () => {
+    const since = client.frames.length;
+    client.sendRaw('{"type":"ping", "id": 1', false);
+    const reply = (await client.next((m) => m.type === 'error', since)) as ErrorReply;
+    expect(reply).toMatchObject({ id: null, code: 'bad_message' });
+    expect(reply.message).toMatch(/not valid JSON/);
+    seen.add(reply.code);
+    await expectError({ type: 'create_table', seats: ['client', 'champion'] }, 'bad_message', /"champion" is neither "client" nor an agent this server plays \(strong, novice\)/, 'seats[1]');
+    await expectError({ type: 'create_table', seats: ['client', 'strong'], rules: { yanivThreshold: 99 } }, 'bad_message', /rule option "yanivThreshold" must be an integer from 0 to 30 \(got 99\)/, 'rules');
+  });
+
+  it('bad_message before hello names the hello to send', async () => {
+    const fresh = await TestClient.connect(server.url);
+    await expectError({ type: 'advise', id: 5, table: 'x' }, 'bad_message', /say hello first/, 'type', fresh);
+    await fresh.close();
+  });
+
+  it('unknown_type', async () => {
+    await expectError({ type: 'resign', id: 'a' }, 'unknown_type', /unknown message type "resign"/, 'type');
+  });
+
+  it('unsupported_version, in hello and as a subprotocol', async () => {
+    await expectError({ type: 'hello', version: 2 }, 'unsupported_version', /speaks protocol version 1 only/, 'version');
+    const refused = new TestClient(server.url, 'json', {}, ['yaniv.v2.json']);
+    await expect(refused.opened).rejects.toThrow('HTTP 400');
+  });
+
+  it('not_your_turn: a bot seat, and a seat that is not to move', async () => {
+    const { created } = await table(['strong', 'client'], { thinkMs: 10_000 });
+    await expectError({ type: 'act', table: created.table, seat: 0, action: DRAW_DECK_ACTION, counter: 0 }, 'not_your_turn', /seat 0 is played by the bot strong/, 'seat');
+    await expectError({ type: 'act', table: created.table, action: 1, counter: 0 }, 'not_your_turn', /it is seat 0's turn, not seat 1's/, 'seat');
+    await client.request({ type: 'leave', table: created.table });
+  });
+
+  it('illegal_action with the engine\'s reason, and stale_state with the current counter', async () => {
+    const { created, state } = await table(['client', 'strong']);
+    expect(state.counter).toBe(0);
+    await expectError({ type: 'act', table: created.table, action: DRAW_DECK_ACTION, counter: 0 }, 'illegal_action', /action 1352 \(draw from the deck\) is illegal: .*laying a group|phase turn/, 'action');
+    const stale = await expectError({ type: 'act', table: created.table, action: state.legal[0].action, counter: 3 }, 'stale_state', /chosen at counter 3 but the table is at 0/, 'counter');
+    expect(stale.counter).toBe(0);
+    await client.request({ type: 'leave', table: created.table });
+  });
+
+  it('unknown_table: a table of another connection, a wrong token', async () => {
+    const other = await TestClient.greeted(server.url);
+    const theirs = await other.request<Msg<'table_created'>>({ type: 'create_table', seats: ['client', 'novice'] });
+    await expectError({ type: 'act', table: theirs.table, action: 1, counter: 0 }, 'unknown_table', /no table .* on this connection/, 'table');
+    await expectError({ type: 'advise', table: theirs.table }, 'unknown_table', /no table/, 'table');
+    await expectError({ type: 'resume', table: theirs.table, token: 'guess' }, 'unknown_table', /with that token/, 'table');
+    await other.close();
+  });
+
+  it('table_full: the connection\'s table limit', async () => {
+    const a = await table(['client', 'novice']);
+    const b = await table(['client', 'novice']);
+    await expectError({ type: 'create_table', seats: ['client', 'novice'] }, 'table_full', /has 2 tables open, the most it may/);
+    await client.request({ type: 'leave', table: a.created.table });
+    await client.request({ type: 'leave', table: b.created.table });
+  });
+
+  it('rate_limited: too many messages a second', async () => {
+    const limited = await startTestServer({ workers: 0, maxMessagesPerSecond: 5, agents: ['novice'] });
+    const fast = await TestClient.connect(limited.url);
+    const replies = await Promise.all(Array.from({ length: 20 }, () => fast.request<ServerMessage>({ type: 'ping' })));
+    const errors = replies.filter((r): r is ErrorReply => r.type === 'error');
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors[0]).toMatchObject({ code: 'rate_limited' });
+    expect(errors[0].message).toMatch(/more than 5 messages a second/);
+    seen.add('rate_limited');
+    await fast.close();
+    await limited.close();
+  });
+
+  it('unauthorized: 401 before the upgrade without the token, 403 for a foreign origin', async () => {
+    const guarded = await startTestServer({ workers: 0, token: 's3cret', agents: ['novice'] });
+    const status = await new Promise<{ code: number; body: string }>((resolve) => {
+      const req = get(guarded.url.replace('ws:', 'http:'), { headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' } });
+      req.on('response', (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => { body += d.toString(); });
+        res.on('end', () => resolve({ code: res.statusCode ?? 0, body }));
+      });
+      req.on('error', () => resolve({ code: -1, body: '' }));
+    });
+    expect(status.code).toBe(401);
+    expect(JSON.parse(status.body)).toMatchObject({ error: { code: 'unauthorized' } });
+    seen.add('unauthorized');
+    const withHeader = new TestClient(guarded.url, 'json', { headers: { Authorization: 'Bearer s3cret' } });
+    await withHeader.opened;
+    const withQuery = await TestClient.connect(`${guarded.url}?token=s3cret`);
+    const foreign = new TestClient(`${guarded.url}?token=s3cret`, 'json', { origin: 'https://evil.example' });
+    await expect(foreign.opened).rejects.toThrow('HTTP 403');
+    await withHeader.close();
+    await withQuery.close();
+    await guarded.close();
+  });
+
+  it('internal: an agent that fails is reported without details, and the connection goes on', async () => {
+    const novice = await agentFor('novice');
+    const act = novice.act.bind(novice);
+    novice.act = () => {
+      throw new Error('secret detail');
+    };
+    try {
+      const { created } = await table(['client', 'novice']);
+      const reply = await expectError({ type: 'advise', table: created.table, agent: 'novice' }, 'internal', /^the server failed on this request; nothing was applied$/);
+      expect(JSON.stringify(reply)).not.toContain('secret');
+      await client.request({ type: 'leave', table: created.table });
+    } finally {
+      novice.act = act;
+    }
+    expect((await client.request({ type: 'ping' })).type).toBe('pong');
+  });
+});
