@@ -46,7 +46,7 @@ export const viewJsonSchema = z.strictObject({
   known: perSeat(cards(GROUP_CAP)).describe('Per seat: the cards it took from the pile in view of all and still holds.'),
   previous: z.strictObject({
     type: groupType,
-    cards: cards(GROUP_CAP).min(1, { error: 'must hold the previous group\'s cards' }).describe('What is left of it, in laid order.'),
+    cards: cards(GROUP_CAP).describe('What is left of it, in laid order (empty once its last card was taken this turn).'),
     pickable: cards(GROUP_CAP).describe('Its cards that may be taken.'),
   }).describe('The group the previous player laid: the one the player to move may take from.'),
   laid: z.strictObject({ type: groupType, cards: cards(GROUP_CAP).min(1) }).nullable().default(null).describe('The group the player to move laid this turn (draw and after-draw steps).'),
@@ -167,7 +167,7 @@ function checkPrevious(json: ViewJson, at: (field: string) => string): PlayerVie
   }
   const extra = wanted.findIndex((count) => count > 0);
   if (extra >= 0) fail(at('previous.pickable'), `${cardName(extra)} is not among the previous group's cards ${json.previous.cards.join(' ')}`);
-  if (json.previous.type === 'single' && cards.length !== 1) fail(at('previous.cards'), `a single is one card, not ${cards.length}`);
+  if (json.previous.type === 'single' && cards.length > 1) fail(at('previous.cards'), `a single is one card, not ${cards.length}`);
   return { type: json.previous.type, cards, pickable };
 }
 
