@@ -22,9 +22,10 @@ const agentList = z.string().transform((text, ctx) => {
       ctx.addIssue({ code: 'custom', message: error.message });
     }
   }
-  if (new Set(names).size !== names.length) ctx.addIssue({ code: 'custom', message: 'name each agent once' });
   return names;
 });
+
+const distinctAgents = agentList.refine((names) => new Set(names).size === names.length, { message: 'name each agent once' });
 
 const wholeNumber = (flag: string, min: number, max = Number.MAX_SAFE_INTEGER) => z.string().transform((text, ctx) => {
   const n = Number(text);
@@ -36,7 +37,7 @@ const wholeNumber = (flag: string, min: number, max = Number.MAX_SAFE_INTEGER) =
 
 /** The flags of `yaniv bench`, each described; validated once, errors name the flag. */
 export const benchFlagsSchema = z.object({
-  agents: agentList.describe('Comma-separated agent specs (name, name:ARG, name?key=value).'),
+  agents: distinctAgents.describe('Comma-separated agent specs (name, name:ARG, name?key=value).'),
   games: wholeNumber('--games', 1).describe('Games per lineup (rounded up to whole sets of seat rotations).'),
   players: wholeNumber('--players', MIN_PLAYERS, MAX_PLAYERS).describe('Seats at each table.'),
   rules: z.string().describe('A rule preset.'),
@@ -46,19 +47,25 @@ export const benchFlagsSchema = z.object({
   json: z.string().optional().describe('Write the summary as JSON to this file ("-" for standard output).'),
   saveRecords: z.string().optional().describe('Write every game as a yaniv-record/1 file into this folder.'),
   progress: z.boolean().describe('Show a progress bar.'),
+  lineup: agentList.optional().describe('One table seat by seat (agents may repeat), e.g. neural,strong,strong,strong; replaces --agents and --players.'),
 });
 
 export function parseBenchFlags(raw: Record<string, unknown>): TournamentConfig & { json?: string; progress: boolean } {
   const parsed = benchFlagsSchema.safeParse(raw);
   if (!parsed.success) throw new InvalidArgumentError(parsed.error.issues.map((i) => i.message).join('; '));
-  const flags = parsed.data;
+  const { lineup, ...flags } = parsed.data;
+  if (lineup) {
+    flags.agents = [...new Set(lineup)];
+    flags.players = lineup.length;
+    if (lineup.length < MIN_PLAYERS || lineup.length > MAX_PLAYERS) throw new InvalidArgumentError(`--lineup must name ${MIN_PLAYERS} to ${MAX_PLAYERS} seats (got ${lineup.length})`);
+  }
   try {
     resolveRules({ preset: flags.rules, players: flags.players });
   } catch (error) {
     if (error instanceof RuleError) throw new InvalidArgumentError(`--rules: ${error.message}`);
     throw error;
   }
-  return { ...flags, preset: flags.rules, rules: {} };
+  return { ...flags, preset: flags.rules, rules: {}, ...(lineup ? { lineup } : {}) };
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -97,6 +104,7 @@ export function benchCommand(): Command {
     .addOption(new Option('--workers <n>', 'worker threads').default(String(availableParallelism())))
     .option('--json <file>', 'write the summary as JSON ("-" for standard output)')
     .option('--save-records <dir>', 'write every game as a yaniv-record/1 file')
+    .option('--lineup <list>', 'one table seat by seat, agents may repeat (e.g. neural,strong,strong,strong: one neural seat against three strong); replaces --agents and --players')
     .option('--no-progress', 'hide the progress bar')
     .action(async (raw: Record<string, unknown>) => {
       const config = parseBenchFlags(raw);
@@ -118,7 +126,7 @@ export function benchCommand(): Command {
         process.stdout.write(JSON.stringify(report, null, 2) + '\n');
         return;
       }
-      console.log(`${summary.games} games (${config.agents.join(' vs ')}, ${config.players} players, ${config.preset}, ${config.episode}s, seed ${config.seed}) in ${seconds.toFixed(1)} s — ${(summary.games / seconds).toFixed(1)} games/s on ${config.workers} workers\n`);
+      console.log(`${summary.games} games (${(config.lineup ?? config.agents).join(' vs ')}, ${config.players} players, ${config.preset}, ${config.episode}s, seed ${config.seed}) in ${seconds.toFixed(1)} s — ${(summary.games / seconds).toFixed(1)} games/s on ${config.workers} workers\n`);
       console.log(formatSummary(summary));
       if (config.json) writeFileSync(config.json, JSON.stringify(report, null, 2) + '\n');
     });

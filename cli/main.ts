@@ -5,6 +5,7 @@ import { RuleError } from '../env/rules/rules.js';
 import { backendCommand } from './backend.js';
 import { benchCommand } from './bench.js';
 import { replayCommand } from './replay.js';
+import { plotCommand, trainCommand } from './train.js';
 
 /** commander's own usage errors (unknown option, bad choice, missing argument) exit 2, like a bad record. */
 function usageErrorExit(error: CommanderError): never {
@@ -13,7 +14,8 @@ function usageErrorExit(error: CommanderError): never {
 
 /** Errors the user can fix, reported as one line without a stack trace. */
 function isUserError(error: unknown): error is Error {
-  return error instanceof InvalidArgumentError || error instanceof RuleError || (error instanceof Error && error.name === 'BackendUnavailableError');
+  const named = ['BackendUnavailableError', 'TrainSetupError', 'MetadataMismatchError'];
+  return error instanceof InvalidArgumentError || error instanceof RuleError || (error instanceof Error && named.includes(error.name));
 }
 
 export function buildProgram(): Command {
@@ -35,6 +37,8 @@ export function buildProgram(): Command {
 
   program.addCommand(benchCommand().exitOverride(usageErrorExit));
   program.addCommand(backendCommand().exitOverride(usageErrorExit));
+  program.addCommand(trainCommand().exitOverride(usageErrorExit));
+  program.addCommand(plotCommand().exitOverride(usageErrorExit));
 
   return program;
 }
