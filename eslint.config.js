@@ -33,7 +33,7 @@ const zones = Object.entries(layers).map(([target, forbidden]) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'models/**', 'web/**/*.js'] },
+  { ignores: ['dist/**', 'node_modules/**', 'models/**', 'web/**/*.js', 'runs/**', '.scratch/**'] },
   ...tseslint.configs.recommended,
   {
     plugins: { 'import-x': importX },
