@@ -8,6 +8,7 @@ const sections: Section[] = [
   { name: 'engine', load: () => import('./engine.js') },
   { name: 'env', load: () => import('./env.js') },
   { name: 'tf', load: () => import('./tf.js') },
+  { name: 'train', load: () => import('./train.js') },
 ];
 
 async function main(): Promise<void> {

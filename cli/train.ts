@@ -6,10 +6,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { MultiBar, type SingleBar } from 'cli-progress';
 import { z } from 'zod';
 import { backendOption } from '../nn/backendChoice.js';
-import { DEFAULT_HYPER_PARAMETERS, type HyperParameters, type RunOptions, hyperParametersSchema, runOptionsSchema } from '../training/config.js';
-
-/** hiddenUnits → hidden-units. */
-export const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+import { DEFAULT_HYPER_PARAMETERS, type HyperParameters, type RunOptions, flagName, hyperParametersSchema, runOptionsSchema } from '../training/config.js';
 
 /** A flag's text as the value its field takes: lists of numbers, numbers, booleans, null ("null"/"none"), strings. */
 function flagValue(text: string, sample: unknown): unknown {
@@ -45,7 +42,7 @@ export function parseTrainFlags(raw: Record<string, unknown>): { run: RunOptions
     if (raw[key] !== undefined) hpInput[key] = flagValue(String(raw[key]), DEFAULT_HYPER_PARAMETERS[key]);
   }
   const hp = hyperParametersSchema.safeParse(hpInput);
-  if (!hp.success) throw new InvalidArgumentError(flagIssues(hp.error, (key) => `--${kebab(key)}`));
+  if (!hp.success) throw new InvalidArgumentError(flagIssues(hp.error, flagName));
   const number = (value: unknown) => (value === undefined ? undefined : flagValue(String(value), 0));
   const runInput = {
     episodes: number(raw.episodes),
@@ -83,16 +80,16 @@ export function trainCommand(): Command {
     .option('--out <dir>', 'run folder (default runs/<time>)')
     .option('--resume', 'continue the run in --out from its last checkpoint (optimizer, counters, league, random state)')
     .option('--init-from <dir>', 'start from this model\'s weights and architecture (skips imitation)')
-    .option('--opponents <mix>', 'opponent mix, spec=weight pairs: self (every seat the learner), past (a past snapshot), or any agent spec', 'self=0.4,past=0.2,strong=0.3,intermediate=0.1')
-    .option('--eval-every <k>', 'iterations between evaluations against intermediate and strong (0: at the end only)', '20')
-    .option('--eval-games <g>', 'games per evaluation match-up (0: none)', '200')
+    .option('--opponents <mix>', 'opponent mix, spec=weight pairs: self (every seat the learner), past (a past snapshot), or any agent spec', runOptionsSchema.shape.opponents.parse(undefined))
+    .option('--eval-every <k>', 'iterations between evaluations against intermediate and strong (0: at the end only)', String(runOptionsSchema.shape.evalEvery.parse(undefined)))
+    .option('--eval-games <g>', 'games per evaluation match-up (0: none)', String(runOptionsSchema.shape.evalGames.parse(undefined)))
     .option('--seed <s>', 'seed of the run', '1')
     .option('--workers <w>', 'actor worker threads (0: in the learner\'s thread)', '1')
     .option('--no-progress', 'no progress bar (a line every 10 iterations instead)')
     .addOption(backendOption());
   for (const [key, field] of Object.entries(hyperParametersSchema.shape)) {
     const value = DEFAULT_HYPER_PARAMETERS[key as keyof HyperParameters];
-    command.addOption(new Option(`--${kebab(key)} <value>`, `${field.description ?? ''} (default ${describeDefault(value)})`).argParser((text) => text));
+    command.addOption(new Option(`${flagName(key)} <value>`, `${field.description ?? ''} (default ${describeDefault(value)})`).argParser((text) => text));
   }
   command.action(async (raw: Record<string, unknown>, cmd: Command) => {
     if (raw.episodes === undefined) throw new InvalidArgumentError('--episodes is required: how many episodes (games, or rounds with --episode round) to play');

@@ -19,7 +19,7 @@ export const hyperParametersSchema = z.strictObject({
 
   // The games the actors play.
   gamesPerActor: positiveInt('games').default(64).describe('Games each actor steps together (its VecEnv batch, split over the table sizes): the batch of every inference call.'),
-  maxTurns: positiveInt('turns').default(2000).describe('Whole turns after which a game is cut short (truncated), a guard against play that never ends a round.'),
+  maxTurns: positiveInt('turns').default(1000).describe('Whole turns after which a game is cut short (truncated), a guard against play that never ends a round.'),
   reward: z.enum(REWARD_SCHEMES, { error: `must be one of ${REWARD_SCHEMES.join(', ')}` }).default('zeroSum')
     .describe('Reward of the environment: zeroSum (−(round points − the table\'s mean) × rewardScale at each round end), roundPenalty or winLoss (±1 at the end of the episode).'),
   rewardScale: positive().default(0.01).describe('Multiplies round points in the zeroSum and roundPenalty rewards.'),
@@ -34,7 +34,7 @@ export const hyperParametersSchema = z.strictObject({
   // PPO.
   learningRate: positive().default(2e-4).describe('Adam step size of the PPO phase.'),
   adamEpsilon: positive().default(1e-7).describe('Adam ε (both phases).'),
-  epochs: positiveInt('passes').default(2).describe('Passes over each batch in the PPO update.'),
+  epochs: positiveInt('passes').default(1).describe('Passes over each batch in the PPO update (1 keeps the learner as fast as one actor on two cores; 2 halves the throughput).'),
   minibatchSize: positiveInt('decisions').default(512).describe('Decisions per gradient step.'),
   gamma: unit().default(1).describe('Discount per decision of the learner.'),
   gaeLambda: unit().default(0.95).describe('λ of the generalised advantage estimate.'),
@@ -46,7 +46,7 @@ export const hyperParametersSchema = z.strictObject({
   normalizeAdvantages: z.boolean({ error: 'must be true or false' }).default(true).describe('Normalise advantages to mean 0, deviation 1 within each minibatch.'),
 
   // Imitation warm start.
-  imitationEpisodes: nonNegativeInt().default(800).describe('Episodes of the imitation warm start before PPO (0: none; skipped with --init-from).'),
+  imitationEpisodes: nonNegativeInt().default(4000).describe('Episodes of the imitation warm start before PPO (0: none; skipped with --init-from).'),
   imitationTeacher: z.string().min(1).default('strong').describe('The agent imitated (an agent spec).'),
   imitationLearningRate: positive().default(1e-3).describe('Adam step size of the imitation phase.'),
   imitationEpochs: positiveInt('passes').default(2).describe('Passes over each imitation batch.'),
@@ -58,10 +58,15 @@ export const hyperParametersSchema = z.strictObject({
   leagueEvery: positiveInt('iterations').default(10).describe('Iterations between snapshots added to the league.'),
 
   // Checkpoints.
-  checkpointEvery: positiveInt('iterations').default(10).describe('Iterations between checkpoints (one is also written at the end and on Ctrl-C).'),
+  checkpointEvery: positiveInt('iterations').default(50).describe('Iterations between checkpoints (one is also written at the end and on Ctrl-C).'),
 });
 
 export type HyperParameters = z.output<typeof hyperParametersSchema>;
+
+/** The command-line flag of a setting: hiddenUnits → --hidden-units. */
+export function flagName(key: string): string {
+  return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
 export type HyperParametersInput = z.input<typeof hyperParametersSchema>;
 
 export const DEFAULT_HYPER_PARAMETERS: HyperParameters = hyperParametersSchema.parse({});
@@ -75,8 +80,8 @@ export const runOptionsSchema = z.strictObject({
   out: z.string().min(1).describe('Run folder: checkpoint/, best/, metrics.jsonl, curve.svg.'),
   resume: z.boolean().default(false).describe('Continue the run in --out from its last checkpoint.'),
   initFrom: z.string().min(1).nullable().default(null).describe('Start from this model\'s weights (and architecture) instead of a fresh network; skips imitation.'),
-  opponents: z.string().min(1).default('self=0.4,past=0.2,strong=0.3,intermediate=0.1').describe('Opponent mix, spec=weight pairs (see league.ts).'),
-  evalEvery: nonNegativeInt().default(20).describe('Iterations between evaluations (0: only at the end).'),
+  opponents: z.string().min(1).default('self=0.3,past=0.2,strong=0.4,intermediate=0.1').describe('Opponent mix, spec=weight pairs (see league.ts).'),
+  evalEvery: nonNegativeInt().default(100).describe('Iterations between evaluations (0: only at the end).'),
   evalGames: nonNegativeInt().default(200).describe('Games per evaluation match-up (0: no evaluation).'),
   seed: z.int().default(1).describe('Seed of every random choice of the run.'),
   workers: nonNegativeInt().default(1).describe('Actor worker threads (0: the actor runs in the learner\'s thread).'),

@@ -26,7 +26,7 @@ import { buildNetwork, getFlatWeights, type Network, type PolicyValueConfig } fr
 import { loadNetwork, saveNetwork } from '../nn/persistence.js';
 import { type ActorChannel, startInlineActor, startWorkerActor } from './actor.js';
 import { createOptimizer, loadCheckpoint, saveCheckpoint } from './checkpoint.js';
-import { type HyperParameters, type RunOptions, hyperParametersSchema, runOptionsSchema } from './config.js';
+import { type HyperParameters, type RunOptions, flagName, hyperParametersSchema, runOptionsSchema } from './config.js';
 import { CURVE_FILE, METRICS_FILE, readMetrics, writeCurve } from './curve.js';
 import { EvaluationWorker, type MatchupResult, evaluationMatchups, matchupKey } from './evaluation.js';
 import type { FastAdam } from './fastAdam.js';
@@ -215,14 +215,14 @@ function resumeSettings(saved: TrainerState, options: TrainOptions): { run: RunO
     if (!options.explicit.has(key)) continue;
     if (RESUMABLE_RUN_OPTIONS.includes(key)) (run as Record<string, unknown>)[key] = options.run[key];
     else if (JSON.stringify(options.run[key]) !== JSON.stringify(saved.run[key])) {
-      throw new TrainSetupError(`--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} cannot change on --resume (the run has ${JSON.stringify(saved.run[key])}, given ${JSON.stringify(options.run[key])})`);
+      throw new TrainSetupError(`${key === 'preset' ? '--rules' : flagName(key)} cannot change on --resume (the run has ${JSON.stringify(saved.run[key])}, given ${JSON.stringify(options.run[key])})`);
     }
   }
   const hyperParameters = { ...saved.hyperParameters };
   for (const key of Object.keys(options.hyperParameters) as (keyof HyperParameters)[]) {
     if (!options.explicit.has(key)) continue;
     if (key === 'hiddenUnits' || key === 'activation') {
-      if (JSON.stringify(options.hyperParameters[key]) !== JSON.stringify(saved.hyperParameters[key])) throw new TrainSetupError(`--${key === 'hiddenUnits' ? 'hidden-units' : 'activation'} cannot change on --resume: the network exists`);
+      if (JSON.stringify(options.hyperParameters[key]) !== JSON.stringify(saved.hyperParameters[key])) throw new TrainSetupError(`${flagName(key)} cannot change on --resume: the network exists`);
       continue;
     }
     (hyperParameters as Record<string, unknown>)[key] = options.hyperParameters[key];
