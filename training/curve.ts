@@ -47,7 +47,7 @@ export function curveSpec(lines: readonly Record<string, unknown>[], title: stri
   const winRates = (lines.filter((l) => l.type === 'evaluation') as unknown as EvaluationLine[]).flatMap((line) =>
     line.results.map((r) => ({
       episodes: line.episodes,
-      matchup: `vs ${r.opponent}${r.players > 2 ? ` (1 of ${r.players})` : ''}`,
+      matchup: r.players > 2 ? `vs ${r.players - 1} × ${r.opponent} (1 of ${r.players} seats)` : `vs ${r.opponent}, heads-up`,
       winRate: r.winRate,
       low: r.low,
       high: r.high,
@@ -55,10 +55,12 @@ export function curveSpec(lines: readonly Record<string, unknown>[], title: stri
     })),
   );
   const losses = (lines.filter((l) => l.type === 'iteration') as unknown as IterationLine[]).flatMap((line) => [
-    { episodes: line.episodes, series: line.phase === 'imitation' ? 'imitation loss (cross-entropy + value)' : 'PPO loss', value: line.loss },
-    ...(line.valueLoss !== undefined ? [{ episodes: line.episodes, series: 'PPO value loss', value: line.valueLoss }] : []),
+    { episodes: line.episodes, series: line.phase === 'imitation' ? 'imitation: cross-entropy + value error' : 'PPO: total loss', value: line.loss },
+    ...(line.valueLoss !== undefined ? [{ episodes: line.episodes, series: 'PPO: value error', value: line.valueLoss }] : []),
   ]).filter((row) => Number.isFinite(row.value));
-  const x = { field: 'episodes', type: 'quantitative' as const, title: 'episodes played' };
+  const last = Math.max(1, ...lines.map((l) => (typeof l.episodes === 'number' ? l.episodes : 0)));
+  // Both panels on the same episode axis, from 0.
+  const x = { field: 'episodes', type: 'quantitative' as const, title: 'episodes played', scale: { domain: [0, last] } };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title,
@@ -91,7 +93,8 @@ export function curveSpec(lines: readonly Record<string, unknown>[], title: stri
         encoding: { x, y: { field: 'value', type: 'quantitative', title: 'loss' }, color: { field: 'series', type: 'nominal', title: null } },
       },
     ],
-    config: { legend: { orient: 'bottom', columns: 2 } },
+    resolve: { scale: { color: 'independent' }, legend: { color: 'independent' } },
+    config: { legend: { orient: 'right', labelLimit: 320 } },
   } as vl.TopLevelSpec;
 }
 
