@@ -47,6 +47,23 @@ export interface TrajectoryBatch {
   teacherActions: Int16Array | null;
 }
 
+/** A batch of `count` decisions, all zero. */
+export function emptyTrajectoryBatch(count: number, withTeacher: boolean): TrajectoryBatch {
+  return {
+    count,
+    observations: new Float32Array(count * OBSERVATION_SIZE),
+    masks: new Uint8Array(count * ACTION_COUNT),
+    actions: new Int16Array(count),
+    logProbs: new Float32Array(count),
+    values: new Float32Array(count),
+    rewards: new Float32Array(count),
+    nextValues: new Float32Array(count),
+    dones: new Uint8Array(count),
+    segmentEnds: new Uint8Array(count),
+    teacherActions: withTeacher ? new Int16Array(count) : null,
+  };
+}
+
 export interface RolloutStats {
   /** Episodes that ended (all games, all opponents). */
   episodes: number;
@@ -432,19 +449,7 @@ export class Rollout {
   private flush(withTeacher: boolean): TrajectoryBatch {
     const count = this.readyCount;
     const store = this.store;
-    const batch: TrajectoryBatch = {
-      count,
-      observations: new Float32Array(count * OBSERVATION_SIZE),
-      masks: new Uint8Array(count * ACTION_COUNT),
-      actions: new Int16Array(count),
-      logProbs: new Float32Array(count),
-      values: new Float32Array(count),
-      rewards: new Float32Array(count),
-      nextValues: new Float32Array(count),
-      dones: new Uint8Array(count),
-      segmentEnds: new Uint8Array(count),
-      teacherActions: withTeacher ? new Int16Array(count) : null,
-    };
+    const batch = emptyTrajectoryBatch(count, withTeacher);
     let k = 0;
     for (const list of this.ready) {
       for (let j = 0; j < list.length; j++, k++) {

@@ -12,7 +12,7 @@ import { FastAdam } from '../../training/fastAdam.js';
 import { imitationTargets, imitationUpdate } from '../../training/imitation.js';
 import { OpponentMixError, SnapshotPool, drawOpponent, parseOpponentMix } from '../../training/league.js';
 import { computeAdvantages, normalize, ppoUpdate } from '../../training/ppo.js';
-import type { TrajectoryBatch } from '../../training/rollout.js';
+import { type TrajectoryBatch, emptyTrajectoryBatch } from '../../training/rollout.js';
 
 /** A three-step stream: rewards 0, 0, 1 (the return ends at the third), values 0.5, 0.6, 0.8. */
 const threeSteps = {
@@ -115,19 +115,8 @@ describe('updates on a fixed batch', () => {
   function syntheticBatch(count: number): TrajectoryBatch {
     const rng = seededRng(9);
     const u = () => (rng.next() >>> 0) / 2 ** 32;
-    const batch: TrajectoryBatch = {
-      count,
-      observations: Float32Array.from({ length: count * OBSERVATION_SIZE }, () => (u() < 0.05 ? 1 : 0)),
-      masks: new Uint8Array(count * ACTION_COUNT),
-      actions: new Int16Array(count),
-      logProbs: new Float32Array(count),
-      values: new Float32Array(count),
-      rewards: new Float32Array(count),
-      nextValues: new Float32Array(count),
-      dones: new Uint8Array(count),
-      segmentEnds: new Uint8Array(count),
-      teacherActions: new Int16Array(count),
-    };
+    const batch = emptyTrajectoryBatch(count, true);
+    batch.observations.forEach((_, i) => (batch.observations[i] = u() < 0.05 ? 1 : 0));
     for (let k = 0; k < count; k++) {
       const legal = [0, 1, 2, 3].map((j) => (k * 37 + j * 101) % ACTION_COUNT);
       legal.forEach((a) => (batch.masks[k * ACTION_COUNT + a] = 1));
