@@ -73,7 +73,7 @@ The run folder (--out) gets checkpoint/ (resume with --resume), best/ (the best 
 export function trainCommand(): Command {
   const command = new Command('train')
     .description(TRAIN_DESCRIPTION)
-    .option('--episodes <n>', 'episodes to play in all (with --resume: the total, those already played included)')
+    .option('--episodes <n>', 'episodes to play in all (with --resume: the new total, those already played included; default the run\'s own)')
     .option('--players <list>', 'table sizes, e.g. 2 or 2,4: the games are split evenly, one network plays them all', '2')
     .option('--rules <preset>', 'rule preset', 'standard')
     .addOption(new Option('--episode <kind>', 'what an episode is: a whole game or one round').choices(['game', 'round']).default('game'))
@@ -92,8 +92,9 @@ export function trainCommand(): Command {
     command.addOption(new Option(`${flagName(key)} <value>`, `${field.description ?? ''} (default ${describeDefault(value)})`).argParser((text) => text));
   }
   command.action(async (raw: Record<string, unknown>, cmd: Command) => {
-    if (raw.episodes === undefined) throw new InvalidArgumentError('--episodes is required: how many episodes (games, or rounds with --episode round) to play');
-    const { run, hyperParameters } = parseTrainFlags(raw);
+    if (raw.episodes === undefined && raw.resume !== true) throw new InvalidArgumentError('--episodes is required: how many episodes (games, or rounds with --episode round) to play');
+    // A resume without --episodes keeps the run's own target (the placeholder is not explicit, so the saved value wins).
+    const { run, hyperParameters } = parseTrainFlags({ ...raw, episodes: raw.episodes ?? '1' });
     const explicit = new Set<string>();
     for (const key of Object.keys(raw)) {
       if (cmd.getOptionValueSource(key) === 'cli') explicit.add(key === 'rules' ? 'preset' : key);
@@ -124,7 +125,7 @@ export function trainCommand(): Command {
       log,
       stopRequested: () => stop.requested,
       onStart: (info) => {
-        target = Math.max(target, info.episodesDone);
+        target = Math.max(info.target, info.episodesDone);
         log(`yaniv train → ${info.out} (${info.backend}); ${info.episodesDone} of ${target} episodes done, iteration ${info.iteration}, ${info.phase}`);
         bar = bars?.create(target, info.episodesDone, { eps: '–', dps: '–', loss: '–', phase: info.phase, evaluation: latestEvaluation }) ?? null;
       },

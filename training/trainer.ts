@@ -288,6 +288,12 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
     pool.add({ id: state.iteration, episodes: state.episodes, weights: getFlatWeights(network.model) });
   }
 
+  if (state.episodes >= run.episodes) {
+    hooks.log(`nothing to do: ${state.episodes} of ${run.episodes} episodes played (give a larger --episodes to go on)`);
+    optimizer.dispose();
+    network.model.dispose();
+    return { state, stopped: false, checkpoint: existing ?? path.join(out, CHECKPOINT_DIR) };
+  }
   hooks.log(`${describeBackend(backend)}; network ${network.config.hiddenUnits.join('-')} ${network.config.activation}; ${run.workers} actor worker(s) × ${hp.gamesPerActor} games`);
 
   // Actors.

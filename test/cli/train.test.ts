@@ -75,6 +75,11 @@ describe('yaniv train', () => {
     const iterations = metricLines(run).filter((l) => l.type === 'iteration').map((l) => l.iteration as number);
     expect(iterations).toEqual(Array.from({ length: after.iteration }, (_, i) => i + 1));
 
+    // A resume without --episodes keeps the run's target: nothing left to play, one more checkpoint.
+    const third = yaniv('train', '--resume', '--out', run, '--eval-games', '0');
+    expect(third.code).toBe(0);
+    expect(trainerState(run).episodes).toBe(after.episodes);
+
     // Redraw the curve elsewhere.
     const plotted = yaniv('plot', run, '--out', path.join(folder, 'curve.svg'));
     expect(plotted.code).toBe(0);
