@@ -54,13 +54,14 @@ export function imitationUpdate(net: Network<PolicyValueConfig>, optimizer: Fast
     for (let from = 0; from < order.length; from += hp.minibatchSize) {
       const to = Math.min(order.length, from + hp.minibatchSize);
       const n = to - from;
-      target.fill(0, 0, n * ACTION_COUNT);
-      for (let k = 0; k < n; k++) target[k * ACTION_COUNT + teacher[order[from + k]]] = 1;
-      const { observations, legalMask } = gatherInputs(batch, order, from, to, buffers);
+      const { observations, legalMask, columns, position, width } = gatherInputs(batch, order, from, to, buffers);
+      target.fill(0, 0, n * width);
+      for (let k = 0; k < n; k++) target[k * width + position[teacher[order[from + k]]]] = 1;
       const tensors = {
         observations,
         legalMask,
-        targetPolicy: tf.tensor2d(target.subarray(0, n * ACTION_COUNT), [n, ACTION_COUNT]),
+        columns,
+        targetPolicy: tf.tensor2d(target.subarray(0, n * width), [n, width]),
         targetValue: tf.tensor2d(gatherValues(returns, order, from, to), [n, 1]),
       };
       try {

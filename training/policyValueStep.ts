@@ -67,15 +67,30 @@ export interface PolicyValueForward {
   value: tf.Tensor2D;
 }
 
-/** The policy-value network's forward pass on the whole batch: what model.apply computes, with the trunk's activations kept. */
-export function policyValueForward(net: Network<PolicyValueConfig>, observations: tf.Tensor2D): PolicyValueForward {
+/** The policy head restricted to some actions: its kernel's and bias's columns at `columns`. */
+function policyColumns(layer: Dense, columns: tf.Tensor1D | undefined): Dense | { kernel: tf.Tensor2D; bias: tf.Tensor1D } {
+  if (columns === undefined) return layer;
+  return { kernel: tf.gather(layer.kernel, columns, 1) as tf.Tensor2D, bias: tf.gather(layer.bias, columns) as tf.Tensor1D };
+}
+
+/**
+ * The policy-value network's forward pass on the whole batch: what model.apply computes, with the
+ * trunk's activations kept. With `columns` (int32 action ids), the logits are those actions' only,
+ * in that order: a minibatch's legal actions are a few dozen of the 1409, and the masked softmax
+ * and its gradient never look at the others.
+ */
+export function policyValueForward(net: Network<PolicyValueConfig>, observations: tf.Tensor2D, columns?: tf.Tensor1D): PolicyValueForward {
   const layers = layersOf(net);
   return tf.tidy(() => {
     const activations = [observations];
     for (const layer of layers.trunk) activations.push(hidden(activations[activations.length - 1], layer, layers.activation));
     const top = activations[activations.length - 1];
+    // A gathered bias cannot go into the wasm fused matmul (tfjs 4.22's GatherV2 records its output as
+    // rank 4 in the backend, and _FusedMatMul reads that rank), so the restricted head adds it.
+    const policy = policyColumns(layers.policy, columns);
+    const logits = columns === undefined ? linear(top, layers.policy) : (tf.add(tf.matMul(top, policy.kernel as tf.Tensor2D), policy.bias) as tf.Tensor2D);
     // activations[0] is the caller's tensor; tidy leaves it alone.
-    return { activations, logits: linear(top, layers.policy), value: linear(top, layers.value) };
+    return { activations, logits, value: linear(top, layers.value) };
   });
 }
 
@@ -89,7 +104,7 @@ export interface PolicyValueGradients {
  * Backpropagates dL/dlogits and dL/dvalue through the heads and the trunk, by hand; returns the
  * gradients in trainableVariables order. Call inside a tidy.
  */
-function backward(net: Network<PolicyValueConfig>, activations: tf.Tensor2D[], dLogits: tf.Tensor2D, dValue: tf.Tensor2D): tf.Tensor[] {
+function backward(net: Network<PolicyValueConfig>, activations: tf.Tensor2D[], dLogits: tf.Tensor2D, dValue: tf.Tensor2D, columns?: tf.Tensor1D): tf.Tensor[] {
   const layers = layersOf(net);
   const rows = activations[0].shape[0];
   const grads = new Map<tf.Variable, tf.Tensor>();
@@ -98,12 +113,22 @@ function backward(net: Network<PolicyValueConfig>, activations: tf.Tensor2D[], d
   const columnSum = (t: tf.Tensor2D) => tf.reshape(tf.matMul(ones, t), [-1]);
   const top = activations[activations.length - 1];
   const topT = tf.transpose(top);
-  grads.set(layers.policy.kernel, tf.matMul(topT, dLogits));
-  grads.set(layers.policy.bias, columnSum(dLogits));
+  const policy = policyColumns(layers.policy, columns);
+  const policyKernelGrad = tf.matMul(topT, dLogits);
+  const policyBiasGrad = columnSum(dLogits);
+  if (columns === undefined) {
+    grads.set(layers.policy.kernel, policyKernelGrad);
+    grads.set(layers.policy.bias, policyBiasGrad);
+  } else {
+    // Back to every action: a product with the one-hot rows of the columns puts each in its place, the others 0 (exactly: one term per entry).
+    const place = tf.cast(tf.oneHot(columns, net.config.actionCount), 'float32') as tf.Tensor2D;
+    grads.set(layers.policy.kernel, tf.matMul(policyKernelGrad, place));
+    grads.set(layers.policy.bias, tf.reshape(tf.matMul(tf.reshape(policyBiasGrad, [1, -1]), place), [-1]));
+  }
   grads.set(layers.value.kernel, tf.matMul(topT, dValue));
   grads.set(layers.value.bias, tf.sum(dValue, 0));
   // dValue · Wvᵀ is an outer product [rows, 1]·[1, width]: a broadcast multiply, no matmul.
-  let dTop = tf.add(tf.matMul(dLogits, tf.transpose(layers.policy.kernel)), tf.mul(dValue, tf.reshape(layers.value.kernel, [1, -1]))) as tf.Tensor2D;
+  let dTop = tf.add(tf.matMul(dLogits, tf.transpose(policy.kernel)), tf.mul(dValue, tf.reshape(layers.value.kernel, [1, -1]))) as tf.Tensor2D;
   for (let i = layers.trunk.length - 1; i >= 0; i--) {
     const layer = layers.trunk[i];
     const dz = activationGradient(dTop, activations[i + 1], layers.activation);
@@ -121,27 +146,30 @@ function backward(net: Network<PolicyValueConfig>, activations: tf.Tensor2D[], d
 
 /**
  * The policy-value loss (masked softmax cross-entropy + valueWeight × mean squared value error, as
- * policyValueLoss) and its gradients with respect to every trainable variable, by hand.
+ * policyValueLoss) and its gradients with respect to every trainable variable, by hand. With
+ * `batch.columns` the legal mask and the targets cover those actions only (see policyValueForward).
  */
-export function policyValueGradients(net: Network<PolicyValueConfig>, batch: PolicyValueBatch, valueWeight = 1): PolicyValueGradients {
+export function policyValueGradients(net: Network<PolicyValueConfig>, batch: PolicyValueBatch & { columns?: tf.Tensor1D }, valueWeight = 1): PolicyValueGradients {
   const rows = batch.observations.shape[0];
   return tf.tidy(() => {
-    const { activations, logits, value } = policyValueForward(net, batch.observations);
+    const { activations, logits, value } = policyValueForward(net, batch.observations, batch.columns);
     const policy = maskedSoftmaxCrossEntropyAndGradient(logits, batch.legalMask, batch.targetPolicy);
     const valueError = tf.sub(value, batch.targetValue);
     const loss = tf.add(policy.loss, tf.mul(tf.mean(tf.square(valueError)), valueWeight)) as tf.Scalar;
     const dValue = tf.mul(valueError, (2 * valueWeight) / rows) as tf.Tensor2D;
-    return { loss, gradients: backward(net, activations, policy.gradient, dValue) };
+    return { loss, gradients: backward(net, activations, policy.gradient, dValue, batch.columns) };
   });
 }
 
 /** A minibatch for the clipped objective: what the actor recorded and the targets computed from it. */
 export interface PpoBatch {
   observations: tf.Tensor2D;
-  /** [rows, actionCount] float32, 1 = legal. Every row has a legal action, and its action is legal. */
+  /** [rows, actionCount] float32 (or [rows, columns] with `columns`), 1 = legal. Every row has a legal action, and its action is legal. */
   legalMask: tf.Tensor2D;
-  /** [rows] int32: the action taken. */
+  /** [rows] int32: the action taken (with `columns`, its position in them). */
   actions: tf.Tensor1D;
+  /** Optional int32 action ids: the logits computed, those of every action legal in some row (the others cannot matter). */
+  columns?: tf.Tensor1D;
   /** [rows]: log-probability of the action under the policy that took it. */
   oldLogProbs: tf.Tensor1D;
   /** [rows]: advantage estimates (already normalised if wanted). */
@@ -183,9 +211,9 @@ export interface PpoGradients {
 export function ppoGradients(net: Network<PolicyValueConfig>, batch: PpoBatch, coefficients: PpoCoefficients): PpoGradients {
   const { clip, valueCoef, entropyCoef } = coefficients;
   const rows = batch.observations.shape[0];
-  const actionCount = net.config.actionCount;
+  const actionCount = batch.columns?.shape[0] ?? net.config.actionCount;
   return tf.tidy(() => {
-    const { activations, logits, value } = policyValueForward(net, batch.observations);
+    const { activations, logits, value } = policyValueForward(net, batch.observations, batch.columns);
     const penalised = tf.add(tf.clipByValue(logits, -LOGIT_LIMIT, LOGIT_LIMIT), tf.mul(tf.sub(batch.legalMask, 1), ILLEGAL_PENALTY));
     const probs = tf.softmax(penalised);
     // log p at every entry (finite: about −4e30 at illegal ones, where p = 0).
@@ -212,7 +240,7 @@ export function ppoGradients(net: Network<PolicyValueConfig>, batch: PpoBatch, c
     const approxKl = tf.mean(tf.sub(tf.sub(ratio, 1), logRatio));
     const clipFraction = tf.mean(tf.cast(tf.greater(tf.abs(tf.sub(ratio, 1)), clip), 'float32'));
     const stats = tf.stack([loss, policyLoss, valueLoss, entropy, approxKl, clipFraction]) as tf.Tensor1D;
-    return { stats, gradients: backward(net, activations, dLogits, dValue) };
+    return { stats, gradients: backward(net, activations, dLogits, dValue, batch.columns) };
   });
 }
 
@@ -252,7 +280,7 @@ export function ppoTrainStep(net: Network<PolicyValueConfig>, batch: PpoBatch, o
  * then one flat Adam update. Same result as trainStep(optimizer, net.model, () =>
  * policyValueLoss(net, batch, valueWeight)) within float rounding. Returns the loss before the step.
  */
-export function policyValueTrainStep(net: Network<PolicyValueConfig>, batch: PolicyValueBatch, optimizer: FastAdam, valueWeight = 1): number {
+export function policyValueTrainStep(net: Network<PolicyValueConfig>, batch: PolicyValueBatch & { columns?: tf.Tensor1D }, optimizer: FastAdam, valueWeight = 1): number {
   const { loss, gradients } = policyValueGradients(net, batch, valueWeight);
   try {
     optimizer.applyGradients(trainableVariables(net.model), gradients);

@@ -101,11 +101,12 @@ export function ppoUpdate(net: Network<PolicyValueConfig>, optimizer: FastAdam, 
       const to = Math.min(batch.count, from + hp.minibatchSize);
       let minibatchAdvantages = gatherValues(advantages, order, from, to);
       if (hp.normalizeAdvantages) minibatchAdvantages = normalize(minibatchAdvantages);
-      const { observations, legalMask } = gatherInputs(batch, order, from, to, buffers);
+      const { observations, legalMask, columns, position } = gatherInputs(batch, order, from, to, buffers);
       const tensors = {
         observations,
         legalMask,
-        actions: tf.tensor1d(Int32Array.from(gatherValues(batch.actions, order, from, to)), 'int32'),
+        columns,
+        actions: tf.tensor1d(Int32Array.from(gatherValues(batch.actions, order, from, to), (a) => position[a]), 'int32'),
         oldLogProbs: tf.tensor1d(gatherValues(batch.logProbs, order, from, to)),
         advantages: tf.tensor1d(minibatchAdvantages),
         returns: tf.tensor1d(gatherValues(returns, order, from, to)),

@@ -18,9 +18,10 @@ const netOf = (activation: 'relu' | 'tanh' | 'elu', seed = 5): Network<PolicyVal
   buildNetwork({ kind: 'policy-value', observationSize: OBS, actionCount: ACTIONS, hiddenUnits: [11, 10], activation, seed });
 
 /** Legal masks with one row of a single legal action; actions legal; old log-probabilities spread so that some ratios fall outside the clip range on either side. */
-function makeBatch(net: Network<PolicyValueConfig>): PpoBatch {
+function makeBatch(net: Network<PolicyValueConfig>, banned: readonly number[] = []): PpoBatch {
   const mask = Float32Array.from({ length: ROWS * ACTIONS }, (_, i) => {
     const [r, a] = [Math.floor(i / ACTIONS), i % ACTIONS];
+    if (banned.includes(a)) return 0;
     if (r === 4) return a === 3 ? 1 : 0;
     return (r + 2 * a) % 3 === 0 ? 0 : 1;
   });
@@ -85,6 +86,30 @@ describe('PPO clipped objective by hand', () => {
       net.model.dispose();
     });
   }
+
+  it('restricted to the columns of the legal actions, loss and gradients equal the full ones', () => {
+    const net = netOf('relu', 12);
+    // Actions 0 and 5 are legal nowhere in this batch.
+    const full = makeBatch(net, [0, 5]);
+    // The union of the legal actions, and the batch re-expressed over them.
+    const mask = full.legalMask.dataSync();
+    const columns = Array.from({ length: ACTIONS }, (_, a) => a).filter((a) => Array.from({ length: ROWS }, (_, r) => mask[r * ACTIONS + a]).some((m) => m > 0));
+    expect(columns.length).toBeLessThan(ACTIONS);
+    const position = new Map(columns.map((a, i) => [a, i]));
+    const restricted: PpoBatch = {
+      ...full,
+      legalMask: tf.tensor2d(Array.from({ length: ROWS }, (_, r) => columns.map((a) => mask[r * ACTIONS + a])).flat(), [ROWS, columns.length]),
+      actions: tf.tensor1d(Array.from(full.actions.dataSync(), (a) => position.get(a) as number), 'int32'),
+      columns: tf.tensor1d(columns, 'int32'),
+    };
+    const a = ppoGradients(net, full, COEFFICIENTS);
+    const b = ppoGradients(net, restricted, COEFFICIENTS);
+    expectClose(b.stats.dataSync(), a.stats.dataSync(), 1e-5);
+    b.gradients.forEach((g, i) => expectClose(g.dataSync(), a.gradients[i].dataSync(), 1e-5));
+    tf.dispose([a.stats, b.stats, ...a.gradients, ...b.gradients, restricted.legalMask, restricted.actions, restricted.columns as tf.Tensor]);
+    tf.dispose(Object.values(full));
+    net.model.dispose();
+  });
 
   it('the parts on a two-action row equal the values computed by hand', () => {
     // One row, logits forced through the bias: legal actions 0 and 1 with logits ln 3 and 0, so p = (0.75, 0.25).
