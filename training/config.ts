@@ -20,8 +20,8 @@ export const hyperParametersSchema = z.strictObject({
   // The games the actors play.
   gamesPerActor: positiveInt('games').default(64).describe('Games each actor steps together (its VecEnv batch, split over the table sizes): the batch of every inference call.'),
   maxTurns: positiveInt('turns').default(1000).describe('Whole turns after which a game is cut short (truncated), a guard against play that never ends a round.'),
-  reward: z.enum(REWARD_SCHEMES, { error: `must be one of ${REWARD_SCHEMES.join(', ')}` }).default('zeroSum')
-    .describe('Reward of the environment: zeroSum (−(round points − the table\'s mean) × rewardScale at each round end), roundPenalty or winLoss (±1 at the end of the episode).'),
+  reward: z.enum(REWARD_SCHEMES, { error: `must be one of ${REWARD_SCHEMES.join(', ')}` }).default('zeroSumTotals')
+    .describe('Reward of the environment: zeroSumTotals (−(change of the seat\'s total over the round, milestones included − the table\'s mean) × rewardScale at each round end), zeroSum (the same with round points, blind to milestones), roundPenalty or winLoss (±1 at the end of the episode).'),
   rewardScale: positive().default(0.01).describe('Multiplies round points in the zeroSum and roundPenalty rewards.'),
   returnHorizon: z.enum(['round', 'game'], { error: 'must be round or game' }).default('round')
     .describe('Where returns stop: "round" treats every round end as the end of the return (the value predicts the rest of the round), "game" sums to the end of the episode.'),
