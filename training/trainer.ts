@@ -334,6 +334,14 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
 
     hooks.onStart?.({ out, backend: describeBackend(backend), episodesDone: state.episodes, target: run.episodes, iteration: state.iteration, phase: state.phase });
 
+    /** What a saved network's metadata.json records of the run (checkpoints and evaluation snapshots alike). */
+    const trainingMetadata = (): Record<string, unknown> => ({
+      rules: { preset: run.preset }, players: run.players, episode: run.episode, reward: hp.reward, rewardScale: hp.rewardScale, returnHorizon: hp.returnHorizon,
+      episodes: state.episodes, iteration: state.iteration, phase: state.phase, decisions: state.decisions, wallSeconds: state.wallSeconds,
+      hyperParameters: hp, opponents: run.opponents, evaluation: state.lastEvaluation, commandLines: state.commandLines,
+      machine: `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}`,
+    });
+
     const saveAll = async (): Promise<void> => {
       state.rng = rng.getState() as number[];
       state.league = pool.snapshots.map(({ id, episodes }) => ({ id, episodes }));
@@ -341,12 +349,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
       rmSync(tmp, { recursive: true, force: true });
       await saveCheckpoint(tmp, { network, optimizer, optimizerConfig: optimizer.config }, {
         ...versions,
-        training: {
-          rules: { preset: run.preset }, players: run.players, episode: run.episode, reward: hp.reward, rewardScale: hp.rewardScale, returnHorizon: hp.returnHorizon,
-          episodes: state.episodes, iteration: state.iteration, phase: state.phase, decisions: state.decisions, wallSeconds: state.wallSeconds,
-          hyperParameters: hp, opponents: run.opponents, evaluation: state.lastEvaluation, commandLines: state.commandLines,
-          machine: `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}`,
-        },
+        training: trainingMetadata(),
       });
       mkdirSync(path.join(tmp, LEAGUE_DIR));
       for (const { id, weights } of pool.snapshots) writeFileSync(path.join(tmp, LEAGUE_DIR, `${id}.bin`), new Uint8Array(weights.buffer, weights.byteOffset, weights.byteLength));
@@ -360,7 +363,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
       const iteration = state.iteration;
       const episodes = state.episodes;
       const snapshot = path.join(out, 'eval', `iter-${String(iteration).padStart(6, '0')}`);
-      await saveNetwork(network, snapshot, { ...versions, training: { iteration, episodes, reward: hp.reward, rewardScale: hp.rewardScale, returnHorizon: hp.returnHorizon } });
+      await saveNetwork(network, snapshot, { ...versions, training: trainingMetadata() });
       const matchups = evaluationMatchups(run.players);
       pendingEvaluation = evaluator.run({ model: snapshot, matchups, games: run.evalGames, seed: run.seed, preset: run.preset, episode: run.episode, backend: run.backend }).then(async (results) => {
         const line: EvaluationMetrics = { type: 'evaluation', iteration, episodes, results: results.map((r) => ({ ...r, key: matchupKey(r) })) };
