@@ -36,7 +36,7 @@ const zones = Object.entries(layers).map(([target, forbidden]) => ({
 const unsafeAny = ['no-unsafe-argument', 'no-unsafe-assignment', 'no-unsafe-call', 'no-unsafe-member-access', 'no-unsafe-return'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'models/**', 'web/**/*.js'] },
+  { ignores: ['dist/**', 'node_modules/**', 'models/**', 'web/**/*.js', 'runs/**', '.scratch/**'] },
   // Type-checked rules (floating and misused promises, awaiting non-promises, needless assertions, …):
   // the server and the trainer are asynchronous.
   ...tseslint.configs.recommendedTypeChecked,

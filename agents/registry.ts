@@ -31,6 +31,15 @@ function numberParam(spec: AgentSpec, key: string): number | undefined {
   return value;
 }
 
+/** A yes/no parameter (1/0/true/false), or the error naming it. */
+function booleanParam(spec: AgentSpec, key: string): boolean | undefined {
+  const raw = spec.params[key];
+  if (raw === undefined) return undefined;
+  if (raw === '1' || raw === 'true') return true;
+  if (raw === '0' || raw === 'false') return false;
+  throw new AgentSpecError(`agent "${spec.name}": parameter ${key} must be 1, 0, true or false (got ${JSON.stringify(raw)})`);
+}
+
 const FACTORIES = {
   random: {
     description: 'uniform over the legal actions (seeded)',
@@ -69,6 +78,16 @@ const FACTORIES = {
       const samples = numberParam(spec, 'samples');
       const maxMillis = numberParam(spec, 'ms');
       return rolloutAgent({ ...(samples !== undefined ? { samples: Math.round(samples) } : {}), ...(maxMillis !== undefined ? { maxMillis } : {}) });
+    },
+  },
+  neural: {
+    description: 'a trained policy-value network (neural:PATH for a model folder or training run; the shipped model without; greedy=0 samples)',
+    params: ['greedy'],
+    takesArg: true,
+    create: async (spec) => {
+      const { loadNeuralAgent } = await import('./neural.js');
+      const greedy = booleanParam(spec, 'greedy');
+      return (await loadNeuralAgent(spec.arg, { ...(greedy !== undefined ? { greedy } : {}) })).agent;
     },
   },
 } satisfies Record<string, Factory>;

@@ -9,6 +9,7 @@ const sections: Section[] = [
   { name: 'env', load: () => import('./env.js') },
   { name: 'tf', load: () => import('./tf.js') },
   { name: 'serve', load: () => import('./serve.js') },
+  { name: 'train', load: () => import('./train.js') },
 ];
 
 async function main(): Promise<void> {

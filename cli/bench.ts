@@ -24,9 +24,10 @@ const agentList = z.string().transform((text, ctx) => {
       ctx.addIssue({ code: 'custom', message: error.message });
     }
   }
-  if (new Set(names).size !== names.length) ctx.addIssue({ code: 'custom', message: 'name each agent once' });
   return names;
 });
+
+const distinctAgents = agentList.refine((names) => new Set(names).size === names.length, { message: 'name each agent once' });
 
 const wholeNumber = (flag: string, min: number, max = Number.MAX_SAFE_INTEGER) => z.string().transform((text, ctx) => {
   const n = Number(text);
@@ -38,7 +39,7 @@ const wholeNumber = (flag: string, min: number, max = Number.MAX_SAFE_INTEGER) =
 
 /** The flags of `yaniv bench`, each described; validated once, errors name the flag. */
 export const benchFlagsSchema = z.object({
-  agents: agentList.describe('Comma-separated agent specs (name, name:ARG, name?key=value).'),
+  agents: distinctAgents.describe('Comma-separated agent specs (name, name:ARG, name?key=value).'),
   games: wholeNumber('--games', 1).describe('Games per lineup (rounded up to whole sets of seat rotations).'),
   players: wholeNumber('--players', MIN_PLAYERS, MAX_PLAYERS).describe('Seats at each table.'),
   seed: wholeNumber('--seed', -(2 ** 31), 2 ** 31 - 1).describe('Tournament seed: the same seed gives the same result.'),
@@ -48,13 +49,20 @@ export const benchFlagsSchema = z.object({
   json: z.string().optional().describe('Write the summary as JSON to this file ("-" for standard output).'),
   saveRecords: z.string().optional().describe('Write every game as a yaniv-record/1 file into this folder.'),
   progress: z.boolean().describe('Show a progress bar.'),
+  lineup: agentList.optional().describe('One table seat by seat (agents may repeat), e.g. neural,strong,strong,strong; replaces --agents and --players.'),
 });
 
 /** The flags validated (the rule flags by cli/ruleOptions.ts); a bad one throws naming it. */
 export function parseBenchFlags(raw: Record<string, unknown> & RuleFlags): TournamentConfig & { json?: string; progress: boolean } {
   const parsed = benchFlagsSchema.safeParse(raw);
   if (!parsed.success) throw new InvalidArgumentError(parsed.error.issues.map((i) => i.message).join('; '));
-  return { ...parsed.data, ...readRuleSelection(raw, parsed.data.players) };
+  const { lineup, ...flags } = parsed.data;
+  if (lineup) {
+    flags.agents = [...new Set(lineup)];
+    flags.players = lineup.length;
+    if (lineup.length < MIN_PLAYERS || lineup.length > MAX_PLAYERS) throw new InvalidArgumentError(`--lineup must name ${MIN_PLAYERS} to ${MAX_PLAYERS} seats (got ${lineup.length})`);
+  }
+  return { ...flags, ...readRuleSelection(raw, flags.players), ...(lineup ? { lineup } : {}) };
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -96,6 +104,7 @@ export function benchCommand(): Command {
     .addOption(new Option('--max-turns <n>', 'turns after which a game stops unfinished').default(String(DEFAULT_MAX_TURNS)))
     .option('--json <file>', 'write the summary as JSON ("-" for standard output)')
     .option('--save-records <dir>', 'write every game as a yaniv-record/1 file')
+    .option('--lineup <list>', 'one table seat by seat, agents may repeat (e.g. neural,strong,strong,strong: one neural seat against three strong); replaces --agents and --players')
     .option('--no-progress', 'hide the progress bar')
     .action(async (raw: Record<string, unknown> & RuleFlags) => {
       const config = parseBenchFlags(raw);
@@ -117,7 +126,7 @@ export function benchCommand(): Command {
         process.stdout.write(JSON.stringify(report, null, 2) + '\n');
         return;
       }
-      console.log(`${summary.games} games (${config.agents.join(' vs ')}, ${config.players} players, ${describeRuleChoice(config)}, ${config.episode}s, seed ${config.seed}) in ${seconds.toFixed(1)} s — ${(summary.games / seconds).toFixed(1)} games/s on ${config.workers} workers\n`);
+      console.log(`${summary.games} games (${(config.lineup ?? config.agents).join(' vs ')}, ${config.players} players, ${describeRuleChoice(config)}, ${config.episode}s, seed ${config.seed}) in ${seconds.toFixed(1)} s — ${(summary.games / seconds).toFixed(1)} games/s on ${config.workers} workers\n`);
       console.log(formatSummary(summary));
       if (config.json) writeFileSync(config.json, JSON.stringify(report, null, 2) + '\n');
     });

@@ -7,6 +7,7 @@ import { backendCommand } from './backend.js';
 import { benchCommand } from './bench.js';
 import { replayCommand } from './replay.js';
 import { schemaCommand, serveCommand } from './serve.js';
+import { plotCommand, trainCommand } from './train.js';
 
 /** commander's own usage errors (unknown option, bad choice, missing argument) exit 2, like a bad record. */
 function usageErrorExit(error: CommanderError): never {
@@ -15,7 +16,7 @@ function usageErrorExit(error: CommanderError): never {
 
 /** Errors the user can fix, reported as one line without a stack trace. */
 function isUserError(error: unknown): error is Error {
-  return error instanceof InvalidArgumentError || error instanceof RuleError || (error instanceof Error && (error.name === 'BackendUnavailableError' || error.name === 'AgentSpecError'));
+  return error instanceof InvalidArgumentError || error instanceof RuleError || (error instanceof Error && ['BackendUnavailableError', 'AgentSpecError', 'TrainSetupError', 'MetadataMismatchError'].includes(error.name));
 }
 
 /** The version in package.json (this file runs as dist/cli/main.js). */
@@ -46,6 +47,8 @@ export function buildProgram(): Command {
   program.addCommand(backendCommand().exitOverride(usageErrorExit));
   program.addCommand(serveCommand().exitOverride(usageErrorExit));
   program.addCommand(schemaCommand().exitOverride(usageErrorExit));
+  program.addCommand(trainCommand().exitOverride(usageErrorExit));
+  program.addCommand(plotCommand().exitOverride(usageErrorExit));
 
   return program;
 }

@@ -100,3 +100,28 @@ export function buildNetwork(input: NetworkConfigInput): Network {
 export function trainableVariables(model: tf.LayersModel): tf.Variable[] {
   return model.trainableWeights.map((w) => w.read() as tf.Variable);
 }
+
+/** Every trainable weight as one vector, in trainableVariables order: what actors and snapshots exchange. */
+export function getFlatWeights(model: tf.LayersModel): Float32Array {
+  const vars = trainableVariables(model);
+  const flat = new Float32Array(vars.reduce((n, v) => n + v.size, 0));
+  let offset = 0;
+  for (const v of vars) {
+    flat.set(v.dataSync(), offset);
+    offset += v.size;
+  }
+  return flat;
+}
+
+/** Loads a vector written by getFlatWeights (from a network of the same config) into the model. */
+export function setFlatWeights(model: tf.LayersModel, flat: Float32Array): void {
+  const vars = trainableVariables(model);
+  const total = vars.reduce((n, v) => n + v.size, 0);
+  if (flat.length !== total) throw new Error(`weight vector has ${flat.length} numbers, the network ${total}`);
+  let offset = 0;
+  for (const v of vars) {
+    const part = tf.tensor(flat.subarray(offset, (offset += v.size)), v.shape, 'float32');
+    v.assign(part);
+    part.dispose();
+  }
+}

@@ -7,6 +7,7 @@ import { ACTION_COUNT, ACTION_RANGE_LIST, ACTION_SPACE_VERSION } from '../env/gy
 import { envOptionsSchema } from '../env/gym/episode.js';
 import { OBSERVATION_SEGMENTS, OBSERVATION_SIZE, OBSERVATION_VERSION, OPPONENT_BLOCK, OPPONENT_FIELDS } from '../env/gym/observation.js';
 import { PRESETS, PRESET_NAMES, ruleOptionsSchema } from '../env/rules/rules.js';
+import { DEFAULT_HYPER_PARAMETERS, flagName, hyperParametersSchema } from '../training/config.js';
 
 type Generated = Record<string, () => string>;
 
@@ -77,12 +78,22 @@ export function presetsTable(): string {
   return ['| preset | options on top of standard | two decks from | source |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }
 
+/** The markdown table of `yaniv train`'s hyper-parameters, from their schema. */
+export function trainHyperParametersTable(): string {
+  const rows = Object.entries(hyperParametersSchema.shape).map(([name, field]) => {
+    const value = DEFAULT_HYPER_PARAMETERS[name as keyof typeof DEFAULT_HYPER_PARAMETERS];
+    return `| \`${flagName(name)}\` | ${Array.isArray(value) ? value.join(',') : String(value)} | ${descriptionOf(field).replace(/\|/g, '\\|')} |`;
+  });
+  return ['| flag | default | meaning |', '| --- | --- | --- |', ...rows].join('\n');
+}
+
 const envTables: Generated = { 'env-options': envOptionsMarkdown, actions: actionTableMarkdown, observation: observationTableMarkdown };
 
 /** Each documentation file (relative to the project root) and the sections generated in it. */
 export const GENERATED_FILES: Record<string, Generated> = {
   'README.md': { 'rule-options': ruleOptionsTable, presets: presetsTable, actions: actionTableMarkdown, observation: observationTableMarkdown },
   'docs/env.md': envTables,
+  'docs/training.md': { 'train-hyper-parameters': trainHyperParametersTable },
 };
 
 /** Replaces the text between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`. */

@@ -1,6 +1,6 @@
 // One optimisation step and the standard losses of the two network kinds.
 import * as tf from '@tensorflow/tfjs';
-import { maskedSoftmaxCrossEntropy } from '../nn/maskedSoftmax.js';
+import { maskedLogSoftmax, maskedSoftmax, maskedSoftmaxCrossEntropy } from '../nn/maskedSoftmax.js';
 import { FastAdam } from './fastAdam.js';
 import { trainableVariables, type ActionScoringConfig, type Network, type PolicyValueConfig } from '../nn/networks.js';
 
@@ -33,6 +33,28 @@ export function policyValueLoss(net: Network<PolicyValueConfig>, batch: PolicyVa
     const policyLoss = maskedSoftmaxCrossEntropy(logits as tf.Tensor2D, batch.legalMask, batch.targetPolicy);
     const valueLoss = tf.mean(tf.square(tf.sub(value, batch.targetValue)));
     return tf.add<tf.Scalar>(policyLoss, tf.mul(valueLoss, valueWeight));
+  });
+}
+
+/**
+ * PPO's loss written plainly for autodiff, the reference for ppoGradients (policyValueStep.ts):
+ * −mean(min(r·A, clip(r, 1−ε, 1+ε)·A)) + valueCoef·mean((v − R)²) − entropyCoef·mean(H).
+ */
+export function ppoLoss(
+  net: Network<PolicyValueConfig>,
+  batch: { observations: tf.Tensor2D; legalMask: tf.Tensor2D; actions: tf.Tensor1D; oldLogProbs: tf.Tensor1D; advantages: tf.Tensor1D; returns: tf.Tensor1D },
+  coefficients: { clip: number; valueCoef: number; entropyCoef: number },
+): tf.Scalar {
+  return tf.tidy(() => {
+    const [logits, value] = net.model.apply(batch.observations, { training: true }) as tf.Tensor2D[];
+    const logProbs = maskedLogSoftmax(logits, batch.legalMask);
+    const probs = maskedSoftmax(logits, batch.legalMask);
+    const logProbA = tf.sum(tf.mul(logProbs, tf.cast(tf.oneHot(batch.actions, net.config.actionCount), 'float32')), -1);
+    const ratio = tf.exp(tf.sub(logProbA, batch.oldLogProbs));
+    const surrogate = tf.minimum(tf.mul(ratio, batch.advantages), tf.mul(tf.clipByValue(ratio, 1 - coefficients.clip, 1 + coefficients.clip), batch.advantages));
+    const entropy = tf.mean(tf.neg(tf.sum(tf.mul(probs, logProbs), -1)));
+    const valueLoss = tf.mean(tf.square(tf.sub(tf.reshape(value, [-1]), batch.returns)));
+    return tf.sub<tf.Scalar>(tf.add(tf.neg(tf.mean(surrogate)), tf.mul(valueLoss, coefficients.valueCoef)), tf.mul(entropy, coefficients.entropyCoef));
   });
 }
 

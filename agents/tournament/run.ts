@@ -27,6 +27,8 @@ export interface TournamentConfig {
   /** Turns after which a game stops unfinished (default: playMatch's). */
   maxTurns?: number;
   saveRecords?: string;
+  /** One table named seat by seat (its agents among `agents`, `players` long), instead of every lineup of `agents`. */
+  lineup?: string[];
 }
 
 /** What a worker needs to play its share. */
@@ -77,7 +79,10 @@ export interface RunOptions {
 }
 
 export async function runTournament(config: TournamentConfig, options: RunOptions = {}): Promise<TournamentSummary> {
-  const scheduled = schedule(config.agents, config.players, config.games);
+  if (config.lineup && (config.lineup.length !== config.players || config.lineup.some((name) => !config.agents.includes(name)))) {
+    throw new Error(`the lineup ${config.lineup.join(',')} must name ${config.players} seats from the agents ${config.agents.join(',')}`);
+  }
+  const scheduled = schedule(config.agents, config.players, config.games, config.lineup);
   if (config.saveRecords !== undefined) mkdirSync(config.saveRecords, { recursive: true });
   const results = new Array<MatchResult>(scheduled.length);
   let done = 0;

@@ -43,12 +43,15 @@ export function rotations(lineup: readonly string[]): string[][] {
   return result;
 }
 
-/** At least `gamesPerLineup` games for each lineup, rounded up to whole sets of rotations. */
-export function schedule(agents: readonly string[], players: number, gamesPerLineup: number): ScheduledGame[] {
+/**
+ * At least `gamesPerLineup` games for each lineup, rounded up to whole sets of rotations. `lineup`
+ * names one table explicitly instead (an agent per seat, e.g. one neural seat and three strong).
+ */
+export function schedule(agents: readonly string[], players: number, gamesPerLineup: number, lineup?: readonly string[]): ScheduledGame[] {
   const games: ScheduledGame[] = [];
   let deal = 0;
-  for (const lineup of lineups(agents, players)) {
-    const seatings = rotations(lineup);
+  for (const table of lineup ? [[...lineup]] : lineups(agents, players)) {
+    const seatings = rotations(table);
     const deals = Math.ceil(gamesPerLineup / seatings.length);
     for (let d = 0; d < deals; d++, deal++) {
       for (const seats of seatings) games.push({ index: games.length, seats, deal });

@@ -19,7 +19,7 @@ import {
 } from '../rules/state.js';
 
 export const EPISODE_MODES = ['round', 'game'] as const;
-export const REWARD_SCHEMES = ['roundPenalty', 'zeroSum', 'winLoss'] as const;
+export const REWARD_SCHEMES = ['roundPenalty', 'zeroSum', 'zeroSumTotals', 'winLoss'] as const;
 export type EpisodeMode = (typeof EPISODE_MODES)[number];
 export type RewardScheme = (typeof REWARD_SCHEMES)[number];
 
@@ -31,7 +31,7 @@ export const envOptionsSchema = z.strictObject({
   episode: oneOf(EPISODE_MODES).default('game').describe('"round": an episode is one round; "game": rounds until the game ends.'),
   reward: oneOf(REWARD_SCHEMES)
     .default('zeroSum')
-    .describe('"roundPenalty": −points·scale per round; "zeroSum": −(points − mean of the round\'s seats)·scale per round; "winLoss": +1 to the winner of the episode, −1/(n−1) to each of the n−1 others, at its end.'),
+    .describe('"roundPenalty": −points·scale per round; "zeroSum": −(points − mean of the round\'s seats)·scale per round; "zeroSumTotals": the same with each seat\'s change of total over the round (milestones and robbery included) in place of its points; "winLoss": +1 to the winner of the episode, −1/(n−1) to each of the n−1 others, at its end.'),
   rewardScale: z.number({ error: 'must be a positive number' }).positive({ error: 'must be a positive number' }).default(0.01).describe('Multiplies round points in "roundPenalty" and "zeroSum".'),
   maxTurns: intFrom(1).nullable().default(null).describe('Whole turns after which an episode is truncated; null for no cap.'),
   seed: z.int({ error: 'must be an integer' }).default(0).describe('Seed of the episode seeds (used when reset() is given none).'),
@@ -93,6 +93,8 @@ export class Episode {
   history: GameHistory | null = null;
   private seeds: Rng;
   private dealSeeds: ((round: number) => number) | null = null;
+  /** The totals when the current round began (for the "zeroSumTotals" reward). */
+  private readonly roundStartTotals = new Int32Array(MAX_PLAYERS);
 
   /** `rules` may be passed when many episodes share one configuration. */
   constructor(config: EnvConfig, rules = resolveRules({ preset: config.preset, rules: config.rules, players: config.players })) {
@@ -123,6 +125,8 @@ export class Episode {
   /** Continues from a saved position (see position.ts); in game mode a position between rounds deals the next one. */
   load(state: GameState, history: GameHistory | null): void {
     this.state = state;
+    // Totals do not change inside a round, so the round in progress began at these.
+    this.roundStartTotals.set(state.totals);
     this.history = this.config.history ? history : null;
     this.dealSeeds = null;
     this.status = state.phase === PHASE_GAME_OVER || (state.phase === PHASE_BETWEEN_ROUNDS && this.config.episode === 'round') ? TERMINATED : ONGOING;
@@ -185,19 +189,19 @@ export class Episode {
     this.roundResult = result;
     const over = this.config.episode === 'round' || s.phase === PHASE_GAME_OVER;
     const { reward, rewardScale } = this.config;
-    if (reward === 'roundPenalty' || reward === 'zeroSum') {
+    if (reward === 'roundPenalty' || reward === 'zeroSum' || reward === 'zeroSumTotals') {
+      // What each seat of the round lost: its points, or for "zeroSumTotals" the change of its total.
+      const lost = (seat: number) => (reward === 'zeroSumTotals' ? result.totals[seat] - this.roundStartTotals[seat] : (result.points[seat] as number));
       let sum = 0;
       let seats = 0;
       for (let seat = 0; seat < s.players; seat++) {
-        const points = result.points[seat];
-        if (points === null) continue;
-        sum += points;
+        if (result.points[seat] === null) continue;
+        sum += lost(seat);
         seats++;
       }
-      const mean = reward === 'zeroSum' ? sum / seats : 0;
+      const mean = reward === 'roundPenalty' ? 0 : sum / seats;
       for (let seat = 0; seat < s.players; seat++) {
-        const points = result.points[seat];
-        if (points !== null) rewards[offset + seat] = -(points - mean) * rewardScale;
+        if (result.points[seat] !== null) rewards[offset + seat] = -(lost(seat) - mean) * rewardScale;
       }
     } else if (over) {
       const gameOver = this.config.episode === 'game';
@@ -215,6 +219,7 @@ export class Episode {
 
   private beginRound(): void {
     if (this.dealSeeds) this.state.rng = seededRng(this.dealSeeds(this.state.round));
+    this.roundStartTotals.set(this.state.totals);
     startRound(this.state);
     this.history?.beginRound(this.state);
   }
@@ -246,6 +251,7 @@ export class Episode {
     copy.history = this.history?.clone() ?? null;
     copy.seeds = rngFromState(this.seeds.getState());
     copy.dealSeeds = this.dealSeeds;
+    copy.roundStartTotals.set(this.roundStartTotals);
     return copy;
   }
 }

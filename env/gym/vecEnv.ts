@@ -72,6 +72,10 @@ export class VecEnv {
   readonly truncated: Uint8Array;
   /** N × OBSERVATION_SIZE: the observation that ended an episode, written only where it ended. */
   readonly finalObservations: Float32Array;
+  /** 1 where the last step ended a round (in game mode the next round is already dealt). */
+  readonly roundEnds: Uint8Array;
+  /** Where the last step ended the episode: its winner (the game's, or the round's in round mode); −1 if truncated. Else −1. */
+  readonly winners: Int8Array;
   /** Episodes finished since construction. */
   episodes = 0;
   private readonly games: Episode[];
@@ -98,6 +102,8 @@ export class VecEnv {
     this.currentPlayers = new Int8Array(num);
     this.terminated = new Uint8Array(num);
     this.truncated = new Uint8Array(num);
+    this.roundEnds = new Uint8Array(num);
+    this.winners = new Int8Array(num).fill(-1);
   }
 
   /** Resets every game, game i with seed `seed + i` (default: the `seed` option). */
@@ -111,6 +117,8 @@ export class VecEnv {
     this.actors.fill(-1);
     this.terminated.fill(0);
     this.truncated.fill(0);
+    this.roundEnds.fill(0);
+    this.winners.fill(-1);
   }
 
   /**
@@ -132,6 +140,8 @@ export class VecEnv {
       this.actors[i] = game.actor;
       this.terminated[i] = status === TERMINATED ? 1 : 0;
       this.truncated[i] = status === TRUNCATED ? 1 : 0;
+      this.roundEnds[i] = game.roundResult === null ? 0 : 1;
+      this.winners[i] = status !== TERMINATED ? -1 : this.config.episode === 'game' ? game.state.winner : (game.roundResult?.winner ?? -1);
       if (status !== ONGOING) {
         game.writeObservation(this.finalObservations, i * OBSERVATION_SIZE);
         this.episodes++;

@@ -36,6 +36,8 @@ describe('VecEnv', () => {
         expect(vec.terminated[i]).toBe(r.terminated ? 1 : 0);
         expect(vec.truncated[i]).toBe(r.truncated ? 1 : 0);
         expect(vec.actors[i]).toBe(r.info.actor);
+        expect(vec.roundEnds[i]).toBe(r.info.roundResult ? 1 : 0);
+        expect(vec.winners[i]).toBe(r.terminated ? r.info.roundResult?.winner : -1);
         infos[i] = r.info;
         if (r.terminated || r.truncated) {
           expect(hex(vec.finalObservations.subarray(i * OBSERVATION_SIZE, (i + 1) * OBSERVATION_SIZE))).toBe(hex(r.observation));
@@ -46,6 +48,40 @@ describe('VecEnv', () => {
     }
     expect(episodes).toBeGreaterThan(5);
     expect(vec.episodes).toBe(episodes);
+  });
+
+  it('game mode: round ends and the game winner where a game ended', () => {
+    const num = 3;
+    const options = { players: 2, episode: 'game' as const, history: false, rules: { eliminationLimit: 40 } };
+    const vec = new VecEnv({ num, ...options });
+    vec.reset(11);
+    const singles = Array.from({ length: num }, (_, i) => {
+      const env = new YanivEnv(options);
+      env.reset({ seed: 11 + i });
+      return env;
+    });
+    const actions = new Int32Array(num);
+    let rounds = 0;
+    let games = 0;
+    const rng = seededRng(2);
+    // Random play that calls Yaniv whenever it may ends games quickly.
+    for (let t = 0; t < 20_000 && games < 4; t++) {
+      for (let i = 0; i < num; i++) actions[i] = vec.masks[i * ACTION_COUNT] ? 0 : vec.legalIds[i * ACTION_COUNT + randomInt(rng, 0, vec.legalCounts[i] - 1)];
+      vec.step(actions);
+      for (let i = 0; i < num; i++) {
+        const r = singles[i].step(actions[i]);
+        expect(vec.roundEnds[i]).toBe(r.info.roundResult ? 1 : 0);
+        rounds += vec.roundEnds[i];
+        expect(vec.winners[i]).toBe(r.terminated ? r.info.winner : -1);
+        if (r.terminated) {
+          expect(vec.winners[i]).toBeGreaterThanOrEqual(0);
+          games++;
+          singles[i].reset();
+        }
+      }
+    }
+    expect(games).toBeGreaterThan(0);
+    expect(rounds).toBeGreaterThan(games);
   });
 
   it('writes the same rows after a reset mid-run as a fresh VecEnv', () => {

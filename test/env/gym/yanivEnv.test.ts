@@ -149,6 +149,30 @@ describe('rewards', () => {
     }
   });
 
+  it('zeroSumTotals: each seat\'s change of total, milestones included, less the mean; a game sums to −(final total − mean)', () => {
+    let milestoneRounds = 0;
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const results = playEpisode(new YanivEnv({ players: 2, reward: 'zeroSumTotals', rewardScale: 0.5 }), seed);
+      const sums = [0, 0];
+      let previous = [0, 0];
+      for (const r of results) {
+        r.info.rewards.forEach((x, seat) => (sums[seat] += x));
+        const result = r.info.roundResult;
+        if (!result) continue;
+        const deltas = result.totals.map((t, seat) => t - previous[seat]);
+        if (deltas.some((d, seat) => d !== result.points[seat])) milestoneRounds++;
+        const mean = (deltas[0] + deltas[1]) / 2;
+        deltas.forEach((d, seat) => expect(r.info.rewards[seat]).toBeCloseTo(-(d - mean) * 0.5, 5));
+        previous = [...result.totals];
+      }
+      const finals = previous;
+      const mean = (finals[0] + finals[1]) / 2;
+      sums.forEach((sum, seat) => expect(sum).toBeCloseTo(-(finals[seat] - mean) * 0.5, 4));
+    }
+    // Some rounds landed on a milestone, where the reward differs from "zeroSum".
+    expect(milestoneRounds).toBeGreaterThan(0);
+  });
+
   it('winLoss: +1 to the winner and −1/(n−1) to each other seat, once, at the end', () => {
     for (const episode of ['round', 'game'] as const) {
       const results = playEpisode(new YanivEnv({ players: 3, reward: 'winLoss', episode }), 8);

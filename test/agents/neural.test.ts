@@ -1,0 +1,123 @@
+// The neural agent: never an illegal action under any preset and table size (random tiny
+// networks), the policy and value it returns, batched decisions equal to single ones, sampling,
+// model folders, and refusing a model saved for other versions.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadNeuralAgent, neuralAgent, resolveModelDir } from '../../agents/neural.js';
+import { createAgent, parseAgentSpec } from '../../agents/registry.js';
+import { playMatch } from '../../agents/tournament/match.js';
+import { ACTION_COUNT, ACTION_SPACE_VERSION } from '../../env/gym/actionLayout.js';
+import type { DecisionInput } from '../../env/gym/agent.js';
+import { OBSERVATION_SIZE, OBSERVATION_VERSION } from '../../env/gym/observation.js';
+import { YanivEnv } from '../../env/gym/yanivEnv.js';
+import { MAX_PLAYERS, MIN_PLAYERS, PRESET_NAMES, resolveRules } from '../../env/rules/rules.js';
+import { playerView } from '../../env/rules/view.js';
+import { initBackend } from '../../nn/backend.js';
+import { buildNetwork, type Network, type PolicyValueConfig } from '../../nn/networks.js';
+import { saveNetwork } from '../../nn/persistence.js';
+
+const RUNS = process.env.YANIV_PROPERTY_RUNS === 'long' ? 10 : 1;
+const tiny = (seed: number): Network<PolicyValueConfig> => buildNetwork({ kind: 'policy-value', observationSize: OBSERVATION_SIZE, actionCount: ACTION_COUNT, hiddenUnits: [6], seed });
+let folder = '';
+
+beforeAll(async () => {
+  await initBackend('wasm');
+  folder = mkdtempSync(path.join(tmpdir(), 'yaniv-neural-'));
+});
+
+afterAll(() => {
+  if (folder) rmSync(folder, { recursive: true, force: true });
+});
+
+describe('neural agent', () => {
+  it('never picks an illegal action, under every preset and table size, greedy or sampling (random tiny networks)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...PRESET_NAMES), fc.integer({ min: MIN_PLAYERS, max: MAX_PLAYERS }), fc.integer({ min: 0, max: 1000 }), fc.boolean(), fc.boolean(),
+        (preset, players, seed, greedy, quick) => {
+          const overrides = quick ? { quickDiscard: true, slapdown: true } : {};
+          const rules = resolveRules({ preset, rules: overrides, players });
+          const net = tiny(seed);
+          const agents = Array.from({ length: players }, (_, seat) => neuralAgent(net, { greedy: greedy || seat % 2 === 0 }));
+          // playMatch throws on an illegal action; a round of 40 whole turns covers turn, draw and after-draw steps.
+          const result = playMatch({ rules, preset, overrides, agents, dealSeed: seed, agentSeed: seed + 1, episode: 'round', maxTurns: 40 });
+          expect(result.turns).toBeGreaterThan(0);
+          net.model.dispose();
+        },
+      ),
+      { numRuns: 40 * RUNS, seed: 23 },
+    );
+  });
+
+  it('returns the policy over the legal actions, best first, and the value; actBatch decides as act does', () => {
+    const net = tiny(4);
+    const agent = neuralAgent(net);
+    const env = new YanivEnv({ players: 3, seed: 5 });
+    let { observation, info } = env.reset();
+    const inputs: DecisionInput[] = [];
+    for (let step = 0; step < 12; step++) {
+      const input = { observation: observation.slice(), mask: info.actionMask.slice(), view: playerView(env.state, info.currentPlayer) };
+      inputs.push(input);
+      const decision = agent.act(input);
+      const policy = decision.policy!;
+      expect([...policy.actions].sort((a, b) => a - b)).toEqual(Array.from(info.legalIds.subarray(0, info.legalCount)));
+      expect(policy.actions[0]).toBe(decision.action);
+      expect(policy.scores.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
+      for (let i = 1; i < policy.scores.length; i++) expect(policy.scores[i]).toBeLessThanOrEqual(policy.scores[i - 1]);
+      expect(Number.isFinite(policy.value)).toBe(true);
+      ({ observation, info } = env.step(decision.action));
+    }
+    const batched = agent.actBatch!(inputs);
+    batched.forEach((d, i) => {
+      const single = agent.act(inputs[i]);
+      expect(d.action).toBe(single.action);
+      d.policy!.scores.forEach((p, j) => expect(p).toBeCloseTo(single.policy!.scores[j], 6));
+      expect(d.policy!.value).toBeCloseTo(single.policy!.value!, 6);
+    });
+    net.model.dispose();
+  });
+
+  it('samples from the policy with its own seed when greedy is off', () => {
+    const net = tiny(8);
+    const env = new YanivEnv({ players: 2, seed: 1 });
+    const { observation, info } = env.reset();
+    const input = { observation, mask: info.actionMask, view: playerView(env.state, info.currentPlayer) };
+    const sampler = neuralAgent(net, { greedy: false });
+    const draws = (seed: number) => {
+      sampler.reset(seed);
+      return Array.from({ length: 30 }, () => sampler.act(input).action);
+    };
+    expect(draws(3)).toEqual(draws(3));
+    expect(new Set(draws(3)).size).toBeGreaterThan(1);
+    draws(4).forEach((a) => expect(info.actionMask[a]).toBe(1));
+    net.model.dispose();
+  });
+
+  it('loads a model folder or a run folder (best/, then checkpoint/) through neural:PATH', async () => {
+    const net = tiny(9);
+    const run = path.join(folder, 'run');
+    await saveNetwork(net, path.join(run, 'checkpoint'), { observationVersion: OBSERVATION_VERSION, actionSpaceVersion: ACTION_SPACE_VERSION });
+    expect(resolveModelDir(run)).toBe(path.join(run, 'checkpoint'));
+    await saveNetwork(net, path.join(run, 'best'), { observationVersion: OBSERVATION_VERSION, actionSpaceVersion: ACTION_SPACE_VERSION });
+    expect(resolveModelDir(run)).toBe(path.join(run, 'best'));
+    expect(() => resolveModelDir(path.join(folder, 'nothing'))).toThrow(/no model in/);
+    const agent = await createAgent(`neural:${run}?greedy=0`);
+    expect(agent.name).toBe('neural');
+    expect(() => parseAgentSpec('neural?greedy=maybe')).not.toThrow();
+    await expect(createAgent('neural:x?greedy=maybe')).rejects.toThrow(/greedy must be 1, 0, true or false/);
+    await expect(createAgent('neural:x?temperature=2')).rejects.toThrow(/no parameter "temperature"/);
+    net.model.dispose();
+  });
+
+  it('refuses a model saved for another observation or action-space version, naming both', async () => {
+    const net = tiny(10);
+    await saveNetwork(net, path.join(folder, 'old-obs'), { observationVersion: 'yaniv-obs/0', actionSpaceVersion: ACTION_SPACE_VERSION });
+    await expect(loadNeuralAgent(path.join(folder, 'old-obs'))).rejects.toThrow(`observation version differs: saved "yaniv-obs/0", expected "${OBSERVATION_VERSION}"`);
+    await saveNetwork(net, path.join(folder, 'old-actions'), { observationVersion: OBSERVATION_VERSION, actionSpaceVersion: 'yaniv-actions/0' });
+    await expect(loadNeuralAgent(path.join(folder, 'old-actions'))).rejects.toThrow(`action-space version differs: saved "yaniv-actions/0", expected "${ACTION_SPACE_VERSION}"`);
+    net.model.dispose();
+  });
+});

@@ -1,0 +1,118 @@
+// `yaniv train` through the real entry point with a tiny network: a run writes a checkpoint that
+// neural:PATH loads and plays a legal game with; --resume continues the episode count and the
+// metrics; bad flags are a clear error (exit 2); `yaniv plot` redraws the curve.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAgent } from '../../agents/registry.js';
+import { playMatch } from '../../agents/tournament/match.js';
+import { resolveRules } from '../../env/rules/rules.js';
+import { initBackend } from '../../nn/backend.js';
+
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+let folder = '';
+
+beforeAll(() => {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npm run build, or npm test which builds)`);
+  folder = mkdtempSync(path.join(tmpdir(), 'yaniv-train-'));
+});
+
+afterAll(() => {
+  if (folder) rmSync(folder, { recursive: true, force: true });
+});
+
+function yaniv(...args: string[]) {
+  const child = spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8', timeout: 120_000 });
+  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
+}
+
+/** Small enough to run in seconds: a tiny network, a few games, episodes of one round cut at 30 turns. */
+const TINY = [
+  '--hidden-units', '8', '--games-per-actor', '4', '--rollout-samples', '128', '--minibatch-size', '64', '--max-turns', '30',
+  '--imitation-episodes', '2', '--episode', 'round', '--eval-every', '0', '--eval-games', '2', '--backend', 'wasm',
+];
+
+const metricLines = (dir: string) => readFileSync(path.join(dir, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+const trainerState = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'checkpoint', 'trainer.json'), 'utf8')) as { episodes: number; iteration: number; commandLines: string[][] };
+
+describe('yaniv train', () => {
+  it('trains a tiny network, whose checkpoint neural:PATH loads and plays a legal game with, and resumes', async () => {
+    const run = path.join(folder, 'run');
+    const first = yaniv('train', '--episodes', '4', '--out', run, ...TINY);
+    expect(first.stderr).toMatch(/finished at \d+ episodes/);
+    expect(first.code).toBe(0);
+    for (const file of ['checkpoint/model.json', 'checkpoint/optimizer.bin', 'checkpoint/trainer.json', 'best/model.json', 'metrics.jsonl', 'curve.svg']) {
+      expect(existsSync(path.join(run, file)), file).toBe(true);
+    }
+    const metadata = JSON.parse(readFileSync(path.join(run, 'checkpoint', 'metadata.json'), 'utf8')) as { training: Record<string, unknown> };
+    expect(metadata.training).toMatchObject({ rules: { preset: 'standard' }, players: [2], episode: 'round' });
+    expect(metadata.training.episodes).toBeGreaterThanOrEqual(4);
+    expect(metadata.training.hyperParameters).toMatchObject({ hiddenUnits: [8], rolloutSamples: 128 });
+    expect((metadata.training.commandLines as string[][])[0]).toContain('--episodes');
+    expect(readFileSync(path.join(run, 'curve.svg'), 'utf8')).toMatch(/^<svg/);
+    const before = trainerState(run);
+    const lines = metricLines(run);
+    expect(lines.filter((l) => l.type === 'iteration').length).toBe(before.iteration);
+    expect(lines.some((l) => l.type === 'evaluation')).toBe(true);
+
+    // The checkpoint plays through the registry.
+    await initBackend('wasm');
+    const agent = await createAgent(`neural:${path.join(run, 'checkpoint')}`);
+    const random = await createAgent('random');
+    const result = playMatch({ rules: resolveRules({ players: 2 }), preset: 'standard', overrides: {}, agents: [agent, random], dealSeed: 1, agentSeed: 2, episode: 'round', maxTurns: 50 });
+    expect(result.turns).toBeGreaterThan(0);
+
+    // Resume: the count and the metrics go on from the checkpoint.
+    const second = yaniv('train', '--resume', '--episodes', String(before.episodes + 4), '--out', run, '--eval-games', '0');
+    expect(second.code).toBe(0);
+    const after = trainerState(run);
+    expect(after.episodes).toBeGreaterThanOrEqual(before.episodes + 4);
+    expect(after.iteration).toBeGreaterThan(before.iteration);
+    expect(after.commandLines.length).toBe(2);
+    const iterations = metricLines(run).filter((l) => l.type === 'iteration').map((l) => l.iteration as number);
+    expect(iterations).toEqual(Array.from({ length: after.iteration }, (_, i) => i + 1));
+
+    // A resume without --episodes keeps the run's target: nothing left to play, one more checkpoint.
+    const third = yaniv('train', '--resume', '--out', run, '--eval-games', '0');
+    expect(third.code).toBe(0);
+    expect(trainerState(run).episodes).toBe(after.episodes);
+
+    // Redraw the curve elsewhere.
+    const plotted = yaniv('plot', run, '--out', path.join(folder, 'curve.svg'));
+    expect(plotted.code).toBe(0);
+    expect(readFileSync(path.join(folder, 'curve.svg'), 'utf8')).toMatch(/^<svg/);
+  });
+
+  it('rejects bad and unknown flags with exit 2 and a message naming them', () => {
+    const out = path.join(folder, 'bad');
+    const cases: [string[], RegExp][] = [
+      [['--episodes', '4', '--learning-rate', '-1'], /--learning-rate: must be a positive number/],
+      [['--episodes', '4', '--hidden-units', '8,x'], /--hidden-units/],
+      [['--episodes', '4', '--target-kl', 'none', '--actor-lag', '2'], /--actor-lag: must be 0 or 1/],
+      [['--episodes', 'many'], /--episodes/],
+      [['--episodes', '4', '--players', '2,9'], /--players/],
+      [['--episodes', '4', '--opponents', 'wizard=1'], /unknown agent "wizard"/],
+      [['--episodes', '4', '--rules', 'klingon'], /unknown preset "klingon"/],
+      [['--episodes', '4', '--reward', 'points'], /--reward: must be one of/],
+      [['--episodes', '4', '--frobnicate'], /unknown option '--frobnicate'/],
+      [['--out', out], /--episodes is required/],
+      [['--episodes', '4', '--resume'], /--resume: no checkpoint/],
+    ];
+    for (const [flags, message] of cases) {
+      const result = yaniv('train', '--out', out, ...flags);
+      expect(result.code, flags.join(' ')).toBe(2);
+      expect(result.stderr, flags.join(' ')).toMatch(message);
+    }
+    expect(yaniv('plot', path.join(folder, 'nowhere')).code).toBe(2);
+  });
+
+  it('says what an episode is in --help', () => {
+    const help = yaniv('train', '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/An episode is one whole game/);
+    expect(help.stdout).toMatch(/--gae-lambda/);
+  });
+});

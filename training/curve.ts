@@ -1,0 +1,117 @@
+/**
+ * The learning curve of a run, from its metrics.jsonl: win rates against the evaluation opponents
+ * with their 95% intervals, and the losses, against episodes played. A Vega-Lite spec compiled to
+ * Vega and rendered to SVG by vega's headless View (no canvas, no native code).
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import * as vega from 'vega';
+import * as vl from 'vega-lite';
+
+export const METRICS_FILE = 'metrics.jsonl';
+export const CURVE_FILE = 'curve.svg';
+
+interface EvaluationLine {
+  type: 'evaluation';
+  episodes: number;
+  iteration: number;
+  results: { opponent: string; players: number; winRate: number; low: number; high: number; games: number }[];
+}
+
+interface IterationLine {
+  type: 'iteration';
+  episodes: number;
+  phase: 'imitation' | 'ppo';
+  loss: number;
+  valueLoss?: number;
+}
+
+/** The lines of metrics.jsonl (blank or unreadable lines, e.g. one cut by a kill, are skipped). */
+export function readMetrics(dir: string): Record<string, unknown>[] {
+  const file = path.join(dir, METRICS_FILE);
+  if (!existsSync(file)) return [];
+  const lines: Record<string, unknown>[] = [];
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      lines.push(JSON.parse(line) as Record<string, unknown>);
+    } catch {
+      // A line cut short by a killed process.
+    }
+  }
+  return lines;
+}
+
+/** The Vega-Lite spec of the curve. */
+export function curveSpec(lines: readonly Record<string, unknown>[], title: string): vl.TopLevelSpec {
+  const winRates = (lines.filter((l) => l.type === 'evaluation') as unknown as EvaluationLine[]).flatMap((line) =>
+    line.results.map((r) => ({
+      episodes: line.episodes,
+      matchup: r.players > 2 ? `vs ${r.players - 1} × ${r.opponent} (1 of ${r.players} seats)` : `vs ${r.opponent}, heads-up`,
+      winRate: r.winRate,
+      low: r.low,
+      high: r.high,
+      games: r.games,
+    })),
+  );
+  const losses = (lines.filter((l) => l.type === 'iteration') as unknown as IterationLine[]).flatMap((line) => [
+    { episodes: line.episodes, series: line.phase === 'imitation' ? 'imitation: cross-entropy + value error' : 'PPO: total loss', value: line.loss },
+    ...(line.valueLoss !== undefined ? [{ episodes: line.episodes, series: 'PPO: value error', value: line.valueLoss }] : []),
+  ]).filter((row) => Number.isFinite(row.value));
+  const last = Math.max(1, ...lines.map((l) => (typeof l.episodes === 'number' ? l.episodes : 0)));
+  // Both panels on the same episode axis, from 0.
+  const x = { field: 'episodes', type: 'quantitative' as const, title: 'episodes played', scale: { domain: [0, last] } };
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title,
+    vconcat: [
+      {
+        width: 640,
+        height: 260,
+        title: 'win rate, greedy, duplicate deals (band: 95% Wilson interval)',
+        data: { values: winRates },
+        layer: [
+          { mark: { type: 'errorband', opacity: 0.2 }, encoding: { x, y: { field: 'low', type: 'quantitative', title: 'win rate' }, y2: { field: 'high' }, color: { field: 'matchup', type: 'nominal', title: null } } },
+          {
+            mark: { type: 'line', point: true },
+            encoding: {
+              x,
+              y: { field: 'winRate', type: 'quantitative', scale: { domain: [0, 1] }, axis: { format: '%' }, title: 'win rate' },
+              color: { field: 'matchup', type: 'nominal', title: null },
+              tooltip: [{ field: 'winRate', format: '.1%' }, { field: 'low', format: '.1%' }, { field: 'high', format: '.1%' }, { field: 'games' }],
+            },
+          },
+          { data: { values: [{ y: 0.5 }] }, mark: { type: 'rule', strokeDash: [4, 4], color: 'gray' }, encoding: { y: { field: 'y', type: 'quantitative' } } },
+        ],
+      },
+      {
+        width: 640,
+        height: 180,
+        title: 'loss per iteration',
+        data: { values: losses },
+        mark: { type: 'line', strokeWidth: 1 },
+        encoding: { x, y: { field: 'value', type: 'quantitative', title: 'loss' }, color: { field: 'series', type: 'nominal', title: null } },
+      },
+    ],
+    resolve: { scale: { color: 'independent' }, legend: { color: 'independent' } },
+    config: { legend: { orient: 'right', labelLimit: 320 } },
+  };
+}
+
+/** Renders the curve of the metrics lines to an SVG string. */
+export async function renderCurve(lines: readonly Record<string, unknown>[], title: string): Promise<string> {
+  const compiled = vl.compile(curveSpec(lines, title)).spec;
+  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
+
+/** Reads DIR/metrics.jsonl and writes DIR/curve.svg (or `out`); returns the file written. */
+export async function writeCurve(dir: string, out = path.join(dir, CURVE_FILE)): Promise<string> {
+  const svg = await renderCurve(readMetrics(dir), `yaniv train: ${path.basename(path.resolve(dir))}`);
+  writeFileSync(out, svg);
+  return out;
+}

@@ -1,0 +1,42 @@
+/**
+ * The actor ↔ learner boundary: plain, structured-clonable data only (numbers, strings, typed
+ * arrays), so that actors in worker threads today could sit on other machines tomorrow behind
+ * another transport, without touching the algorithms.
+ *
+ * Learner → actor: versioned weights, league changes, and requests for a batch of trajectories.
+ * Actor → learner: trajectory batches with the weights version that played them, and errors.
+ */
+import type { BackendChoice } from '../nn/backendChoice.js';
+import type { PolicyValueConfig } from '../nn/networks.js';
+import type { CollectMode, RolloutSetup, RolloutStats, TrajectoryBatch } from './rollout.js';
+
+/** What an actor is started with. */
+export interface ActorInit {
+  actor: number;
+  backend: BackendChoice;
+  network: PolicyValueConfig;
+  setup: RolloutSetup;
+  /** Agent spec of the imitation teacher, or null. */
+  teacher: string | null;
+}
+
+export type LearnerMessage =
+  /** The learner's weights (getFlatWeights order) from now on. */
+  | { type: 'weights'; version: number; weights: Float32Array }
+  /** Snapshots joining and leaving the league's "past" pool. */
+  | { type: 'league'; add: { id: number; weights: Float32Array }[]; remove: number[] }
+  /** Gather at least `samples` learner decisions with the latest weights received, and send them as batch `batch`. */
+  | { type: 'collect'; batch: number; samples: number; mode: CollectMode }
+  | { type: 'stop' };
+
+export type ActorMessage =
+  | { type: 'ready'; actor: number; backend: string }
+  | { type: 'trajectories'; actor: number; batch: number; weightsVersion: number; mode: CollectMode; trajectories: TrajectoryBatch; stats: RolloutStats }
+  | { type: 'error'; actor: number; message: string };
+
+/** The typed arrays of a batch, for a transfer list. */
+export function transferables(batch: TrajectoryBatch): ArrayBuffer[] {
+  const arrays = [batch.observations, batch.masks, batch.actions, batch.logProbs, batch.values, batch.rewards, batch.nextValues, batch.dones, batch.segmentEnds];
+  if (batch.teacherActions) arrays.push(batch.teacherActions);
+  return arrays.map((a) => a.buffer as ArrayBuffer);
+}

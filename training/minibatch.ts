@@ -1,0 +1,82 @@
+/** Rows of a trajectory batch gathered into the tensors of one gradient step (both algorithms use it). */
+import * as tf from '@tensorflow/tfjs';
+import { ACTION_COUNT } from '../env/gym/actionLayout.js';
+import { OBSERVATION_SIZE } from '../env/gym/observation.js';
+import type { TrajectoryBatch } from './rollout.js';
+
+/** Reusable host buffers for minibatches of up to `size` rows. */
+export class MinibatchBuffers {
+  readonly observations: Float32Array;
+  readonly masks: Float32Array;
+  readonly legalAnywhere = new Uint8Array(ACTION_COUNT);
+  constructor(readonly size: number) {
+    this.observations = new Float32Array(size * OBSERVATION_SIZE);
+    this.masks = new Float32Array(size * ACTION_COUNT);
+  }
+}
+
+export interface MinibatchInputs {
+  /** [n, OBSERVATION_SIZE]. */
+  observations: tf.Tensor2D;
+  /** [n, columns]: 1 where the row's action at that column is legal. */
+  legalMask: tf.Tensor2D;
+  /** int32 action ids legal in some row of the minibatch, ascending: the only logits the step computes (see policyValueForward). */
+  columns: tf.Tensor1D;
+  /** Action id → its column, −1 for actions legal nowhere in the minibatch. */
+  position: Int16Array;
+  width: number;
+}
+
+/**
+ * The observations of the rows `indices[from..to)` and their legal masks over the union of their
+ * legal actions (a minibatch of 512 decisions has about 86 of the 1409 legal somewhere).
+ */
+export function gatherInputs(batch: TrajectoryBatch, indices: Int32Array, from: number, to: number, buffers: MinibatchBuffers): MinibatchInputs {
+  const n = to - from;
+  const anywhere = buffers.legalAnywhere.fill(0);
+  for (let k = 0; k < n; k++) {
+    const row = indices[from + k];
+    buffers.observations.set(batch.observations.subarray(row * OBSERVATION_SIZE, (row + 1) * OBSERVATION_SIZE), k * OBSERVATION_SIZE);
+    const mask = batch.masks.subarray(row * ACTION_COUNT, (row + 1) * ACTION_COUNT);
+    for (let a = 0; a < ACTION_COUNT; a++) anywhere[a] |= mask[a];
+  }
+  const position = new Int16Array(ACTION_COUNT).fill(-1);
+  const columns: number[] = [];
+  for (let a = 0; a < ACTION_COUNT; a++) {
+    if (anywhere[a]) {
+      position[a] = columns.length;
+      columns.push(a);
+    }
+  }
+  const width = columns.length;
+  for (let k = 0; k < n; k++) {
+    const at = indices[from + k] * ACTION_COUNT;
+    for (let c = 0; c < width; c++) buffers.masks[k * width + c] = batch.masks[at + columns[c]];
+  }
+  return {
+    observations: tf.tensor2d(buffers.observations.subarray(0, n * OBSERVATION_SIZE), [n, OBSERVATION_SIZE]),
+    legalMask: tf.tensor2d(buffers.masks.subarray(0, n * width), [n, width]),
+    columns: tf.tensor1d(columns, 'int32'),
+    position,
+    width,
+  };
+}
+
+/** Values of `source` at the rows `indices[from..to)`. */
+export function gatherValues(source: ArrayLike<number>, indices: Int32Array, from: number, to: number): Float32Array {
+  const out = new Float32Array(to - from);
+  for (let k = from; k < to; k++) out[k - from] = source[indices[k]];
+  return out;
+}
+
+/** A permutation of 0..n−1 drawn with `random` (uniform in [0, 1)). */
+export function shuffledIndices(n: number, random: () => number): Int32Array {
+  const indices = Int32Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    const t = indices[i];
+    indices[i] = indices[j];
+    indices[j] = t;
+  }
+  return indices;
+}

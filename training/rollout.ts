@@ -1,0 +1,474 @@
+/**
+ * An actor's rollout: games stepped together in VecEnvs (one per table size), every decision of the
+ * learner's seats taken by ONE batched `evaluatePolicyValue` call per step over all games (and one
+ * per past snapshot that holds seats), heuristic opponents through the Agent interface. It records
+ * the learner's decisions as trajectories, stream by stream (a stream is one seat of one game):
+ *
+ *   observation, legal mask, action, log p(action), value, reward, next value, done, segment end
+ *
+ * - reward: the seat's rewards from this decision up to its next one (rewards arrive at round ends);
+ * - next value: the value of the seat's next decision, 0 at the end of the return (a round end with
+ *   `returnHorizon: "round"`, else the episode's end), the decision's own value when the game was
+ *   cut short by the turn cap (truncation is not an end: it bootstraps);
+ * - done: 1 where the return ends or the game was cut short (GAE does not look past it);
+ * - segment end: 1 on a stream's last decision in this batch (GAE does not look past it either).
+ *
+ * A decision is emitted once its next value is known, so each stream's latest decision waits for the
+ * next batch; every other one goes out. Plain typed arrays only: the batch crosses threads as is.
+ */
+import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
+import { ACTION_COUNT } from '../env/gym/actionLayout.js';
+import type { Agent, Decision, DecisionInput } from '../env/gym/agent.js';
+import { OBSERVATION_SIZE } from '../env/gym/observation.js';
+import { VecEnv } from '../env/gym/vecEnv.js';
+import type { EpisodeMode, RewardScheme } from '../env/gym/episode.js';
+import { type Rng, seededRng } from '../env/rules/random.js';
+import { MAX_PLAYERS } from '../env/rules/rules.js';
+import { playerView } from '../env/rules/view.js';
+import { evaluatePolicyValue } from '../nn/inference.js';
+import type { Network, PolicyValueConfig } from '../nn/networks.js';
+import { type OpponentShare, PAST, SELF, drawOpponent } from './league.js';
+
+/** The learner's decisions of one batch, stream by stream (see the file's header). */
+export interface TrajectoryBatch {
+  count: number;
+  /** count × OBSERVATION_SIZE. */
+  observations: Float32Array;
+  /** count × ACTION_COUNT, 1 = legal. */
+  masks: Uint8Array;
+  actions: Int16Array;
+  logProbs: Float32Array;
+  values: Float32Array;
+  rewards: Float32Array;
+  nextValues: Float32Array;
+  dones: Uint8Array;
+  segmentEnds: Uint8Array;
+  /** Imitation batches: the teacher's action at each decision. */
+  teacherActions: Int16Array | null;
+}
+
+/** A batch of `count` decisions, all zero. */
+export function emptyTrajectoryBatch(count: number, withTeacher: boolean): TrajectoryBatch {
+  return {
+    count,
+    observations: new Float32Array(count * OBSERVATION_SIZE),
+    masks: new Uint8Array(count * ACTION_COUNT),
+    actions: new Int16Array(count),
+    logProbs: new Float32Array(count),
+    values: new Float32Array(count),
+    rewards: new Float32Array(count),
+    nextValues: new Float32Array(count),
+    dones: new Uint8Array(count),
+    segmentEnds: new Uint8Array(count),
+    teacherActions: withTeacher ? new Int16Array(count) : null,
+  };
+}
+
+export interface RolloutStats {
+  /** Episodes that ended (all games, all opponents). */
+  episodes: number;
+  /** Of which cut short by the turn cap. */
+  truncated: number;
+  /** Decisions of every seat (env steps). */
+  decisions: number;
+  /** Decisions taken by the learner's network. */
+  learnerDecisions: number;
+  /** Sum of the learner's rewards over the decisions emitted (the mean return per emitted decision is a health check). */
+  rewardSum: number;
+  /** Episodes ended per opponent spec with the learner's wins (not for "self"). */
+  outcomes: Record<string, { games: number; wins: number }>;
+  /** Imitation: decisions where the network's most probable action was the teacher's. */
+  teacherAgreement: number;
+  seconds: number;
+  inferenceSeconds: number;
+  opponentSeconds: number;
+}
+
+export type CollectMode = { kind: 'ppo' } | { kind: 'imitation'; teacherPlays: boolean };
+
+export interface RolloutSetup {
+  /** Table sizes; the games are split evenly between them. */
+  players: number[];
+  games: number;
+  preset: string;
+  episode: EpisodeMode;
+  reward: RewardScheme;
+  rewardScale: number;
+  maxTurns: number;
+  returnHorizon: 'round' | 'game';
+  opponents: OpponentShare[];
+  seed: number;
+}
+
+/** The growing store of recorded decisions; slots are reused once emitted. */
+class SlotStore {
+  capacity = 0;
+  observations = new Float32Array(0);
+  masks = new Uint8Array(0);
+  actions = new Int16Array(0);
+  logProbs = new Float32Array(0);
+  values = new Float32Array(0);
+  rewards = new Float32Array(0);
+  nextValues = new Float32Array(0);
+  dones = new Uint8Array(0);
+  teacher = new Int16Array(0);
+  private free: number[] = [];
+
+  take(): number {
+    if (this.free.length === 0) this.grow(Math.max(1024, this.capacity * 2));
+    return this.free.pop() as number;
+  }
+
+  release(slot: number): void {
+    this.free.push(slot);
+  }
+
+  private grow(capacity: number): void {
+    const copy = <T extends Float32Array | Uint8Array | Int16Array>(old: T, make: (n: number) => T, width = 1): T => {
+      const next = make(capacity * width);
+      next.set(old);
+      return next;
+    };
+    this.observations = copy(this.observations, (n) => new Float32Array(n), OBSERVATION_SIZE);
+    this.masks = copy(this.masks, (n) => new Uint8Array(n), ACTION_COUNT);
+    this.actions = copy(this.actions, (n) => new Int16Array(n));
+    this.logProbs = copy(this.logProbs, (n) => new Float32Array(n));
+    this.values = copy(this.values, (n) => new Float32Array(n));
+    this.rewards = copy(this.rewards, (n) => new Float32Array(n));
+    this.nextValues = copy(this.nextValues, (n) => new Float32Array(n));
+    this.dones = copy(this.dones, (n) => new Uint8Array(n));
+    this.teacher = copy(this.teacher, (n) => new Int16Array(n));
+    for (let slot = capacity - 1; slot >= this.capacity; slot--) this.free.push(slot);
+    this.capacity = capacity;
+  }
+}
+
+/** Recorded log-probabilities are at least this (p ≈ 2e-9). */
+export const MIN_LOG_PROB = -20;
+
+/** The part of a time measurement, in seconds. */
+const now = () => performance.now() / 1000;
+
+export class Rollout {
+  readonly tables: VecEnv[];
+  /** Global game g lives in table tableOf[g] at index localOf[g]. */
+  private readonly tableOf: Int16Array;
+  private readonly localOf: Int16Array;
+  private readonly gameCount: number;
+  /** Per game: the opponent spec, the snapshot id (for "past"), and the learner's seat (−1: every seat, "self"). */
+  private readonly opponentOf: string[];
+  private readonly snapshotOf: Int32Array;
+  private readonly learnerSeat: Int8Array;
+  /** Per stream (g · MAX_PLAYERS + seat): the decision waiting for its next value (−1: none), and the decisions ready to go out. */
+  private readonly pending: Int32Array;
+  private readonly ready: number[][];
+  private readyCount = 0;
+  private readonly store = new SlotStore();
+  private readonly snapshots = new Map<number, Network<PolicyValueConfig>>();
+  private readonly rng: Rng;
+  private readonly actions: Int32Array[];
+  private readonly rowObservations: Float32Array;
+  private readonly rowMasks: Uint8Array;
+  private readonly rows: Int32Array;
+  private readonly setup: RolloutSetup;
+
+  constructor(
+    setup: RolloutSetup,
+    private readonly learner: Network<PolicyValueConfig>,
+    /** An Agent for every agent spec of the mix. */
+    private readonly agents: ReadonlyMap<string, Agent>,
+    /** The imitation teacher, when there is an imitation phase. */
+    private readonly teacher: Agent | null,
+  ) {
+    this.setup = setup;
+    const sizes = setup.players;
+    if (setup.games < sizes.length) throw new RangeError(`${setup.games} games cannot be split over ${sizes.length} table sizes`);
+    this.tables = sizes.map((players, t) => {
+      const num = Math.floor(setup.games / sizes.length) + (t < setup.games % sizes.length ? 1 : 0);
+      const env = new VecEnv({
+        num, players, preset: setup.preset, episode: setup.episode, reward: setup.reward, rewardScale: setup.rewardScale, maxTurns: setup.maxTurns,
+        seed: setup.seed + 7919 * t,
+      });
+      env.reset(setup.seed + 7919 * t);
+      return env;
+    });
+    this.gameCount = this.tables.reduce((n, t) => n + t.num, 0);
+    this.tableOf = new Int16Array(this.gameCount);
+    this.localOf = new Int16Array(this.gameCount);
+    let g = 0;
+    this.tables.forEach((table, t) => {
+      for (let i = 0; i < table.num; i++, g++) {
+        this.tableOf[g] = t;
+        this.localOf[g] = i;
+      }
+    });
+    this.rng = seededRng(setup.seed);
+    for (const share of setup.opponents) {
+      if (share.spec !== SELF && share.spec !== PAST && !agents.has(share.spec)) throw new Error(`no agent given for opponent ${share.spec}`);
+    }
+    this.opponentOf = new Array<string>(this.gameCount).fill(SELF);
+    this.snapshotOf = new Int32Array(this.gameCount).fill(-1);
+    this.learnerSeat = new Int8Array(this.gameCount).fill(-1);
+    for (let game = 0; game < this.gameCount; game++) this.assign(game);
+    this.pending = new Int32Array(this.gameCount * MAX_PLAYERS).fill(-1);
+    this.ready = Array.from({ length: this.gameCount * MAX_PLAYERS }, () => []);
+    this.actions = this.tables.map((t) => new Int32Array(t.num));
+    this.rowObservations = new Float32Array(this.gameCount * OBSERVATION_SIZE);
+    this.rowMasks = new Uint8Array(this.gameCount * ACTION_COUNT);
+    this.rows = new Int32Array(this.gameCount);
+  }
+
+  /** A past snapshot that "past" games may draw (the network is the caller's, kept until removed). */
+  addSnapshot(id: number, network: Network<PolicyValueConfig>): void {
+    this.snapshots.set(id, network);
+  }
+
+  /** Drops a snapshot; its games go on against another one (or themselves once the pool is empty). Returns its network for disposal. */
+  removeSnapshot(id: number): Network<PolicyValueConfig> | undefined {
+    const network = this.snapshots.get(id);
+    this.snapshots.delete(id);
+    const ids = [...this.snapshots.keys()];
+    for (let g = 0; g < this.gameCount; g++) {
+      if (this.snapshotOf[g] !== id) continue;
+      if (ids.length > 0) this.snapshotOf[g] = ids[Math.floor(uniformFloat64(this.rng) * ids.length)];
+      else {
+        this.opponentOf[g] = SELF;
+        this.snapshotOf[g] = -1;
+        this.learnerSeat[g] = -1;
+      }
+    }
+    return network;
+  }
+
+  /** Draws game g's opponent and the learner's seat for its next episode. */
+  private assign(g: number): void {
+    const spec = drawOpponent(this.setup.opponents, this.rng, this.snapshots.size > 0);
+    this.opponentOf[g] = spec;
+    const players = this.tables[this.tableOf[g]].config.players;
+    this.learnerSeat[g] = spec === SELF ? -1 : Math.floor(uniformFloat64(this.rng) * players);
+    const ids = spec === PAST ? [...this.snapshots.keys()] : [];
+    this.snapshotOf[g] = ids.length > 0 ? ids[Math.floor(uniformFloat64(this.rng) * ids.length)] : -1;
+  }
+
+  private isLearner(g: number, seat: number): boolean {
+    return this.learnerSeat[g] < 0 || this.learnerSeat[g] === seat;
+  }
+
+  private observationRow(g: number): Float32Array {
+    const i = this.localOf[g];
+    return this.tables[this.tableOf[g]].observations.subarray(i * OBSERVATION_SIZE, (i + 1) * OBSERVATION_SIZE);
+  }
+
+  private maskRow(g: number): Uint8Array {
+    const i = this.localOf[g];
+    return this.tables[this.tableOf[g]].masks.subarray(i * ACTION_COUNT, (i + 1) * ACTION_COUNT);
+  }
+
+  private input(g: number): DecisionInput {
+    const table = this.tables[this.tableOf[g]];
+    const i = this.localOf[g];
+    return { observation: this.observationRow(g), mask: this.maskRow(g), view: playerView(table.state(i), table.currentPlayers[i]) };
+  }
+
+  /** Copies the rows of `games` into the inference buffers and runs one network call on them. */
+  private evaluate(network: Network<PolicyValueConfig>, games: Int32Array, count: number) {
+    for (let k = 0; k < count; k++) {
+      this.rowObservations.set(this.observationRow(games[k]), k * OBSERVATION_SIZE);
+      this.rowMasks.set(this.maskRow(games[k]), k * ACTION_COUNT);
+    }
+    return evaluatePolicyValue(network, this.rowObservations.subarray(0, count * OBSERVATION_SIZE), this.rowMasks.subarray(0, count * ACTION_COUNT));
+  }
+
+  /** Samples a legal action of game g from row k of the probabilities; also returns the most probable one. */
+  private sample(g: number, probabilities: Float32Array, k: number): { action: number; best: number } {
+    const table = this.tables[this.tableOf[g]];
+    const i = this.localOf[g];
+    const ids = table.legalIds;
+    const start = i * ACTION_COUNT;
+    const count = table.legalCounts[i];
+    const row = k * ACTION_COUNT;
+    let total = 0;
+    let best = ids[start];
+    for (let j = 0; j < count; j++) {
+      const p = probabilities[row + ids[start + j]];
+      total += p;
+      if (p > probabilities[row + best]) best = ids[start + j];
+    }
+    let u = uniformFloat64(this.rng) * total;
+    for (let j = 0; j < count; j++) {
+      u -= probabilities[row + ids[start + j]];
+      if (u < 0) return { action: ids[start + j], best };
+    }
+    return { action: ids[start + count - 1], best };
+  }
+
+  /** Moves a stream's pending decision to its ready list with the given next value and done flag. */
+  private complete(stream: number, nextValue: number, done: number): void {
+    const slot = this.pending[stream];
+    if (slot < 0) return;
+    this.store.nextValues[slot] = nextValue;
+    this.store.dones[slot] = done;
+    this.ready[stream].push(slot);
+    this.readyCount++;
+    this.pending[stream] = -1;
+  }
+
+  /**
+   * Plays until at least `samples` learner decisions are ready and returns them (stream by stream)
+   * with the statistics of the games played meanwhile.
+   */
+  collect(samples: number, mode: CollectMode): { trajectories: TrajectoryBatch; stats: RolloutStats } {
+    const started = now();
+    const stats: RolloutStats = {
+      episodes: 0, truncated: 0, decisions: 0, learnerDecisions: 0, rewardSum: 0, outcomes: {}, teacherAgreement: 0, seconds: 0, inferenceSeconds: 0, opponentSeconds: 0,
+    };
+    const imitation = mode.kind === 'imitation';
+    if (imitation && this.teacher === null) throw new Error('an imitation batch needs a teacher');
+    const store = this.store;
+    const learnerRows = new Int32Array(this.gameCount);
+    while (this.readyCount < samples) {
+      // Who moves in each game: the learner, a past snapshot, or an agent.
+      let learnerCount = 0;
+      const bySnapshot = new Map<number, number[]>();
+      const byAgent = new Map<string, number[]>();
+      for (let g = 0; g < this.gameCount; g++) {
+        const table = this.tables[this.tableOf[g]];
+        const seat = table.currentPlayers[this.localOf[g]];
+        if (this.isLearner(g, seat)) learnerRows[learnerCount++] = g;
+        else if (this.opponentOf[g] === PAST) {
+          const list = bySnapshot.get(this.snapshotOf[g]) ?? [];
+          list.push(g);
+          bySnapshot.set(this.snapshotOf[g], list);
+        } else {
+          const list = byAgent.get(this.opponentOf[g]) ?? [];
+          list.push(g);
+          byAgent.set(this.opponentOf[g], list);
+        }
+      }
+
+      // The learner: one inference call for all its seats.
+      if (learnerCount > 0) {
+        const t0 = now();
+        const out = this.evaluate(this.learner, learnerRows, learnerCount);
+        stats.inferenceSeconds += now() - t0;
+        for (let k = 0; k < learnerCount; k++) {
+          const g = learnerRows[k];
+          const table = this.tables[this.tableOf[g]];
+          const i = this.localOf[g];
+          const seat = table.currentPlayers[i];
+          const stream = g * MAX_PLAYERS + seat;
+          const value = out.values[k];
+          const { action: sampled, best } = this.sample(g, out.probabilities, k);
+          let action = sampled;
+          let teacherAction = -1;
+          if (imitation) {
+            const t1 = now();
+            teacherAction = (this.teacher as Agent).act(this.input(g)).action;
+            stats.opponentSeconds += now() - t1;
+            if (best === teacherAction) stats.teacherAgreement++;
+            if (mode.teacherPlays) action = teacherAction;
+          }
+          // The previous decision of this stream now knows its next value.
+          this.complete(stream, value, 0);
+          const slot = store.take();
+          store.observations.set(this.observationRow(g), slot * OBSERVATION_SIZE);
+          store.masks.set(this.maskRow(g), slot * ACTION_COUNT);
+          store.actions[slot] = action;
+          // Floored so that a teacher's move the network found unthinkable cannot give PPO an infinite ratio later.
+          store.logProbs[slot] = Math.max(MIN_LOG_PROB, Math.log(out.probabilities[k * ACTION_COUNT + action]));
+          store.values[slot] = value;
+          store.rewards[slot] = 0;
+          store.teacher[slot] = teacherAction;
+          this.pending[stream] = slot;
+          this.actions[this.tableOf[g]][i] = action;
+        }
+        stats.learnerDecisions += learnerCount;
+      }
+
+      // Past snapshots: one call each, sampling like the learner.
+      const t2 = now();
+      for (const [id, games] of bySnapshot) {
+        const network = this.snapshots.get(id) as Network<PolicyValueConfig>;
+        const rows = Int32Array.from(games);
+        const out = this.evaluate(network, rows, rows.length);
+        rows.forEach((g, k) => {
+          this.actions[this.tableOf[g]][this.localOf[g]] = this.sample(g, out.probabilities, k).action;
+        });
+      }
+      // Agents: a batch call where the agent has one.
+      for (const [spec, games] of byAgent) {
+        const agent = this.agents.get(spec) as Agent;
+        const inputs = games.map((g) => this.input(g));
+        const decisions: Decision[] = agent.actBatch ? agent.actBatch(inputs) : inputs.map((input) => agent.act(input));
+        games.forEach((g, k) => {
+          this.actions[this.tableOf[g]][this.localOf[g]] = decisions[k].action;
+        });
+      }
+      stats.opponentSeconds += now() - t2;
+
+      // Step every game, then hand out rewards and close what ended.
+      this.tables.forEach((table, t) => table.step(this.actions[t]));
+      for (let g = 0; g < this.gameCount; g++) {
+        const table = this.tables[this.tableOf[g]];
+        const i = this.localOf[g];
+        const players = table.config.players;
+        for (let seat = 0; seat < players; seat++) {
+          const slot = this.pending[g * MAX_PLAYERS + seat];
+          if (slot >= 0) store.rewards[slot] += table.rewards[i * MAX_PLAYERS + seat];
+        }
+        const terminated = table.terminated[i] === 1;
+        const truncated = table.truncated[i] === 1;
+        if (terminated || truncated || (table.roundEnds[i] === 1 && this.setup.returnHorizon === 'round')) {
+          for (let seat = 0; seat < players; seat++) {
+            const stream = g * MAX_PLAYERS + seat;
+            const slot = this.pending[stream];
+            if (slot >= 0) this.complete(stream, truncated ? store.values[slot] : 0, 1);
+          }
+        }
+        if (terminated || truncated) {
+          stats.episodes++;
+          if (truncated) stats.truncated++;
+          const spec = this.opponentOf[g];
+          if (spec !== SELF) {
+            const record = (stats.outcomes[spec] ??= { games: 0, wins: 0 });
+            record.games++;
+            if (table.winners[i] === this.learnerSeat[g]) record.wins++;
+          }
+          this.assign(g);
+        }
+      }
+      stats.decisions += this.gameCount;
+    }
+    const trajectories = this.flush(imitation);
+    for (let k = 0; k < trajectories.count; k++) stats.rewardSum += trajectories.rewards[k];
+    stats.seconds = now() - started;
+    return { trajectories, stats };
+  }
+
+  /** Copies every ready decision out, stream by stream, and frees their slots. */
+  private flush(withTeacher: boolean): TrajectoryBatch {
+    const count = this.readyCount;
+    const store = this.store;
+    const batch = emptyTrajectoryBatch(count, withTeacher);
+    let k = 0;
+    for (const list of this.ready) {
+      for (let j = 0; j < list.length; j++, k++) {
+        const slot = list[j];
+        batch.observations.set(store.observations.subarray(slot * OBSERVATION_SIZE, (slot + 1) * OBSERVATION_SIZE), k * OBSERVATION_SIZE);
+        batch.masks.set(store.masks.subarray(slot * ACTION_COUNT, (slot + 1) * ACTION_COUNT), k * ACTION_COUNT);
+        batch.actions[k] = store.actions[slot];
+        batch.logProbs[k] = store.logProbs[slot];
+        batch.values[k] = store.values[slot];
+        batch.rewards[k] = store.rewards[slot];
+        batch.nextValues[k] = store.nextValues[slot];
+        batch.dones[k] = store.dones[slot];
+        batch.segmentEnds[k] = j === list.length - 1 ? 1 : 0;
+        if (batch.teacherActions) batch.teacherActions[k] = store.teacher[slot];
+        store.release(slot);
+      }
+      list.length = 0;
+    }
+    this.readyCount = 0;
+    return batch;
+  }
+}
