@@ -5,9 +5,34 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 
 /** Whatever does I/O, or drags in ML or networking, stays out of env/ (the rules core and the Gym layer). */
 const ioModules = [
-  'node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'worker_threads', 'net', 'http', 'https',
-  'stream', 'crypto', 'process', 'readline', 'url', 'util', 'events', 'zlib', 'dgram', 'tls', 'cluster',
-  '@tensorflow/*', 'ws', 'msgpackr', 'commander', 'cli-progress', 'cli-table3', 'pino',
+  'node:*',
+  'fs',
+  'fs/*',
+  'path',
+  'os',
+  'child_process',
+  'worker_threads',
+  'net',
+  'http',
+  'https',
+  'stream',
+  'crypto',
+  'process',
+  'readline',
+  'url',
+  'util',
+  'events',
+  'zlib',
+  'dgram',
+  'tls',
+  'cluster',
+  '@tensorflow/*',
+  'ws',
+  'msgpackr',
+  'commander',
+  'cli-progress',
+  'cli-table3',
+  'pino',
 ];
 
 /**
@@ -58,10 +83,14 @@ export default tseslint.config(
   {
     files: ['env/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{ group: ioModules, message: 'env/ is the pure rules core and Gym layer: no I/O, ML or networking imports.' }],
-      }],
-      'no-restricted-globals': ['error',
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ioModules, message: 'env/ is the pure rules core and Gym layer: no I/O, ML or networking imports.' }],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
         { name: 'process', message: 'env/ does no I/O.' },
         { name: 'console', message: 'env/ does no I/O.' },
       ],

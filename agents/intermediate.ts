@@ -14,7 +14,8 @@ export const intermediate: RuleBot = ({ view, legal }) => {
   if (view.phase === 'draw') {
     const draws = legalOfType(legal, 'draw');
     const taken = draws.filter((d) => d.source !== 'deck').sort((a, b) => values[a.source as number] - values[b.source as number]);
-    const useful = taken.find((d) => formsGroupWith(view.hand, d.source as number, view)) ?? taken.find((d) => values[d.source as number] <= 2);
+    const useful =
+      taken.find((d) => formsGroupWith(view.hand, d.source as number, view)) ?? taken.find((d) => values[d.source as number] <= 2);
     return useful ?? draws.find((d) => d.source === 'deck') ?? draws[0];
   }
   if (legal.some((a) => a.type === 'yaniv')) return { type: 'yaniv' };
@@ -22,5 +23,8 @@ export const intermediate: RuleBot = ({ view, legal }) => {
   const groups = discards.filter((d) => d.cards.length >= 2);
   if (groups.length === 0) return highestPoints(discards, values);
   const longest = Math.max(...groups.map((d) => d.cards.length));
-  return highestPoints(groups.filter((d) => d.cards.length === longest), values);
+  return highestPoints(
+    groups.filter((d) => d.cards.length === longest),
+    values,
+  );
 };

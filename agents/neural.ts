@@ -55,13 +55,19 @@ export function resolveModelDir(arg?: string): string {
   for (const dir of [base, path.join(base, 'best'), path.join(base, 'checkpoint')]) {
     if (existsSync(path.join(dir, MODEL_JSON))) return dir;
   }
-  throw new Error(arg === undefined ? `the shipped model is missing: no ${MODEL_JSON} in ${base}` : `no model in ${base}: expected ${MODEL_JSON} there or in its best/ or checkpoint/ folder`);
+  throw new Error(
+    arg === undefined
+      ? `the shipped model is missing: no ${MODEL_JSON} in ${base}`
+      : `no model in ${base}: expected ${MODEL_JSON} there or in its best/ or checkpoint/ folder`,
+  );
 }
 
 /** Wraps a loaded policy-value network as an Agent. */
 export function neuralAgent(net: Network<PolicyValueConfig>, options: NeuralOptions = {}): Agent {
   if (net.config.observationSize !== OBSERVATION_SIZE || net.config.actionCount !== ACTION_COUNT) {
-    throw new Error(`network takes ${net.config.observationSize} inputs and ${net.config.actionCount} actions; the game has ${OBSERVATION_SIZE} and ${ACTION_COUNT}`);
+    throw new Error(
+      `network takes ${net.config.observationSize} inputs and ${net.config.actionCount} actions; the game has ${OBSERVATION_SIZE} and ${ACTION_COUNT}`,
+    );
   }
   const greedy = options.greedy ?? true;
   let rng: Rng = seededRng(0);
@@ -120,10 +126,17 @@ async function ensureBackend(choice?: BackendChoice): Promise<void> {
  * Loads a model folder (see resolveModelDir) as a neural agent. Refuses a model written for another
  * observation, action-space or format version, naming both versions.
  */
-export async function loadNeuralAgent(arg: string | undefined, options: NeuralOptions & { backend?: BackendChoice } = {}): Promise<{ agent: Agent; network: Network<PolicyValueConfig>; metadata: ModelMetadata; dir: string }> {
+export async function loadNeuralAgent(
+  arg: string | undefined,
+  options: NeuralOptions & { backend?: BackendChoice } = {},
+): Promise<{ agent: Agent; network: Network<PolicyValueConfig>; metadata: ModelMetadata; dir: string }> {
   const dir = resolveModelDir(arg);
   await ensureBackend(options.backend);
-  const { network, metadata } = await loadNetwork(dir, { observationVersion: OBSERVATION_VERSION, actionSpaceVersion: ACTION_SPACE_VERSION, kind: 'policy-value' });
+  const { network, metadata } = await loadNetwork(dir, {
+    observationVersion: OBSERVATION_VERSION,
+    actionSpaceVersion: ACTION_SPACE_VERSION,
+    kind: 'policy-value',
+  });
   const net = network as Network<PolicyValueConfig>;
   return { agent: neuralAgent(net, options), network: net, metadata, dir };
 }

@@ -13,7 +13,8 @@ export const novice: RuleBot = ({ view, legal }) => {
   if (view.phase === 'afterDraw') return afterDraw(legal);
   if (view.phase === 'draw') {
     const draws = legalOfType(legal, 'draw');
-    const cheap = draws.filter((d) => d.source !== 'deck' && values[d.source] <= 2)
+    const cheap = draws
+      .filter((d) => d.source !== 'deck' && values[d.source] <= 2)
       .sort((a, b) => values[a.source as number] - values[b.source as number]);
     return cheap[0] ?? draws.find((d) => d.source === 'deck') ?? draws[0];
   }

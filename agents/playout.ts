@@ -5,8 +5,21 @@
  * `playoutRoundStrong` plays a state-level version of the strong bot (below).
  */
 import {
-  DiscardList, GROUP_CAP, type GameState, HAND_CAP, KIND_COUNT, PHASE_AFTER_DRAW, PHASE_DRAW, PHASE_TURN,
-  bestGroupPoints, canCallYaniv, canDrawFromDeck, canQuickDiscard, canSlapDown, handValue, legalDiscards,
+  DiscardList,
+  GROUP_CAP,
+  type GameState,
+  HAND_CAP,
+  KIND_COUNT,
+  PHASE_AFTER_DRAW,
+  PHASE_DRAW,
+  PHASE_TURN,
+  bestGroupPoints,
+  canCallYaniv,
+  canDrawFromDeck,
+  canQuickDiscard,
+  canSlapDown,
+  handValue,
+  legalDiscards,
 } from '../env/index.js';
 import { STRONG_DEFAULTS, type StrongConfig } from './strong.js';
 // The engine's unchecked transitions, for playouts that only ever apply legal moves.
@@ -197,7 +210,8 @@ function bestDrawAfter(s: GameState, length: number, points: number, tables: Pla
   let seats = 0;
   for (let p = 0; p < s.players; p++) seats += s.active[p];
   const stall = stallPenalty(s.turn, seats);
-  if (canDrawFromDeck(s)) score = points + tables.mean - policy.lookahead * tables.expectedMax[Math.min(bestGroup(s, length), SUM_SPAN - 1)];
+  if (canDrawFromDeck(s))
+    score = points + tables.mean - policy.lookahead * tables.expectedMax[Math.min(bestGroup(s, length), SUM_SPAN - 1)];
   outer: for (let i = 0; i < s.prevLength; i++) {
     if (!((s.prevPickable >> i) & 1)) continue;
     const taken = s.prev[i];
@@ -231,11 +245,12 @@ function layStrong(s: GameState, tables: PlayoutTables, policy: PlayoutPolicy): 
     for (let h = 0; h < length; h++) {
       const card = s.hands[base + h];
       let inGroup = false;
-      for (let j = 0; j < glen; j++) if (((removed >> j) & 1) === 0 && turnList.cards[g + j] === card) {
-        removed |= 1 << j;
-        inGroup = true;
-        break;
-      }
+      for (let j = 0; j < glen; j++)
+        if (((removed >> j) & 1) === 0 && turnList.cards[g + j] === card) {
+          removed |= 1 << j;
+          inGroup = true;
+          break;
+        }
       if (!inGroup) {
         scratch[rest++] = card;
         points += s.values[card];

@@ -27,7 +27,8 @@ function numberParam(spec: AgentSpec, key: string): number | undefined {
   const raw = spec.params[key];
   if (raw === undefined) return undefined;
   const value = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(value) || value <= 0) throw new AgentSpecError(`agent "${spec.name}": parameter ${key} must be a positive number (got ${JSON.stringify(raw)})`);
+  if (raw.trim() === '' || !Number.isFinite(value) || value <= 0)
+    throw new AgentSpecError(`agent "${spec.name}": parameter ${key} must be a positive number (got ${JSON.stringify(raw)})`);
   return value;
 }
 
@@ -77,11 +78,15 @@ const FACTORIES = {
       const { rolloutAgent } = await import('./rollout.js');
       const samples = numberParam(spec, 'samples');
       const maxMillis = numberParam(spec, 'ms');
-      return rolloutAgent({ ...(samples !== undefined ? { samples: Math.round(samples) } : {}), ...(maxMillis !== undefined ? { maxMillis } : {}) });
+      return rolloutAgent({
+        ...(samples !== undefined ? { samples: Math.round(samples) } : {}),
+        ...(maxMillis !== undefined ? { maxMillis } : {}),
+      });
     },
   },
   neural: {
-    description: 'a trained policy-value network (neural:PATH for a model folder or training run; the shipped model without; greedy=0 samples)',
+    description:
+      'a trained policy-value network (neural:PATH for a model folder or training run; the shipped model without; greedy=0 samples)',
     params: ['greedy'],
     takesArg: true,
     create: async (spec) => {
@@ -118,7 +123,8 @@ export function parseAgentSpec(spec: string): AgentSpec {
   const arg = colon < 0 ? undefined : head.slice(colon + 1);
   if (!isAgentName(name)) throw new AgentSpecError(`unknown agent ${JSON.stringify(name)}; the agents are ${AGENT_NAMES.join(', ')}`);
   const factory: Factory = FACTORIES[name];
-  if (arg !== undefined && !factory.takesArg) throw new AgentSpecError(`agent "${name}" takes no ":" argument (got ${JSON.stringify(spec)})`);
+  if (arg !== undefined && !factory.takesArg)
+    throw new AgentSpecError(`agent "${name}" takes no ":" argument (got ${JSON.stringify(spec)})`);
   const params: Record<string, string> = Object.create(null) as Record<string, string>;
   if (query >= 0) {
     for (const [key, value] of new URLSearchParams(spec.slice(query + 1))) {

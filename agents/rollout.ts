@@ -66,7 +66,14 @@ export interface RolloutConfig {
 }
 
 export const ROLLOUT_DEFAULTS: RolloutConfig = {
-  samples: 32, discards: 3, horizon: 2, maxMillis: Infinity, playout: 'strong', leaf: 'score', margin: 1, searchCalls: false,
+  samples: 32,
+  discards: 3,
+  horizon: 2,
+  maxMillis: Infinity,
+  playout: 'strong',
+  leaf: 'score',
+  margin: 1,
+  searchCalls: false,
 };
 
 export function rolloutAgent(config: Partial<RolloutConfig> = {}): Agent {
@@ -114,7 +121,9 @@ export function rolloutAgent(config: Partial<RolloutConfig> = {}): Agent {
       } else {
         for (let i = 1; i < n; i++) if (totals[i] < totals[pick]) pick = i;
       }
-      const order = ids.map((id, i) => ({ id, score: -totals[i] / worlds, i })).sort((a, b) => (a.i === pick ? -1 : b.i === pick ? 1 : b.score - a.score));
+      const order = ids
+        .map((id, i) => ({ id, score: -totals[i] / worlds, i }))
+        .sort((a, b) => (a.i === pick ? -1 : b.i === pick ? 1 : b.score - a.score));
       return { action: ids[pick], policy: { actions: order.map((o) => o.id), scores: order.map((o) => o.score), value: order[0].score } };
     },
   };
@@ -130,7 +139,9 @@ function candidates(view: PlayerView, ids: number[], settings: RolloutConfig, rn
   const legal = ids.map((id) => actionToMove(view, id));
   if (view.phase !== 'turn') return [moveToAction(view, strong({ view, legal, rng }))];
   const unseen = unseenCounts(view);
-  const ranked = rankDiscards(view, legal, unseen).slice(0, settings.discards).map((r) => moveToAction(view, r.action));
+  const ranked = rankDiscards(view, legal, unseen)
+    .slice(0, settings.discards)
+    .map((r) => moveToAction(view, r.action));
   if (ids.includes(YANIV_ACTION)) {
     const calls = assafRisk(view, unseen, STRONG_DEFAULTS.samples, rng) <= STRONG_DEFAULTS.callRisk;
     if (!settings.searchCalls || ranked.length === 0) return calls || ranked.length === 0 ? [YANIV_ACTION] : ranked;

@@ -75,12 +75,18 @@ function rankStrong(view: PlayerView, legal: readonly Action[], rng: Rng, config
   if (view.phase === 'afterDraw') {
     const values = valuesOf(view);
     const pick = afterDraw(legal);
-    const left = (action: Action) => (action.type === 'slapdown' ? 0 : action.type === 'quick' && view.drawn !== null ? view.handValue - values[view.drawn] : view.handValue);
+    const left = (action: Action) =>
+      action.type === 'slapdown'
+        ? 0
+        : action.type === 'quick' && view.drawn !== null
+          ? view.handValue - values[view.drawn]
+          : view.handValue;
     const rest = byScore(legal.filter((a) => a !== pick && a.type !== pick.type).map((action) => ({ action, score: -left(action) })));
     return [{ action: pick, score: -left(pick) }, ...rest];
   }
   const unseen = unseenCounts(view);
-  if (view.phase === 'draw') return scoreDraws(view, legalOfType(legal, 'draw'), unseen, config).map(({ action, score }) => ({ action, score: -score }));
+  if (view.phase === 'draw')
+    return scoreDraws(view, legalOfType(legal, 'draw'), unseen, config).map(({ action, score }) => ({ action, score: -score }));
   const discards = rankDiscards(view, legal, unseen, config).map(({ action, score }) => ({ action, score: -score }));
   if (!legal.some((a) => a.type === 'yaniv')) return discards;
   const risk = assafRisk(view, unseen, config.samples, rng);
@@ -94,7 +100,11 @@ type Draw = Extract<Action, { type: 'draw' }>;
 function scoreDraws(view: PlayerView, draws: Draw[], unseen: Uint8Array, config: StrongConfig): { action: Draw; score: number }[] {
   const stall = takeStall(view);
   return draws
-    .map((draw) => ({ action: draw, score: draw.source === 'deck' ? deckScore(view, view.hand, unseen, config) : handScore(view, [...view.hand, draw.source], config) + stall }))
+    .map((draw) => ({
+      action: draw,
+      score:
+        draw.source === 'deck' ? deckScore(view, view.hand, unseen, config) : handScore(view, [...view.hand, draw.source], config) + stall,
+    }))
     .sort((a, b) => a.score - b.score);
 }
 
@@ -107,7 +117,12 @@ function bestDiscard(view: PlayerView, legal: readonly Action[], unseen: Uint8Ar
 }
 
 /** The legal discards, best first, each with its planning score (lower is better). */
-export function rankDiscards(view: PlayerView, legal: readonly Action[], unseen: Uint8Array, config: StrongConfig = STRONG_DEFAULTS): { action: Action; score: number }[] {
+export function rankDiscards(
+  view: PlayerView,
+  legal: readonly Action[],
+  unseen: Uint8Array,
+  config: StrongConfig = STRONG_DEFAULTS,
+): { action: Action; score: number }[] {
   const takeable = [...new Set(view.previous.pickable)];
   const canDeck = canDrawFromDeck(view);
   const stall = takeStall(view);
@@ -200,15 +215,17 @@ export function assafRisk(view: PlayerView, unseen: Uint8Array, samples: number,
   let hits = 0;
   for (let s = 0; s < samples; s++) {
     let drawn = 0;
-    const lowest = Math.min(...seats.map((seat) => {
-      let points = pointsOf(view.known[seat], values);
-      for (let i = view.known[seat].length; i < view.handSizes[seat] && drawn < pool.length; i++) {
-        const j = randomInt(rng, drawn, pool.length - 1);
-        [pool[drawn], pool[j]] = [pool[j], pool[drawn]];
-        points += values[pool[drawn++]];
-      }
-      return points;
-    }));
+    const lowest = Math.min(
+      ...seats.map((seat) => {
+        let points = pointsOf(view.known[seat], values);
+        for (let i = view.known[seat].length; i < view.handSizes[seat] && drawn < pool.length; i++) {
+          const j = randomInt(rng, drawn, pool.length - 1);
+          [pool[drawn], pool[j]] = [pool[j], pool[drawn]];
+          points += values[pool[drawn++]];
+        }
+        return points;
+      }),
+    );
     if (lowest <= view.handValue) hits++;
   }
   return hits / samples;

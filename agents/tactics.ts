@@ -3,8 +3,14 @@
  * choices of the phase, hand values, and the cards not yet seen.
  */
 import {
-  type Card, DiscardList, GROUP_CAP, type GroupType, type PlayerView,
-  bestGroupPoints, generateDiscards, ruleTables,
+  type Card,
+  DiscardList,
+  GROUP_CAP,
+  type GroupType,
+  type PlayerView,
+  bestGroupPoints,
+  generateDiscards,
+  ruleTables,
 } from '../env/index.js';
 
 export interface DiscardOption {
@@ -30,7 +36,9 @@ export function pointsOf(cards: ArrayLike<Card>, values: Uint8Array): number {
 /** Every legal group a hand can lay under the view's rules. */
 export function discardOptions(view: PlayerView, hand: readonly Card[] = view.hand): DiscardOption[] {
   const values = valuesOf(view);
-  hand.forEach((card, i) => { scratchHand[i] = card; });
+  hand.forEach((card, i) => {
+    scratchHand[i] = card;
+  });
   generateDiscards(scratchHand, 0, hand.length, view.rules, scratchList);
   const options: DiscardOption[] = [];
   for (let i = 0; i < scratchList.count; i++) {
@@ -42,7 +50,9 @@ export function discardOptions(view: PlayerView, hand: readonly Card[] = view.ha
 
 /** Points of the best group a hand could lay next turn (0 for an empty hand). */
 export function bestDiscardPoints(hand: readonly Card[], view: PlayerView): number {
-  hand.forEach((card, i) => { scratchHand[i] = card; });
+  hand.forEach((card, i) => {
+    scratchHand[i] = card;
+  });
   return bestGroupPoints(scratchHand, 0, hand.length, view.rules, valuesOf(view));
 }
 

@@ -3,8 +3,20 @@
 import { DiscardList } from '../env/rules/discards.js';
 import { GROUP_CAP } from '../env/rules/groups.js';
 import {
-  callYaniv, canCallYaniv, canDrawFromDeck, canQuickDiscard, canSlapDown, drawFromDeck, drawFromPrevious, layGroup, legalDiscards,
-  newGame, passAfterDraw, quickDiscard, slapDown, startRound,
+  callYaniv,
+  canCallYaniv,
+  canDrawFromDeck,
+  canQuickDiscard,
+  canSlapDown,
+  drawFromDeck,
+  drawFromPrevious,
+  layGroup,
+  legalDiscards,
+  newGame,
+  passAfterDraw,
+  quickDiscard,
+  slapDown,
+  startRound,
 } from '../env/rules/engine.js';
 import { randomInt, seededRng, type Rng } from '../env/rules/random.js';
 import { resolveRules } from '../env/rules/rules.js';
@@ -39,7 +51,11 @@ function afterDraw(s: GameState, rng: Rng): void {
   passAfterDraw(s);
 }
 
-export interface EngineBenchResult { turns: number; games: number; seconds: number }
+export interface EngineBenchResult {
+  turns: number;
+  games: number;
+  seconds: number;
+}
 
 export function measureEngine(seconds: number, players = 4, seed = 1): EngineBenchResult {
   const rules = resolveRules({ players });
@@ -66,6 +82,7 @@ export function run(): void {
   measureEngine(0.5);
   const r = measureEngine(3);
   console.log(`random whole turns: ${(r.turns / r.seconds / 1e6).toFixed(2)} M moves/s (standard rules, 4 players, ${r.turns} turns)`);
-  console.log(`full games:         ${(r.games / r.seconds).toFixed(0)} games/s (${(r.turns / Math.max(1, r.games)).toFixed(0)} turns per game)`);
+  console.log(
+    `full games:         ${(r.games / r.seconds).toFixed(0)} games/s (${(r.turns / Math.max(1, r.games)).toFixed(0)} turns per game)`,
+  );
 }
-

@@ -11,7 +11,12 @@ function pick(ids: Int16Array, offset: number, count: number, rng: Rng): number 
 }
 
 /** Wall seconds and the CPU seconds this process used: on a busy machine the CPU figure is the honest one. */
-export interface EnvBenchResult { steps: number; episodes: number; seconds: number; cpuSeconds: number }
+export interface EnvBenchResult {
+  steps: number;
+  episodes: number;
+  seconds: number;
+  cpuSeconds: number;
+}
 
 function cpuSecondsSince(start: NodeJS.CpuUsage): number {
   const used = process.cpuUsage(start);
@@ -66,7 +71,9 @@ export function run(): void {
   measureSingle(0.5, false);
   const bare = measureSingle(3, false);
   const recorded = measureSingle(3, true);
-  console.log(`YanivEnv, random legal ids:        ${rate(bare)} (history off; ${(bare.steps / Math.max(1, bare.episodes)).toFixed(0)} steps per game)`);
+  console.log(
+    `YanivEnv, random legal ids:        ${rate(bare)} (history off; ${(bare.steps / Math.max(1, bare.episodes)).toFixed(0)} steps per game)`,
+  );
   console.log(`YanivEnv, with history (default):  ${rate(recorded)}`);
   for (const num of [64, 256, 1024]) {
     measureVec(0.5, num);

@@ -18,7 +18,9 @@ type Message = { type: string; id?: number; [key: string]: unknown };
 
 /** Starts `yaniv serve` on a free port; resolves with its URL. */
 function startServer(agents: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--log-level', 'error', '--agents', agents], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--log-level', 'error', '--agents', agents], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (d: Buffer) => {
@@ -43,12 +45,16 @@ async function connect(url: string, onOther: (m: Message) => void = () => undefi
       resolve(m);
     } else onOther(m);
   });
-  await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
-  const request = (m: Record<string, unknown>) => new Promise<Message>((resolve) => {
-    const id = next++;
-    waiting.set(id, resolve);
-    ws.send(JSON.stringify({ ...m, id }));
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
   });
+  const request = (m: Record<string, unknown>) =>
+    new Promise<Message>((resolve) => {
+      const id = next++;
+      waiting.set(id, resolve);
+      ws.send(JSON.stringify({ ...m, id }));
+    });
   await request({ type: 'hello', version: 1, client: 'bench' });
   return { ws, request };
 }
@@ -116,7 +122,9 @@ async function opponentLoad(url: string, clients: number): Promise<string> {
     c.ws.close();
   };
   const started = performance.now();
-  const timer = setTimeout(() => { stop = true; }, SECONDS * 1000);
+  const timer = setTimeout(() => {
+    stop = true;
+  }, SECONDS * 1000);
   await Promise.all(Array.from({ length: clients }, play));
   clearTimeout(timer);
   const seconds = (performance.now() - started) / 1000;

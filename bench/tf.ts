@@ -115,7 +115,9 @@ function trainingStepMs(reps: number, adam: 'tfjs' | 'fast'): StepTimes {
     value.dispose();
   };
   const variants: Record<string, () => void> = {
-    mlpMs: run(() => tf.tidy(() => tf.losses.softmaxCrossEntropy<tf.Tensor, tf.Scalar>(targetPolicy, (net.model.apply(observations) as tf.Tensor[])[0]))),
+    mlpMs: run(() =>
+      tf.tidy(() => tf.losses.softmaxCrossEntropy<tf.Tensor, tf.Scalar>(targetPolicy, (net.model.apply(observations) as tf.Tensor[])[0])),
+    ),
     policyValueMs: run(() => policyValueLoss(net, batch)),
   };
   if (optimizer instanceof FastAdam) variants.handMs = () => policyValueTrainStep(net, batch, optimizer);
@@ -158,7 +160,10 @@ function inferenceMs(net: Network<PolicyValueConfig>, batch: number, reps: numbe
   const sparse = new Uint8Array(batch * ACTIONS);
   for (let i = 0; i < sparse.length; i++) sparse[i] = (Math.imul(i, 2654435761) >>> 0) % 32 === 0 ? 1 : 0;
   const base = { bare: () => evaluateLogitsValue(net, observations), full: () => evaluatePolicyValue(net, observations, mask) };
-  const extra = { sparse: () => evaluatePolicyValue(net, observations, sparse), penalty: () => evaluatePolicyValueWithPenalty(net, observations, mask) };
+  const extra = {
+    sparse: () => evaluatePolicyValue(net, observations, sparse),
+    penalty: () => evaluatePolicyValueWithPenalty(net, observations, mask),
+  };
   const t = interleavedMedians(variants ? { ...base, ...extra } : base, reps);
   return { bare: t.bare, full: t.full, sparse: t.sparse ?? NaN, penalty: t.penalty ?? NaN };
 }
@@ -204,12 +209,24 @@ export async function run(): Promise<void> {
   console.log(steps.toString());
 
   const net = policyValueNet();
-  const inference = new Table({ head: ['inference, 400-256-256-512 + value', 'ms / batch', 'samples/s', 'plain-matmul samples/s', 'share'] });
-  for (const [batch, reps] of [[1, 400], [64, 100], [1024, 20]] as const) {
+  const inference = new Table({
+    head: ['inference, 400-256-256-512 + value', 'ms / batch', 'samples/s', 'plain-matmul samples/s', 'share'],
+  });
+  for (const [batch, reps] of [
+    [1, 400],
+    [64, 100],
+    [1024, 20],
+  ] as const) {
     const { bare, full, sparse, penalty } = inferenceMs(net, batch, reps);
     const plainMs = forwardMatMulMs(batch);
     const row = (label: string, ms: number): void => {
-      inference.push([`batch ${batch}, ${label}`, fmt(ms, 3), perSecond(batch, ms), perSecond(batch, plainMs), `${Math.round((100 * plainMs) / ms)}%`]);
+      inference.push([
+        `batch ${batch}, ${label}`,
+        fmt(ms, 3),
+        perSecond(batch, ms),
+        perSecond(batch, plainMs),
+        `${Math.round((100 * plainMs) / ms)}%`,
+      ]);
     };
     row('bare forward (logits + value)', bare);
     row('evaluatePolicyValue', full);

@@ -23,23 +23,52 @@ import { type IterationMetrics, train } from '../training/trainer.js';
 const hp = DEFAULT_HYPER_PARAMETERS;
 
 function network(seed: number): Network<PolicyValueConfig> {
-  return buildNetwork({ kind: 'policy-value', observationSize: OBSERVATION_SIZE, actionCount: ACTION_COUNT, hiddenUnits: hp.hiddenUnits, activation: hp.activation, seed });
+  return buildNetwork({
+    kind: 'policy-value',
+    observationSize: OBSERVATION_SIZE,
+    actionCount: ACTION_COUNT,
+    hiddenUnits: hp.hiddenUnits,
+    activation: hp.activation,
+    seed,
+  });
 }
 
 /** Self-play (every seat the network) in one thread: decisions/s and the inference share. */
-async function selfPlay(players: number[], opponents: string, samples: number): Promise<{ rate: number; inferenceShare: number; opponentShare: number; batch: TrajectoryBatch }> {
+async function selfPlay(
+  players: number[],
+  opponents: string,
+  samples: number,
+): Promise<{ rate: number; inferenceShare: number; opponentShare: number; batch: TrajectoryBatch }> {
   const net = network(1);
   const mix = parseOpponentMix(opponents);
   const agents = new Map();
   for (const { spec } of mix) if (spec !== 'self' && spec !== 'past') agents.set(spec, await createAgent(spec));
   const rollout = new Rollout(
-    { players, games: hp.gamesPerActor, preset: 'standard', episode: 'game', reward: hp.reward, rewardScale: hp.rewardScale, maxTurns: hp.maxTurns, returnHorizon: hp.returnHorizon, opponents: mix, seed: 1 },
-    net, agents, null,
+    {
+      players,
+      games: hp.gamesPerActor,
+      preset: 'standard',
+      episode: 'game',
+      reward: hp.reward,
+      rewardScale: hp.rewardScale,
+      maxTurns: hp.maxTurns,
+      returnHorizon: hp.returnHorizon,
+      opponents: mix,
+      seed: 1,
+    },
+    net,
+    agents,
+    null,
   );
   rollout.collect(1024, { kind: 'ppo' });
   const { trajectories, stats } = rollout.collect(samples, { kind: 'ppo' });
   net.model.dispose();
-  return { rate: stats.decisions / stats.seconds, inferenceShare: stats.inferenceSeconds / stats.seconds, opponentShare: stats.opponentSeconds / stats.seconds, batch: trajectories };
+  return {
+    rate: stats.decisions / stats.seconds,
+    inferenceShare: stats.inferenceSeconds / stats.seconds,
+    opponentShare: stats.opponentSeconds / stats.seconds,
+    batch: trajectories,
+  };
 }
 
 /** One pass of the PPO update (and of the imitation update) over a batch: learner samples/s. */
@@ -61,11 +90,23 @@ function learner(batch: TrajectoryBatch): { ppo: number; imitation: number } {
 }
 
 /** A real training run (one actor worker + the learner), PPO only: decisions/s over its iterations after the first two. */
-async function endToEnd(opponents: string, iterations: number): Promise<{ decisionsPerSecond: number; learnerShare: number; samplesPerIteration: number }> {
+async function endToEnd(
+  opponents: string,
+  iterations: number,
+): Promise<{ decisionsPerSecond: number; learnerShare: number; samplesPerIteration: number }> {
   const out = mkdtempSync(path.join(os.tmpdir(), 'yaniv-bench-train-'));
   const lines: IterationMetrics[] = [];
   try {
-    const run = runOptionsSchema.parse({ episodes: 1_000_000, players: [2], out, opponents, evalEvery: 0, evalGames: 0, workers: 1, backend: 'auto' });
+    const run = runOptionsSchema.parse({
+      episodes: 1_000_000,
+      players: [2],
+      out,
+      opponents,
+      evalEvery: 0,
+      evalGames: 0,
+      workers: 1,
+      backend: 'auto',
+    });
     await train(
       { run, hyperParameters: { ...hp, imitationEpisodes: 0, checkpointEvery: 1000 }, explicit: new Set(), commandLine: ['bench'] },
       { log: () => undefined, onIteration: (m) => lines.push(m), stopRequested: () => lines.length >= iterations },
@@ -84,21 +125,42 @@ async function endToEnd(opponents: string, iterations: number): Promise<{ decisi
 
 export async function run(): Promise<void> {
   const backend = await initBackend('auto');
-  console.log(`${describeBackend(backend)}; network ${OBSERVATION_SIZE}-${hp.hiddenUnits.join('-')}-${ACTION_COUNT} + value, ${hp.gamesPerActor} games per actor, minibatch ${hp.minibatchSize}`);
+  console.log(
+    `${describeBackend(backend)}; network ${OBSERVATION_SIZE}-${hp.hiddenUnits.join('-')}-${ACTION_COUNT} + value, ${hp.gamesPerActor} games per actor, minibatch ${hp.minibatchSize}`,
+  );
   const table = new Table({ head: ['train', 'figure', 'notes'] });
   const selfHeadsUp = await selfPlay([2], 'self=1', 8192);
-  table.push(['self-play decisions/s, heads-up, one thread', selfHeadsUp.rate.toFixed(0), `batched inference ${(100 * selfHeadsUp.inferenceShare).toFixed(0)}% of the time`]);
+  table.push([
+    'self-play decisions/s, heads-up, one thread',
+    selfHeadsUp.rate.toFixed(0),
+    `batched inference ${(100 * selfHeadsUp.inferenceShare).toFixed(0)}% of the time`,
+  ]);
   const selfFour = await selfPlay([4], 'self=1', 8192);
-  table.push(['self-play decisions/s, 4 players, one thread', selfFour.rate.toFixed(0), `batched inference ${(100 * selfFour.inferenceShare).toFixed(0)}%`]);
+  table.push([
+    'self-play decisions/s, 4 players, one thread',
+    selfFour.rate.toFixed(0),
+    `batched inference ${(100 * selfFour.inferenceShare).toFixed(0)}%`,
+  ]);
   const mixed = await selfPlay([2], 'self=0.4,strong=0.4,intermediate=0.2', 8192);
-  table.push(['league decisions/s (40% strong, 20% intermediate), heads-up', mixed.rate.toFixed(0), `inference ${(100 * mixed.inferenceShare).toFixed(0)}%, bots ${(100 * mixed.opponentShare).toFixed(0)}%`]);
+  table.push([
+    'league decisions/s (40% strong, 20% intermediate), heads-up',
+    mixed.rate.toFixed(0),
+    `inference ${(100 * mixed.inferenceShare).toFixed(0)}%, bots ${(100 * mixed.opponentShare).toFixed(0)}%`,
+  ]);
   const rates = learner(selfHeadsUp.batch);
   table.push(['learner samples/s, PPO (one pass, hand backward + FastAdam)', rates.ppo.toFixed(0), `${selfHeadsUp.batch.count} samples`]);
   table.push(['learner samples/s, imitation', rates.imitation.toFixed(0), '']);
-  for (const [label, opponents] of [['self-play', 'self=1'], ['default league mix', runOptionsSchema.shape.opponents.parse(undefined)]] as const) {
+  for (const [label, opponents] of [
+    ['self-play', 'self=1'],
+    ['default league mix', runOptionsSchema.shape.opponents.parse(undefined)],
+  ] as const) {
     const e2e = await endToEnd(opponents, 8);
-    table.push([`end-to-end decisions/s, ${label} (1 actor worker + learner, ${hp.epochs} epochs)`, e2e.decisionsPerSecond.toFixed(0), `learner busy ${(100 * e2e.learnerShare).toFixed(0)}% of the time; ${e2e.samplesPerIteration.toFixed(0)} samples/iteration`]);
+    table.push([
+      `end-to-end decisions/s, ${label} (1 actor worker + learner, ${hp.epochs} epochs)`,
+      e2e.decisionsPerSecond.toFixed(0),
+      `learner busy ${(100 * e2e.learnerShare).toFixed(0)}% of the time; ${e2e.samplesPerIteration.toFixed(0)} samples/iteration`,
+    ]);
   }
   console.log(table.toString());
-  console.log('(end-to-end: all seats\' decisions per wall-clock second of `yaniv train`, after two warm-up iterations; goal ≥ 5,000)');
+  console.log("(end-to-end: all seats' decisions per wall-clock second of `yaniv train`, after two warm-up iterations; goal ≥ 5,000)");
 }

@@ -14,7 +14,10 @@ import { MAX_PLAYERS, MIN_PLAYERS } from '../env/index.js';
 import { type RuleFlags, describeRuleChoice, readRuleSelection, ruleOptions } from './ruleOptions.js';
 
 const agentList = z.string().transform((text, ctx) => {
-  const names = text.split(',').map((n) => n.trim()).filter(Boolean);
+  const names = text
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
   if (names.length === 0) ctx.addIssue({ code: 'custom', message: 'name at least one agent' });
   for (const name of names) {
     try {
@@ -29,13 +32,17 @@ const agentList = z.string().transform((text, ctx) => {
 
 const distinctAgents = agentList.refine((names) => new Set(names).size === names.length, { message: 'name each agent once' });
 
-const wholeNumber = (flag: string, min: number, max = Number.MAX_SAFE_INTEGER) => z.string().transform((text, ctx) => {
-  const n = Number(text);
-  if (!/^-?\d+$/.test(text.trim()) || n < min || n > max) {
-    ctx.addIssue({ code: 'custom', message: `${flag} must be a whole number ${max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`} (got ${JSON.stringify(text)})` });
-  }
-  return n;
-});
+const wholeNumber = (flag: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.string().transform((text, ctx) => {
+    const n = Number(text);
+    if (!/^-?\d+$/.test(text.trim()) || n < min || n > max) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${flag} must be a whole number ${max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`} (got ${JSON.stringify(text)})`,
+      });
+    }
+    return n;
+  });
 
 /** The flags of `yaniv bench`, each described; validated once, errors name the flag. */
 export const benchFlagsSchema = z.object({
@@ -45,11 +52,15 @@ export const benchFlagsSchema = z.object({
   seed: wholeNumber('--seed', -(2 ** 31), 2 ** 31 - 1).describe('Tournament seed: the same seed gives the same result.'),
   episode: z.enum(['round', 'game'], { error: '--episode must be "round" or "game"' }).describe('What counts as one game.'),
   workers: wholeNumber('--workers', 1, 64).describe('Worker threads.'),
-  maxTurns: wholeNumber('--max-turns', 1).describe('Turns after which a game is stopped unfinished (a guard against agents that never end a round).'),
+  maxTurns: wholeNumber('--max-turns', 1).describe(
+    'Turns after which a game is stopped unfinished (a guard against agents that never end a round).',
+  ),
   json: z.string().optional().describe('Write the summary as JSON to this file ("-" for standard output).'),
   saveRecords: z.string().optional().describe('Write every game as a yaniv-record/1 file into this folder.'),
   progress: z.boolean().describe('Show a progress bar.'),
-  lineup: agentList.optional().describe('One table seat by seat (agents may repeat), e.g. neural,strong,strong,strong; replaces --agents and --players.'),
+  lineup: agentList
+    .optional()
+    .describe('One table seat by seat (agents may repeat), e.g. neural,strong,strong,strong; replaces --agents and --players.'),
 });
 
 /** The flags validated (the rule flags by cli/ruleOptions.ts); a bad one throws naming it. */
@@ -60,7 +71,8 @@ export function parseBenchFlags(raw: Record<string, unknown> & RuleFlags): Tourn
   if (lineup) {
     flags.agents = [...new Set(lineup)];
     flags.players = lineup.length;
-    if (lineup.length < MIN_PLAYERS || lineup.length > MAX_PLAYERS) throw new InvalidArgumentError(`--lineup must name ${MIN_PLAYERS} to ${MAX_PLAYERS} seats (got ${lineup.length})`);
+    if (lineup.length < MIN_PLAYERS || lineup.length > MAX_PLAYERS)
+      throw new InvalidArgumentError(`--lineup must name ${MIN_PLAYERS} to ${MAX_PLAYERS} seats (got ${lineup.length})`);
   }
   return { ...flags, ...readRuleSelection(raw, flags.players), ...(lineup ? { lineup } : {}) };
 }
@@ -70,23 +82,58 @@ const num = (x: number, digits = 2) => x.toFixed(digits);
 
 export function formatSummary(summary: TournamentSummary): string {
   const table = new Table({
-    head: ['agent', 'games', 'unfinished', 'win rate (95% CI)', 'penalty/round', 'Yaniv/game', 'Yaniv ok', 'Assaf suffered/game', 'Assaf caused/game', 'rounds/game', 'µs/decision'],
+    head: [
+      'agent',
+      'games',
+      'unfinished',
+      'win rate (95% CI)',
+      'penalty/round',
+      'Yaniv/game',
+      'Yaniv ok',
+      'Assaf suffered/game',
+      'Assaf caused/game',
+      'rounds/game',
+      'µs/decision',
+    ],
     style: { head: [], border: [], compact: true },
   });
   for (const a of summary.agents) {
-    table.push([a.agent, a.games, a.unfinished, `${pct(a.winRate)} (${pct(a.winRate95.low)}–${pct(a.winRate95.high)})`, num(a.meanRoundPenalty), num(a.yanivCallsPerGame),
-      pct(a.yanivSuccessRate), num(a.assafSufferedPerGame), num(a.assafCausedPerGame), num(a.meanRoundsPerGame, 1), num(a.microsPerDecision, 1)]);
+    table.push([
+      a.agent,
+      a.games,
+      a.unfinished,
+      `${pct(a.winRate)} (${pct(a.winRate95.low)}–${pct(a.winRate95.high)})`,
+      num(a.meanRoundPenalty),
+      num(a.yanivCallsPerGame),
+      pct(a.yanivSuccessRate),
+      num(a.assafSufferedPerGame),
+      num(a.assafCausedPerGame),
+      num(a.meanRoundsPerGame, 1),
+      num(a.microsPerDecision, 1),
+    ]);
   }
   const lines = [table.toString()];
   if (summary.agents.length > 2) {
     const names = summary.agents.map((a) => a.agent);
     const h2h = new Table({ head: ['finished ahead of →', ...names], style: { head: [], border: [], compact: true } });
-    names.forEach((name, i) => h2h.push([name, ...names.map((_, j) => (i === j || !summary.headToHead.meetings[i][j] ? '–' : pct(summary.headToHead.score[i][j])))]));
+    names.forEach((name, i) =>
+      h2h.push([name, ...names.map((_, j) => (i === j || !summary.headToHead.meetings[i][j] ? '–' : pct(summary.headToHead.score[i][j])))]),
+    );
     lines.push('', h2h.toString());
-    lines.push('', 'Elo: ' + Object.entries(summary.elo).sort((a, b) => b[1] - a[1]).map(([n, e]) => `${n} ${e.toFixed(0)}`).join(', '));
+    lines.push(
+      '',
+      'Elo: ' +
+        Object.entries(summary.elo)
+          .sort((a, b) => b[1] - a[1])
+          .map(([n, e]) => `${n} ${e.toFixed(0)}`)
+          .join(', '),
+    );
   }
   if (summary.truncatedGames > 0) {
-    lines.push('', `${summary.truncatedGames} of ${summary.games} games hit the turn cap unfinished (agents that never end a round?): counted under "unfinished", left out of every other figure.`);
+    lines.push(
+      '',
+      `${summary.truncatedGames} of ${summary.games} games hit the turn cap unfinished (agents that never end a round?): counted under "unfinished", left out of every other figure.`,
+    );
   }
   return lines.join('\n');
 }
@@ -104,14 +151,18 @@ export function benchCommand(): Command {
     .addOption(new Option('--max-turns <n>', 'turns after which a game stops unfinished').default(String(DEFAULT_MAX_TURNS)))
     .option('--json <file>', 'write the summary as JSON ("-" for standard output)')
     .option('--save-records <dir>', 'write every game as a yaniv-record/1 file')
-    .option('--lineup <list>', 'one table seat by seat, agents may repeat (e.g. neural,strong,strong,strong: one neural seat against three strong); replaces --agents and --players')
+    .option(
+      '--lineup <list>',
+      'one table seat by seat, agents may repeat (e.g. neural,strong,strong,strong: one neural seat against three strong); replaces --agents and --players',
+    )
     .option('--no-progress', 'hide the progress bar')
     .action(async (raw: Record<string, unknown> & RuleFlags) => {
       const config = parseBenchFlags(raw);
       const started = Date.now();
-      const bar = config.progress && process.stderr.isTTY
-        ? new SingleBar({ format: 'games {bar} {value}/{total} | {rate} games/s | ETA {eta_formatted}', hideCursor: true })
-        : null;
+      const bar =
+        config.progress && process.stderr.isTTY
+          ? new SingleBar({ format: 'games {bar} {value}/{total} | {rate} games/s | ETA {eta_formatted}', hideCursor: true })
+          : null;
       const summary = await runTournament(config, {
         onProgress: (done, total) => {
           if (!bar) return;
@@ -121,12 +172,19 @@ export function benchCommand(): Command {
       });
       bar?.stop();
       const seconds = (Date.now() - started) / 1000;
-      const report = { config: { ...config, progress: undefined, json: undefined }, seconds, gamesPerSecond: summary.games / seconds, ...summary };
+      const report = {
+        config: { ...config, progress: undefined, json: undefined },
+        seconds,
+        gamesPerSecond: summary.games / seconds,
+        ...summary,
+      };
       if (config.json === '-') {
         process.stdout.write(JSON.stringify(report, null, 2) + '\n');
         return;
       }
-      console.log(`${summary.games} games (${(config.lineup ?? config.agents).join(' vs ')}, ${config.players} players, ${describeRuleChoice(config)}, ${config.episode}s, seed ${config.seed}) in ${seconds.toFixed(1)} s — ${(summary.games / seconds).toFixed(1)} games/s on ${config.workers} workers\n`);
+      console.log(
+        `${summary.games} games (${(config.lineup ?? config.agents).join(' vs ')}, ${config.players} players, ${describeRuleChoice(config)}, ${config.episode}s, seed ${config.seed}) in ${seconds.toFixed(1)} s — ${(summary.games / seconds).toFixed(1)} games/s on ${config.workers} workers\n`,
+      );
       console.log(formatSummary(summary));
       if (config.json) writeFileSync(config.json, JSON.stringify(report, null, 2) + '\n');
     });

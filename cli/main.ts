@@ -16,7 +16,12 @@ function usageErrorExit(error: CommanderError): never {
 
 /** Errors the user can fix, reported as one line without a stack trace. */
 function isUserError(error: unknown): error is Error {
-  return error instanceof InvalidArgumentError || error instanceof RuleError || (error instanceof Error && ['BackendUnavailableError', 'AgentSpecError', 'TrainSetupError', 'MetadataMismatchError'].includes(error.name));
+  return (
+    error instanceof InvalidArgumentError ||
+    error instanceof RuleError ||
+    (error instanceof Error &&
+      ['BackendUnavailableError', 'AgentSpecError', 'TrainSetupError', 'MetadataMismatchError'].includes(error.name))
+  );
 }
 
 /** The version in package.json (this file runs as dist/cli/main.js). */
@@ -32,7 +37,8 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride(usageErrorExit);
 
-  program.command('replay')
+  program
+    .command('replay')
     .description('Replay a yaniv-record/1 game record and print the result (exit 1: illegal move, 2: invalid record)')
     .argument('<file>', 'the record (JSON)')
     .option('--json', 'print the result as JSON (RECORD.md, "Replay result")')

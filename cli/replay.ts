@@ -8,7 +8,11 @@ export const EXIT_OK = 0;
 export const EXIT_ILLEGAL_MOVE = 1;
 export const EXIT_INVALID_RECORD = 2;
 
-export interface CommandOutput { stdout: string; stderr: string; exitCode: number }
+export interface CommandOutput {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
 
 export function replayCommand(file: string, options: { json?: boolean }): CommandOutput {
   let text: string;
@@ -47,7 +51,10 @@ export function formatResult(result: ReplayResult, label: string): string {
   if (!result.ok) return `Illegal move in round ${result.round}, move ${result.move}: ${result.error}\n`;
   const lines = [`Record: ${label}`];
   result.rounds.forEach((round, r) => {
-    const how = round.outcome === 'unfinished' ? 'unfinished' : `${round.outcome}${round.caller !== null ? ` by seat ${round.caller}` : ''}, won by seat ${round.winner}`;
+    const how =
+      round.outcome === 'unfinished'
+        ? 'unfinished'
+        : `${round.outcome}${round.caller !== null ? ` by seat ${round.caller}` : ''}, won by seat ${round.winner}`;
     lines.push('', `Round ${r}: ${how}`);
     const table = new Table({ head: ['seat', 'hand', 'points', 'total', ''], style: { head: [], border: [], compact: true } });
     round.handValues.forEach((value, seat) => {

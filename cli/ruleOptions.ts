@@ -25,8 +25,12 @@ export function ruleOptions(command: Command): Command {
   return command
     .addOption(new Option('--rules <preset>', `rule preset: ${PRESET_NAMES.join(', ')} (default: standard)`))
     .addOption(new Option('--rules-file <file>', 'JSON object of rule options, optionally with a "preset"'))
-    .addOption(new Option('--rule <name=value>', 'one rule option on top of the preset and the file, value as JSON or a word (repeatable): --rule slapdown=true --rule milestones=[[50,25]]')
-      .argParser(collect));
+    .addOption(
+      new Option(
+        '--rule <name=value>',
+        'one rule option on top of the preset and the file, value as JSON or a word (repeatable): --rule slapdown=true --rule milestones=[[50,25]]',
+      ).argParser(collect),
+    );
 }
 
 /** `name=value` → [name, value], the value read as JSON when it is JSON, else kept as the text. */

@@ -9,13 +9,17 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 function wholeNumber(flag: string, min: number, max: number) {
   return (text: string): number => {
     const n = Number(text);
-    if (!/^\d+$/.test(text.trim()) || n < min || n > max) throw new InvalidArgumentError(`${flag} must be a whole number from ${min} to ${max} (got ${JSON.stringify(text)})`);
+    if (!/^\d+$/.test(text.trim()) || n < min || n > max)
+      throw new InvalidArgumentError(`${flag} must be a whole number from ${min} to ${max} (got ${JSON.stringify(text)})`);
     return n;
   };
 }
 
 function agentList(text: string): string[] {
-  const specs = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const specs = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (specs.length === 0) throw new InvalidArgumentError('--agents: name at least one agent');
   for (const spec of specs) {
     try {
@@ -51,7 +55,11 @@ export function serveCommand(): Command {
     .description('Serve the bots over WebSocket: opponents at tables and advice on positions (serve/PROTOCOL.md)')
     .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
     .addOption(new Option('--port <n>', 'TCP port (0: any free one)').default(8080).argParser(wholeNumber('--port', 0, 65535)))
-    .addOption(new Option('--agents <list>', 'agents served, the default first').default(DEFAULT_AGENTS, DEFAULT_AGENTS.join(',')).argParser(agentList))
+    .addOption(
+      new Option('--agents <list>', 'agents served, the default first')
+        .default(DEFAULT_AGENTS, DEFAULT_AGENTS.join(','))
+        .argParser(agentList),
+    )
     .addOption(new Option('--token <token>', 'require this bearer token (Authorization: Bearer, or ?token=)').env('YANIV_TOKEN'))
     .addOption(new Option('--allow-origin <origin...>', 'browser origins allowed besides the server\'s own ("*": any)'))
     .addOption(new Option('--max-tables <n>', 'tables on the server').default(1000).argParser(wholeNumber('--max-tables', 1, 1_000_000)))
@@ -60,43 +68,65 @@ export function serveCommand(): Command {
     .addOption(new Option('--rule <name=value>', 'a rule override for such tables (repeatable)').argParser(ruleOverride))
     .addOption(new Option('--think-ms <n>', 'default bot think delay').argParser(wholeNumber('--think-ms', 0, 10_000)))
     .addOption(new Option('--log-level <level>', 'log level (JSON lines on standard error)').choices(LOG_LEVELS).default('info'))
-    .action(async (flags: { host: string; port: number; agents: string[]; token?: string; allowOrigin?: string[]; maxTables: number; rules: string; rule?: Record<string, unknown>; workers?: number; thinkMs?: number; logLevel: string }) => {
-      const logger = pino({ level: flags.logLevel, base: { service: 'yaniv-serve' } }, pino.destination(2));
-      const options: ServerOptionsInput = {
-        host: flags.host, port: flags.port, agents: flags.agents, token: flags.token ?? null, allowOrigins: flags.allowOrigin ?? [], maxTables: flags.maxTables,
-        preset: flags.rules, rules: flags.rule ?? {},
-        ...(flags.workers !== undefined ? { workers: flags.workers } : {}), ...(flags.thinkMs !== undefined ? { thinkMs: flags.thinkMs } : {}),
-      };
-      const server = await startServer(options, { logger }).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL') {
-          throw new InvalidArgumentError(`cannot listen on ${flags.host}:${flags.port} (${error.code}): pick another --host or --port`);
-        }
-        throw error;
-      });
-      const health = server.url.replace(/^ws:/, 'http:') + 'health';
-      process.stdout.write(`yaniv serve: ${server.url} (agents ${flags.agents.join(', ')}; health ${health}; Ctrl-C stops)\n`);
-      let stopping = false;
-      const stop = (signal: string) => {
-        if (stopping) return;
-        stopping = true;
-        logger.info({ event: 'signal', signal }, 'shutting down');
-        server.close().then(() => {
-          logger.flush();
-          process.exit(0);
-        }, (error: Error) => {
-          logger.error({ event: 'shutdown_failed', err: error.message }, 'shutdown failed');
-          process.exit(1);
+    .action(
+      async (flags: {
+        host: string;
+        port: number;
+        agents: string[];
+        token?: string;
+        allowOrigin?: string[];
+        maxTables: number;
+        rules: string;
+        rule?: Record<string, unknown>;
+        workers?: number;
+        thinkMs?: number;
+        logLevel: string;
+      }) => {
+        const logger = pino({ level: flags.logLevel, base: { service: 'yaniv-serve' } }, pino.destination(2));
+        const options: ServerOptionsInput = {
+          host: flags.host,
+          port: flags.port,
+          agents: flags.agents,
+          token: flags.token ?? null,
+          allowOrigins: flags.allowOrigin ?? [],
+          maxTables: flags.maxTables,
+          preset: flags.rules,
+          rules: flags.rule ?? {},
+          ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
+          ...(flags.thinkMs !== undefined ? { thinkMs: flags.thinkMs } : {}),
+        };
+        const server = await startServer(options, { logger }).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL') {
+            throw new InvalidArgumentError(`cannot listen on ${flags.host}:${flags.port} (${error.code}): pick another --host or --port`);
+          }
+          throw error;
         });
-      };
-      process.once('SIGINT', () => stop('SIGINT'));
-      process.once('SIGTERM', () => stop('SIGTERM'));
-    });
+        const health = server.url.replace(/^ws:/, 'http:') + 'health';
+        process.stdout.write(`yaniv serve: ${server.url} (agents ${flags.agents.join(', ')}; health ${health}; Ctrl-C stops)\n`);
+        let stopping = false;
+        const stop = (signal: string) => {
+          if (stopping) return;
+          stopping = true;
+          logger.info({ event: 'signal', signal }, 'shutting down');
+          server.close().then(
+            () => {
+              logger.flush();
+              process.exit(0);
+            },
+            (error: Error) => {
+              logger.error({ event: 'shutdown_failed', err: error.message }, 'shutdown failed');
+              process.exit(1);
+            },
+          );
+        };
+        process.once('SIGINT', () => stop('SIGINT'));
+        process.once('SIGTERM', () => stop('SIGTERM'));
+      },
+    );
 }
 
 export function schemaCommand(): Command {
-  return new Command('schema')
-    .description('Print the JSON Schema of the serve protocol (serve/protocol.schema.json)')
-    .action(() => {
-      process.stdout.write(JSON.stringify(protocolJsonSchema(), null, 2) + '\n');
-    });
+  return new Command('schema').description('Print the JSON Schema of the serve protocol (serve/protocol.schema.json)').action(() => {
+    process.stdout.write(JSON.stringify(protocolJsonSchema(), null, 2) + '\n');
+  });
 }

@@ -6,7 +6,14 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { MultiBar, type SingleBar } from 'cli-progress';
 import { z } from 'zod';
 import { backendOption } from '../nn/backendChoice.js';
-import { DEFAULT_HYPER_PARAMETERS, type HyperParameters, type RunOptions, flagName, hyperParametersSchema, runOptionsSchema } from '../training/config.js';
+import {
+  DEFAULT_HYPER_PARAMETERS,
+  type HyperParameters,
+  type RunOptions,
+  flagName,
+  hyperParametersSchema,
+  runOptionsSchema,
+} from '../training/config.js';
 
 /** A flag's text as the value its field takes: lists of numbers, numbers, booleans, null ("null"/"none"), strings. */
 function flagValue(text: string, sample: unknown): unknown {
@@ -24,15 +31,28 @@ function describeDefault(value: unknown): string {
 
 /** The issues of a zod parse as one message naming the flags. */
 function flagIssues(error: z.ZodError, flagOf: (key: string) => string): string {
-  return error.issues.map((issue) => {
-    const key = String(issue.path[0] ?? '');
-    return key ? `${flagOf(key)}: ${issue.message}` : issue.message;
-  }).join('; ');
+  return error.issues
+    .map((issue) => {
+      const key = String(issue.path[0] ?? '');
+      return key ? `${flagOf(key)}: ${issue.message}` : issue.message;
+    })
+    .join('; ');
 }
 
 const RUN_FLAGS: Record<keyof RunOptions, string> = {
-  episodes: '--episodes', players: '--players', preset: '--rules', episode: '--episode', out: '--out', resume: '--resume', initFrom: '--init-from',
-  opponents: '--opponents', evalEvery: '--eval-every', evalGames: '--eval-games', seed: '--seed', workers: '--workers', backend: '--backend',
+  episodes: '--episodes',
+  players: '--players',
+  preset: '--rules',
+  episode: '--episode',
+  out: '--out',
+  resume: '--resume',
+  initFrom: '--init-from',
+  opponents: '--opponents',
+  evalEvery: '--eval-every',
+  evalGames: '--eval-games',
+  seed: '--seed',
+  workers: '--workers',
+  backend: '--backend',
 };
 
 /** Reads commander's option values into the run options and hyper-parameters; bad values are InvalidArgumentError naming the flag. */
@@ -76,26 +96,40 @@ The run folder (--out) gets checkpoint/ (resume with --resume), best/ (the best 
 export function trainCommand(): Command {
   const command = new Command('train')
     .description(TRAIN_DESCRIPTION)
-    .option('--episodes <n>', 'episodes to play in all (with --resume: the new total, those already played included; default the run\'s own)')
+    .option(
+      '--episodes <n>',
+      "episodes to play in all (with --resume: the new total, those already played included; default the run's own)",
+    )
     .option('--players <list>', 'table sizes, e.g. 2 or 2,4: the games are split evenly, one network plays them all', '2')
     .option('--rules <preset>', 'rule preset', 'standard')
     .addOption(new Option('--episode <kind>', 'what an episode is: a whole game or one round').choices(['game', 'round']).default('game'))
     .option('--out <dir>', 'run folder (default runs/<time>)')
     .option('--resume', 'continue the run in --out from its last checkpoint (optimizer, counters, league, random state)')
-    .option('--init-from <dir>', 'start from this model\'s weights and architecture (skips imitation)')
-    .option('--opponents <mix>', 'opponent mix, spec=weight pairs: self (every seat the learner), past (a past snapshot), or any agent spec', runOptionsSchema.shape.opponents.parse(undefined))
-    .option('--eval-every <k>', 'iterations between evaluations against intermediate and strong (0: at the end only)', String(runOptionsSchema.shape.evalEvery.parse(undefined)))
+    .option('--init-from <dir>', "start from this model's weights and architecture (skips imitation)")
+    .option(
+      '--opponents <mix>',
+      'opponent mix, spec=weight pairs: self (every seat the learner), past (a past snapshot), or any agent spec',
+      runOptionsSchema.shape.opponents.parse(undefined),
+    )
+    .option(
+      '--eval-every <k>',
+      'iterations between evaluations against intermediate and strong (0: at the end only)',
+      String(runOptionsSchema.shape.evalEvery.parse(undefined)),
+    )
     .option('--eval-games <g>', 'games per evaluation match-up (0: none)', String(runOptionsSchema.shape.evalGames.parse(undefined)))
     .option('--seed <s>', 'seed of the run', '1')
-    .option('--workers <w>', 'actor worker threads (0: in the learner\'s thread)', '1')
+    .option('--workers <w>', "actor worker threads (0: in the learner's thread)", '1')
     .option('--no-progress', 'no progress bar (a line every 10 iterations instead)')
     .addOption(backendOption());
   for (const [key, field] of Object.entries(hyperParametersSchema.shape)) {
     const value = DEFAULT_HYPER_PARAMETERS[key as keyof HyperParameters];
-    command.addOption(new Option(`${flagName(key)} <value>`, `${field.description ?? ''} (default ${describeDefault(value)})`).argParser((text) => text));
+    command.addOption(
+      new Option(`${flagName(key)} <value>`, `${field.description ?? ''} (default ${describeDefault(value)})`).argParser((text) => text),
+    );
   }
   command.action(async (raw: Record<string, unknown>, cmd: Command) => {
-    if (raw.episodes === undefined && raw.resume !== true) throw new InvalidArgumentError('--episodes is required: how many episodes (games, or rounds with --episode round) to play');
+    if (raw.episodes === undefined && raw.resume !== true)
+      throw new InvalidArgumentError('--episodes is required: how many episodes (games, or rounds with --episode round) to play');
     // A resume without --episodes keeps the run's own target (the placeholder is not explicit, so the saved value wins).
     const { run, hyperParameters } = parseTrainFlags({ ...raw, episodes: raw.episodes ?? '1' });
     const explicit = new Set<string>();
@@ -116,49 +150,72 @@ export function trainCommand(): Command {
     // A MultiBar of one bar, for its log() that prints above the bar.
     const bars = tty
       ? new MultiBar({
-        format: 'train {bar} {value}/{total} episodes | {eps} ep/s | {dps} decisions/s | {phase} loss {loss} | eval {evaluation} | ETA {eta_formatted}',
-        hideCursor: true, etaBuffer: 20,
-      })
+          format:
+            'train {bar} {value}/{total} episodes | {eps} ep/s | {dps} decisions/s | {phase} loss {loss} | eval {evaluation} | ETA {eta_formatted}',
+          hideCursor: true,
+          etaBuffer: 20,
+        })
       : null;
     let bar: SingleBar | null = null;
     let latestEvaluation = '–';
     let target = run.episodes;
     const log = (message: string) => (bars ? bars.log(message + '\n') : process.stderr.write(message + '\n'));
-    const result = await train({ run, hyperParameters, explicit, commandLine: process.argv.slice(1) }, {
-      log,
-      stopRequested: () => stop.requested,
-      onStart: (info) => {
-        target = Math.max(info.target, info.episodesDone);
-        log(`yaniv train → ${info.out} (${info.backend}); ${info.episodesDone} of ${target} episodes done, iteration ${info.iteration}, ${info.phase}`);
-        bar = bars?.create(target, info.episodesDone, { eps: '–', dps: '–', loss: '–', phase: info.phase, evaluation: latestEvaluation }) ?? null;
+    const result = await train(
+      { run, hyperParameters, explicit, commandLine: process.argv.slice(1) },
+      {
+        log,
+        stopRequested: () => stop.requested,
+        onStart: (info) => {
+          target = Math.max(info.target, info.episodesDone);
+          log(
+            `yaniv train → ${info.out} (${info.backend}); ${info.episodesDone} of ${target} episodes done, iteration ${info.iteration}, ${info.phase}`,
+          );
+          bar =
+            bars?.create(target, info.episodesDone, { eps: '–', dps: '–', loss: '–', phase: info.phase, evaluation: latestEvaluation }) ??
+            null;
+        },
+        onIteration: (m) => {
+          const values = {
+            eps: m.episodesPerSecond.toFixed(2),
+            dps: m.decisionsPerSecond.toFixed(0),
+            loss: m.loss.toFixed(3),
+            phase: m.phase,
+            evaluation: latestEvaluation,
+          };
+          if (bar) bar.update(Math.min(m.episodes, target), values);
+          else if (m.iteration % 10 === 0)
+            log(
+              `iteration ${m.iteration}: ${m.episodes}/${target} episodes, ${values.eps} ep/s, ${values.dps} decisions/s, ${m.phase} loss ${values.loss}, eval ${latestEvaluation}`,
+            );
+        },
+        onEvaluation: (e) => {
+          latestEvaluation = e.results
+            .map((r) => `${r.key} ${(100 * r.winRate).toFixed(0)}% (${(100 * r.low).toFixed(0)}–${(100 * r.high).toFixed(0)})`)
+            .join(', ');
+          log(`evaluation at iteration ${e.iteration} (${e.episodes} episodes): ${latestEvaluation}`);
+        },
       },
-      onIteration: (m) => {
-        const values = { eps: m.episodesPerSecond.toFixed(2), dps: m.decisionsPerSecond.toFixed(0), loss: m.loss.toFixed(3), phase: m.phase, evaluation: latestEvaluation };
-        if (bar) bar.update(Math.min(m.episodes, target), values);
-        else if (m.iteration % 10 === 0) log(`iteration ${m.iteration}: ${m.episodes}/${target} episodes, ${values.eps} ep/s, ${values.dps} decisions/s, ${m.phase} loss ${values.loss}, eval ${latestEvaluation}`);
-      },
-      onEvaluation: (e) => {
-        latestEvaluation = e.results.map((r) => `${r.key} ${(100 * r.winRate).toFixed(0)}% (${(100 * r.low).toFixed(0)}–${(100 * r.high).toFixed(0)})`).join(', ');
-        log(`evaluation at iteration ${e.iteration} (${e.episodes} episodes): ${latestEvaluation}`);
-      },
-    });
+    );
     bars?.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    process.stderr.write(`${result.stopped ? 'stopped' : 'finished'} at ${result.state.episodes} episodes; resume with: yaniv train --resume --out ${run.out} --episodes N\n`);
+    process.stderr.write(
+      `${result.stopped ? 'stopped' : 'finished'} at ${result.state.episodes} episodes; resume with: yaniv train --resume --out ${run.out} --episodes N\n`,
+    );
   });
   return command;
 }
 
 export function plotCommand(): Command {
   return new Command('plot')
-    .description('Redraw a training run\'s learning curve (DIR/curve.svg) from DIR/metrics.jsonl')
+    .description("Redraw a training run's learning curve (DIR/curve.svg) from DIR/metrics.jsonl")
     .argument('<dir>', 'the run folder')
     .option('--out <file>', 'write the SVG here instead')
     .action(async (dir: string, options: { out?: string }) => {
       const { METRICS_FILE, writeCurve } = await import('../training/curve.js');
       const { existsSync } = await import('node:fs');
-      if (!existsSync(path.join(dir, METRICS_FILE))) throw new InvalidArgumentError(`${dir} has no ${METRICS_FILE}: not a training run folder`);
+      if (!existsSync(path.join(dir, METRICS_FILE)))
+        throw new InvalidArgumentError(`${dir} has no ${METRICS_FILE}: not a training run folder`);
       console.log(await writeCurve(dir, options.out));
     });
 }

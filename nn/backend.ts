@@ -13,7 +13,10 @@ const TFJS_NAME: Record<ConcreteBackend, string> = { node: 'tensorflow', wasm: '
 const AUTO_ORDER: readonly ConcreteBackend[] = ['node', 'wasm', 'cpu'];
 
 export class BackendUnavailableError extends Error {
-  constructor(readonly backend: ConcreteBackend, readonly reason: string) {
+  constructor(
+    readonly backend: ConcreteBackend,
+    readonly reason: string,
+  ) {
     super(`tfjs backend '${backend}' is unavailable: ${reason}`);
     this.name = 'BackendUnavailableError';
   }

@@ -11,7 +11,5 @@ export function parseBackendChoice(value: string): BackendChoice {
 
 /** The shared `--backend` option for every command that uses tfjs. */
 export function backendOption(): Option {
-  return new Option('--backend <name>', 'tfjs backend: auto tries node, then wasm, then cpu')
-    .choices(BACKEND_CHOICES)
-    .default('auto');
+  return new Option('--backend <name>', 'tfjs backend: auto tries node, then wasm, then cpu').choices(BACKEND_CHOICES).default('auto');
 }

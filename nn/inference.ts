@@ -22,7 +22,8 @@ export interface ActionScoresOutput {
 }
 
 function rowsOf(data: ArrayLike<number>, width: number, what: string): number {
-  if (data.length === 0 || data.length % width !== 0) throw new Error(`${what} has ${data.length} numbers, not a positive multiple of ${width}`);
+  if (data.length === 0 || data.length % width !== 0)
+    throw new Error(`${what} has ${data.length} numbers, not a positive multiple of ${width}`);
   return data.length / width;
 }
 
@@ -41,7 +42,10 @@ function readOut(outputs: tf.Tensor[]): Float32Array[] {
 }
 
 /** Logits and value for a batch of observations, without the softmax: the bare forward pass, read back. */
-export function evaluateLogitsValue(net: Network<PolicyValueConfig>, observations: Float32Array): { logits: Float32Array; values: Float32Array; rows: number } {
+export function evaluateLogitsValue(
+  net: Network<PolicyValueConfig>,
+  observations: Float32Array,
+): { logits: Float32Array; values: Float32Array; rows: number } {
   const rows = rowsOf(observations, net.config.observationSize, 'observations');
   const [logits, values] = readAll(() => net.model.apply(tf.tensor2d(observations, [rows, net.config.observationSize])) as tf.Tensor[]);
   return { logits, values, rows };
@@ -64,11 +68,18 @@ function scanMask(legalMask: ArrayLike<number>, rows: number, actionCount: numbe
 function checkPolicyInputs(net: Network<PolicyValueConfig>, observations: Float32Array, legalMask: ArrayLike<number>): number {
   const { observationSize, actionCount } = net.config;
   const rows = rowsOf(observations, observationSize, 'observations');
-  if (legalMask.length !== rows * actionCount) throw new Error(`legalMask has ${legalMask.length} entries, expected ${rows} × ${actionCount}`);
+  if (legalMask.length !== rows * actionCount)
+    throw new Error(`legalMask has ${legalMask.length} entries, expected ${rows} × ${actionCount}`);
   return rows;
 }
 
-function finishPolicy(probabilities: Float32Array, values: Float32Array, rows: number, actionCount: number, emptyRows: number[]): PolicyValueOutput {
+function finishPolicy(
+  probabilities: Float32Array,
+  values: Float32Array,
+  rows: number,
+  actionCount: number,
+  emptyRows: number[],
+): PolicyValueOutput {
   for (const r of emptyRows) probabilities.fill(0, r * actionCount, (r + 1) * actionCount);
   return { probabilities, values, rows };
 }
@@ -92,7 +103,11 @@ function activeWasmBackend(): BackendWasm | null {
  *
  * On other backends, or if the logits' buffer is shared, this is evaluatePolicyValueWithPenalty.
  */
-export function evaluatePolicyValue(net: Network<PolicyValueConfig>, observations: Float32Array, legalMask: ArrayLike<number>): PolicyValueOutput {
+export function evaluatePolicyValue(
+  net: Network<PolicyValueConfig>,
+  observations: Float32Array,
+  legalMask: ArrayLike<number>,
+): PolicyValueOutput {
   const backend = activeWasmBackend();
   if (backend === null) return evaluatePolicyValueWithPenalty(net, observations, legalMask);
   const { observationSize, actionCount } = net.config;
@@ -123,7 +138,11 @@ export function evaluatePolicyValue(net: Network<PolicyValueConfig>, observation
  * add and the Softmax kernel on the backend. Logits are clipped to ±LOGIT_LIMIT, so nothing is NaN even
  * for infinite logits; illegal entries lie ≥ 2e30 below the row's max and come out exactly 0.
  */
-export function evaluatePolicyValueWithPenalty(net: Network<PolicyValueConfig>, observations: Float32Array, legalMask: ArrayLike<number>): PolicyValueOutput {
+export function evaluatePolicyValueWithPenalty(
+  net: Network<PolicyValueConfig>,
+  observations: Float32Array,
+  legalMask: ArrayLike<number>,
+): PolicyValueOutput {
   const { observationSize, actionCount } = net.config;
   const rows = checkPolicyInputs(net, observations, legalMask);
   const penalty = new Float32Array(rows * actionCount);
@@ -140,10 +159,15 @@ export function evaluatePolicyValueWithPenalty(net: Network<PolicyValueConfig>, 
 }
 
 /** Scores (observation, action) pairs given row by row: observations [rows, observationSize], actionFeatures [rows, actionFeatureSize]. */
-export function scoreActions(net: Network<ActionScoringConfig>, observations: Float32Array, actionFeatures: Float32Array): ActionScoresOutput {
+export function scoreActions(
+  net: Network<ActionScoringConfig>,
+  observations: Float32Array,
+  actionFeatures: Float32Array,
+): ActionScoresOutput {
   const { observationSize, actionFeatureSize } = net.config;
   const rows = rowsOf(observations, observationSize, 'observations');
-  if (rowsOf(actionFeatures, actionFeatureSize, 'actionFeatures') !== rows) throw new Error(`actionFeatures has ${actionFeatures.length / actionFeatureSize} rows, observations ${rows}`);
+  if (rowsOf(actionFeatures, actionFeatureSize, 'actionFeatures') !== rows)
+    throw new Error(`actionFeatures has ${actionFeatures.length / actionFeatureSize} rows, observations ${rows}`);
   const [scores, values] = readAll(() => {
     const x = tf.tensor2d(observations, [rows, observationSize]);
     const a = tf.tensor2d(actionFeatures, [rows, actionFeatureSize]);
@@ -153,7 +177,11 @@ export function scoreActions(net: Network<ActionScoringConfig>, observations: Fl
 }
 
 /** Scores every candidate action of one decision in one batch: candidates is [count, actionFeatureSize]. */
-export function scoreCandidates(net: Network<ActionScoringConfig>, observation: Float32Array, candidates: Float32Array): ActionScoresOutput {
+export function scoreCandidates(
+  net: Network<ActionScoringConfig>,
+  observation: Float32Array,
+  candidates: Float32Array,
+): ActionScoresOutput {
   const { observationSize } = net.config;
   if (observation.length !== observationSize) throw new Error(`observation has ${observation.length} numbers, expected ${observationSize}`);
   const count = rowsOf(candidates, net.config.actionFeatureSize, 'candidates');

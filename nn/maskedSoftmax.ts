@@ -54,7 +54,11 @@ export function maskedLogSoftmax<T extends tf.Tensor>(logits: T, mask: tf.Tensor
  * The masked softmax cross-entropy, mean over rows of −Σ target·log p, and its gradient with respect
  * to the logits, (p·Σtarget − target)/rows, both from one softmax. Targets at illegal actions are ignored.
  */
-export function maskedSoftmaxCrossEntropyAndGradient(logits: tf.Tensor2D, mask: tf.Tensor2D, targets: tf.Tensor2D): { loss: tf.Scalar; gradient: tf.Tensor2D } {
+export function maskedSoftmaxCrossEntropyAndGradient(
+  logits: tf.Tensor2D,
+  mask: tf.Tensor2D,
+  targets: tf.Tensor2D,
+): { loss: tf.Scalar; gradient: tf.Tensor2D } {
   checkShapes(logits, mask);
   checkShapes(logits, targets);
   const rows = logits.shape[0];

@@ -17,7 +17,9 @@ export const PolicyValueConfigSchema = z.strictObject({
 });
 
 export const ActionScoringConfigSchema = z.strictObject({
-  kind: z.literal('action-scoring').describe('scores (observation, action-features) pairs, Deep Monte-Carlo style, with a value of the observation'),
+  kind: z
+    .literal('action-scoring')
+    .describe('scores (observation, action-features) pairs, Deep Monte-Carlo style, with a value of the observation'),
   observationSize: z.number().int().positive().describe('length of the observation vector'),
   actionFeatureSize: z.number().int().positive().describe('length of one action feature vector'),
   observationUnits: units.describe('widths of the observation encoder, whose output also feeds the value head'),
@@ -54,10 +56,18 @@ class SeedSequence {
   }
 }
 
-function denseStack(x: tf.SymbolicTensor, widths: number[], config: { activation: 'relu' | 'tanh' | 'elu' }, prefix: string, seeds: SeedSequence): tf.SymbolicTensor {
+function denseStack(
+  x: tf.SymbolicTensor,
+  widths: number[],
+  config: { activation: 'relu' | 'tanh' | 'elu' },
+  prefix: string,
+  seeds: SeedSequence,
+): tf.SymbolicTensor {
   return widths.reduce(
     (h, width, i) =>
-      tf.layers.dense({ units: width, activation: config.activation, kernelInitializer: seeds.initializer(), name: `${prefix}_${i + 1}` }).apply(h) as tf.SymbolicTensor,
+      tf.layers
+        .dense({ units: width, activation: config.activation, kernelInitializer: seeds.initializer(), name: `${prefix}_${i + 1}` })
+        .apply(h) as tf.SymbolicTensor,
     x,
   );
 }

@@ -40,7 +40,12 @@ export const ExpectedMetadataSchema = z.strictObject({
 export type ExpectedMetadata = z.input<typeof ExpectedMetadataSchema>;
 
 export class MetadataMismatchError extends Error {
-  constructor(readonly field: string, readonly saved: unknown, readonly expected: unknown, dir: string) {
+  constructor(
+    readonly field: string,
+    readonly saved: unknown,
+    readonly expected: unknown,
+    dir: string,
+  ) {
     super(`model in ${dir}: ${field} differs: saved ${JSON.stringify(saved)}, expected ${JSON.stringify(expected)}`);
     this.name = 'MetadataMismatchError';
   }
@@ -88,16 +93,20 @@ export function nodeFileHandler(dir: string): tf.io.IOHandler {
 /** Writes the network and its metadata.json into dir (created if missing). */
 export async function saveNetwork(network: Network, dir: string, options: SaveOptions): Promise<ModelMetadata> {
   const opts = parseConfig(SaveOptionsSchema, options, 'save options');
-  const metadata = parseConfig(ModelMetadataSchema, {
-    formatVersion: MODEL_FORMAT_VERSION,
-    observationVersion: opts.observationVersion,
-    actionSpaceVersion: opts.actionSpaceVersion,
-    network: network.config,
-    training: structuredClone(opts.training),
-    backend: tf.getBackend(),
-    tfjsVersion: tf.version.tfjs,
-    createdAt: new Date().toISOString(),
-  }, 'model metadata');
+  const metadata = parseConfig(
+    ModelMetadataSchema,
+    {
+      formatVersion: MODEL_FORMAT_VERSION,
+      observationVersion: opts.observationVersion,
+      actionSpaceVersion: opts.actionSpaceVersion,
+      network: network.config,
+      training: structuredClone(opts.training),
+      backend: tf.getBackend(),
+      tfjsVersion: tf.version.tfjs,
+      createdAt: new Date().toISOString(),
+    },
+    'model metadata',
+  );
   await network.model.save(nodeFileHandler(dir));
   await writeFile(path.join(dir, METADATA_JSON), JSON.stringify(metadata, null, 2) + '\n');
   return metadata;

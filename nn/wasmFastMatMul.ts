@@ -49,7 +49,11 @@ class Scratch {
   }
   concat(xs: Info[], axis: number): Info {
     // The wasm Concat kernel takes its inputs as an array.
-    return kernelFunc('Concat')({ inputs: xs as unknown as KernelArgs['inputs'], backend: this.backend, attrs: { axis } as unknown as Attrs });
+    return kernelFunc('Concat')({
+      inputs: xs as unknown as KernelArgs['inputs'],
+      backend: this.backend,
+      attrs: { axis } as unknown as Attrs,
+    });
   }
   dispose(): void {
     for (const info of this.owned) this.backend.disposeData(info.dataId);

@@ -14,8 +14,15 @@ type Generated = Record<string, () => string>;
 /** The markdown table of the action ranges (docs/env.md is checked against it). */
 /** The markdown table of the action ranges. */
 export function actionTableMarkdown(): string {
-  const rows = ACTION_RANGE_LIST.map((r) => `| \`${r.name}\` | ${r.start}${r.size > 1 ? `–${r.start + r.size - 1}` : ''} | ${r.size} | ${r.description} |`);
-  return ['| range | ids | size | meaning |', '| --- | --- | --- | --- |', ...rows, `| **total** | 0–${ACTION_COUNT - 1} | ${ACTION_COUNT} | \`${ACTION_SPACE_VERSION}\` |`].join('\n');
+  const rows = ACTION_RANGE_LIST.map(
+    (r) => `| \`${r.name}\` | ${r.start}${r.size > 1 ? `–${r.start + r.size - 1}` : ''} | ${r.size} | ${r.description} |`,
+  );
+  return [
+    '| range | ids | size | meaning |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+    `| **total** | 0–${ACTION_COUNT - 1} | ${ACTION_COUNT} | \`${ACTION_SPACE_VERSION}\` |`,
+  ].join('\n');
 }
 
 /** The markdown tables of the observation layout . */
@@ -28,12 +35,16 @@ export function observationTableMarkdown(): string {
     return row;
   });
   return [
-    '| segment | start | size | contents |', '| --- | --- | --- | --- |', ...rows,
+    '| segment | start | size | contents |',
+    '| --- | --- | --- | --- |',
+    ...rows,
     `| **total** | | ${OBSERVATION_SIZE} | \`${OBSERVATION_VERSION}\` |`,
     '',
     `Each opponent block (${OPPONENT_BLOCK} values):`,
     '',
-    '| field | offset | size | contents |', '| --- | --- | --- | --- |', ...fields,
+    '| field | offset | size | contents |',
+    '| --- | --- | --- | --- |',
+    ...fields,
   ].join('\n');
 }
 
@@ -64,15 +75,19 @@ function descriptionOf(field: z.ZodType): string {
 }
 
 export function ruleOptionsTable(): string {
-  const rows = Object.entries(ruleOptionsSchema.shape).map(([name, field]) =>
-    `| \`${name}\` | ${optionDefault(name)} | ${descriptionOf(field).replace(/\|/g, '\\|')} |`);
+  const rows = Object.entries(ruleOptionsSchema.shape).map(
+    ([name, field]) => `| \`${name}\` | ${optionDefault(name)} | ${descriptionOf(field).replace(/\|/g, '\\|')} |`,
+  );
   return ['| option | standard | meaning |', '| --- | --- | --- |', ...rows].join('\n');
 }
 
 export function presetsTable(): string {
   const rows = PRESET_NAMES.map((name) => {
     const preset = PRESETS[name];
-    const options = Object.entries(preset.options).map(([k, v]) => `\`${k}: ${JSON.stringify(v)}\``).join(', ') || '—';
+    const options =
+      Object.entries(preset.options)
+        .map(([k, v]) => `\`${k}: ${JSON.stringify(v)}\``)
+        .join(', ') || '—';
     return `| \`${name}\` | ${options} | ${preset.twoDecksFrom} | ${preset.description} |`;
   });
   return ['| preset | options on top of standard | two decks from | source |', '| --- | --- | --- | --- |', ...rows].join('\n');
@@ -91,7 +106,12 @@ const envTables: Generated = { 'env-options': envOptionsMarkdown, actions: actio
 
 /** Each documentation file (relative to the project root) and the sections generated in it. */
 export const GENERATED_FILES: Record<string, Generated> = {
-  'README.md': { 'rule-options': ruleOptionsTable, presets: presetsTable, actions: actionTableMarkdown, observation: observationTableMarkdown },
+  'README.md': {
+    'rule-options': ruleOptionsTable,
+    presets: presetsTable,
+    actions: actionTableMarkdown,
+    observation: observationTableMarkdown,
+  },
   'docs/env.md': envTables,
   'docs/training.md': { 'train-hyper-parameters': trainHyperParametersTable },
 };

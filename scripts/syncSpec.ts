@@ -42,7 +42,9 @@ export function compareCopies(projectRoot: string, sharedRoot: string): CopyStat
       const target = join(projectRoot, folder.project, name);
       const status: CopyStatus = !existsSync(target)
         ? 'missing'
-        : readFileSync(target).equals(readFileSync(join(from, name))) ? 'same' : 'differs';
+        : readFileSync(target).equals(readFileSync(join(from, name)))
+          ? 'same'
+          : 'differs';
       states.push({ shared: `${folder.shared}/${name}`, project: `${folder.project}/${name}`, status });
     }
   }

@@ -27,7 +27,8 @@ export const jsonCodec: Codec = {
   encoding: 'json',
   encode: (message) => JSON.stringify(message),
   decode(data, isBinary) {
-    if (isBinary) throw new ProtocolError('bad_message', 'this connection speaks yaniv.v1.json: send text frames of JSON, not binary frames');
+    if (isBinary)
+      throw new ProtocolError('bad_message', 'this connection speaks yaniv.v1.json: send text frames of JSON, not binary frames');
     let value: unknown;
     try {
       value = JSON.parse(data.toString('utf8'));
@@ -43,7 +44,8 @@ export const msgpackCodec: Codec = {
   encoding: 'msgpack',
   encode: (message) => Buffer.from(packr.pack(message)),
   decode(data, isBinary) {
-    if (!isBinary) throw new ProtocolError('bad_message', 'this connection speaks yaniv.v1.msgpack: send binary frames of MessagePack, not text frames');
+    if (!isBinary)
+      throw new ProtocolError('bad_message', 'this connection speaks yaniv.v1.msgpack: send binary frames of MessagePack, not text frames');
     let value: unknown;
     try {
       value = packr.unpack(data);
@@ -70,9 +72,15 @@ function checkShape(value: unknown, depth = 0, path = ''): void {
     return;
   }
   const proto = Object.getPrototypeOf(value) as unknown;
-  if (proto !== Object.prototype && proto !== null) throw new ProtocolError('bad_message', 'holds a value that is not a plain object, list, string, number, boolean or null', path || undefined);
+  if (proto !== Object.prototype && proto !== null)
+    throw new ProtocolError(
+      'bad_message',
+      'holds a value that is not a plain object, list, string, number, boolean or null',
+      path || undefined,
+    );
   for (const key of Object.keys(value)) {
-    if (FORBIDDEN_KEYS.has(key) || key === '__proto_') throw new ProtocolError('bad_message', `the key ${JSON.stringify(key)} is not allowed`, path || undefined);
+    if (FORBIDDEN_KEYS.has(key) || key === '__proto_')
+      throw new ProtocolError('bad_message', `the key ${JSON.stringify(key)} is not allowed`, path || undefined);
     checkShape((value as Record<string, unknown>)[key], depth + 1, path ? `${path}.${key}` : key);
   }
 }

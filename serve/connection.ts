@@ -11,7 +11,16 @@ import type { DecideRequest, DecideResult, PositionSource } from './decide.js';
 import { ProtocolError } from './errors.js';
 import type { ServerOptions } from './options.js';
 import type { InferencePool } from './pool.js';
-import { type ClientMessage, type Msg, PROTOCOL_VERSION, type RequestId, type SeatInfo, type ServerMessage, parseClientMessage, requestIdOf } from './protocol.js';
+import {
+  type ClientMessage,
+  type Msg,
+  PROTOCOL_VERSION,
+  type RequestId,
+  type SeatInfo,
+  type ServerMessage,
+  parseClientMessage,
+  requestIdOf,
+} from './protocol.js';
 import { StaleStateError, type Table, type TableOwner } from './table.js';
 import type { TableRegistry } from './tables.js';
 
@@ -56,7 +65,12 @@ export class Connection implements TableOwner {
   private readonly log: Logger;
   messages = 0;
 
-  constructor(readonly id: number, private readonly ws: WebSocket, private readonly codec: Codec, private readonly ctx: ServerContext) {
+  constructor(
+    readonly id: number,
+    private readonly ws: WebSocket,
+    private readonly codec: Codec,
+    private readonly ctx: ServerContext,
+  ) {
     this.rate = new RateLimit(ctx.options.maxMessagesPerSecond);
     this.log = ctx.log.child({ conn: id });
   }
@@ -96,7 +110,11 @@ export class Connection implements TableOwner {
     try {
       const value = this.codec.decode(data, isBinary);
       id = requestIdOf(value);
-      if (!this.rate.take()) throw new ProtocolError('rate_limited', `more than ${this.ctx.options.maxMessagesPerSecond} messages a second on this connection; slow down`);
+      if (!this.rate.take())
+        throw new ProtocolError(
+          'rate_limited',
+          `more than ${this.ctx.options.maxMessagesPerSecond} messages a second on this connection; slow down`,
+        );
       this.dispatch(parseClientMessage(value));
     } catch (error) {
       this.fail(id, error);
@@ -106,19 +124,29 @@ export class Connection implements TableOwner {
   private dispatch(message: ClientMessage): void {
     if (message.type === 'ping') return this.send({ type: 'pong', id: message.id, time: Date.now() });
     if (message.type === 'hello') return this.hello(message);
-    if (!this.greeted) throw new ProtocolError('bad_message', `say hello first: {"type":"hello","id":1,"version":${PROTOCOL_VERSION}}`, 'type');
+    if (!this.greeted)
+      throw new ProtocolError('bad_message', `say hello first: {"type":"hello","id":1,"version":${PROTOCOL_VERSION}}`, 'type');
     switch (message.type) {
-      case 'create_table': return this.createTable(message);
-      case 'act': return this.act(message);
-      case 'advise': return this.advise(message);
-      case 'resume': return this.resume(message);
-      case 'leave': return this.leave(message);
+      case 'create_table':
+        return this.createTable(message);
+      case 'act':
+        return this.act(message);
+      case 'advise':
+        return this.advise(message);
+      case 'resume':
+        return this.resume(message);
+      case 'leave':
+        return this.leave(message);
     }
   }
 
   private hello(message: Extract<ClientMessage, { type: 'hello' }>): void {
     if (message.version !== PROTOCOL_VERSION) {
-      throw new ProtocolError('unsupported_version', `this server speaks protocol version ${PROTOCOL_VERSION} only (subprotocols yaniv.v1.json, yaniv.v1.msgpack); the client asked for ${message.version}`, 'version');
+      throw new ProtocolError(
+        'unsupported_version',
+        `this server speaks protocol version ${PROTOCOL_VERSION} only (subprotocols yaniv.v1.json, yaniv.v1.msgpack); the client asked for ${message.version}`,
+        'version',
+      );
     }
     this.greeted = true;
     if (message.client) this.log.info({ event: 'hello', client: message.client }, 'client said hello');
@@ -127,10 +155,16 @@ export class Connection implements TableOwner {
 
   private createTable(message: Extract<ClientMessage, { type: 'create_table' }>): void {
     const { options, tables } = this.ctx;
-    if (this.tables.size >= options.maxTablesPerConnection) throw new ProtocolError('table_full', `this connection has ${this.tables.size} tables open, the most it may; leave one first`);
+    if (this.tables.size >= options.maxTablesPerConnection)
+      throw new ProtocolError('table_full', `this connection has ${this.tables.size} tables open, the most it may; leave one first`);
     const seats: SeatInfo[] = message.seats.map((entry, seat) => {
       if (entry === 'client') return { seat, player: 'client' };
-      if (!this.ctx.agents.has(entry)) throw new ProtocolError('bad_message', `${JSON.stringify(entry.slice(0, 60))} is neither "client" nor an agent this server plays (${[...this.ctx.agents].join(', ')})`, `seats[${seat}]`);
+      if (!this.ctx.agents.has(entry))
+        throw new ProtocolError(
+          'bad_message',
+          `${JSON.stringify(entry.slice(0, 60))} is neither "client" nor an agent this server plays (${[...this.ctx.agents].join(', ')})`,
+          `seats[${seat}]`,
+        );
       return { seat, player: 'bot', agent: entry };
     });
     if (!seats.some((s) => s.player === 'client')) throw new ProtocolError('bad_message', 'at least one seat must be "client"', 'seats');
@@ -145,7 +179,11 @@ export class Connection implements TableOwner {
       throw error;
     }
     const table = tables.create({
-      preset, rules, seats, seed: message.seed, thinkMs: message.thinkMs ?? options.thinkMs,
+      preset,
+      rules,
+      seats,
+      seed: message.seed,
+      thinkMs: message.thinkMs ?? options.thinkMs,
       moveDeadlineMs: message.moveDeadlineMs === undefined ? options.moveDeadlineMs : message.moveDeadlineMs,
     });
     this.tables.set(table.id, table);
@@ -155,7 +193,12 @@ export class Connection implements TableOwner {
     table.start();
   }
 
-  private tableInfo(table: Table, settled = { ...resolveRules({ preset: table.settings.preset, rules: table.settings.rules, players: table.settings.seats.length }) } as Record<string, unknown>) {
+  private tableInfo(
+    table: Table,
+    settled = {
+      ...resolveRules({ preset: table.settings.preset, rules: table.settings.rules, players: table.settings.seats.length }),
+    } as Record<string, unknown>,
+  ) {
     const { id, token, preset, rules, seats, thinkMs, moveDeadlineMs } = table.settings;
     return { table: id, token, preset, rules, settledRules: settled, players: seats.length, seats: [...seats], thinkMs, moveDeadlineMs };
   }
@@ -169,18 +212,37 @@ export class Connection implements TableOwner {
   private act(message: Extract<ClientMessage, { type: 'act' }>): void {
     const table = this.tableOf(message.table);
     try {
-      table.act(message.seat, message.action, message.counter, (counter) => this.send({ type: 'acted', id: message.id, table: table.id, counter }));
+      table.act(message.seat, message.action, message.counter, (counter) =>
+        this.send({ type: 'acted', id: message.id, table: table.id, counter }),
+      );
     } catch (error) {
-      if (error instanceof StaleStateError) return this.send({ type: 'error', id: message.id, code: 'stale_state', message: error.message, field: 'counter', counter: error.current });
+      if (error instanceof StaleStateError)
+        return this.send({
+          type: 'error',
+          id: message.id,
+          code: 'stale_state',
+          message: error.message,
+          field: 'counter',
+          counter: error.current,
+        });
       throw error;
     }
   }
 
   private advise(message: Extract<ClientMessage, { type: 'advise' }>): void {
     const { options } = this.ctx;
-    if (this.pending >= options.maxPending) throw new ProtocolError('rate_limited', `${this.pending} advice requests are in progress on this connection, the most it may have; wait for answers`);
+    if (this.pending >= options.maxPending)
+      throw new ProtocolError(
+        'rate_limited',
+        `${this.pending} advice requests are in progress on this connection, the most it may have; wait for answers`,
+      );
     const agent = message.agent ?? options.agents[0];
-    if (!this.ctx.agents.has(agent)) throw new ProtocolError('bad_message', `${JSON.stringify(agent.slice(0, 60))} is not an agent this server plays (${[...this.ctx.agents].join(', ')})`, 'agent');
+    if (!this.ctx.agents.has(agent))
+      throw new ProtocolError(
+        'bad_message',
+        `${JSON.stringify(agent.slice(0, 60))} is not an agent this server plays (${[...this.ctx.agents].join(', ')})`,
+        'agent',
+      );
     let source: PositionSource;
     if (message.table !== undefined) source = { kind: 'playerView', view: this.tableOf(message.table).adviceView(message.seat) };
     else if (message.view !== undefined) source = { kind: 'view', view: message.view };
@@ -197,12 +259,25 @@ export class Connection implements TableOwner {
   }
 
   private answerAdvice(id: RequestId, agent: string, result: DecideResult): void {
-    if (!result.ok) return this.fail(id, result.code === 'internal' ? new Error(result.message) : new ProtocolError(result.code, result.message, result.field));
+    if (!result.ok)
+      return this.fail(
+        id,
+        result.code === 'internal' ? new Error(result.message) : new ProtocolError(result.code, result.message, result.field),
+      );
     const advice = result.advice;
     if (!advice) return this.fail(id, new Error('no advice in the result'));
     this.send({
-      type: 'advice', id, agent, seat: advice.seat, phase: advice.phase, pick: advice.pick, actions: advice.actions, legal: advice.legal,
-      scores: advice.scores, value: advice.value, assaf: advice.assaf,
+      type: 'advice',
+      id,
+      agent,
+      seat: advice.seat,
+      phase: advice.phase,
+      pick: advice.pick,
+      actions: advice.actions,
+      legal: advice.legal,
+      scores: advice.scores,
+      value: advice.value,
+      assaf: advice.assaf,
     });
   }
 
@@ -271,7 +346,10 @@ export class Connection implements TableOwner {
       this.send({ type: 'error', id, code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) });
       return;
     }
-    this.log.error({ event: 'internal_error', err: error instanceof Error ? (error.stack ?? error.message) : String(error) }, 'request failed');
+    this.log.error(
+      { event: 'internal_error', err: error instanceof Error ? (error.stack ?? error.message) : String(error) },
+      'request failed',
+    );
     this.send({ type: 'error', id, code: 'internal', message: 'the server failed on this request; nothing was applied' });
   }
 }

@@ -9,8 +9,22 @@
  * (`encodeView`). The Assaf risk is the share of sampled worlds in which calling now loses.
  */
 import {
-  ACTION_COUNT, type GameState, MaskScratch, type PlayerView, PositionError, RecordError, RuleError, YANIV_ACTION,
-  applyAction, determinize, encodeView, importPosition, legalActionIds, playerView, seededRng, writeActionMask,
+  ACTION_COUNT,
+  type GameState,
+  MaskScratch,
+  type PlayerView,
+  PositionError,
+  RecordError,
+  RuleError,
+  YANIV_ACTION,
+  applyAction,
+  determinize,
+  encodeView,
+  importPosition,
+  legalActionIds,
+  playerView,
+  seededRng,
+  writeActionMask,
 } from '../env/index.js';
 import type { Agent, DecisionInput } from '../env/gym/agent.js';
 import { createAgent } from '../agents/registry.js';
@@ -80,10 +94,20 @@ const scratch = new MaskScratch();
 /** The seat's view, its observation and its legal-action mask; throws ProtocolError. */
 export function prepare(source: PositionSource, seed: number, explain: boolean): Prepared {
   const view = viewOf(source);
-  if (view.current !== view.seat) throw new ProtocolError('not_your_turn', `seat ${view.seat} is not to move: seat ${view.current} is`, source.kind === 'view' ? 'view.seat' : 'seat');
+  if (view.current !== view.seat)
+    throw new ProtocolError(
+      'not_your_turn',
+      `seat ${view.seat} is not to move: seat ${view.current} is`,
+      source.kind === 'view' ? 'view.seat' : 'seat',
+    );
   const world = determinize(view, seededRng(seed));
   const mask = new Uint8Array(ACTION_COUNT);
-  if (writeActionMask(world, scratch, mask, 0) === 0) throw new ProtocolError('bad_message', `seat ${view.seat} has no legal action in this position`, source.kind === 'position' ? 'position' : 'view');
+  if (writeActionMask(world, scratch, mask, 0) === 0)
+    throw new ProtocolError(
+      'bad_message',
+      `seat ${view.seat} has no legal action in this position`,
+      source.kind === 'position' ? 'position' : 'view',
+    );
   return { view, input: { observation: encodeView(view), mask, view, explain } };
 }
 
@@ -100,7 +124,8 @@ function viewOf(source: PositionSource): PlayerView {
     }
     throw error;
   }
-  if (source.seat >= state.players) throw new ProtocolError('bad_message', `seat ${source.seat} does not exist with ${state.players} players`, 'seat');
+  if (source.seat >= state.players)
+    throw new ProtocolError('bad_message', `seat ${source.seat} does not exist with ${state.players} players`, 'seat');
   if (state.phase > 2) throw new ProtocolError('bad_message', 'the position is not inside a round: no one is to move', 'position');
   return playerView(state, source.seat);
 }
@@ -165,13 +190,21 @@ function finish(request: DecideRequest, spec: string, { view, input }: Prepared,
   const actions: RankedAction[] = policy
     ? policy.actions.map((id, i) => ({ ...(byId.get(id) as LegalAction), score: policy.scores[i] + 0 })) // + 0: no −0 (neither encoding keeps it)
     : [{ ...(byId.get(decision.action) as LegalAction), score: 0 }];
-  const assaf = input.mask[YANIV_ACTION] ? { risk: assafRisk(view, request.assafSamples, request.seed), samples: request.assafSamples } : null;
+  const assaf = input.mask[YANIV_ACTION]
+    ? { risk: assafRisk(view, request.assafSamples, request.seed), samples: request.assafSamples }
+    : null;
   return {
     ok: true,
     action: decision.action,
     advice: {
-      seat: view.seat, phase: view.phase as Advice['phase'], pick: byId.get(decision.action) as LegalAction, actions, legal,
-      scores: policy ? scoreKind(spec) : 'none', value: policy?.value === undefined ? null : policy.value + 0, assaf,
+      seat: view.seat,
+      phase: view.phase as Advice['phase'],
+      pick: byId.get(decision.action) as LegalAction,
+      actions,
+      legal,
+      scores: policy ? scoreKind(spec) : 'none',
+      value: policy?.value === undefined ? null : policy.value + 0,
+      assaf,
     },
   };
 }
@@ -190,6 +223,7 @@ export function assafRisk(view: PlayerView, samples: number, seed: number): numb
 }
 
 function failure(error: unknown): DecideResult {
-  if (error instanceof ProtocolError) return { ok: false, code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) };
+  if (error instanceof ProtocolError)
+    return { ok: false, code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) };
   return { ok: false, code: 'internal', message: error instanceof Error ? error.message : String(error) };
 }

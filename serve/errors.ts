@@ -3,18 +3,28 @@
  * move, and the field when there is one. Nothing else (no stack trace) ever reaches a client.
  */
 export const ERROR_CODES = [
-  'bad_message', 'unknown_type', 'unsupported_version', 'not_your_turn', 'illegal_action', 'stale_state',
-  'unknown_table', 'table_full', 'rate_limited', 'unauthorized', 'internal',
+  'bad_message',
+  'unknown_type',
+  'unsupported_version',
+  'not_your_turn',
+  'illegal_action',
+  'stale_state',
+  'unknown_table',
+  'table_full',
+  'rate_limited',
+  'unauthorized',
+  'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** What each code means, for the documentation and the JSON Schema. */
 export const ERROR_MEANINGS: Record<ErrorCode, string> = {
-  bad_message: 'The message is not valid: not JSON/MessagePack, not an object, a field missing or out of range, an inconsistent view or position (the message names the field).',
-  unknown_type: 'The message type is not one of the protocol\'s.',
+  bad_message:
+    'The message is not valid: not JSON/MessagePack, not an object, a field missing or out of range, an inconsistent view or position (the message names the field).',
+  unknown_type: "The message type is not one of the protocol's.",
   unsupported_version: 'The protocol version in hello is not one this server speaks.',
-  not_your_turn: 'The seat is not the client\'s, or not the one to move.',
-  illegal_action: 'The action is not legal now (the engine\'s reason is given) or the game is over.',
+  not_your_turn: "The seat is not the client's, or not the one to move.",
+  illegal_action: "The action is not legal now (the engine's reason is given) or the game is over.",
   stale_state: 'The action was chosen for an earlier state of the table (the counter moved on).',
   unknown_table: 'No such table on this connection (or a wrong table token on resume).',
   table_full: 'A table limit is reached: tables per connection or on the server.',
@@ -25,7 +35,11 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
 
 export class ProtocolError extends Error {
   override name = 'ProtocolError';
-  constructor(readonly code: ErrorCode, message: string, readonly field?: string) {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly field?: string,
+  ) {
     super(field && !message.startsWith(field) ? `${field}: ${message}` : message);
   }
 }

@@ -2,8 +2,19 @@
 export { type RunningServer, type StartOptions, serverVersion, startServer } from './server.js';
 export { DEFAULT_AGENTS, type ServerOptions, type ServerOptionsInput, parseServerOptions, serverOptionsSchema } from './options.js';
 export {
-  CLIENT_MESSAGE_TYPES, type ClientMessage, type Encoding, type LegalAction, type Msg, PROTOCOL_VERSION, type RankedAction, SUBPROTOCOLS,
-  type ServerMessage, clientMessageSchema, parseClientMessage, protocolJsonSchema, serverMessageSchema,
+  CLIENT_MESSAGE_TYPES,
+  type ClientMessage,
+  type Encoding,
+  type LegalAction,
+  type Msg,
+  PROTOCOL_VERSION,
+  type RankedAction,
+  SUBPROTOCOLS,
+  type ServerMessage,
+  clientMessageSchema,
+  parseClientMessage,
+  protocolJsonSchema,
+  serverMessageSchema,
 } from './protocol.js';
 export { ERROR_CODES, type ErrorCode, ProtocolError } from './errors.js';
 export { VIEW_FORMAT, type ViewJson, viewFromJson, viewJsonSchema, viewToJson } from './viewJson.js';

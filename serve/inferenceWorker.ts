@@ -11,7 +11,8 @@ try {
   port.on('message', (message: WorkerRequest) => {
     decideBatch(message.requests).then(
       (results) => post({ batch: message.batch, results }),
-      (error: Error) => post({ batch: message.batch, results: message.requests.map(() => ({ ok: false, code: 'internal', message: error.message })) }),
+      (error: Error) =>
+        post({ batch: message.batch, results: message.requests.map(() => ({ ok: false, code: 'internal', message: error.message })) }),
     );
   });
   post({ ready: true });

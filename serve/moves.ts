@@ -1,11 +1,25 @@
 /** Action ids as the protocol shows them: the id, its kind, its cards and a readable text. */
 import {
-  type Card, type GameState, type PlayerView, TAKE_START, actionRangeOf, actionToMove, cardName, describeAction, formatCards,
+  type Card,
+  type GameState,
+  type PlayerView,
+  TAKE_START,
+  actionRangeOf,
+  actionToMove,
+  cardName,
+  describeAction,
+  formatCards,
 } from '../env/index.js';
 import type { LegalAction } from './protocol.js';
 
 const KINDS = {
-  YANIV: 'yaniv', DISCARD: 'discard', DRAW_DECK: 'draw', TAKE: 'take', PASS: 'pass', QUICK: 'quick', SLAPDOWN: 'slapdown',
+  YANIV: 'yaniv',
+  DISCARD: 'discard',
+  DRAW_DECK: 'draw',
+  TAKE: 'take',
+  PASS: 'pass',
+  QUICK: 'quick',
+  SLAPDOWN: 'slapdown',
 } as const satisfies Record<string, LegalAction['kind']>;
 
 /**
@@ -25,5 +39,10 @@ export function describeLegal(position: GameState | PlayerView, id: number, draw
   } else if (kind === 'quick' && drawn !== null) {
     cards = [drawn];
   }
-  return { action: id, kind, cards: cards.map(cardName), text: kind === 'quick' && drawn !== null ? `quick discard ${cardName(drawn)}` : describeAction(id, position) };
+  return {
+    action: id,
+    kind,
+    cards: cards.map(cardName),
+    text: kind === 'quick' && drawn !== null ? `quick discard ${cardName(drawn)}` : describeAction(id, position),
+  };
 }

@@ -21,7 +21,9 @@ export interface PoolOptions {
 
 export type WorkerRequest = { batch: number; requests: DecideRequest[] };
 export type WorkerReply = { ready: true } | { fatal: string } | { batch: number; results: DecideResult[] };
-export interface WorkerSetup { preload: string[] }
+export interface WorkerSetup {
+  preload: string[];
+}
 
 interface Pending {
   readonly request: DecideRequest;
@@ -38,7 +40,9 @@ const IN_FLIGHT_PER_WORKER = 2;
 
 /** The worker script next to this module, or the compiled one when this runs from source (tests). */
 export function defaultWorkerUrl(): URL {
-  return import.meta.url.endsWith('.ts') ? new URL('../dist/serve/inferenceWorker.js', import.meta.url) : new URL('./inferenceWorker.js', import.meta.url);
+  return import.meta.url.endsWith('.ts')
+    ? new URL('../dist/serve/inferenceWorker.js', import.meta.url)
+    : new URL('./inferenceWorker.js', import.meta.url);
 }
 
 export class InferencePool {
@@ -49,7 +53,11 @@ export class InferencePool {
   private closed = false;
   readonly stats = { requests: 0, batches: 0, largestBatch: 0 };
 
-  constructor(private readonly options: PoolOptions, private readonly preload: readonly string[], private readonly log: Logger) {}
+  constructor(
+    private readonly options: PoolOptions,
+    private readonly preload: readonly string[],
+    private readonly log: Logger,
+  ) {}
 
   /** Starts the workers, each loading the served agents; rejects if one cannot. */
   async start(): Promise<void> {
@@ -91,11 +99,15 @@ export class InferencePool {
   private lost(slot: Slot, code: number): void {
     const index = this.slots.indexOf(slot);
     if (index >= 0) this.slots.splice(index, 1);
-    for (const [, batch] of slot.inFlight) for (const p of batch) p.resolve({ ok: false, code: 'internal', message: 'the inference worker stopped' });
+    for (const [, batch] of slot.inFlight)
+      for (const p of batch) p.resolve({ ok: false, code: 'internal', message: 'the inference worker stopped' });
     slot.inFlight.clear();
     if (this.closed || !slot.ready) return;
     this.log.error({ event: 'worker_exit', code }, 'an inference worker stopped; starting another');
-    this.spawn().then(() => this.flush(), (error: Error) => this.log.error({ event: 'worker_error', err: error.message }, 'could not restart an inference worker'));
+    this.spawn().then(
+      () => this.flush(),
+      (error: Error) => this.log.error({ event: 'worker_error', err: error.message }, 'could not restart an inference worker'),
+    );
   }
 
   decide(request: DecideRequest): Promise<DecideResult> {
@@ -149,7 +161,12 @@ export class InferencePool {
     setImmediate(() => {
       decideBatch(requests).then(
         (results) => this.complete(slot, id, results),
-        (error: Error) => this.complete(slot, id, requests.map(() => ({ ok: false, code: 'internal', message: error.message }))),
+        (error: Error) =>
+          this.complete(
+            slot,
+            id,
+            requests.map(() => ({ ok: false, code: 'internal', message: error.message })),
+          ),
       );
     });
   }

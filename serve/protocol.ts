@@ -14,10 +14,17 @@ export const PROTOCOL_VERSION = 1;
 export const SUBPROTOCOLS = { json: 'yaniv.v1.json', msgpack: 'yaniv.v1.msgpack' } as const;
 export type Encoding = keyof typeof SUBPROTOCOLS;
 
-const int = (lo: number, hi: number) => z.int({ error: `must be an integer from ${lo} to ${hi}` }).min(lo, { error: `must be an integer from ${lo} to ${hi}` }).max(hi, { error: `must be an integer from ${lo} to ${hi}` });
+const int = (lo: number, hi: number) =>
+  z
+    .int({ error: `must be an integer from ${lo} to ${hi}` })
+    .min(lo, { error: `must be an integer from ${lo} to ${hi}` })
+    .max(hi, { error: `must be an integer from ${lo} to ${hi}` });
 const text = (max: number) => z.string({ error: 'must be a string' }).max(max, { error: `must be at most ${max} characters` });
 
-const requestId = z.union([text(64).min(1, { error: 'must not be empty' }), int(0, Number.MAX_SAFE_INTEGER)], { error: 'must be a string (up to 64 characters) or a non-negative integer' })
+const requestId = z
+  .union([text(64).min(1, { error: 'must not be empty' }), int(0, Number.MAX_SAFE_INTEGER)], {
+    error: 'must be a string (up to 64 characters) or a non-negative integer',
+  })
   .describe('Chosen by the client; echoed by the reply.')
   .meta({ id: 'RequestId' });
 const tableId = text(64).describe('A table id from table_created.');
@@ -27,117 +34,193 @@ const agentName = text(200).describe('One of welcome.agents[].name (default: the
 
 // ---------------------------------------------------------------- client → server
 
-const hello = z.strictObject({
-  type: z.literal('hello'),
-  id: requestId,
-  version: z.int({ error: 'must be an integer' }).describe(`The protocol version the client speaks: ${PROTOCOL_VERSION}.`),
-  client: text(100).optional().describe('The client\'s name and version, for the logs.'),
-}).describe('First message on a connection (only ping may come before it). Answered by welcome, or unsupported_version.').meta({ id: 'Hello' });
+const hello = z
+  .strictObject({
+    type: z.literal('hello'),
+    id: requestId,
+    version: z.int({ error: 'must be an integer' }).describe(`The protocol version the client speaks: ${PROTOCOL_VERSION}.`),
+    client: text(100).optional().describe("The client's name and version, for the logs."),
+  })
+  .describe('First message on a connection (only ping may come before it). Answered by welcome, or unsupported_version.')
+  .meta({ id: 'Hello' });
 
-const ping = z.strictObject({ type: z.literal('ping'), id: requestId })
-  .describe('Application-level ping for browsers (which cannot send protocol pings). Answered by pong.').meta({ id: 'Ping' });
+const ping = z
+  .strictObject({ type: z.literal('ping'), id: requestId })
+  .describe('Application-level ping for browsers (which cannot send protocol pings). Answered by pong.')
+  .meta({ id: 'Ping' });
 
-const createTable = z.strictObject({
-  type: z.literal('create_table'),
-  id: requestId,
-  preset: text(40).optional().describe('Rule preset (default "standard"; with neither preset nor rules, the server\'s default rules, welcome.limits.preset/rules).'),
-  rules: z.record(z.string(), z.unknown(), { error: 'must be an object of rule options' }).optional().describe('Rule option overrides on top of the preset (schema: welcome.ruleOptions).'),
-  seats: z.array(text(200), { error: 'must be a list with "client" or an agent name for each seat' })
-    .min(MIN_PLAYERS, { error: `must list ${MIN_PLAYERS} to ${MAX_PLAYERS} seats` }).max(MAX_PLAYERS, { error: `must list ${MIN_PLAYERS} to ${MAX_PLAYERS} seats` })
-    .describe('One entry per seat, in seat order: "client" for a seat this connection plays, or the agent that plays it.'),
-  seed: seed.optional().describe('Seeds the deals and the bots (default: random). Revealed with the record at the end.'),
-  thinkMs: int(0, 10_000).optional().describe('Delay before each bot step, in ms (default: the server\'s, welcome.limits.thinkMs).'),
-  moveDeadlineMs: int(100, 3_600_000).nullable().optional().describe('Time a client seat has for each step, in ms; null for none (default: welcome.limits.moveDeadlineMs). When it runs out the server plays the default action.'),
-}).describe('Opens a table; answered by table_created, then a state message for each client seat.').meta({ id: 'CreateTable' });
+const createTable = z
+  .strictObject({
+    type: z.literal('create_table'),
+    id: requestId,
+    preset: text(40)
+      .optional()
+      .describe(
+        'Rule preset (default "standard"; with neither preset nor rules, the server\'s default rules, welcome.limits.preset/rules).',
+      ),
+    rules: z
+      .record(z.string(), z.unknown(), { error: 'must be an object of rule options' })
+      .optional()
+      .describe('Rule option overrides on top of the preset (schema: welcome.ruleOptions).'),
+    seats: z
+      .array(text(200), { error: 'must be a list with "client" or an agent name for each seat' })
+      .min(MIN_PLAYERS, { error: `must list ${MIN_PLAYERS} to ${MAX_PLAYERS} seats` })
+      .max(MAX_PLAYERS, { error: `must list ${MIN_PLAYERS} to ${MAX_PLAYERS} seats` })
+      .describe('One entry per seat, in seat order: "client" for a seat this connection plays, or the agent that plays it.'),
+    seed: seed.optional().describe('Seeds the deals and the bots (default: random). Revealed with the record at the end.'),
+    thinkMs: int(0, 10_000).optional().describe("Delay before each bot step, in ms (default: the server's, welcome.limits.thinkMs)."),
+    moveDeadlineMs: int(100, 3_600_000)
+      .nullable()
+      .optional()
+      .describe(
+        'Time a client seat has for each step, in ms; null for none (default: welcome.limits.moveDeadlineMs). When it runs out the server plays the default action.',
+      ),
+  })
+  .describe('Opens a table; answered by table_created, then a state message for each client seat.')
+  .meta({ id: 'CreateTable' });
 
-const act = z.strictObject({
-  type: z.literal('act'),
-  id: requestId,
-  table: tableId,
-  seat: seat.optional().describe('The seat acting (needed only when the connection plays several seats of the table).'),
-  action: int(0, ACTION_COUNT - 1).describe('An action id from state.legal.'),
-  counter: int(0, Number.MAX_SAFE_INTEGER).describe('The counter of the state the action was chosen in.'),
-}).describe('Plays one step for a client seat; answered by acted (then event and state messages) or an error.').meta({ id: 'Act' });
+const act = z
+  .strictObject({
+    type: z.literal('act'),
+    id: requestId,
+    table: tableId,
+    seat: seat.optional().describe('The seat acting (needed only when the connection plays several seats of the table).'),
+    action: int(0, ACTION_COUNT - 1).describe('An action id from state.legal.'),
+    counter: int(0, Number.MAX_SAFE_INTEGER).describe('The counter of the state the action was chosen in.'),
+  })
+  .describe('Plays one step for a client seat; answered by acted (then event and state messages) or an error.')
+  .meta({ id: 'Act' });
 
-const advise = z.strictObject({
-  type: z.literal('advise'),
-  id: requestId,
-  agent: agentName.optional(),
-  seed: seed.optional().describe('Seeds the agent and the Assaf-risk samples (default 0): the same request gets the same answer.'),
-  table: tableId.optional().describe('Advice for a client seat at one of this connection\'s tables.'),
-  seat: seat.optional().describe('With table: the seat (when the connection plays several); with position: whose view.'),
-  view: viewJsonSchema.optional().describe('The position as the seat sees it (yaniv-view/1).'),
-  position: z.record(z.string(), z.unknown(), { error: 'must be a yaniv-position/1 object' }).optional().describe('A yaniv-position/1 document (docs/env.md); give seat too.'),
-}).superRefine((message, ctx) => {
-  const sources = (['table', 'view', 'position'] as const).filter((key) => message[key] !== undefined);
-  if (sources.length !== 1) ctx.addIssue({ code: 'custom', path: sources.length > 1 ? [sources[1]] : [], message: 'give exactly one of table, view or position' });
-  if (message.position !== undefined && message.seat === undefined) ctx.addIssue({ code: 'custom', path: ['seat'], message: 'a position needs the seat whose view is advised' });
-}).describe('Asks an agent what to play: for a table seat, a yaniv-view/1, or a yaniv-position/1 and seat. Answered by advice.').meta({ id: 'Advise' });
+const advise = z
+  .strictObject({
+    type: z.literal('advise'),
+    id: requestId,
+    agent: agentName.optional(),
+    seed: seed.optional().describe('Seeds the agent and the Assaf-risk samples (default 0): the same request gets the same answer.'),
+    table: tableId.optional().describe("Advice for a client seat at one of this connection's tables."),
+    seat: seat.optional().describe('With table: the seat (when the connection plays several); with position: whose view.'),
+    view: viewJsonSchema.optional().describe('The position as the seat sees it (yaniv-view/1).'),
+    position: z
+      .record(z.string(), z.unknown(), { error: 'must be a yaniv-position/1 object' })
+      .optional()
+      .describe('A yaniv-position/1 document (docs/env.md); give seat too.'),
+  })
+  .superRefine((message, ctx) => {
+    const sources = (['table', 'view', 'position'] as const).filter((key) => message[key] !== undefined);
+    if (sources.length !== 1)
+      ctx.addIssue({
+        code: 'custom',
+        path: sources.length > 1 ? [sources[1]] : [],
+        message: 'give exactly one of table, view or position',
+      });
+    if (message.position !== undefined && message.seat === undefined)
+      ctx.addIssue({ code: 'custom', path: ['seat'], message: 'a position needs the seat whose view is advised' });
+  })
+  .describe('Asks an agent what to play: for a table seat, a yaniv-view/1, or a yaniv-position/1 and seat. Answered by advice.')
+  .meta({ id: 'Advise' });
 
-const resume = z.strictObject({
-  type: z.literal('resume'),
-  id: requestId,
-  table: tableId,
-  token: text(100).describe('The token table_created gave.'),
-}).describe('Takes a table over on this connection (after a reconnect); answered by resumed and the state of each client seat.').meta({ id: 'Resume' });
+const resume = z
+  .strictObject({
+    type: z.literal('resume'),
+    id: requestId,
+    table: tableId,
+    token: text(100).describe('The token table_created gave.'),
+  })
+  .describe('Takes a table over on this connection (after a reconnect); answered by resumed and the state of each client seat.')
+  .meta({ id: 'Resume' });
 
-const leave = z.strictObject({ type: z.literal('leave'), id: requestId, table: tableId })
-  .describe('Closes a table; answered by left.').meta({ id: 'Leave' });
+const leave = z
+  .strictObject({ type: z.literal('leave'), id: requestId, table: tableId })
+  .describe('Closes a table; answered by left.')
+  .meta({ id: 'Leave' });
 
-export const clientMessageSchema = z.discriminatedUnion('type', [hello, ping, createTable, act, advise, resume, leave])
-  .describe('Any message a client sends.').meta({ id: 'ClientMessage' });
+export const clientMessageSchema = z
+  .discriminatedUnion('type', [hello, ping, createTable, act, advise, resume, leave])
+  .describe('Any message a client sends.')
+  .meta({ id: 'ClientMessage' });
 export type ClientMessage = z.output<typeof clientMessageSchema>;
 export type ClientMessageType = ClientMessage['type'];
 export const CLIENT_MESSAGE_TYPES = clientMessageSchema.options.map((o) => o.shape.type.value);
 
 // ---------------------------------------------------------------- server → client
 
-const legalAction = z.strictObject({
-  action: z.int().describe('The action id to send in act.'),
-  kind: z.enum(['yaniv', 'discard', 'draw', 'take', 'pass', 'quick', 'slapdown']),
-  cards: z.array(cardSchema).describe('discard: the group in laid order; take: the card; quick: the card drawn; else empty.'),
-  text: z.string().describe('The move for people: "discard 5S 6S 7S", "take 7H", "draw from the deck", "Yaniv".'),
-}).describe('A legal action, by id and readably.').meta({ id: 'LegalAction' });
+const legalAction = z
+  .strictObject({
+    action: z.int().describe('The action id to send in act.'),
+    kind: z.enum(['yaniv', 'discard', 'draw', 'take', 'pass', 'quick', 'slapdown']),
+    cards: z.array(cardSchema).describe('discard: the group in laid order; take: the card; quick: the card drawn; else empty.'),
+    text: z.string().describe('The move for people: "discard 5S 6S 7S", "take 7H", "draw from the deck", "Yaniv".'),
+  })
+  .describe('A legal action, by id and readably.')
+  .meta({ id: 'LegalAction' });
 
-const rankedAction = legalAction.extend({ score: z.number().describe('The agent\'s probability or score (higher is better).') }).meta({ id: 'RankedAction' });
+const rankedAction = legalAction
+  .extend({ score: z.number().describe("The agent's probability or score (higher is better).") })
+  .meta({ id: 'RankedAction' });
 
-const welcome = z.strictObject({
-  type: z.literal('welcome'),
-  id: requestId,
-  version: z.literal(PROTOCOL_VERSION),
-  server: z.strictObject({ name: z.string(), version: z.string() }),
-  encoding: z.enum(['json', 'msgpack']).describe('This connection\'s encoding (from the subprotocol).'),
-  encodings: z.record(z.string(), z.string()).describe('Encoding → subprotocol.'),
-  actionSpace: z.string().describe('The action-id layout (yaniv-actions/1, README).'),
-  formats: z.strictObject({ view: z.string(), position: z.string(), record: z.string() }),
-  presets: z.array(z.strictObject({ name: z.string(), description: z.string(), options: z.record(z.string(), z.unknown()) })),
-  ruleOptions: z.unknown().describe('The JSON Schema of the rule options.'),
-  agents: z.array(z.strictObject({
-    name: z.string().describe('What to name in seats, advise.agent.'),
-    description: z.string(),
-    explains: z.boolean().describe('Whether advice from it ranks every legal action with scores (else only its pick is known).'),
-    scores: z.enum(['probability', 'score']).describe('What its advice scores are.'),
-    model: z.record(z.string(), z.unknown()).optional().describe('For trained models: rules, players, training episodes, evaluation figures.'),
-  })),
-  limits: z.strictObject({
-    maxTablesPerConnection: z.int(), maxMessagesPerSecond: z.number(), maxPending: z.int(), maxPayload: z.int(),
-    thinkMs: z.int(), moveDeadlineMs: z.int().nullable(), idleTableMs: z.int(), assafSamples: z.int(),
-    preset: z.string().describe('Rules of tables created with neither preset nor rules.'), rules: z.record(z.string(), z.unknown()),
-  }),
-}).describe('The answer to hello: what this server offers.').meta({ id: 'Welcome' });
+const welcome = z
+  .strictObject({
+    type: z.literal('welcome'),
+    id: requestId,
+    version: z.literal(PROTOCOL_VERSION),
+    server: z.strictObject({ name: z.string(), version: z.string() }),
+    encoding: z.enum(['json', 'msgpack']).describe("This connection's encoding (from the subprotocol)."),
+    encodings: z.record(z.string(), z.string()).describe('Encoding → subprotocol.'),
+    actionSpace: z.string().describe('The action-id layout (yaniv-actions/1, README).'),
+    formats: z.strictObject({ view: z.string(), position: z.string(), record: z.string() }),
+    presets: z.array(z.strictObject({ name: z.string(), description: z.string(), options: z.record(z.string(), z.unknown()) })),
+    ruleOptions: z.unknown().describe('The JSON Schema of the rule options.'),
+    agents: z.array(
+      z.strictObject({
+        name: z.string().describe('What to name in seats, advise.agent.'),
+        description: z.string(),
+        explains: z.boolean().describe('Whether advice from it ranks every legal action with scores (else only its pick is known).'),
+        scores: z.enum(['probability', 'score']).describe('What its advice scores are.'),
+        model: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe('For trained models: rules, players, training episodes, evaluation figures.'),
+      }),
+    ),
+    limits: z.strictObject({
+      maxTablesPerConnection: z.int(),
+      maxMessagesPerSecond: z.number(),
+      maxPending: z.int(),
+      maxPayload: z.int(),
+      thinkMs: z.int(),
+      moveDeadlineMs: z.int().nullable(),
+      idleTableMs: z.int(),
+      assafSamples: z.int(),
+      preset: z.string().describe('Rules of tables created with neither preset nor rules.'),
+      rules: z.record(z.string(), z.unknown()),
+    }),
+  })
+  .describe('The answer to hello: what this server offers.')
+  .meta({ id: 'Welcome' });
 
-const pong = z.strictObject({ type: z.literal('pong'), id: requestId, time: z.int().describe('Server time, ms since 1970.') }).meta({ id: 'Pong' });
+const pong = z
+  .strictObject({ type: z.literal('pong'), id: requestId, time: z.int().describe('Server time, ms since 1970.') })
+  .meta({ id: 'Pong' });
 
-const error = z.strictObject({
-  type: z.literal('error'),
-  id: requestId.nullable().describe('The request\'s id, or null when it could not be read.'),
-  code: z.enum(ERROR_CODES).describe(Object.entries(ERROR_MEANINGS).map(([code, meaning]) => `${code}: ${meaning}`).join(' ')),
-  message: z.string().describe('For people: names the field or the move.'),
-  field: z.string().optional().describe('The field at fault, as a path (view.hand[2]).'),
-  counter: z.int().optional().describe('stale_state: the table\'s current counter.'),
-}).describe('A request failed; nothing was applied.').meta({ id: 'Error' });
+const error = z
+  .strictObject({
+    type: z.literal('error'),
+    id: requestId.nullable().describe("The request's id, or null when it could not be read."),
+    code: z.enum(ERROR_CODES).describe(
+      Object.entries(ERROR_MEANINGS)
+        .map(([code, meaning]) => `${code}: ${meaning}`)
+        .join(' '),
+    ),
+    message: z.string().describe('For people: names the field or the move.'),
+    field: z.string().optional().describe('The field at fault, as a path (view.hand[2]).'),
+    counter: z.int().optional().describe("stale_state: the table's current counter."),
+  })
+  .describe('A request failed; nothing was applied.')
+  .meta({ id: 'Error' });
 
-const seatInfo = z.strictObject({ seat: z.int(), player: z.enum(['client', 'bot']), agent: z.string().optional() }).meta({ id: 'SeatInfo' });
+const seatInfo = z
+  .strictObject({ seat: z.int(), player: z.enum(['client', 'bot']), agent: z.string().optional() })
+  .meta({ id: 'SeatInfo' });
 
 const tableInfo = {
   table: z.string(),
@@ -154,86 +237,132 @@ const tableInfo = {
 const tableCreated = z.strictObject({ type: z.literal('table_created'), id: requestId, ...tableInfo }).meta({ id: 'TableCreated' });
 const resumed = z.strictObject({ type: z.literal('resumed'), id: requestId, ...tableInfo, counter: z.int() }).meta({ id: 'Resumed' });
 
-const state = z.strictObject({
-  type: z.literal('state'),
-  table: z.string(),
-  seat: z.int().describe('The client seat this state is for.'),
-  counter: z.int().describe('Steps played at the table; send it back with act.'),
-  view: viewJsonSchema.describe('What the seat knows (yaniv-view/1), the seat\'s own playerView.'),
-  toMove: z.int().nullable().describe('The seat to move, null once the game is over.'),
-  legal: z.array(legalAction).describe('The seat\'s legal actions when it is to move, else empty.'),
-  deadlineMs: z.int().nullable().describe('Time left for this step when the seat is to move and the table has a deadline.'),
-}).describe('A client seat\'s view after every step.').meta({ id: 'State' });
+const state = z
+  .strictObject({
+    type: z.literal('state'),
+    table: z.string(),
+    seat: z.int().describe('The client seat this state is for.'),
+    counter: z.int().describe('Steps played at the table; send it back with act.'),
+    view: viewJsonSchema.describe("What the seat knows (yaniv-view/1), the seat's own playerView."),
+    toMove: z.int().nullable().describe('The seat to move, null once the game is over.'),
+    legal: z.array(legalAction).describe("The seat's legal actions when it is to move, else empty."),
+    deadlineMs: z.int().nullable().describe('Time left for this step when the seat is to move and the table has a deadline.'),
+  })
+  .describe("A client seat's view after every step.")
+  .meta({ id: 'State' });
 
-const event = z.strictObject({
-  type: z.literal('event'),
-  table: z.string(),
-  seat: z.int().describe('The client seat this event is told to.'),
-  counter: z.int().describe('The table\'s counter after the step.'),
-  actor: z.int().describe('The seat that acted.'),
-  action: z.int(),
-  kind: legalAction.shape.kind,
-  text: z.string(),
-  cards: z.array(cardSchema).describe('discard: the group laid; take: the card taken; quick: the card added; a deck draw: the card, told only to its drawer; else empty.'),
-  reshuffled: z.boolean().describe('A deck draw found the deck empty and the pile was reshuffled.'),
-  timeout: z.boolean().describe('The server played this default action because the deadline ran out.'),
-}).describe('A step that was played (by anyone).').meta({ id: 'Event' });
+const event = z
+  .strictObject({
+    type: z.literal('event'),
+    table: z.string(),
+    seat: z.int().describe('The client seat this event is told to.'),
+    counter: z.int().describe("The table's counter after the step."),
+    actor: z.int().describe('The seat that acted.'),
+    action: z.int(),
+    kind: legalAction.shape.kind,
+    text: z.string(),
+    cards: z
+      .array(cardSchema)
+      .describe(
+        'discard: the group laid; take: the card taken; quick: the card added; a deck draw: the card, told only to its drawer; else empty.',
+      ),
+    reshuffled: z.boolean().describe('A deck draw found the deck empty and the pile was reshuffled.'),
+    timeout: z.boolean().describe('The server played this default action because the deadline ran out.'),
+  })
+  .describe('A step that was played (by anyone).')
+  .meta({ id: 'Event' });
 
-const roundEnd = z.strictObject({
-  type: z.literal('round_end'),
-  table: z.string(),
-  seat: z.int(),
-  counter: z.int(),
-  round: z.int(),
-  outcome: z.enum(['yaniv', 'assaf', 'slapdown', 'exhausted']),
-  caller: z.int().nullable(),
-  hands: z.array(z.array(cardSchema).nullable()).describe('Every hand at the showdown (null: out of the game).'),
-  handValues: z.array(z.int().nullable()),
-  points: z.array(z.int().nullable()),
-  totals: z.array(z.int()),
-  eliminated: z.array(z.int()),
-  winner: z.int().describe('The round winner.'),
-}).describe('A round ended: the showdown, points, totals.').meta({ id: 'RoundEnd' });
+const roundEnd = z
+  .strictObject({
+    type: z.literal('round_end'),
+    table: z.string(),
+    seat: z.int(),
+    counter: z.int(),
+    round: z.int(),
+    outcome: z.enum(['yaniv', 'assaf', 'slapdown', 'exhausted']),
+    caller: z.int().nullable(),
+    hands: z.array(z.array(cardSchema).nullable()).describe('Every hand at the showdown (null: out of the game).'),
+    handValues: z.array(z.int().nullable()),
+    points: z.array(z.int().nullable()),
+    totals: z.array(z.int()),
+    eliminated: z.array(z.int()),
+    winner: z.int().describe('The round winner.'),
+  })
+  .describe('A round ended: the showdown, points, totals.')
+  .meta({ id: 'RoundEnd' });
 
-const gameOver = z.strictObject({
-  type: z.literal('game_over'),
-  table: z.string(),
-  counter: z.int(),
-  winner: z.int(),
-  totals: z.array(z.int()),
-  record: z.record(z.string(), z.unknown()).describe('The whole game, yaniv-record/1 (replays with yaniv replay).'),
-  seed: z.int().describe('The table seed.'),
-}).describe('The game ended; the record and the seed are revealed.').meta({ id: 'GameOver' });
+const gameOver = z
+  .strictObject({
+    type: z.literal('game_over'),
+    table: z.string(),
+    counter: z.int(),
+    winner: z.int(),
+    totals: z.array(z.int()),
+    record: z.record(z.string(), z.unknown()).describe('The whole game, yaniv-record/1 (replays with yaniv replay).'),
+    seed: z.int().describe('The table seed.'),
+  })
+  .describe('The game ended; the record and the seed are revealed.')
+  .meta({ id: 'GameOver' });
 
 const acted = z.strictObject({ type: z.literal('acted'), id: requestId, table: z.string(), counter: z.int() }).meta({ id: 'Acted' });
 
-const advice = z.strictObject({
-  type: z.literal('advice'),
-  id: requestId,
-  agent: z.string().describe('The agent (or model) that answered.'),
-  seat: z.int(),
-  phase: z.enum(['turn', 'draw', 'afterDraw']),
-  pick: legalAction.describe('What the agent plays.'),
-  actions: z.array(rankedAction).describe('The actions the agent ranked, best first (its pick first), with scores: every legal action for strong and trained models, the candidates it searched for rollout, only its pick (score 0) for agents that do not explain.'),
-  legal: z.array(legalAction).describe('Every legal action, in id order.'),
-  scores: z.enum(['probability', 'score', 'none']).describe('probability: a trained model\'s policy; score: the agent\'s own scores (PROTOCOL.md); none: the agent gives only its pick.'),
-  value: z.number().nullable().describe('The agent\'s value estimate for the seat, in its own units (PROTOCOL.md).'),
-  assaf: z.strictObject({
-    risk: z.number().describe('Share of sampled worlds in which calling now would be Assaf\'ed.'),
-    samples: z.int(),
-  }).nullable().describe('When Yaniv may be called: the estimated chance of Assaf, from determinised samples of the hidden hands.'),
-}).describe('The answer to advise.').meta({ id: 'Advice' });
+const advice = z
+  .strictObject({
+    type: z.literal('advice'),
+    id: requestId,
+    agent: z.string().describe('The agent (or model) that answered.'),
+    seat: z.int(),
+    phase: z.enum(['turn', 'draw', 'afterDraw']),
+    pick: legalAction.describe('What the agent plays.'),
+    actions: z
+      .array(rankedAction)
+      .describe(
+        'The actions the agent ranked, best first (its pick first), with scores: every legal action for strong and trained models, the candidates it searched for rollout, only its pick (score 0) for agents that do not explain.',
+      ),
+    legal: z.array(legalAction).describe('Every legal action, in id order.'),
+    scores: z
+      .enum(['probability', 'score', 'none'])
+      .describe("probability: a trained model's policy; score: the agent's own scores (PROTOCOL.md); none: the agent gives only its pick."),
+    value: z.number().nullable().describe("The agent's value estimate for the seat, in its own units (PROTOCOL.md)."),
+    assaf: z
+      .strictObject({
+        risk: z.number().describe("Share of sampled worlds in which calling now would be Assaf'ed."),
+        samples: z.int(),
+      })
+      .nullable()
+      .describe('When Yaniv may be called: the estimated chance of Assaf, from determinised samples of the hidden hands.'),
+  })
+  .describe('The answer to advise.')
+  .meta({ id: 'Advice' });
 
 const left = z.strictObject({ type: z.literal('left'), id: requestId, table: z.string() }).meta({ id: 'Left' });
-const tableClosed = z.strictObject({
-  type: z.literal('table_closed'),
-  table: z.string(),
-  reason: z.enum(['idle', 'resumed_elsewhere', 'shutdown']),
-}).describe('The server closed a table of this connection (or it moved to another connection).').meta({ id: 'TableClosed' });
+const tableClosed = z
+  .strictObject({
+    type: z.literal('table_closed'),
+    table: z.string(),
+    reason: z.enum(['idle', 'resumed_elsewhere', 'shutdown']),
+  })
+  .describe('The server closed a table of this connection (or it moved to another connection).')
+  .meta({ id: 'TableClosed' });
 
-export const serverMessageSchema = z.discriminatedUnion('type', [
-  welcome, pong, error, tableCreated, resumed, state, event, roundEnd, gameOver, acted, advice, left, tableClosed,
-]).describe('Any message the server sends.').meta({ id: 'ServerMessage' });
+export const serverMessageSchema = z
+  .discriminatedUnion('type', [
+    welcome,
+    pong,
+    error,
+    tableCreated,
+    resumed,
+    state,
+    event,
+    roundEnd,
+    gameOver,
+    acted,
+    advice,
+    left,
+    tableClosed,
+  ])
+  .describe('Any message the server sends.')
+  .meta({ id: 'ServerMessage' });
 export type ServerMessage = z.output<typeof serverMessageSchema>;
 export type Msg<T extends ServerMessage['type']> = Extract<ServerMessage, { type: T }>;
 export type LegalAction = z.output<typeof legalAction>;
@@ -253,19 +382,31 @@ export function requestIdOf(value: unknown): RequestId | null {
 /** Validates a decoded message; throws ProtocolError (bad_message or unknown_type) naming the field. */
 export function parseClientMessage(value: unknown): ClientMessage {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ProtocolError('bad_message', `a message is an object with a "type" (got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value})`);
+    throw new ProtocolError(
+      'bad_message',
+      `a message is an object with a "type" (got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value})`,
+    );
   }
   const type: unknown = (value as { type?: unknown }).type;
-  if (typeof type !== 'string') throw new ProtocolError('bad_message', `must be one of the message types: ${CLIENT_MESSAGE_TYPES.join(', ')}`, 'type');
+  if (typeof type !== 'string')
+    throw new ProtocolError('bad_message', `must be one of the message types: ${CLIENT_MESSAGE_TYPES.join(', ')}`, 'type');
   if (!(CLIENT_MESSAGE_TYPES as string[]).includes(type)) {
-    throw new ProtocolError('unknown_type', `unknown message type ${JSON.stringify(type.slice(0, 40))}; the types are ${CLIENT_MESSAGE_TYPES.join(', ')}`, 'type');
+    throw new ProtocolError(
+      'unknown_type',
+      `unknown message type ${JSON.stringify(type.slice(0, 40))}; the types are ${CLIENT_MESSAGE_TYPES.join(', ')}`,
+      'type',
+    );
   }
   const parsed = clientMessageSchema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const field = fieldPath(issue.path);
   if (issue.code === 'unrecognized_keys') {
-    throw new ProtocolError('bad_message', `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k.slice(0, 40))).join(', ')} in ${type}`, field || undefined);
+    throw new ProtocolError(
+      'bad_message',
+      `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k.slice(0, 40))).join(', ')} in ${type}`,
+      field || undefined,
+    );
   }
   const missing = issue.code === 'invalid_type' && issue.input === undefined ? ' (missing)' : '';
   throw new ProtocolError('bad_message', `${issue.message}${missing}`, field || undefined);
@@ -273,7 +414,11 @@ export function parseClientMessage(value: unknown): ClientMessage {
 
 /** The JSON Schema of the whole protocol (both directions), generated from the zod schemas. */
 export function protocolJsonSchema(): Record<string, unknown> {
-  const generated = z.toJSONSchema(z.strictObject({ client: clientMessageSchema, server: serverMessageSchema }), { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' });
+  const generated = z.toJSONSchema(z.strictObject({ client: clientMessageSchema, server: serverMessageSchema }), {
+    target: 'draft-2020-12',
+    io: 'input',
+    unrepresentable: 'any',
+  });
   const { $defs } = generated as { $defs: Record<string, unknown> };
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',

@@ -13,7 +13,15 @@ import type { Duplex } from 'node:stream';
 import { timingSafeEqual } from 'node:crypto';
 import pino, { type Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { ACTION_SPACE_VERSION, POSITION_FORMAT, PRESETS, PRESET_NAMES, RECORD_FORMAT, resolveRules, ruleOptionsJsonSchema } from '../env/index.js';
+import {
+  ACTION_SPACE_VERSION,
+  POSITION_FORMAT,
+  PRESETS,
+  PRESET_NAMES,
+  RECORD_FORMAT,
+  resolveRules,
+  ruleOptionsJsonSchema,
+} from '../env/index.js';
 import { describeAgents, parseAgentSpec } from '../agents/registry.js';
 import { CODECS } from './codec.js';
 import { CLOSE, Connection, type ServerContext } from './connection.js';
@@ -67,18 +75,31 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
   const version = serverVersion();
   const descriptions = new Map(describeAgents().map((a) => [a.name as string, a.description]));
   const welcomeBase: Omit<Msg<'welcome'>, 'id' | 'encoding'> = {
-    type: 'welcome', version: PROTOCOL_VERSION, server: { name: 'yaniv-arena', version },
-    encodings: { ...SUBPROTOCOLS }, actionSpace: ACTION_SPACE_VERSION,
+    type: 'welcome',
+    version: PROTOCOL_VERSION,
+    server: { name: 'yaniv-arena', version },
+    encodings: { ...SUBPROTOCOLS },
+    actionSpace: ACTION_SPACE_VERSION,
     formats: { view: VIEW_FORMAT, position: POSITION_FORMAT, record: RECORD_FORMAT },
     presets: PRESET_NAMES.map((name) => ({ name, description: PRESETS[name].description, options: { ...PRESETS[name].options } })),
     ruleOptions: ruleOptionsJsonSchema(),
     agents: specs.map(({ spec, parsed }) => ({
-      name: spec, description: descriptions.get(parsed.name) ?? '', explains: AGENTS_THAT_EXPLAIN.has(parsed.name), scores: scoreKind(spec),
+      name: spec,
+      description: descriptions.get(parsed.name) ?? '',
+      explains: AGENTS_THAT_EXPLAIN.has(parsed.name),
+      scores: scoreKind(spec),
     })),
     limits: {
-      maxTablesPerConnection: options.maxTablesPerConnection, maxMessagesPerSecond: options.maxMessagesPerSecond, maxPending: options.maxPending,
-      maxPayload: options.maxPayload, thinkMs: options.thinkMs, moveDeadlineMs: options.moveDeadlineMs, idleTableMs: options.idleTableMs,
-      assafSamples: options.assafSamples, preset: options.preset, rules: { ...options.rules },
+      maxTablesPerConnection: options.maxTablesPerConnection,
+      maxMessagesPerSecond: options.maxMessagesPerSecond,
+      maxPending: options.maxPending,
+      maxPayload: options.maxPayload,
+      thinkMs: options.thinkMs,
+      moveDeadlineMs: options.moveDeadlineMs,
+      idleTableMs: options.idleTableMs,
+      assafSamples: options.assafSamples,
+      preset: options.preset,
+      rules: { ...options.rules },
     },
   };
   const tables = new TableRegistry(options.maxTables, {
@@ -87,7 +108,11 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     now: Date.now,
   });
   const ctx: ServerContext = {
-    options, tables, pool, log, agents: new Set(options.agents),
+    options,
+    tables,
+    pool,
+    log,
+    agents: new Set(options.agents),
     welcome: (id: RequestId, encoding: Encoding) => ({ ...welcomeBase, id, encoding }),
   };
   const connections = new Set<Connection>();
@@ -95,15 +120,24 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
   let shuttingDown = false;
 
   const wss = new WebSocketServer({
-    noServer: true, maxPayload: options.maxPayload, perMessageDeflate: false, clientTracking: false,
+    noServer: true,
+    maxPayload: options.maxPayload,
+    perMessageDeflate: false,
+    clientTracking: false,
     handleProtocols: (offered) => chooseSubprotocol(offered) ?? false,
   });
   wss.on('error', (error) => log.error({ event: 'wss_error', err: error.message }, 'WebSocket server error'));
 
-  const http = createServer((req, res) => answerHttp(req, res, () => ({
-    status: shuttingDown ? 'shutting_down' : 'ok', version, protocol: PROTOCOL_VERSION, uptime: Math.round((Date.now() - started) / 1000),
-    tables: tables.size, connections: connections.size,
-  })));
+  const http = createServer((req, res) =>
+    answerHttp(req, res, () => ({
+      status: shuttingDown ? 'shutting_down' : 'ok',
+      version,
+      protocol: PROTOCOL_VERSION,
+      uptime: Math.round((Date.now() - started) / 1000),
+      tables: tables.size,
+      connections: connections.size,
+    })),
+  );
   http.on('error', (error) => log.error({ event: 'http_error', err: error.message }, 'HTTP server error'));
   http.on('clientError', (error, socket) => {
     log.debug({ event: 'client_error', err: error.message }, 'bad HTTP request');
@@ -113,11 +147,16 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
 
   http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', (error) => log.debug({ event: 'socket_error', err: error.message }, 'socket error during upgrade'));
-    const refusal = shuttingDown ? { status: 503, code: 'internal', message: 'the server is shutting down' }
-      : connections.size >= options.maxConnections ? { status: 503, code: 'rate_limited', message: `the server has its maximum of ${options.maxConnections} connections` }
+    const refusal = shuttingDown
+      ? { status: 503, code: 'internal', message: 'the server is shutting down' }
+      : connections.size >= options.maxConnections
+        ? { status: 503, code: 'rate_limited', message: `the server has its maximum of ${options.maxConnections} connections` }
         : checkUpgrade(req, options);
     if (refusal) {
-      log.info({ event: 'upgrade_refused', status: refusal.status, code: refusal.code, origin: req.headers.origin, ip: req.socket.remoteAddress }, refusal.message);
+      log.info(
+        { event: 'upgrade_refused', status: refusal.status, code: refusal.code, origin: req.headers.origin, ip: req.socket.remoteAddress },
+        refusal.message,
+      );
       return refuse(socket, refusal.status, refusal.code, refusal.message);
     }
     wss.handleUpgrade(req, socket, head, (ws) => accept(ws, req));
@@ -128,14 +167,29 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     const connection = new Connection(nextConnection++, ws, CODECS[encoding], ctx);
     connections.add(connection);
     const opened = Date.now();
-    log.info({ event: 'connection_open', conn: connection.id, encoding, ip: req.socket.remoteAddress, origin: req.headers.origin }, 'connection opened');
+    log.info(
+      { event: 'connection_open', conn: connection.id, encoding, ip: req.socket.remoteAddress, origin: req.headers.origin },
+      'connection opened',
+    );
     ws.on('error', (error) => log.info({ event: 'connection_error', conn: connection.id, err: error.message }, 'connection error'));
     ws.on('message', (data, isBinary) => connection.receive(asBuffer(data), isBinary));
-    ws.on('pong', () => { connection.alive = true; });
+    ws.on('pong', () => {
+      connection.alive = true;
+    });
     ws.on('close', (code, reason) => {
       connections.delete(connection);
       connection.closed();
-      log.info({ event: 'connection_close', conn: connection.id, code, reason: reason.toString().slice(0, 120), messages: connection.messages, seconds: Math.round((Date.now() - opened) / 1000) }, 'connection closed');
+      log.info(
+        {
+          event: 'connection_close',
+          conn: connection.id,
+          code,
+          reason: reason.toString().slice(0, 120),
+          messages: connection.messages,
+          seconds: Math.round((Date.now() - opened) / 1000),
+        },
+        'connection closed',
+      );
     });
   }
 
@@ -146,10 +200,13 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     }
   }, options.heartbeatMs);
 
-  const sweeper = setInterval(() => {
-    const expired = tables.expire(Date.now(), options.idleTableMs);
-    for (const table of expired) log.info({ event: 'table_expired', table: table.id }, 'idle table closed');
-  }, Math.min(30_000, Math.max(50, Math.floor(options.idleTableMs / 4))));
+  const sweeper = setInterval(
+    () => {
+      const expired = tables.expire(Date.now(), options.idleTableMs);
+      for (const table of expired) log.info({ event: 'table_expired', table: table.id }, 'idle table closed');
+    },
+    Math.min(30_000, Math.max(50, Math.floor(options.idleTableMs / 4))),
+  );
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -189,14 +246,21 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
   }
 
   return {
-    url, port, options,
+    url,
+    port,
+    options,
     stats: () => ({ connections: connections.size, tables: tables.size, inference: { ...pool.stats } }),
     close: () => (closing ??= close()),
   };
 }
 
 function poolOptions(options: ServerOptions, workerUrl: URL | undefined): PoolOptions {
-  return { workers: options.workers, batchMax: options.batchMax, batchWindowMs: options.batchWindowMs, ...(workerUrl ? { workerUrl } : {}) };
+  return {
+    workers: options.workers,
+    batchMax: options.batchMax,
+    batchWindowMs: options.batchWindowMs,
+    ...(workerUrl ? { workerUrl } : {}),
+  };
 }
 
 /** Ours among the offered subprotocols (JSON first), or undefined. */
@@ -215,22 +279,35 @@ interface Refusal {
 /** Token, Origin and subprotocol, checked before the upgrade. */
 function checkUpgrade(req: IncomingMessage, options: ServerOptions): Refusal | null {
   const url = new URL(req.url ?? '/', 'http://localhost');
-  if (url.pathname !== '/' && url.pathname !== '/ws') return { status: 404, code: 'bad_message', message: `no WebSocket endpoint at ${url.pathname.slice(0, 100)}: connect to / ` };
+  if (url.pathname !== '/' && url.pathname !== '/ws')
+    return { status: 404, code: 'bad_message', message: `no WebSocket endpoint at ${url.pathname.slice(0, 100)}: connect to / ` };
   if (options.token !== null) {
     const header = req.headers.authorization;
     const given = header?.startsWith('Bearer ') ? header.slice(7).trim() : (url.searchParams.get('token') ?? '');
-    if (!sameSecret(given, options.token)) return { status: 401, code: 'unauthorized', message: 'a bearer token is required: Authorization: Bearer TOKEN, or ?token=TOKEN' };
+    if (!sameSecret(given, options.token))
+      return { status: 401, code: 'unauthorized', message: 'a bearer token is required: Authorization: Bearer TOKEN, or ?token=TOKEN' };
   }
   const origin = req.headers.origin;
   if (origin !== undefined && !originAllowed(origin, req.headers.host, options)) {
     return { status: 403, code: 'unauthorized', message: `origin ${origin.slice(0, 100)} is not allowed (--allow-origin)` };
   }
-  const offered = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  const offered = (req.headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (offered.length > 0 && chooseSubprotocol(new Set(offered)) === undefined) {
     const versioned = offered.find((p) => /^yaniv\.v\d+\./.test(p));
     return versioned
-      ? { status: 400, code: 'unsupported_version', message: `subprotocol ${versioned.slice(0, 40)} is not spoken here: this server speaks ${SUBPROTOCOLS.json} and ${SUBPROTOCOLS.msgpack}` }
-      : { status: 400, code: 'bad_message', message: `offer ${SUBPROTOCOLS.json} or ${SUBPROTOCOLS.msgpack} as the subprotocol (or none for JSON)` };
+      ? {
+          status: 400,
+          code: 'unsupported_version',
+          message: `subprotocol ${versioned.slice(0, 40)} is not spoken here: this server speaks ${SUBPROTOCOLS.json} and ${SUBPROTOCOLS.msgpack}`,
+        }
+      : {
+          status: 400,
+          code: 'bad_message',
+          message: `offer ${SUBPROTOCOLS.json} or ${SUBPROTOCOLS.msgpack} as the subprotocol (or none for JSON)`,
+        };
   }
   return null;
 }
@@ -258,8 +335,11 @@ function originAllowed(origin: string, host: string | undefined, options: Server
 
 function refuse(socket: Duplex, status: number, code: string, message: string): void {
   const body = JSON.stringify({ error: { code, message } });
-  const reason = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' }[status] ?? 'Error';
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${status === 401 ? 'WWW-Authenticate: Bearer\r\n' : ''}\r\n${body}`);
+  const reason =
+    { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' }[status] ?? 'Error';
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${status === 401 ? 'WWW-Authenticate: Bearer\r\n' : ''}\r\n${body}`,
+  );
 }
 
 function answerHttp(req: IncomingMessage, res: ServerResponse, health: () => object): void {
@@ -272,7 +352,9 @@ function answerHttp(req: IncomingMessage, res: ServerResponse, health: () => obj
   }
   if (req.method === 'GET' && path === '/') {
     res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
-    res.end(`yaniv serve: connect a WebSocket to this address with subprotocol ${SUBPROTOCOLS.json} or ${SUBPROTOCOLS.msgpack} (serve/PROTOCOL.md); GET /health for the status.\n`);
+    res.end(
+      `yaniv serve: connect a WebSocket to this address with subprotocol ${SUBPROTOCOLS.json} or ${SUBPROTOCOLS.msgpack} (serve/PROTOCOL.md); GET /health for the status.\n`,
+    );
     return;
   }
   res.writeHead(404, { 'Content-Type': 'application/json' });

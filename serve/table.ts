@@ -50,7 +50,10 @@ export class Table {
   private deadlineAt: number | null = null;
   private deciding = false;
 
-  constructor(readonly settings: TableSettings, private readonly services: TableServices) {
+  constructor(
+    readonly settings: TableSettings,
+    private readonly services: TableServices,
+  ) {
     this.game = new TableGame({ preset: settings.preset, rules: settings.rules, players: settings.seats.length, seed: settings.seed });
     this.lastActivity = services.now();
   }
@@ -82,14 +85,20 @@ export class Table {
     const mine = this.clientSeats();
     if (seat !== undefined) {
       const info = this.settings.seats[seat];
-      if (!info) throw new ProtocolError('not_your_turn', `seat ${seat} does not exist at this table of ${this.settings.seats.length}`, 'seat');
-      if (info.player !== 'client') throw new ProtocolError('not_your_turn', `seat ${seat} is played by the bot ${info.agent ?? ''}, not by this connection`, 'seat');
+      if (!info)
+        throw new ProtocolError('not_your_turn', `seat ${seat} does not exist at this table of ${this.settings.seats.length}`, 'seat');
+      if (info.player !== 'client')
+        throw new ProtocolError('not_your_turn', `seat ${seat} is played by the bot ${info.agent ?? ''}, not by this connection`, 'seat');
       return seat;
     }
     if (mine.length === 1) return mine[0];
     const toMove = this.game.toMove;
     if (toMove !== null && mine.includes(toMove)) return toMove;
-    throw new ProtocolError('not_your_turn', `name the seat: this connection plays seats ${mine.join(', ')} and none of them is to move`, 'seat');
+    throw new ProtocolError(
+      'not_your_turn',
+      `name the seat: this connection plays seats ${mine.join(', ')} and none of them is to move`,
+      'seat',
+    );
   }
 
   /** Applies a client seat's action; `reply` runs after it is applied and before the events go out. */
@@ -116,7 +125,11 @@ export class Table {
     this.lastActivity = this.services.now();
     const seat = this.clientSeat(seatGiven);
     if (this.game.toMove !== seat) {
-      throw new ProtocolError('not_your_turn', this.game.over ? 'the game is over' : `it is seat ${this.game.toMove}'s turn, not seat ${seat}'s`, 'seat');
+      throw new ProtocolError(
+        'not_your_turn',
+        this.game.over ? 'the game is over' : `it is seat ${this.game.toMove}'s turn, not seat ${seat}'s`,
+        'seat',
+      );
     }
     return this.game.view(seat);
   }
@@ -125,9 +138,13 @@ export class Table {
     const toMove = this.game.toMove;
     const mine = toMove === seat;
     return {
-      type: 'state', table: this.id, seat, counter: this.game.counter,
+      type: 'state',
+      table: this.id,
+      seat,
+      counter: this.game.counter,
       view: viewToJson(this.game.view(seat), this.settings.preset, this.settings.rules),
-      toMove, legal: mine ? this.game.legalActions() : [],
+      toMove,
+      legal: mine ? this.game.legalActions() : [],
       deadlineMs: mine && this.deadlineAt !== null ? Math.max(0, this.deadlineAt - this.services.now()) : null,
     };
   }
@@ -154,14 +171,34 @@ export class Table {
       const { action } = report;
       const cards = report.drawnCard !== null ? (seat === report.actor ? [report.drawnCard] : []) : report.publicCards;
       this.deliver({
-        type: 'event', table: this.id, seat, counter, actor: report.actor, action: action.action, kind: action.kind,
-        text: action.text, cards, reshuffled: report.reshuffled, timeout,
+        type: 'event',
+        table: this.id,
+        seat,
+        counter,
+        actor: report.actor,
+        action: action.action,
+        kind: action.kind,
+        text: action.text,
+        cards,
+        reshuffled: report.reshuffled,
+        timeout,
       });
       if (report.roundEnd) {
         const { round, result, hands } = report.roundEnd;
         this.deliver({
-          type: 'round_end', table: this.id, seat, counter, round, outcome: result.outcome, caller: result.caller, hands,
-          handValues: [...result.handValues], points: [...result.points], totals: [...result.totals], eliminated: [...result.eliminated], winner: result.winner,
+          type: 'round_end',
+          table: this.id,
+          seat,
+          counter,
+          round,
+          outcome: result.outcome,
+          caller: result.caller,
+          hands,
+          handValues: [...result.handValues],
+          points: [...result.points],
+          totals: [...result.totals],
+          eliminated: [...result.eliminated],
+          winner: result.winner,
         });
       }
     }
@@ -178,8 +215,13 @@ export class Table {
   private gameOverMessage(): Msg<'game_over'> {
     const s = this.game.state;
     return {
-      type: 'game_over', table: this.id, counter: this.game.counter, winner: s.winner, totals: Array.from(s.totals),
-      record: this.game.record() as unknown as Record<string, unknown>, seed: this.settings.seed,
+      type: 'game_over',
+      table: this.id,
+      counter: this.game.counter,
+      winner: s.winner,
+      totals: Array.from(s.totals),
+      record: this.game.record() as unknown as Record<string, unknown>,
+      seed: this.settings.seed,
     };
   }
 
@@ -204,7 +246,10 @@ export class Table {
     this.deadlineTimer = setTimeout(() => {
       this.deadlineTimer = null;
       if (this.closed || this.game.over) return;
-      this.services.log.info({ event: 'deadline', table: this.id, seat, counter: this.game.counter }, 'a client seat ran out of time: default action');
+      this.services.log.info(
+        { event: 'deadline', table: this.id, seat, counter: this.game.counter },
+        'a client seat ran out of time: default action',
+      );
       this.played(this.game.step(this.game.defaultAction()), true);
     }, deadline);
   }
@@ -213,19 +258,32 @@ export class Table {
     if (this.closed || this.deciding) return;
     const counter = this.game.counter;
     this.deciding = true;
-    this.services.decide(agent, this.game.view(seat), mixSeed(this.settings.seed, counter)).then((result) => {
-      this.deciding = false;
-      if (this.closed || this.game.counter !== counter) return;
-      let action = result.ok ? result.action : -1;
-      if (!this.game.isLegal(action)) {
-        this.services.log.error({ event: 'bot_failed', table: this.id, seat, agent, code: result.ok ? 'illegal' : result.code, err: result.ok ? `illegal action ${action}` : result.message }, 'a bot failed to decide: default action');
-        action = this.game.defaultAction();
-      }
-      this.played(this.game.step(action), false);
-    }, (error: Error) => {
-      this.deciding = false;
-      this.services.log.error({ event: 'bot_failed', table: this.id, err: error.message }, 'a bot failed to decide');
-    });
+    this.services.decide(agent, this.game.view(seat), mixSeed(this.settings.seed, counter)).then(
+      (result) => {
+        this.deciding = false;
+        if (this.closed || this.game.counter !== counter) return;
+        let action = result.ok ? result.action : -1;
+        if (!this.game.isLegal(action)) {
+          this.services.log.error(
+            {
+              event: 'bot_failed',
+              table: this.id,
+              seat,
+              agent,
+              code: result.ok ? 'illegal' : result.code,
+              err: result.ok ? `illegal action ${action}` : result.message,
+            },
+            'a bot failed to decide: default action',
+          );
+          action = this.game.defaultAction();
+        }
+        this.played(this.game.step(action), false);
+      },
+      (error: Error) => {
+        this.deciding = false;
+        this.services.log.error({ event: 'bot_failed', table: this.id, err: error.message }, 'a bot failed to decide');
+      },
+    );
   }
 
   private clearTimers(): void {
@@ -241,7 +299,10 @@ export class Table {
 
 /** `stale_state`, with the table's current counter for the reply. */
 export class StaleStateError extends ProtocolError {
-  constructor(given: number, readonly current: number) {
+  constructor(
+    given: number,
+    readonly current: number,
+  ) {
     super('stale_state', `the action was chosen at counter ${given} but the table is at ${current}: act on the latest state`, 'counter');
   }
 }

@@ -6,9 +6,27 @@
  * action for a seat whose time ran out, and the record. No timers and no I/O: `Table` runs it.
  */
 import {
-  ACTION_COUNT, type Card, DISCARD_START, DRAW_DECK_ACTION, Episode, type GameState, HAND_CAP, MaskScratch, ONGOING, PASS_ACTION,
-  type PlayerView, QUICK_ACTION, type RecordJson, type RoundResult, TAKE_START, YANIV_ACTION, actionToMove, cardName,
-  handValue, parseEnvOptions, playerView,
+  ACTION_COUNT,
+  type Card,
+  DISCARD_START,
+  DRAW_DECK_ACTION,
+  Episode,
+  type GameState,
+  HAND_CAP,
+  MaskScratch,
+  ONGOING,
+  PASS_ACTION,
+  type PlayerView,
+  QUICK_ACTION,
+  type RecordJson,
+  type RoundResult,
+  TAKE_START,
+  YANIV_ACTION,
+  actionToMove,
+  cardName,
+  handValue,
+  parseEnvOptions,
+  playerView,
 } from '../env/index.js';
 import { describeLegal } from './moves.js';
 import type { LegalAction } from './protocol.js';
@@ -44,7 +62,16 @@ export class TableGame {
   private readonly rewards: Float32Array;
 
   constructor(readonly setup: GameSetup) {
-    this.episode = new Episode(parseEnvOptions({ preset: setup.preset, rules: setup.rules, players: setup.players, episode: 'game', history: true, seed: setup.seed }));
+    this.episode = new Episode(
+      parseEnvOptions({
+        preset: setup.preset,
+        rules: setup.rules,
+        players: setup.players,
+        episode: 'game',
+        history: true,
+        seed: setup.seed,
+      }),
+    );
     this.rewards = new Float32Array(setup.players);
     this.episode.reset({ seed: setup.seed });
     this.refresh();
@@ -97,7 +124,11 @@ export class TableGame {
     const drawnCard = id === DRAW_DECK_ACTION ? cardName(added(handBefore, handCards(this.episode.state, actor))) : null;
     const result = this.episode.roundResult;
     return {
-      actor, action, publicCards: action.cards, drawnCard, reshuffled,
+      actor,
+      action,
+      publicCards: action.cards,
+      drawnCard,
+      reshuffled,
       roundEnd: result ? { round, result, hands } : null,
       gameOver: this.over,
     };
@@ -133,7 +164,7 @@ export class TableGame {
       }
     }
     if (best >= 0) return best;
-    return ids.includes(YANIV_ACTION) ? YANIV_ACTION : ids.find((id) => id !== QUICK_ACTION) ?? ids[0];
+    return ids.includes(YANIV_ACTION) ? YANIV_ACTION : (ids.find((id) => id !== QUICK_ACTION) ?? ids[0]);
   }
 
   /** The game so far as a yaniv-record/1 (whole turns). */

@@ -6,7 +6,10 @@ import { Table, type TableServices, type TableSettings } from './table.js';
 export class TableRegistry {
   private readonly tables = new Map<string, Table>();
 
-  constructor(private readonly maxTables: number, private readonly services: TableServices) {}
+  constructor(
+    private readonly maxTables: number,
+    private readonly services: TableServices,
+  ) {}
 
   get size(): number {
     return this.tables.size;
@@ -14,11 +17,15 @@ export class TableRegistry {
 
   /** A new table (not started); `seed` defaults to a random one. */
   create(settings: Omit<TableSettings, 'id' | 'token' | 'seed'> & { seed?: number }): Table {
-    if (this.tables.size >= this.maxTables) throw new ProtocolError('table_full', `the server holds its maximum of ${this.maxTables} tables; try again later`);
+    if (this.tables.size >= this.maxTables)
+      throw new ProtocolError('table_full', `the server holds its maximum of ${this.maxTables} tables; try again later`);
     let id: string;
     do id = `t-${randomBytes(6).toString('base64url')}`;
     while (this.tables.has(id));
-    const table = new Table({ ...settings, id, token: randomBytes(18).toString('base64url'), seed: settings.seed ?? randomInt(2 ** 31 - 1) }, this.services);
+    const table = new Table(
+      { ...settings, id, token: randomBytes(18).toString('base64url'), seed: settings.seed ?? randomInt(2 ** 31 - 1) },
+      this.services,
+    );
     this.tables.set(id, table);
     return table;
   }

@@ -8,8 +8,21 @@
  */
 import { z } from 'zod';
 import {
-  type Card, GROUP_CAP, KIND_COUNT, MAX_PLAYERS, MIN_PLAYERS, PHASE_NAMES, type PlayerView, type Rules, RuleError,
-  cardName, deckComposition, isPresetName, parseCard, resolveRules, ruleTables,
+  type Card,
+  GROUP_CAP,
+  KIND_COUNT,
+  MAX_PLAYERS,
+  MIN_PLAYERS,
+  PHASE_NAMES,
+  type PlayerView,
+  type Rules,
+  RuleError,
+  cardName,
+  deckComposition,
+  isPresetName,
+  parseCard,
+  resolveRules,
+  ruleTables,
 } from '../env/index.js';
 import { ProtocolError } from './errors.js';
 
@@ -18,44 +31,69 @@ export const VIEW_FORMAT = 'yaniv-view/1';
 /** Card names as the records write them: rank A 2..10 J Q K and suit S H D C, or JK (either case). */
 export const CARD_PATTERN = /^(?:[Aa2-9JjQqKk]|10)[SHDCshdc]$|^[Jj][Kk]$/;
 export const cardSchema = z.string().regex(CARD_PATTERN, { error: 'must be a card name such as "10H", "QS" or "JK"' });
-const cards = (max: number) => z.array(cardSchema, { error: 'must be a list of card names' }).max(max, { error: `must hold at most ${max} cards` });
-const int = (lo: number, hi: number, what = 'an integer') => z.int({ error: `must be ${what} from ${lo} to ${hi}` }).min(lo, { error: `must be ${what} from ${lo} to ${hi}` }).max(hi, { error: `must be ${what} from ${lo} to ${hi}` });
+const cards = (max: number) =>
+  z.array(cardSchema, { error: 'must be a list of card names' }).max(max, { error: `must hold at most ${max} cards` });
+const int = (lo: number, hi: number, what = 'an integer') =>
+  z
+    .int({ error: `must be ${what} from ${lo} to ${hi}` })
+    .min(lo, { error: `must be ${what} from ${lo} to ${hi}` })
+    .max(hi, { error: `must be ${what} from ${lo} to ${hi}` });
 const seat = int(0, MAX_PLAYERS - 1, 'a seat');
-const perSeat = <T extends z.ZodType>(item: T) => z.array(item).min(MIN_PLAYERS, { error: 'must have one entry per seat' }).max(MAX_PLAYERS, { error: 'must have one entry per seat' });
+const perSeat = <T extends z.ZodType>(item: T) =>
+  z.array(item).min(MIN_PLAYERS, { error: 'must have one entry per seat' }).max(MAX_PLAYERS, { error: 'must have one entry per seat' });
 const MAX_CARDS = 2 * 56;
 const groupType = z.enum(['single', 'set', 'run'], { error: 'must be "single", "set" or "run"' });
 
-export const viewJsonSchema = z.strictObject({
-  format: z.literal(VIEW_FORMAT, { error: `must be "${VIEW_FORMAT}"` }),
-  preset: z.string().max(40).default('standard').describe('Rule preset (welcome.presets).'),
-  rules: z.record(z.string(), z.unknown(), { error: 'must be an object of rule options' }).default({}).describe('Rule option overrides on top of the preset (welcome.ruleOptions).'),
-  players: int(MIN_PLAYERS, MAX_PLAYERS).describe('Seats at the table.'),
-  seat: seat.describe('Whose view this is.'),
-  current: seat.describe('The seat to move.'),
-  phase: z.enum(PHASE_NAMES, { error: `must be one of ${PHASE_NAMES.map((p) => JSON.stringify(p)).join(', ')}` })
-    .describe('"turn": call Yaniv or lay a group; "draw": take from the deck or the previous group; "afterDraw": quick discard / slapdown / pass. The advisor needs one of these three.'),
-  round: int(1, 1_000_000).default(1).describe('Rounds dealt so far (1 in the first round).'),
-  turn: int(0, 1_000_000).default(0).describe('Turns completed in this round.'),
-  dealer: seat.optional().describe('Default: the seat before the starter.'),
-  starter: seat.optional().describe('The seat that started this round. Default: the seat to move.'),
-  hand: cards(GROUP_CAP).describe('The seat\'s own hand (any order).'),
-  handValue: int(0, 1000).optional().describe('Its value; checked when given.'),
-  drawn: cardSchema.nullable().default(null).describe('The card the seat drew this turn (its own after-draw step only).'),
-  drawnFromDeck: z.boolean().nullable().default(null).describe('Whether the player to move drew from the deck this turn; null before the draw.'),
-  handSizes: perSeat(int(0, GROUP_CAP)).describe('Cards in each seat\'s hand.'),
-  known: perSeat(cards(GROUP_CAP)).describe('Per seat: the cards it took from the pile in view of all and still holds.'),
-  previous: z.strictObject({
-    type: groupType,
-    cards: cards(GROUP_CAP).describe('What is left of it, in laid order (empty once its last card was taken this turn).'),
-    pickable: cards(GROUP_CAP).describe('Its cards that may be taken.'),
-  }).describe('The group the previous player laid: the one the player to move may take from.'),
-  laid: z.strictObject({ type: groupType, cards: cards(GROUP_CAP).min(1) }).nullable().default(null).describe('The group the player to move laid this turn (draw and after-draw steps).'),
-  pile: cards(MAX_CARDS).default([]).describe('Discards out of reach (any order).'),
-  deckSize: int(0, MAX_CARDS).describe('Cards left in the deck.'),
-  totals: perSeat(int(-100_000, 100_000)).describe('Each seat\'s total.'),
-  active: perSeat(z.boolean()).optional().describe('Seats still in the game (default: all).'),
-  yanivWins: perSeat(int(0, 100_000)).optional().describe('Successful Yaniv calls per seat (gameEnd "yanivCount"; default 0).'),
-}).describe(`${VIEW_FORMAT}: what one seat knows of a position.`).meta({ id: 'YanivView' });
+export const viewJsonSchema = z
+  .strictObject({
+    format: z.literal(VIEW_FORMAT, { error: `must be "${VIEW_FORMAT}"` }),
+    preset: z.string().max(40).default('standard').describe('Rule preset (welcome.presets).'),
+    rules: z
+      .record(z.string(), z.unknown(), { error: 'must be an object of rule options' })
+      .default({})
+      .describe('Rule option overrides on top of the preset (welcome.ruleOptions).'),
+    players: int(MIN_PLAYERS, MAX_PLAYERS).describe('Seats at the table.'),
+    seat: seat.describe('Whose view this is.'),
+    current: seat.describe('The seat to move.'),
+    phase: z
+      .enum(PHASE_NAMES, { error: `must be one of ${PHASE_NAMES.map((p) => JSON.stringify(p)).join(', ')}` })
+      .describe(
+        '"turn": call Yaniv or lay a group; "draw": take from the deck or the previous group; "afterDraw": quick discard / slapdown / pass. The advisor needs one of these three.',
+      ),
+    round: int(1, 1_000_000).default(1).describe('Rounds dealt so far (1 in the first round).'),
+    turn: int(0, 1_000_000).default(0).describe('Turns completed in this round.'),
+    dealer: seat.optional().describe('Default: the seat before the starter.'),
+    starter: seat.optional().describe('The seat that started this round. Default: the seat to move.'),
+    hand: cards(GROUP_CAP).describe("The seat's own hand (any order)."),
+    handValue: int(0, 1000).optional().describe('Its value; checked when given.'),
+    drawn: cardSchema.nullable().default(null).describe('The card the seat drew this turn (its own after-draw step only).'),
+    drawnFromDeck: z
+      .boolean()
+      .nullable()
+      .default(null)
+      .describe('Whether the player to move drew from the deck this turn; null before the draw.'),
+    handSizes: perSeat(int(0, GROUP_CAP)).describe("Cards in each seat's hand."),
+    known: perSeat(cards(GROUP_CAP)).describe('Per seat: the cards it took from the pile in view of all and still holds.'),
+    previous: z
+      .strictObject({
+        type: groupType,
+        cards: cards(GROUP_CAP).describe('What is left of it, in laid order (empty once its last card was taken this turn).'),
+        pickable: cards(GROUP_CAP).describe('Its cards that may be taken.'),
+      })
+      .describe('The group the previous player laid: the one the player to move may take from.'),
+    laid: z
+      .strictObject({ type: groupType, cards: cards(GROUP_CAP).min(1) })
+      .nullable()
+      .default(null)
+      .describe('The group the player to move laid this turn (draw and after-draw steps).'),
+    pile: cards(MAX_CARDS).default([]).describe('Discards out of reach (any order).'),
+    deckSize: int(0, MAX_CARDS).describe('Cards left in the deck.'),
+    totals: perSeat(int(-100_000, 100_000)).describe("Each seat's total."),
+    active: perSeat(z.boolean()).optional().describe('Seats still in the game (default: all).'),
+    yanivWins: perSeat(int(0, 100_000)).optional().describe('Successful Yaniv calls per seat (gameEnd "yanivCount"; default 0).'),
+  })
+  .describe(`${VIEW_FORMAT}: what one seat knows of a position.`)
+  .meta({ id: 'YanivView' });
 
 /** A view as validated by the schema (defaults filled in). */
 export type ViewJson = z.output<typeof viewJsonSchema>;
@@ -65,14 +103,30 @@ const byKind = (a: number, b: number) => a - b;
 /** The JSON form of a view; `preset` and `rules` are how the table's rules were picked. */
 export function viewToJson(view: PlayerView, preset: string, rules: Record<string, unknown>): ViewJson {
   return {
-    format: VIEW_FORMAT, preset, rules, players: view.players, seat: view.seat, current: view.current, phase: view.phase,
-    round: view.round, turn: view.turn, dealer: view.dealer, starter: view.starter,
-    hand: view.hand.map(cardName), handValue: view.handValue,
-    drawn: view.drawn === null ? null : cardName(view.drawn), drawnFromDeck: view.drawnFromDeck,
-    handSizes: [...view.handSizes], known: view.known.map((list) => list.map(cardName)),
+    format: VIEW_FORMAT,
+    preset,
+    rules,
+    players: view.players,
+    seat: view.seat,
+    current: view.current,
+    phase: view.phase,
+    round: view.round,
+    turn: view.turn,
+    dealer: view.dealer,
+    starter: view.starter,
+    hand: view.hand.map(cardName),
+    handValue: view.handValue,
+    drawn: view.drawn === null ? null : cardName(view.drawn),
+    drawnFromDeck: view.drawnFromDeck,
+    handSizes: [...view.handSizes],
+    known: view.known.map((list) => list.map(cardName)),
     previous: { type: view.previous.type, cards: view.previous.cards.map(cardName), pickable: view.previous.pickable.map(cardName) },
     laid: view.laid && { type: view.laid.type, cards: view.laid.cards.map(cardName) },
-    pile: view.pile.map(cardName), deckSize: view.deckSize, totals: [...view.totals], active: [...view.active], yanivWins: [...view.yanivWins],
+    pile: view.pile.map(cardName),
+    deckSize: view.deckSize,
+    totals: [...view.totals],
+    active: [...view.active],
+    yanivWins: [...view.yanivWins],
   };
 }
 
@@ -109,13 +163,34 @@ export function viewFromJson(json: ViewJson, prefix = ''): PlayerView {
   checkCounts(json, rules, { hand, known, previous: previous.cards, laid: laid?.cards ?? [], pile }, at);
   const values = ruleTables(rules).values;
   const handValue = hand.reduce((sum, card) => sum + values[card], 0);
-  if (json.handValue !== undefined && json.handValue !== handValue) fail(at('handValue'), `is ${json.handValue} but the hand ${json.hand.join(' ')} is worth ${handValue}`);
+  if (json.handValue !== undefined && json.handValue !== handValue)
+    fail(at('handValue'), `is ${json.handValue} but the hand ${json.hand.join(' ')} is worth ${handValue}`);
   const starter = json.starter ?? json.current;
   return {
-    seat: json.seat, players: n, rules, phase: json.phase, current: json.current, round: json.round, turn: json.turn,
-    dealer: json.dealer ?? (starter + n - 1) % n, starter, hand, handValue, handSizes: [...json.handSizes], known, previous, laid,
-    drawn, drawnFromDeck: json.drawnFromDeck, deckSize: json.deckSize, pile, totals: [...json.totals], active,
-    yanivWins: json.yanivWins ?? Array<number>(n).fill(0), lastResult: null, winner: null,
+    seat: json.seat,
+    players: n,
+    rules,
+    phase: json.phase,
+    current: json.current,
+    round: json.round,
+    turn: json.turn,
+    dealer: json.dealer ?? (starter + n - 1) % n,
+    starter,
+    hand,
+    handValue,
+    handSizes: [...json.handSizes],
+    known,
+    previous,
+    laid,
+    drawn,
+    drawnFromDeck: json.drawnFromDeck,
+    deckSize: json.deckSize,
+    pile,
+    totals: [...json.totals],
+    active,
+    yanivWins: json.yanivWins ?? Array<number>(n).fill(0),
+    lastResult: null,
+    winner: null,
   };
 }
 
@@ -145,11 +220,13 @@ function checkSeats(json: ViewJson, active: readonly boolean[], hand: Card[], kn
     if (!active[p] && (size !== 0 || known[p].length > 0)) fail(at(`handSizes[${p}]`), `seat ${p} is out of the game: it holds no cards`);
     if (known[p].length > size) fail(at(`known[${p}]`), `seat ${p} holds ${size} cards but ${known[p].length} are known`);
   });
-  if (hand.length !== json.handSizes[json.seat]) fail(at('hand'), `holds ${hand.length} cards but handSizes[${json.seat}] is ${json.handSizes[json.seat]}`);
+  if (hand.length !== json.handSizes[json.seat])
+    fail(at('hand'), `holds ${hand.length} cards but handSizes[${json.seat}] is ${json.handSizes[json.seat]}`);
   const left = new Uint8Array(KIND_COUNT);
   for (const card of hand) left[card]++;
   for (const card of known[json.seat]) {
-    if (left[card]-- === 0) fail(at(`known[${json.seat}]`), `${cardName(card)} is known to be in the seat's own hand, but the hand does not hold it`);
+    if (left[card]-- === 0)
+      fail(at(`known[${json.seat}]`), `${cardName(card)} is known to be in the seat's own hand, but the hand does not hold it`);
   }
 }
 
@@ -166,19 +243,23 @@ function checkPrevious(json: ViewJson, at: (field: string) => string): PlayerVie
     }
   }
   const extra = wanted.findIndex((count) => count > 0);
-  if (extra >= 0) fail(at('previous.pickable'), `${cardName(extra)} is not among the previous group's cards ${json.previous.cards.join(' ')}`);
+  if (extra >= 0)
+    fail(at('previous.pickable'), `${cardName(extra)} is not among the previous group's cards ${json.previous.cards.join(' ')}`);
   if (json.previous.type === 'single' && cards.length > 1) fail(at('previous.cards'), `a single is one card, not ${cards.length}`);
   return { type: json.previous.type, cards, pickable };
 }
 
 function checkPhase(json: ViewJson, hand: Card[], drawn: Card | null, at: (field: string) => string): void {
   const { phase } = json;
-  if (phase === 'betweenRounds' || phase === 'gameOver') fail(at('phase'), `no one is to move in phase "${phase}": the view must be of a turn, draw or afterDraw step`);
+  if (phase === 'betweenRounds' || phase === 'gameOver')
+    fail(at('phase'), `no one is to move in phase "${phase}": the view must be of a turn, draw or afterDraw step`);
   if (phase === 'turn' && json.laid !== null) fail(at('laid'), 'must be null in the turn step (nothing is laid yet)');
   if (phase !== 'turn' && json.laid === null) fail(at('laid'), `the player to move has laid a group before the ${phase} step: give it`);
-  if (phase !== 'afterDraw' && (drawn !== null || json.drawnFromDeck !== null)) fail(at(drawn !== null ? 'drawn' : 'drawnFromDeck'), `must be null before the draw (phase "${phase}")`);
+  if (phase !== 'afterDraw' && (drawn !== null || json.drawnFromDeck !== null))
+    fail(at(drawn !== null ? 'drawn' : 'drawnFromDeck'), `must be null before the draw (phase "${phase}")`);
   if (phase === 'afterDraw') {
-    if (json.seat !== json.current) fail(at('seat'), `in the after-draw step only seat ${json.current}, who is to move, knows the card drawn`);
+    if (json.seat !== json.current)
+      fail(at('seat'), `in the after-draw step only seat ${json.current}, who is to move, knows the card drawn`);
     if (drawn === null) fail(at('drawn'), 'the after-draw step needs the card drawn');
     if (json.drawnFromDeck === null) fail(at('drawnFromDeck'), 'the after-draw step needs whether the card came from the deck');
     if (drawn !== null && !hand.includes(drawn)) fail(at('drawn'), `${cardName(drawn)} was drawn but is not in the hand`);
@@ -200,12 +281,17 @@ function checkCounts(json: ViewJson, rules: Rules, seen: Seen, at: (field: strin
   const take = (list: readonly Card[], field: string) => {
     for (const card of list) {
       if (++used[card] > composition[card]) {
-        fail(at(field), `${cardName(card)} is shown ${used[card]} times in all but the decks hold ${composition[card]} (decks ${rules.decks}, jokersPerDeck ${rules.jokersPerDeck})`);
+        fail(
+          at(field),
+          `${cardName(card)} is shown ${used[card]} times in all but the decks hold ${composition[card]} (decks ${rules.decks}, jokersPerDeck ${rules.jokersPerDeck})`,
+        );
       }
     }
   };
   take(seen.hand, 'hand');
-  seen.known.forEach((list, p) => { if (p !== json.seat) take(list, `known[${p}]`); });
+  seen.known.forEach((list, p) => {
+    if (p !== json.seat) take(list, `known[${p}]`);
+  });
   take(seen.previous, 'previous.cards');
   take(seen.laid, 'laid.cards');
   take(seen.pile, 'pile');
@@ -213,6 +299,9 @@ function checkCounts(json: ViewJson, rules: Rules, seen: Seen, at: (field: strin
   const inHands = json.handSizes.reduce((a, b) => a + b, 0);
   const accounted = inHands + seen.previous.length + seen.laid.length + seen.pile.length + json.deckSize;
   if (accounted !== total) {
-    fail(at('deckSize'), `the cards do not add up: hands ${inHands} + previous ${seen.previous.length} + laid ${seen.laid.length} + pile ${seen.pile.length} + deck ${json.deckSize} = ${accounted}, but the decks hold ${total}`);
+    fail(
+      at('deckSize'),
+      `the cards do not add up: hands ${inHands} + previous ${seen.previous.length} + laid ${seen.laid.length} + pile ${seen.pile.length} + deck ${json.deckSize} = ${accounted}, but the decks hold ${total}`,
+    );
   }
 }

@@ -12,11 +12,17 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MARKER = '<!-- example: test/docExamples.test.ts type-checks and runs it -->';
 const DOCUMENTS = ['README.md', 'docs/env.md'];
 
-interface Example { name: string; code: string }
+interface Example {
+  name: string;
+  code: string;
+}
 
 /** The marked examples of a markdown file, their relative imports resolved from the repository root. */
 function markedExamples(document: string, text: string): Example[] {
-  const blocks = text.split(MARKER).slice(1).map((after) => /^\n```ts\n([\s\S]*?)\n```/.exec(after));
+  const blocks = text
+    .split(MARKER)
+    .slice(1)
+    .map((after) => /^\n```ts\n([\s\S]*?)\n```/.exec(after));
   return blocks.map((block, i) => {
     if (!block) throw new Error(`${document}: marker ${i + 1} is not followed by a \`\`\`ts block`);
     return {

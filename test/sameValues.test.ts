@@ -8,7 +8,9 @@ describe('expectSameValues (typed-array toEqual by one byte comparison)', () => 
   });
 
   it('names the first index that differs', () => {
-    expect(() => expectSameValues(new Uint8Array(1409).fill(1, 700, 701), new Uint8Array(1409), 'mask')).toThrow(/mask\[700\], the first value that differs/);
+    expect(() => expectSameValues(new Uint8Array(1409).fill(1, 700, 701), new Uint8Array(1409), 'mask')).toThrow(
+      /mask\[700\], the first value that differs/,
+    );
   });
 
   it('refuses another array type or length, as toEqual does', () => {

@@ -49,17 +49,21 @@ describe('the repository stands alone', () => {
     const offending = files
       // This file's own quoted paths are the examples the last test feeds the check.
       .filter((file) => CODE.has(extname(file)) && file !== 'test/selfContained.test.ts')
-      .flatMap((file) => relativePaths(readFileSync(join(ROOT, file), 'utf8'))
-        .filter((path) => landsOutside(file, path))
-        .map((path) => `${file}: ${path}`));
+      .flatMap((file) =>
+        relativePaths(readFileSync(join(ROOT, file), 'utf8'))
+          .filter((path) => landsOutside(file, path))
+          .map((path) => `${file}: ${path}`),
+      );
     expect(offending).toEqual([]);
   });
 
   it('no link in README.md or docs/ leaves the repository', () => {
     const documents = ['README.md', ...filesUnder('docs').filter((file) => file.endsWith('.md'))];
-    const offending = documents.flatMap((file) => [...readFileSync(join(ROOT, file), 'utf8').matchAll(/\]\((\.[^)\s]*)\)/g)]
-      .filter((m) => relative(ROOT, resolve(ROOT, dirname(file), m[1])).startsWith('..'))
-      .map((m) => `${file}: ${m[1]}`));
+    const offending = documents.flatMap((file) =>
+      [...readFileSync(join(ROOT, file), 'utf8').matchAll(/\]\((\.[^)\s]*)\)/g)]
+        .filter((m) => relative(ROOT, resolve(ROOT, dirname(file), m[1])).startsWith('..'))
+        .map((m) => `${file}: ${m[1]}`),
+    );
     expect(offending).toEqual([]);
   });
 

@@ -52,7 +52,15 @@ export class Actor {
       case 'collect': {
         if (this.version < 0) throw new Error('collect before any weights');
         const { trajectories, stats } = this.rollout.collect(message.samples, message.mode);
-        const reply: ActorMessage = { type: 'trajectories', actor: this.init.actor, batch: message.batch, weightsVersion: this.version, mode: message.mode, trajectories, stats };
+        const reply: ActorMessage = {
+          type: 'trajectories',
+          actor: this.init.actor,
+          batch: message.batch,
+          weightsVersion: this.version,
+          mode: message.mode,
+          trajectories,
+          stats,
+        };
         return { replies: [reply], transfer: transferables(trajectories) };
       }
       case 'stop':

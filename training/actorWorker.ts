@@ -6,7 +6,12 @@ import type { ActorInit, ActorMessage, LearnerMessage } from './messages.js';
 const init = workerData as ActorInit;
 const port = parentPort;
 if (port === null) throw new Error('actorWorker.js runs as a worker thread');
-const fail = (error: unknown) => port.postMessage({ type: 'error', actor: init.actor, message: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies ActorMessage);
+const fail = (error: unknown) =>
+  port.postMessage({
+    type: 'error',
+    actor: init.actor,
+    message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  } satisfies ActorMessage);
 try {
   const { actor, backend } = await Actor.create(init, true);
   port.on('message', (message: LearnerMessage) => {

@@ -16,7 +16,9 @@ export { OptimizerConfigSchema, type OptimizerConfig } from './fastAdam.js';
 export const OPTIMIZER_JSON = 'optimizer.json';
 export const OPTIMIZER_BIN = 'optimizer.bin';
 
-const WeightSpecSchema = z.object({ name: z.string(), shape: z.array(z.number().int()), dtype: z.enum(['float32', 'int32', 'bool', 'string', 'complex64']) }).loose();
+const WeightSpecSchema = z
+  .object({ name: z.string(), shape: z.array(z.number().int()), dtype: z.enum(['float32', 'int32', 'bool', 'string', 'complex64']) })
+  .loose();
 
 const OptimizerStateSchema = z.strictObject({
   optimizer: OptimizerConfigSchema,
@@ -40,7 +42,8 @@ export async function saveCheckpoint(dir: string, checkpoint: Checkpoint, option
   const metadata = await saveNetwork(checkpoint.network, dir, options);
   const state = checkpoint.optimizer.getState();
   const vars = trainableVariables(checkpoint.network.model);
-  if (state.firstMoments.length > vars.length) throw new Error(`optimizer holds ${state.firstMoments.length} moments, the network has ${vars.length} trainable variables`);
+  if (state.firstMoments.length > vars.length)
+    throw new Error(`optimizer holds ${state.firstMoments.length} moments, the network has ${vars.length} trainable variables`);
   const moments = (suffix: string, list: Float32Array[]): { name: string; tensor: tf.Tensor }[] =>
     list.map((values, i) => ({ name: `${vars[i].name}/${suffix}`, tensor: tf.tensor(values, vars[i].shape, 'float32') }));
   const named: { name: string; tensor: tf.Tensor }[] = [
@@ -66,7 +69,11 @@ export async function saveCheckpoint(dir: string, checkpoint: Checkpoint, option
 
 export async function loadCheckpoint(dir: string, expected: ExpectedMetadata): Promise<Checkpoint & { metadata: ModelMetadata }> {
   const { network, metadata } = await loadNetwork(dir, expected);
-  const saved = parseConfig(OptimizerStateSchema, JSON.parse(await readFile(path.join(dir, OPTIMIZER_JSON), 'utf8')), `${OPTIMIZER_JSON} in ${dir}`);
+  const saved = parseConfig(
+    OptimizerStateSchema,
+    JSON.parse(await readFile(path.join(dir, OPTIMIZER_JSON), 'utf8')),
+    `${OPTIMIZER_JSON} in ${dir}`,
+  );
   const bytes = await readFile(path.join(dir, OPTIMIZER_BIN));
   const specs = saved.weightSpecs as tf.io.WeightsManifestEntry[];
   const tensors = tf.io.decodeWeights(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), specs);

@@ -6,59 +6,107 @@
 import { z } from 'zod';
 import { EPISODE_MODES, REWARD_SCHEMES } from '../env/gym/episode.js';
 
-const positiveInt = (what: string) => z.int({ error: `must be a whole number ≥ 1 (${what})` }).min(1, { error: 'must be a whole number ≥ 1' });
+const positiveInt = (what: string) =>
+  z.int({ error: `must be a whole number ≥ 1 (${what})` }).min(1, { error: 'must be a whole number ≥ 1' });
 const nonNegativeInt = () => z.int({ error: 'must be a whole number ≥ 0' }).min(0, { error: 'must be a whole number ≥ 0' });
 const positive = () => z.number({ error: 'must be a positive number' }).positive({ error: 'must be a positive number' });
-const unit = () => z.number({ error: 'must be a number from 0 to 1' }).min(0, { error: 'must be a number from 0 to 1' }).max(1, { error: 'must be a number from 0 to 1' });
+const unit = () =>
+  z
+    .number({ error: 'must be a number from 0 to 1' })
+    .min(0, { error: 'must be a number from 0 to 1' })
+    .max(1, { error: 'must be a number from 0 to 1' });
 
 export const hyperParametersSchema = z.strictObject({
   // The network.
-  hiddenUnits: z.array(positiveInt('a layer width'), { error: 'must be layer widths such as 256,128' }).min(1).default([256, 128])
-    .describe('Widths of the policy-value MLP\'s hidden layers, input side first (1174 inputs, 1409 logits + a value).'),
-  activation: z.enum(['relu', 'tanh', 'elu'], { error: 'must be relu, tanh or elu' }).default('relu').describe('Activation of the hidden layers.'),
+  hiddenUnits: z
+    .array(positiveInt('a layer width'), { error: 'must be layer widths such as 256,128' })
+    .min(1)
+    .default([256, 128])
+    .describe("Widths of the policy-value MLP's hidden layers, input side first (1174 inputs, 1409 logits + a value)."),
+  activation: z
+    .enum(['relu', 'tanh', 'elu'], { error: 'must be relu, tanh or elu' })
+    .default('relu')
+    .describe('Activation of the hidden layers.'),
 
   // The games the actors play.
-  gamesPerActor: positiveInt('games').default(64).describe('Games each actor steps together (its VecEnv batch, split over the table sizes): the batch of every inference call.'),
-  maxTurns: positiveInt('turns').default(1000).describe('Whole turns after which a game is cut short (truncated), a guard against play that never ends a round.'),
-  reward: z.enum(REWARD_SCHEMES, { error: `must be one of ${REWARD_SCHEMES.join(', ')}` }).default('zeroSumTotals')
-    .describe('Reward of the environment: zeroSumTotals (−(change of the seat\'s total over the round, milestones included − the table\'s mean) × rewardScale at each round end), zeroSum (the same with round points, blind to milestones), roundPenalty or winLoss (±1 at the end of the episode).'),
+  gamesPerActor: positiveInt('games')
+    .default(64)
+    .describe('Games each actor steps together (its VecEnv batch, split over the table sizes): the batch of every inference call.'),
+  maxTurns: positiveInt('turns')
+    .default(1000)
+    .describe('Whole turns after which a game is cut short (truncated), a guard against play that never ends a round.'),
+  reward: z
+    .enum(REWARD_SCHEMES, { error: `must be one of ${REWARD_SCHEMES.join(', ')}` })
+    .default('zeroSumTotals')
+    .describe(
+      "Reward of the environment: zeroSumTotals (−(change of the seat's total over the round, milestones included − the table's mean) × rewardScale at each round end), zeroSum (the same with round points, blind to milestones), roundPenalty or winLoss (±1 at the end of the episode).",
+    ),
   rewardScale: positive().default(0.01).describe('Multiplies round points in the zeroSum and roundPenalty rewards.'),
-  returnHorizon: z.enum(['round', 'game'], { error: 'must be round or game' }).default('round')
-    .describe('Where returns stop: "round" treats every round end as the end of the return (the value predicts the rest of the round), "game" sums to the end of the episode.'),
+  returnHorizon: z
+    .enum(['round', 'game'], { error: 'must be round or game' })
+    .default('round')
+    .describe(
+      'Where returns stop: "round" treats every round end as the end of the return (the value predicts the rest of the round), "game" sums to the end of the episode.',
+    ),
 
   // Rollouts.
-  rolloutSamples: positiveInt('decisions').default(8192).describe('Learner decisions gathered per iteration (over all actors), the batch of one update.'),
-  actorLag: z.union([z.literal(0), z.literal(1)], { error: 'must be 0 or 1' }).default(1)
-    .describe('1: actors gather the next batch with the previous weights while the learner updates (both cores busy; the data is one version old); 0: they wait for the new weights.'),
+  rolloutSamples: positiveInt('decisions')
+    .default(8192)
+    .describe('Learner decisions gathered per iteration (over all actors), the batch of one update.'),
+  actorLag: z
+    .union([z.literal(0), z.literal(1)], { error: 'must be 0 or 1' })
+    .default(1)
+    .describe(
+      '1: actors gather the next batch with the previous weights while the learner updates (both cores busy; the data is one version old); 0: they wait for the new weights.',
+    ),
 
   // PPO.
   learningRate: positive().default(2e-4).describe('Adam step size of the PPO phase.'),
   adamEpsilon: positive().default(1e-7).describe('Adam ε (both phases).'),
-  epochs: positiveInt('passes').default(1).describe('Passes over each batch in the PPO update (1 keeps the learner as fast as one actor on two cores; 2 halves the throughput).'),
+  epochs: positiveInt('passes')
+    .default(1)
+    .describe('Passes over each batch in the PPO update (1 keeps the learner as fast as one actor on two cores; 2 halves the throughput).'),
   minibatchSize: positiveInt('decisions').default(512).describe('Decisions per gradient step.'),
   gamma: unit().default(1).describe('Discount per decision of the learner.'),
   gaeLambda: unit().default(0.95).describe('λ of the generalised advantage estimate.'),
-  clip: positive().default(0.2).describe('ε of PPO\'s clipped probability ratio.'),
-  valueCoef: z.number({ error: 'must be a number ≥ 0' }).min(0).default(0.5).describe('Weight of the mean squared value error in the loss.'),
+  clip: positive().default(0.2).describe("ε of PPO's clipped probability ratio."),
+  valueCoef: z
+    .number({ error: 'must be a number ≥ 0' })
+    .min(0)
+    .default(0.5)
+    .describe('Weight of the mean squared value error in the loss.'),
   entropyCoef: z.number({ error: 'must be a number ≥ 0' }).min(0).default(0.003).describe('Weight of the entropy bonus.'),
   maxGradNorm: positive().nullable().default(0.5).describe('Gradients are scaled down to this global L2 norm (null: no clipping).'),
-  targetKl: positive().nullable().default(0.03).describe('An update stops its epochs early once a minibatch\'s approximate KL to the acting policy exceeds this (null: never).'),
-  normalizeAdvantages: z.boolean({ error: 'must be true or false' }).default(true).describe('Normalise advantages to mean 0, deviation 1 within each minibatch.'),
+  targetKl: positive()
+    .nullable()
+    .default(0.03)
+    .describe("An update stops its epochs early once a minibatch's approximate KL to the acting policy exceeds this (null: never)."),
+  normalizeAdvantages: z
+    .boolean({ error: 'must be true or false' })
+    .default(true)
+    .describe('Normalise advantages to mean 0, deviation 1 within each minibatch.'),
 
   // Imitation warm start.
-  imitationEpisodes: nonNegativeInt().default(4000).describe('Episodes of the imitation warm start before PPO (0: none; skipped with --init-from).'),
+  imitationEpisodes: nonNegativeInt()
+    .default(4000)
+    .describe('Episodes of the imitation warm start before PPO (0: none; skipped with --init-from).'),
   imitationTeacher: z.string().min(1).default('strong').describe('The agent imitated (an agent spec).'),
   imitationLearningRate: positive().default(1e-3).describe('Adam step size of the imitation phase.'),
   imitationEpochs: positiveInt('passes').default(2).describe('Passes over each imitation batch.'),
-  imitationDaggerShare: unit().default(0.5)
-    .describe('Last share of the imitation phase in which the network plays and the teacher only labels its positions (DAgger); before that the teacher plays.'),
+  imitationDaggerShare: unit()
+    .default(0.5)
+    .describe(
+      'Last share of the imitation phase in which the network plays and the teacher only labels its positions (DAgger); before that the teacher plays.',
+    ),
 
   // League.
   leagueSize: nonNegativeInt().default(8).describe('Past snapshots of the network kept as opponents ("past" in --opponents).'),
   leagueEvery: positiveInt('iterations').default(10).describe('Iterations between snapshots added to the league.'),
 
   // Checkpoints.
-  checkpointEvery: positiveInt('iterations').default(50).describe('Iterations between checkpoints (one is also written at the end and on Ctrl-C).'),
+  checkpointEvery: positiveInt('iterations')
+    .default(50)
+    .describe('Iterations between checkpoints (one is also written at the end and on Ctrl-C).'),
 });
 
 export type HyperParameters = z.output<typeof hyperParametersSchema>;
@@ -73,18 +121,32 @@ export const DEFAULT_HYPER_PARAMETERS: HyperParameters = hyperParametersSchema.p
 
 /** The run's own settings (the flags of the issue), beside the hyper-parameters. */
 export const runOptionsSchema = z.strictObject({
-  episodes: positiveInt('episodes').describe('Episodes to play in all (a game each, or a round each with --episode round); with --resume, the total including those already played.'),
-  players: z.array(z.int().min(2).max(8), { error: 'must be table sizes from 2 to 8' }).min(1).describe('Table sizes, e.g. 2 or 2,4 (the games are split evenly between them; one network plays all of them).'),
+  episodes: positiveInt('episodes').describe(
+    'Episodes to play in all (a game each, or a round each with --episode round); with --resume, the total including those already played.',
+  ),
+  players: z
+    .array(z.int().min(2).max(8), { error: 'must be table sizes from 2 to 8' })
+    .min(1)
+    .describe('Table sizes, e.g. 2 or 2,4 (the games are split evenly between them; one network plays all of them).'),
   preset: z.string().min(1).default('standard').describe('Rule preset.'),
   episode: z.enum(EPISODE_MODES).default('game').describe('What one episode is: a whole game, or one round.'),
   out: z.string().min(1).describe('Run folder: checkpoint/, best/, metrics.jsonl, curve.svg.'),
   resume: z.boolean().default(false).describe('Continue the run in --out from its last checkpoint.'),
-  initFrom: z.string().min(1).nullable().default(null).describe('Start from this model\'s weights (and architecture) instead of a fresh network; skips imitation.'),
-  opponents: z.string().min(1).default('self=0.3,past=0.2,strong=0.4,intermediate=0.1').describe('Opponent mix, spec=weight pairs (see league.ts).'),
+  initFrom: z
+    .string()
+    .min(1)
+    .nullable()
+    .default(null)
+    .describe("Start from this model's weights (and architecture) instead of a fresh network; skips imitation."),
+  opponents: z
+    .string()
+    .min(1)
+    .default('self=0.3,past=0.2,strong=0.4,intermediate=0.1')
+    .describe('Opponent mix, spec=weight pairs (see league.ts).'),
   evalEvery: nonNegativeInt().default(100).describe('Iterations between evaluations (0: only at the end).'),
   evalGames: nonNegativeInt().default(200).describe('Games per evaluation match-up (0: no evaluation).'),
   seed: z.int().default(1).describe('Seed of every random choice of the run.'),
-  workers: nonNegativeInt().default(1).describe('Actor worker threads (0: the actor runs in the learner\'s thread).'),
+  workers: nonNegativeInt().default(1).describe("Actor worker threads (0: the actor runs in the learner's thread)."),
   backend: z.enum(['auto', 'node', 'wasm', 'cpu']).default('auto').describe('tfjs backend.'),
 });
 

@@ -54,10 +54,16 @@ export function curveSpec(lines: readonly Record<string, unknown>[], title: stri
       games: r.games,
     })),
   );
-  const losses = (lines.filter((l) => l.type === 'iteration') as unknown as IterationLine[]).flatMap((line) => [
-    { episodes: line.episodes, series: line.phase === 'imitation' ? 'imitation: cross-entropy + value error' : 'PPO: total loss', value: line.loss },
-    ...(line.valueLoss !== undefined ? [{ episodes: line.episodes, series: 'PPO: value error', value: line.valueLoss }] : []),
-  ]).filter((row) => Number.isFinite(row.value));
+  const losses = (lines.filter((l) => l.type === 'iteration') as unknown as IterationLine[])
+    .flatMap((line) => [
+      {
+        episodes: line.episodes,
+        series: line.phase === 'imitation' ? 'imitation: cross-entropy + value error' : 'PPO: total loss',
+        value: line.loss,
+      },
+      ...(line.valueLoss !== undefined ? [{ episodes: line.episodes, series: 'PPO: value error', value: line.valueLoss }] : []),
+    ])
+    .filter((row) => Number.isFinite(row.value));
   const last = Math.max(1, ...lines.map((l) => (typeof l.episodes === 'number' ? l.episodes : 0)));
   // Both panels on the same episode axis, from 0.
   const x = { field: 'episodes', type: 'quantitative' as const, title: 'episodes played', scale: { domain: [0, last] } };
@@ -71,17 +77,34 @@ export function curveSpec(lines: readonly Record<string, unknown>[], title: stri
         title: 'win rate, greedy, duplicate deals (band: 95% Wilson interval)',
         data: { values: winRates },
         layer: [
-          { mark: { type: 'errorband', opacity: 0.2 }, encoding: { x, y: { field: 'low', type: 'quantitative', title: 'win rate' }, y2: { field: 'high' }, color: { field: 'matchup', type: 'nominal', title: null } } },
+          {
+            mark: { type: 'errorband', opacity: 0.2 },
+            encoding: {
+              x,
+              y: { field: 'low', type: 'quantitative', title: 'win rate' },
+              y2: { field: 'high' },
+              color: { field: 'matchup', type: 'nominal', title: null },
+            },
+          },
           {
             mark: { type: 'line', point: true },
             encoding: {
               x,
               y: { field: 'winRate', type: 'quantitative', scale: { domain: [0, 1] }, axis: { format: '%' }, title: 'win rate' },
               color: { field: 'matchup', type: 'nominal', title: null },
-              tooltip: [{ field: 'winRate', format: '.1%' }, { field: 'low', format: '.1%' }, { field: 'high', format: '.1%' }, { field: 'games' }],
+              tooltip: [
+                { field: 'winRate', format: '.1%' },
+                { field: 'low', format: '.1%' },
+                { field: 'high', format: '.1%' },
+                { field: 'games' },
+              ],
             },
           },
-          { data: { values: [{ y: 0.5 }] }, mark: { type: 'rule', strokeDash: [4, 4], color: 'gray' }, encoding: { y: { field: 'y', type: 'quantitative' } } },
+          {
+            data: { values: [{ y: 0.5 }] },
+            mark: { type: 'rule', strokeDash: [4, 4], color: 'gray' },
+            encoding: { y: { field: 'y', type: 'quantitative' } },
+          },
         ],
       },
       {
@@ -90,7 +113,11 @@ export function curveSpec(lines: readonly Record<string, unknown>[], title: stri
         title: 'loss per iteration',
         data: { values: losses },
         mark: { type: 'line', strokeWidth: 1 },
-        encoding: { x, y: { field: 'value', type: 'quantitative', title: 'loss' }, color: { field: 'series', type: 'nominal', title: null } },
+        encoding: {
+          x,
+          y: { field: 'value', type: 'quantitative', title: 'loss' },
+          color: { field: 'series', type: 'nominal', title: null },
+        },
       },
     ],
     resolve: { scale: { color: 'independent' }, legend: { color: 'independent' } },

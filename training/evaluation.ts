@@ -53,10 +53,27 @@ export async function evaluate(request: EvaluationRequest): Promise<MatchupResul
   for (const { opponent, players } of request.matchups) {
     const lineup = [neural, ...Array.from({ length: players - 1 }, () => opponent)];
     const summary = await runTournament({
-      agents: [neural, opponent], games: request.games, players, preset: request.preset, rules: {}, seed: request.seed, episode: request.episode, workers: 1, lineup,
+      agents: [neural, opponent],
+      games: request.games,
+      players,
+      preset: request.preset,
+      rules: {},
+      seed: request.seed,
+      episode: request.episode,
+      workers: 1,
+      lineup,
     });
     const me = summary.agents[0];
-    results.push({ opponent, players, games: me.games, wins: me.wins, winRate: me.winRate, low: me.winRate95.low, high: me.winRate95.high, truncated: summary.truncatedGames });
+    results.push({
+      opponent,
+      players,
+      games: me.games,
+      wins: me.wins,
+      winRate: me.winRate,
+      low: me.winRate95.low,
+      high: me.winRate95.high,
+      truncated: summary.truncatedGames,
+    });
   }
   return results;
 }

@@ -103,7 +103,11 @@ export class FastAdam {
         at += sizes[i];
       });
       const hasGradient = tf.tensor1d(present, 'bool');
-      return [tf.where(hasGradient, newWeights, weights), tf.where(hasGradient, newFirst, first), tf.where(hasGradient, newSecond, second)] as tf.Tensor1D[];
+      return [
+        tf.where(hasGradient, newWeights, weights),
+        tf.where(hasGradient, newFirst, first),
+        tf.where(hasGradient, newSecond, second),
+      ] as tf.Tensor1D[];
     });
     // Split by reading the vector once: the wasm Slice kernel copies its whole input out of the heap
     // for every slice (8 slices of 300k numbers took 5 ms).
@@ -128,7 +132,10 @@ export class FastAdam {
   minimize(loss: () => tf.Scalar, vars: readonly tf.Variable[]): tf.Scalar {
     const { value, grads } = tf.variableGrads(loss, [...vars]);
     try {
-      this.applyGradients(vars, vars.map((v) => grads[v.name]));
+      this.applyGradients(
+        vars,
+        vars.map((v) => grads[v.name]),
+      );
     } catch (err) {
       value.dispose();
       throw err;
@@ -146,7 +153,13 @@ export class FastAdam {
       let offset = 0;
       return this.layout.sizes.map((n) => all.slice(offset, (offset += n)));
     };
-    return { iterations: this.iter, accBeta1: this.accBeta1, accBeta2: this.accBeta2, firstMoments: split(this.first), secondMoments: split(this.second) };
+    return {
+      iterations: this.iter,
+      accBeta1: this.accBeta1,
+      accBeta2: this.accBeta2,
+      firstMoments: split(this.first),
+      secondMoments: split(this.second),
+    };
   }
 
   /** Replaces the state with a copy of the given one. */

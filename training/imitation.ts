@@ -29,7 +29,7 @@ import type { TrajectoryBatch } from './rollout.js';
 /** Rows that carry a teacher label (a decision recorded before the phase began has none), and their value targets. */
 export function imitationTargets(batch: TrajectoryBatch, gamma: number): { rows: Int32Array; returns: Float32Array } {
   const teacher = batch.teacherActions;
-  if (teacher === null) throw new Error('an imitation batch needs the teacher\'s actions');
+  if (teacher === null) throw new Error("an imitation batch needs the teacher's actions");
   const rows: number[] = [];
   for (let k = 0; k < batch.count; k++) if (teacher[k] >= 0) rows.push(k);
   return { rows: Int32Array.from(rows), returns: computeAdvantages(batch, gamma, 1).returns };
@@ -41,7 +41,13 @@ export interface ImitationUpdateStats {
 }
 
 /** The imitation update on one batch (steps 2 and 3 above). */
-export function imitationUpdate(net: Network<PolicyValueConfig>, optimizer: FastAdam, batch: TrajectoryBatch, hp: HyperParameters, rng: Rng): ImitationUpdateStats {
+export function imitationUpdate(
+  net: Network<PolicyValueConfig>,
+  optimizer: FastAdam,
+  batch: TrajectoryBatch,
+  hp: HyperParameters,
+  rng: Rng,
+): ImitationUpdateStats {
   const { rows, returns } = imitationTargets(batch, hp.gamma);
   const teacher = batch.teacherActions as Int16Array;
   const buffers = new MinibatchBuffers(hp.minibatchSize);

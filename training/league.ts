@@ -30,7 +30,10 @@ export class OpponentMixError extends Error {
  * are non-negative numbers with a positive sum, normalised to shares; agent specs must exist.
  */
 export function parseOpponentMix(text: string): OpponentShare[] {
-  const entries = text.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  const entries = text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
   if (entries.length === 0) throw new OpponentMixError('--opponents is empty: give spec=weight pairs such as self=0.5,strong=0.5');
   const parsed = entries.map((entry) => {
     const at = entry.lastIndexOf('=');
@@ -44,7 +47,8 @@ export function parseOpponentMix(text: string): OpponentShare[] {
       try {
         parseAgentSpec(spec);
       } catch (error) {
-        if (error instanceof AgentSpecError) throw new OpponentMixError(`--opponents entry ${JSON.stringify(entry)}: ${error.message} (or self, past)`);
+        if (error instanceof AgentSpecError)
+          throw new OpponentMixError(`--opponents entry ${JSON.stringify(entry)}: ${error.message} (or self, past)`);
         throw error;
       }
     }

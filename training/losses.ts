@@ -42,7 +42,14 @@ export function policyValueLoss(net: Network<PolicyValueConfig>, batch: PolicyVa
  */
 export function ppoLoss(
   net: Network<PolicyValueConfig>,
-  batch: { observations: tf.Tensor2D; legalMask: tf.Tensor2D; actions: tf.Tensor1D; oldLogProbs: tf.Tensor1D; advantages: tf.Tensor1D; returns: tf.Tensor1D },
+  batch: {
+    observations: tf.Tensor2D;
+    legalMask: tf.Tensor2D;
+    actions: tf.Tensor1D;
+    oldLogProbs: tf.Tensor1D;
+    advantages: tf.Tensor1D;
+    returns: tf.Tensor1D;
+  },
   coefficients: { clip: number; valueCoef: number; entropyCoef: number },
 ): tf.Scalar {
   return tf.tidy(() => {
@@ -51,10 +58,16 @@ export function ppoLoss(
     const probs = maskedSoftmax(logits, batch.legalMask);
     const logProbA = tf.sum(tf.mul(logProbs, tf.cast(tf.oneHot(batch.actions, net.config.actionCount), 'float32')), -1);
     const ratio = tf.exp(tf.sub(logProbA, batch.oldLogProbs));
-    const surrogate = tf.minimum(tf.mul(ratio, batch.advantages), tf.mul(tf.clipByValue(ratio, 1 - coefficients.clip, 1 + coefficients.clip), batch.advantages));
+    const surrogate = tf.minimum(
+      tf.mul(ratio, batch.advantages),
+      tf.mul(tf.clipByValue(ratio, 1 - coefficients.clip, 1 + coefficients.clip), batch.advantages),
+    );
     const entropy = tf.mean(tf.neg(tf.sum(tf.mul(probs, logProbs), -1)));
     const valueLoss = tf.mean(tf.square(tf.sub(tf.reshape(value, [-1]), batch.returns)));
-    return tf.sub<tf.Scalar>(tf.add(tf.neg(tf.mean(surrogate)), tf.mul(valueLoss, coefficients.valueCoef)), tf.mul(entropy, coefficients.entropyCoef));
+    return tf.sub<tf.Scalar>(
+      tf.add(tf.neg(tf.mean(surrogate)), tf.mul(valueLoss, coefficients.valueCoef)),
+      tf.mul(entropy, coefficients.entropyCoef),
+    );
   });
 }
 

@@ -31,12 +31,30 @@ export type LearnerMessage =
 
 export type ActorMessage =
   | { type: 'ready'; actor: number; backend: string }
-  | { type: 'trajectories'; actor: number; batch: number; weightsVersion: number; mode: CollectMode; trajectories: TrajectoryBatch; stats: RolloutStats }
+  | {
+      type: 'trajectories';
+      actor: number;
+      batch: number;
+      weightsVersion: number;
+      mode: CollectMode;
+      trajectories: TrajectoryBatch;
+      stats: RolloutStats;
+    }
   | { type: 'error'; actor: number; message: string };
 
 /** The typed arrays of a batch, for a transfer list. */
 export function transferables(batch: TrajectoryBatch): ArrayBuffer[] {
-  const arrays = [batch.observations, batch.masks, batch.actions, batch.logProbs, batch.values, batch.rewards, batch.nextValues, batch.dones, batch.segmentEnds];
+  const arrays = [
+    batch.observations,
+    batch.masks,
+    batch.actions,
+    batch.logProbs,
+    batch.values,
+    batch.rewards,
+    batch.nextValues,
+    batch.dones,
+    batch.segmentEnds,
+  ];
   if (batch.teacherActions) arrays.push(batch.teacherActions);
   return arrays.map((a) => a.buffer as ArrayBuffer);
 }

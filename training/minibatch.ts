@@ -31,7 +31,13 @@ export interface MinibatchInputs {
  * The observations of the rows `indices[from..to)` and their legal masks over the union of their
  * legal actions (a minibatch of 512 decisions has about 86 of the 1409 legal somewhere).
  */
-export function gatherInputs(batch: TrajectoryBatch, indices: Int32Array, from: number, to: number, buffers: MinibatchBuffers): MinibatchInputs {
+export function gatherInputs(
+  batch: TrajectoryBatch,
+  indices: Int32Array,
+  from: number,
+  to: number,
+  buffers: MinibatchBuffers,
+): MinibatchInputs {
   const n = to - from;
   const anywhere = buffers.legalAnywhere.fill(0);
   for (let k = 0; k < n; k++) {

@@ -104,7 +104,13 @@ export interface PolicyValueGradients {
  * Backpropagates dL/dlogits and dL/dvalue through the heads and the trunk, by hand; returns the
  * gradients in trainableVariables order. Call inside a tidy.
  */
-function backward(net: Network<PolicyValueConfig>, activations: tf.Tensor2D[], dLogits: tf.Tensor2D, dValue: tf.Tensor2D, columns?: tf.Tensor1D): tf.Tensor[] {
+function backward(
+  net: Network<PolicyValueConfig>,
+  activations: tf.Tensor2D[],
+  dLogits: tf.Tensor2D,
+  dValue: tf.Tensor2D,
+  columns?: tf.Tensor1D,
+): tf.Tensor[] {
   const layers = layersOf(net);
   const rows = activations[0].shape[0];
   const grads = new Map<tf.Variable, tf.Tensor>();
@@ -149,7 +155,11 @@ function backward(net: Network<PolicyValueConfig>, activations: tf.Tensor2D[], d
  * policyValueLoss) and its gradients with respect to every trainable variable, by hand. With
  * `batch.columns` the legal mask and the targets cover those actions only (see policyValueForward).
  */
-export function policyValueGradients(net: Network<PolicyValueConfig>, batch: PolicyValueBatch & { columns?: tf.Tensor1D }, valueWeight = 1): PolicyValueGradients {
+export function policyValueGradients(
+  net: Network<PolicyValueConfig>,
+  batch: PolicyValueBatch & { columns?: tf.Tensor1D },
+  valueWeight = 1,
+): PolicyValueGradients {
   const rows = batch.observations.shape[0];
   return tf.tidy(() => {
     const { activations, logits, value } = policyValueForward(net, batch.observations, batch.columns);
@@ -263,7 +273,13 @@ export function clipByGlobalNorm(gradients: tf.Tensor[], maxNorm: number): numbe
  * One PPO step with FastAdam: ppoGradients, the global-norm clip (maxGradNorm, null for none), one flat
  * Adam update. Returns the minibatch statistics (before the step) and the gradient norm.
  */
-export function ppoTrainStep(net: Network<PolicyValueConfig>, batch: PpoBatch, optimizer: FastAdam, coefficients: PpoCoefficients, maxGradNorm: number | null): PpoStats & { gradNorm: number } {
+export function ppoTrainStep(
+  net: Network<PolicyValueConfig>,
+  batch: PpoBatch,
+  optimizer: FastAdam,
+  coefficients: PpoCoefficients,
+  maxGradNorm: number | null,
+): PpoStats & { gradNorm: number } {
   const { stats, gradients } = ppoGradients(net, batch, coefficients);
   try {
     const gradNorm = maxGradNorm === null ? Number.NaN : clipByGlobalNorm(gradients, maxGradNorm);
@@ -280,7 +296,12 @@ export function ppoTrainStep(net: Network<PolicyValueConfig>, batch: PpoBatch, o
  * then one flat Adam update. Same result as trainStep(optimizer, net.model, () =>
  * policyValueLoss(net, batch, valueWeight)) within float rounding. Returns the loss before the step.
  */
-export function policyValueTrainStep(net: Network<PolicyValueConfig>, batch: PolicyValueBatch & { columns?: tf.Tensor1D }, optimizer: FastAdam, valueWeight = 1): number {
+export function policyValueTrainStep(
+  net: Network<PolicyValueConfig>,
+  batch: PolicyValueBatch & { columns?: tf.Tensor1D },
+  optimizer: FastAdam,
+  valueWeight = 1,
+): number {
   const { loss, gradients } = policyValueGradients(net, batch, valueWeight);
   try {
     optimizer.applyGradients(trainableVariables(net.model), gradients);

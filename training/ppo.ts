@@ -86,7 +86,13 @@ function explainedVariance(values: Float32Array, returns: Float32Array): number 
 }
 
 /** The PPO update on one batch (steps 2 and 3 above). */
-export function ppoUpdate(net: Network<PolicyValueConfig>, optimizer: FastAdam, batch: TrajectoryBatch, hp: HyperParameters, rng: Rng): PpoUpdateStats {
+export function ppoUpdate(
+  net: Network<PolicyValueConfig>,
+  optimizer: FastAdam,
+  batch: TrajectoryBatch,
+  hp: HyperParameters,
+  rng: Rng,
+): PpoUpdateStats {
   const { advantages, returns } = computeAdvantages(batch, hp.gamma, hp.gaeLambda);
   const coefficients = { clip: hp.clip, valueCoef: hp.valueCoef, entropyCoef: hp.entropyCoef };
   const buffers = new MinibatchBuffers(hp.minibatchSize);
@@ -106,7 +112,10 @@ export function ppoUpdate(net: Network<PolicyValueConfig>, optimizer: FastAdam, 
         observations,
         legalMask,
         columns,
-        actions: tf.tensor1d(Int32Array.from(gatherValues(batch.actions, order, from, to), (a) => position[a]), 'int32'),
+        actions: tf.tensor1d(
+          Int32Array.from(gatherValues(batch.actions, order, from, to), (a) => position[a]),
+          'int32',
+        ),
         oldLogProbs: tf.tensor1d(gatherValues(batch.logProbs, order, from, to)),
         advantages: tf.tensor1d(minibatchAdvantages),
         returns: tf.tensor1d(gatherValues(returns, order, from, to)),
@@ -121,6 +130,8 @@ export function ppoUpdate(net: Network<PolicyValueConfig>, optimizer: FastAdam, 
       }
     }
   }
-  const mean = Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, minibatches > 0 ? v / minibatches : Number.NaN])) as PpoStats & { gradNorm: number };
+  const mean = Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, minibatches > 0 ? v / minibatches : Number.NaN])) as PpoStats & {
+    gradNorm: number;
+  };
   return { ...mean, epochs, minibatches, stoppedEarly, explainedVariance: explainedVariance(batch.values, returns) };
 }

@@ -186,7 +186,13 @@ export class Rollout {
     this.tables = sizes.map((players, t) => {
       const num = Math.floor(setup.games / sizes.length) + (t < setup.games % sizes.length ? 1 : 0);
       const env = new VecEnv({
-        num, players, preset: setup.preset, episode: setup.episode, reward: setup.reward, rewardScale: setup.rewardScale, maxTurns: setup.maxTurns,
+        num,
+        players,
+        preset: setup.preset,
+        episode: setup.episode,
+        reward: setup.reward,
+        rewardScale: setup.rewardScale,
+        maxTurns: setup.maxTurns,
         seed: setup.seed + 7919 * t,
       });
       env.reset(setup.seed + 7919 * t);
@@ -204,7 +210,8 @@ export class Rollout {
     });
     this.rng = seededRng(setup.seed);
     for (const share of setup.opponents) {
-      if (share.spec !== SELF && share.spec !== PAST && !agents.has(share.spec)) throw new Error(`no agent given for opponent ${share.spec}`);
+      if (share.spec !== SELF && share.spec !== PAST && !agents.has(share.spec))
+        throw new Error(`no agent given for opponent ${share.spec}`);
     }
     this.opponentOf = new Array<string>(this.gameCount).fill(SELF);
     this.snapshotOf = new Int32Array(this.gameCount).fill(-1);
@@ -276,7 +283,11 @@ export class Rollout {
       this.rowObservations.set(this.observationRow(games[k]), k * OBSERVATION_SIZE);
       this.rowMasks.set(this.maskRow(games[k]), k * ACTION_COUNT);
     }
-    return evaluatePolicyValue(network, this.rowObservations.subarray(0, count * OBSERVATION_SIZE), this.rowMasks.subarray(0, count * ACTION_COUNT));
+    return evaluatePolicyValue(
+      network,
+      this.rowObservations.subarray(0, count * OBSERVATION_SIZE),
+      this.rowMasks.subarray(0, count * ACTION_COUNT),
+    );
   }
 
   /** Samples a legal action of game g from row k of the probabilities; also returns the most probable one. */
@@ -320,7 +331,16 @@ export class Rollout {
   collect(samples: number, mode: CollectMode): { trajectories: TrajectoryBatch; stats: RolloutStats } {
     const started = now();
     const stats: RolloutStats = {
-      episodes: 0, truncated: 0, decisions: 0, learnerDecisions: 0, rewardSum: 0, outcomes: {}, teacherAgreement: 0, seconds: 0, inferenceSeconds: 0, opponentSeconds: 0,
+      episodes: 0,
+      truncated: 0,
+      decisions: 0,
+      learnerDecisions: 0,
+      rewardSum: 0,
+      outcomes: {},
+      teacherAgreement: 0,
+      seconds: 0,
+      inferenceSeconds: 0,
+      opponentSeconds: 0,
     };
     const imitation = mode.kind === 'imitation';
     if (imitation && this.teacher === null) throw new Error('an imitation batch needs a teacher');

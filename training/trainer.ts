@@ -135,7 +135,16 @@ export interface TrainResult {
 }
 
 /** Run options that a resume may change (the others are the run's identity). */
-const RESUMABLE_RUN_OPTIONS: readonly (keyof RunOptions)[] = ['episodes', 'out', 'resume', 'opponents', 'evalEvery', 'evalGames', 'workers', 'backend'];
+const RESUMABLE_RUN_OPTIONS: readonly (keyof RunOptions)[] = [
+  'episodes',
+  'out',
+  'resume',
+  'opponents',
+  'evalEvery',
+  'evalGames',
+  'workers',
+  'backend',
+];
 
 function appendMetrics(out: string, line: IterationMetrics | EvaluationMetrics): void {
   writeFileSync(path.join(out, METRICS_FILE), JSON.stringify(line) + '\n', { flag: 'a' });
@@ -151,7 +160,11 @@ function truncateMetrics(out: string, iteration: number): void {
 function mergeBatches(parts: TrajectoryBatch[]): TrajectoryBatch {
   if (parts.length === 1) return parts[0];
   const count = parts.reduce((n, p) => n + p.count, 0);
-  const join = <T extends Float32Array | Uint8Array | Int16Array>(pick: (p: TrajectoryBatch) => T, make: (n: number) => T, width = 1): T => {
+  const join = <T extends Float32Array | Uint8Array | Int16Array>(
+    pick: (p: TrajectoryBatch) => T,
+    make: (n: number) => T,
+    width = 1,
+  ): T => {
     const out = make(count * width);
     let at = 0;
     for (const p of parts) {
@@ -163,23 +176,78 @@ function mergeBatches(parts: TrajectoryBatch[]): TrajectoryBatch {
   const teacher = parts.every((p) => p.teacherActions !== null);
   return {
     count,
-    observations: join((p) => p.observations, (n) => new Float32Array(n), OBSERVATION_SIZE),
-    masks: join((p) => p.masks, (n) => new Uint8Array(n), ACTION_COUNT),
-    actions: join((p) => p.actions, (n) => new Int16Array(n)),
-    logProbs: join((p) => p.logProbs, (n) => new Float32Array(n)),
-    values: join((p) => p.values, (n) => new Float32Array(n)),
-    rewards: join((p) => p.rewards, (n) => new Float32Array(n)),
-    nextValues: join((p) => p.nextValues, (n) => new Float32Array(n)),
-    dones: join((p) => p.dones, (n) => new Uint8Array(n)),
-    segmentEnds: join((p) => p.segmentEnds, (n) => new Uint8Array(n)),
-    teacherActions: teacher ? join((p) => p.teacherActions as Int16Array, (n) => new Int16Array(n)) : null,
+    observations: join(
+      (p) => p.observations,
+      (n) => new Float32Array(n),
+      OBSERVATION_SIZE,
+    ),
+    masks: join(
+      (p) => p.masks,
+      (n) => new Uint8Array(n),
+      ACTION_COUNT,
+    ),
+    actions: join(
+      (p) => p.actions,
+      (n) => new Int16Array(n),
+    ),
+    logProbs: join(
+      (p) => p.logProbs,
+      (n) => new Float32Array(n),
+    ),
+    values: join(
+      (p) => p.values,
+      (n) => new Float32Array(n),
+    ),
+    rewards: join(
+      (p) => p.rewards,
+      (n) => new Float32Array(n),
+    ),
+    nextValues: join(
+      (p) => p.nextValues,
+      (n) => new Float32Array(n),
+    ),
+    dones: join(
+      (p) => p.dones,
+      (n) => new Uint8Array(n),
+    ),
+    segmentEnds: join(
+      (p) => p.segmentEnds,
+      (n) => new Uint8Array(n),
+    ),
+    teacherActions: teacher
+      ? join(
+          (p) => p.teacherActions as Int16Array,
+          (n) => new Int16Array(n),
+        )
+      : null,
   };
 }
 
 function mergeStats(parts: RolloutStats[]): RolloutStats {
-  const merged: RolloutStats = { episodes: 0, truncated: 0, decisions: 0, learnerDecisions: 0, rewardSum: 0, outcomes: {}, teacherAgreement: 0, seconds: 0, inferenceSeconds: 0, opponentSeconds: 0 };
+  const merged: RolloutStats = {
+    episodes: 0,
+    truncated: 0,
+    decisions: 0,
+    learnerDecisions: 0,
+    rewardSum: 0,
+    outcomes: {},
+    teacherAgreement: 0,
+    seconds: 0,
+    inferenceSeconds: 0,
+    opponentSeconds: 0,
+  };
   for (const s of parts) {
-    for (const key of ['episodes', 'truncated', 'decisions', 'learnerDecisions', 'rewardSum', 'teacherAgreement', 'inferenceSeconds', 'opponentSeconds'] as const) merged[key] += s[key];
+    for (const key of [
+      'episodes',
+      'truncated',
+      'decisions',
+      'learnerDecisions',
+      'rewardSum',
+      'teacherAgreement',
+      'inferenceSeconds',
+      'opponentSeconds',
+    ] as const)
+      merged[key] += s[key];
     merged.seconds = Math.max(merged.seconds, s.seconds);
     for (const [spec, o] of Object.entries(s.outcomes)) {
       const m = (merged.outcomes[spec] ??= { games: 0, wins: 0 });
@@ -215,14 +283,17 @@ function resumeSettings(saved: TrainerState, options: TrainOptions): { run: RunO
     if (!options.explicit.has(key)) continue;
     if (RESUMABLE_RUN_OPTIONS.includes(key)) (run as Record<string, unknown>)[key] = options.run[key];
     else if (JSON.stringify(options.run[key]) !== JSON.stringify(saved.run[key])) {
-      throw new TrainSetupError(`${key === 'preset' ? '--rules' : flagName(key)} cannot change on --resume (the run has ${JSON.stringify(saved.run[key])}, given ${JSON.stringify(options.run[key])})`);
+      throw new TrainSetupError(
+        `${key === 'preset' ? '--rules' : flagName(key)} cannot change on --resume (the run has ${JSON.stringify(saved.run[key])}, given ${JSON.stringify(options.run[key])})`,
+      );
     }
   }
   const hyperParameters = { ...saved.hyperParameters };
   for (const key of Object.keys(options.hyperParameters) as (keyof HyperParameters)[]) {
     if (!options.explicit.has(key)) continue;
     if (key === 'hiddenUnits' || key === 'activation') {
-      if (JSON.stringify(options.hyperParameters[key]) !== JSON.stringify(saved.hyperParameters[key])) throw new TrainSetupError(`${flagName(key)} cannot change on --resume: the network exists`);
+      if (JSON.stringify(options.hyperParameters[key]) !== JSON.stringify(saved.hyperParameters[key]))
+        throw new TrainSetupError(`${flagName(key)} cannot change on --resume: the network exists`);
       continue;
     }
     (hyperParameters as Record<string, unknown>)[key] = options.hyperParameters[key];
@@ -233,11 +304,15 @@ function resumeSettings(saved: TrainerState, options: TrainOptions): { run: RunO
 export async function train(options: TrainOptions, hooks: TrainHooks): Promise<TrainResult> {
   const out = path.resolve(options.run.out);
   const existing = findCheckpoint(out);
-  if (!options.run.resume && existing !== null) throw new TrainSetupError(`${out} already holds a run (${path.basename(existing)}/): pass --resume to continue it, or another --out`);
+  if (!options.run.resume && existing !== null)
+    throw new TrainSetupError(`${out} already holds a run (${path.basename(existing)}/): pass --resume to continue it, or another --out`);
   if (options.run.resume && existing === null) throw new TrainSetupError(`--resume: no checkpoint in ${out}`);
-  if (options.run.resume && options.run.initFrom !== null && options.explicit.has('initFrom')) throw new TrainSetupError('--init-from and --resume exclude each other');
+  if (options.run.resume && options.run.initFrom !== null && options.explicit.has('initFrom'))
+    throw new TrainSetupError('--init-from and --resume exclude each other');
   const saved = existing !== null ? trainerStateSchema.parse(JSON.parse(readFileSync(path.join(existing, TRAINER_STATE), 'utf8'))) : null;
-  const { run, hyperParameters: hp } = saved ? resumeSettings(saved, options) : { run: options.run, hyperParameters: options.hyperParameters };
+  const { run, hyperParameters: hp } = saved
+    ? resumeSettings(saved, options)
+    : { run: options.run, hyperParameters: options.hyperParameters };
   let mix;
   try {
     mix = parseOpponentMix(run.opponents);
@@ -272,13 +347,36 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
       });
       network = loaded.network as Network<PolicyValueConfig>;
     } else {
-      network = buildNetwork({ kind: 'policy-value', observationSize: OBSERVATION_SIZE, actionCount: ACTION_COUNT, hiddenUnits: hp.hiddenUnits, activation: hp.activation, seed: run.seed });
+      network = buildNetwork({
+        kind: 'policy-value',
+        observationSize: OBSERVATION_SIZE,
+        actionCount: ACTION_COUNT,
+        hiddenUnits: hp.hiddenUnits,
+        activation: hp.activation,
+        seed: run.seed,
+      });
     }
     const phase = run.initFrom === null && hp.imitationEpisodes > 0 ? 'imitation' : 'ppo';
-    optimizer = createOptimizer({ kind: 'adam', learningRate: phase === 'imitation' ? hp.imitationLearningRate : hp.learningRate, epsilon: hp.adamEpsilon }).optimizer;
+    optimizer = createOptimizer({
+      kind: 'adam',
+      learningRate: phase === 'imitation' ? hp.imitationLearningRate : hp.learningRate,
+      epsilon: hp.adamEpsilon,
+    }).optimizer;
     state = {
-      format: 'yaniv-train-state/1', run, hyperParameters: hp, iteration: 0, episodes: 0, decisions: 0, samples: 0, wallSeconds: 0, phase,
-      rng: seededRng(mixSeed(run.seed, 1)).getState() as number[], league: [], lastEvaluation: null, best: null, commandLines: [options.commandLine],
+      format: 'yaniv-train-state/1',
+      run,
+      hyperParameters: hp,
+      iteration: 0,
+      episodes: 0,
+      decisions: 0,
+      samples: 0,
+      wallSeconds: 0,
+      phase,
+      rng: seededRng(mixSeed(run.seed, 1)).getState() as number[],
+      league: [],
+      lastEvaluation: null,
+      best: null,
+      commandLines: [options.commandLine],
     };
     writeFileSync(path.join(out, METRICS_FILE), '');
   }
@@ -294,7 +392,9 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
     network.model.dispose();
     return { state, stopped: false, checkpoint: existing ?? path.join(out, CHECKPOINT_DIR) };
   }
-  hooks.log(`${describeBackend(backend)}; network ${network.config.hiddenUnits.join('-')} ${network.config.activation}; ${run.workers} actor worker(s) × ${hp.gamesPerActor} games`);
+  hooks.log(
+    `${describeBackend(backend)}; network ${network.config.hiddenUnits.join('-')} ${network.config.activation}; ${run.workers} actor worker(s) × ${hp.gamesPerActor} games`,
+  );
 
   // Actors.
   const actorCount = Math.max(1, run.workers);
@@ -313,11 +413,23 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
         network: network.config,
         teacher: imitationTarget > 0 && state.episodes < imitationTarget ? hp.imitationTeacher : null,
         setup: {
-          players: run.players, games: hp.gamesPerActor, preset: run.preset, episode: run.episode, reward: hp.reward, rewardScale: hp.rewardScale, maxTurns: hp.maxTurns,
-          returnHorizon: hp.returnHorizon, opponents: mix, seed: mixSeed(run.seed, 2, state.iteration, a),
+          players: run.players,
+          games: hp.gamesPerActor,
+          preset: run.preset,
+          episode: run.episode,
+          reward: hp.reward,
+          rewardScale: hp.rewardScale,
+          maxTurns: hp.maxTurns,
+          returnHorizon: hp.returnHorizon,
+          opponents: mix,
+          seed: mixSeed(run.seed, 2, state.iteration, a),
         },
       };
-      actors.push(run.workers === 0 ? await startInlineActor(init) : await startWorkerActor(init, options.actorWorkerUrl ?? new URL('./actorWorker.js', import.meta.url)));
+      actors.push(
+        run.workers === 0
+          ? await startInlineActor(init)
+          : await startWorkerActor(init, options.actorWorkerUrl ?? new URL('./actorWorker.js', import.meta.url)),
+      );
     }
     const broadcast = (message: Parameters<ActorChannel['post']>[0]) => actors.forEach((actor) => actor.post(message));
     broadcast({ type: 'league', add: pool.snapshots.map(({ id, weights }) => ({ id, weights })), remove: [] });
@@ -334,13 +446,32 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
     };
     for (let d = 0; d <= hp.actorLag; d++) request();
 
-    hooks.onStart?.({ out, backend: describeBackend(backend), episodesDone: state.episodes, target: run.episodes, iteration: state.iteration, phase: state.phase });
+    hooks.onStart?.({
+      out,
+      backend: describeBackend(backend),
+      episodesDone: state.episodes,
+      target: run.episodes,
+      iteration: state.iteration,
+      phase: state.phase,
+    });
 
     /** What a saved network's metadata.json records of the run (checkpoints and evaluation snapshots alike). */
     const trainingMetadata = (): Record<string, unknown> => ({
-      rules: { preset: run.preset }, players: run.players, episode: run.episode, reward: hp.reward, rewardScale: hp.rewardScale, returnHorizon: hp.returnHorizon,
-      episodes: state.episodes, iteration: state.iteration, phase: state.phase, decisions: state.decisions, wallSeconds: state.wallSeconds,
-      hyperParameters: hp, opponents: run.opponents, evaluation: state.lastEvaluation, commandLines: state.commandLines,
+      rules: { preset: run.preset },
+      players: run.players,
+      episode: run.episode,
+      reward: hp.reward,
+      rewardScale: hp.rewardScale,
+      returnHorizon: hp.returnHorizon,
+      episodes: state.episodes,
+      iteration: state.iteration,
+      phase: state.phase,
+      decisions: state.decisions,
+      wallSeconds: state.wallSeconds,
+      hyperParameters: hp,
+      opponents: run.opponents,
+      evaluation: state.lastEvaluation,
+      commandLines: state.commandLines,
       machine: `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}`,
     });
 
@@ -349,12 +480,17 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
       state.league = pool.snapshots.map(({ id, episodes }) => ({ id, episodes }));
       const tmp = path.join(out, `${CHECKPOINT_DIR}.tmp`);
       rmSync(tmp, { recursive: true, force: true });
-      await saveCheckpoint(tmp, { network, optimizer, optimizerConfig: optimizer.config }, {
-        ...versions,
-        training: trainingMetadata(),
-      });
+      await saveCheckpoint(
+        tmp,
+        { network, optimizer, optimizerConfig: optimizer.config },
+        {
+          ...versions,
+          training: trainingMetadata(),
+        },
+      );
       mkdirSync(path.join(tmp, LEAGUE_DIR));
-      for (const { id, weights } of pool.snapshots) writeFileSync(path.join(tmp, LEAGUE_DIR, `${id}.bin`), new Uint8Array(weights.buffer, weights.byteOffset, weights.byteLength));
+      for (const { id, weights } of pool.snapshots)
+        writeFileSync(path.join(tmp, LEAGUE_DIR, `${id}.bin`), new Uint8Array(weights.buffer, weights.byteOffset, weights.byteLength));
       writeFileSync(path.join(tmp, TRAINER_STATE), JSON.stringify(state, null, 1) + '\n');
       replaceDir(tmp, path.join(out, CHECKPOINT_DIR));
       checkpointDir = path.join(out, CHECKPOINT_DIR);
@@ -367,25 +503,44 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
       const snapshot = path.join(out, 'eval', `iter-${String(iteration).padStart(6, '0')}`);
       await saveNetwork(network, snapshot, { ...versions, training: trainingMetadata() });
       const matchups = evaluationMatchups(run.players);
-      pendingEvaluation = evaluator.run({ model: snapshot, matchups, games: run.evalGames, seed: run.seed, preset: run.preset, episode: run.episode, backend: run.backend }).then(async (results) => {
-        const line: EvaluationMetrics = { type: 'evaluation', iteration, episodes, results: results.map((r) => ({ ...r, key: matchupKey(r) })) };
-        appendMetrics(out, line);
-        state.lastEvaluation = line;
-        // The best network by its win rate against strong at the first table size.
-        const target = line.results.find((r) => r.opponent === 'strong' && r.players === run.players[0]) ?? line.results[0];
-        if (target && (state.best === null || target.winRate > state.best.winRate)) {
-          state.best = { matchup: target.key, winRate: target.winRate, iteration, episodes };
-          rmSync(path.join(out, BEST_DIR), { recursive: true, force: true });
-          renameSync(snapshot, path.join(out, BEST_DIR));
-        } else {
-          rmSync(snapshot, { recursive: true, force: true });
-        }
-        rmSync(path.dirname(snapshot), { recursive: true, force: true });
-        hooks.onEvaluation?.(line);
-        await writeCurve(out);
-      }, (error: Error) => hooks.log(`evaluation failed: ${error.message}`)).finally(() => {
-        pendingEvaluation = null;
-      });
+      pendingEvaluation = evaluator
+        .run({
+          model: snapshot,
+          matchups,
+          games: run.evalGames,
+          seed: run.seed,
+          preset: run.preset,
+          episode: run.episode,
+          backend: run.backend,
+        })
+        .then(
+          async (results) => {
+            const line: EvaluationMetrics = {
+              type: 'evaluation',
+              iteration,
+              episodes,
+              results: results.map((r) => ({ ...r, key: matchupKey(r) })),
+            };
+            appendMetrics(out, line);
+            state.lastEvaluation = line;
+            // The best network by its win rate against strong at the first table size.
+            const target = line.results.find((r) => r.opponent === 'strong' && r.players === run.players[0]) ?? line.results[0];
+            if (target && (state.best === null || target.winRate > state.best.winRate)) {
+              state.best = { matchup: target.key, winRate: target.winRate, iteration, episodes };
+              rmSync(path.join(out, BEST_DIR), { recursive: true, force: true });
+              renameSync(snapshot, path.join(out, BEST_DIR));
+            } else {
+              rmSync(snapshot, { recursive: true, force: true });
+            }
+            rmSync(path.dirname(snapshot), { recursive: true, force: true });
+            hooks.onEvaluation?.(line);
+            await writeCurve(out);
+          },
+          (error: Error) => hooks.log(`evaluation failed: ${error.message}`),
+        )
+        .finally(() => {
+          pendingEvaluation = null;
+        });
     };
 
     let lastArrival = performance.now();
@@ -410,7 +565,10 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
       let passes: number;
       if (mode.kind === 'imitation') {
         const result = imitationUpdate(network, optimizer, batch, hp, rng);
-        lossFields = { loss: result.loss, teacherAgreement: stats.learnerDecisions > 0 ? stats.teacherAgreement / stats.learnerDecisions : 0 };
+        lossFields = {
+          loss: result.loss,
+          teacherAgreement: stats.learnerDecisions > 0 ? stats.teacherAgreement / stats.learnerDecisions : 0,
+        };
         passes = hp.imitationEpochs;
       } else {
         if (state.phase === 'imitation') {
@@ -427,7 +585,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
         const result = ppoUpdate(network, optimizer, batch, hp, rng);
         const { epochs, minibatches: _m, stoppedEarly: _s, ...rest } = result;
         lossFields = { ...rest, epochs };
-        passes = result.minibatches * hp.minibatchSize / Math.max(1, batch.count);
+        passes = (result.minibatches * hp.minibatchSize) / Math.max(1, batch.count);
       }
       const updateSeconds = (performance.now() - updateStarted) / 1000;
       state.iteration++;
@@ -446,16 +604,26 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
       if (!done) request();
 
       const metrics: IterationMetrics = {
-        type: 'iteration', iteration: state.iteration, phase: mode.kind, episodes: state.episodes, decisions: state.decisions, samples: state.samples, wallSeconds: state.wallSeconds,
-        batchSamples: batch.count, iterationSeconds, updateSeconds,
-        episodesPerSecond: stats.episodes / iterationSeconds, decisionsPerSecond: stats.decisions / iterationSeconds,
+        type: 'iteration',
+        iteration: state.iteration,
+        phase: mode.kind,
+        episodes: state.episodes,
+        decisions: state.decisions,
+        samples: state.samples,
+        wallSeconds: state.wallSeconds,
+        batchSamples: batch.count,
+        iterationSeconds,
+        updateSeconds,
+        episodesPerSecond: stats.episodes / iterationSeconds,
+        decisionsPerSecond: stats.decisions / iterationSeconds,
         learnerSamplesPerSecond: (batch.count * passes) / updateSeconds,
         ...lossFields,
         meanReward: batch.count > 0 ? stats.rewardSum / batch.count : 0,
         truncatedEpisodes: stats.truncated,
         decisionsPerEpisode: stats.episodes > 0 ? stats.decisions / stats.episodes : Number.NaN,
         trainingWinRates: stats.outcomes,
-        weightsVersion: state.iteration, actingVersion: parts[0].weightsVersion,
+        weightsVersion: state.iteration,
+        actingVersion: parts[0].weightsVersion,
         league: pool.snapshots.map((s) => s.id),
       };
       appendMetrics(out, metrics);
@@ -488,7 +656,8 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
     optimizer.dispose();
     network.model.dispose();
   }
-  hooks.log(`${stopped ? 'stopped' : 'done'}: ${state.episodes} episodes, ${state.iteration} iterations; checkpoint ${checkpointDir}; ${path.join(out, CURVE_FILE)}`);
+  hooks.log(
+    `${stopped ? 'stopped' : 'done'}: ${state.episodes} episodes, ${state.iteration} iterations; checkpoint ${checkpointDir}; ${path.join(out, CURVE_FILE)}`,
+  );
   return { state, stopped, checkpoint: checkpointDir };
 }
-

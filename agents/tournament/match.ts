@@ -58,8 +58,18 @@ export interface MatchResult {
 export const DEFAULT_MAX_TURNS = 20_000;
 
 const emptyStats = (): SeatStats => ({
-  won: false, rank: 0, eliminatedAfter: null, finalTotal: 0, roundPoints: 0, rounds: 0, yanivCalls: 0, yanivSuccesses: 0,
-  assafSuffered: 0, assafCaused: 0, decisions: 0, decisionNanos: 0,
+  won: false,
+  rank: 0,
+  eliminatedAfter: null,
+  finalTotal: 0,
+  roundPoints: 0,
+  rounds: 0,
+  yanivCalls: 0,
+  yanivSuccesses: 0,
+  assafSuffered: 0,
+  assafCaused: 0,
+  decisions: 0,
+  decisionNanos: 0,
 });
 
 export function playMatch(options: MatchOptions): MatchResult {
@@ -69,10 +79,13 @@ export function playMatch(options: MatchOptions): MatchResult {
   agents.forEach((agent, seat) => agent.reset(mixSeed(options.agentSeed, seat)));
   table.reset({ seed: dealSeed, dealSeeds: (round) => mixSeed(dealSeed, round) });
   let roundsEnded = 0;
-  table.play(agents.map((agent, seat) => timed(agent, stats[seat])), () => {
-    const result = table.episode.roundResult;
-    if (result) countRound(result, ++roundsEnded, stats);
-  });
+  table.play(
+    agents.map((agent, seat) => timed(agent, stats[seat])),
+    () => {
+      const result = table.episode.roundResult;
+      if (result) countRound(result, ++roundsEnded, stats);
+    },
+  );
   const { state: s, turns, history } = table.episode;
   const rounds = roundsPlayed(s, roundsEnded);
   const winner = options.episode === 'round' ? (s.lastResult?.winner ?? -1) : s.winner;
@@ -85,8 +98,12 @@ export function playMatch(options: MatchOptions): MatchResult {
 /** The table of one game: its episode keeps a history only when a record is asked for. */
 function matchTable(options: MatchOptions): Table {
   const config = parseEnvOptions({
-    preset: options.preset, rules: options.overrides, players: options.agents.length, episode: options.episode,
-    maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, history: options.record ?? false,
+    preset: options.preset,
+    rules: options.overrides,
+    players: options.agents.length,
+    episode: options.episode,
+    maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
+    history: options.record ?? false,
   });
   return new Table(new Episode(config, options.rules));
 }
@@ -131,8 +148,8 @@ function countRound(result: RoundResult, round: number, stats: SeatStats[]): voi
 function rankSeats(s: GameState, stats: SeatStats[], winner: number, episode: EpisodeMode): void {
   const score = (seat: number) => (episode === 'round' ? (s.lastResult?.points[seat] ?? 0) : s.totals[seat]);
   const survival = (seat: number) => stats[seat].eliminatedAfter ?? Infinity;
-  const ahead = (a: number, b: number) => a === winner
-    || (b !== winner && (survival(a) > survival(b) || (survival(a) === survival(b) && score(a) < score(b))));
+  const ahead = (a: number, b: number) =>
+    a === winner || (b !== winner && (survival(a) > survival(b) || (survival(a) === survival(b) && score(a) < score(b))));
   stats.forEach((seatStats, seat) => {
     seatStats.finalTotal = s.totals[seat];
     seatStats.won = seat === winner;

@@ -43,7 +43,11 @@ const DEAL = 1;
 const AGENT = 2;
 
 /** Plays scheduled games one after the other in this thread, reporting each. */
-export async function playScheduled(config: TournamentConfig, games: readonly ScheduledGame[], report: (index: number, result: MatchResult) => void): Promise<void> {
+export async function playScheduled(
+  config: TournamentConfig,
+  games: readonly ScheduledGame[],
+  report: (index: number, result: MatchResult) => void,
+): Promise<void> {
   const rules = resolveRules({ preset: config.preset, rules: config.rules, players: config.players });
   const pool = new Map<string, Agent[]>();
   const agentsFor = async (seats: readonly string[]): Promise<Agent[]> => {
@@ -60,8 +64,15 @@ export async function playScheduled(config: TournamentConfig, games: readonly Sc
   for (const game of games) {
     const record = config.saveRecords !== undefined;
     const result = playMatch({
-      rules, preset: config.preset, overrides: config.rules, agents: await agentsFor(game.seats), episode: config.episode, record,
-      dealSeed: mixSeed(config.seed, DEAL, game.deal), agentSeed: mixSeed(config.seed, AGENT, game.index), maxTurns: config.maxTurns,
+      rules,
+      preset: config.preset,
+      overrides: config.rules,
+      agents: await agentsFor(game.seats),
+      episode: config.episode,
+      record,
+      dealSeed: mixSeed(config.seed, DEAL, game.deal),
+      agentSeed: mixSeed(config.seed, AGENT, game.index),
+      maxTurns: config.maxTurns,
     });
     if (config.saveRecords !== undefined && result.record) {
       writeFileSync(join(config.saveRecords, `game-${String(game.index).padStart(6, '0')}.json`), JSON.stringify(result.record) + '\n');

@@ -11,7 +11,10 @@ import type { MatchResult, SeatStats } from './match.js';
 /** z for a two-sided 95% interval. */
 const Z95 = 1.959963984540054;
 
-export interface Interval { low: number; high: number }
+export interface Interval {
+  low: number;
+  high: number;
+}
 
 /** Wilson score interval for a proportion (well-behaved near 0 and 1, unlike the normal one). */
 export function wilson(successes: number, trials: number, z = Z95): Interval {
@@ -90,39 +93,61 @@ export function summarize(agentNames: readonly string[], games: readonly PlayedG
       t.turns += result.turns;
       inGame.add(i);
     });
-    seats.forEach((a, seatA) => seats.forEach((b, seatB) => {
-      if (seatA === seatB || a === b) return;
-      const i = index.get(a) as number;
-      const j = index.get(b) as number;
-      const rankA = result.seats[seatA].rank;
-      const rankB = result.seats[seatB].rank;
-      meetings[i][j]++;
-      wins[i][j] += rankA < rankB ? 1 : rankA === rankB ? 0.5 : 0;
-    }));
+    seats.forEach((a, seatA) =>
+      seats.forEach((b, seatB) => {
+        if (seatA === seatB || a === b) return;
+        const i = index.get(a) as number;
+        const j = index.get(b) as number;
+        const rankA = result.seats[seatA].rank;
+        const rankB = result.seats[seatB].rank;
+        meetings[i][j]++;
+        wins[i][j] += rankA < rankB ? 1 : rankA === rankB ? 0.5 : 0;
+      }),
+    );
   }
 
   const agents = agentNames.map((agent, i): AgentSummary => {
     const t = totals[i];
     return {
-      agent, games: t.games + t.unfinished, unfinished: t.unfinished, wins: t.wins, winRate: t.games ? t.wins / t.games : 0, winRate95: wilson(t.wins, t.games),
+      agent,
+      games: t.games + t.unfinished,
+      unfinished: t.unfinished,
+      wins: t.wins,
+      winRate: t.games ? t.wins / t.games : 0,
+      winRate95: wilson(t.wins, t.games),
       meanRoundPenalty: t.roundsPlayed ? t.roundPoints / t.roundsPlayed : 0,
-      yanivCallsPerGame: per(t.yanivCalls, t.games), yanivSuccessRate: per(t.yanivSuccesses, t.yanivCalls),
-      assafSufferedPerGame: per(t.assafSuffered, t.games), assafCausedPerGame: per(t.assafCaused, t.games),
-      meanRoundsPerGame: per(t.rounds, t.games), meanTurnsPerGame: per(t.turns, t.games),
+      yanivCallsPerGame: per(t.yanivCalls, t.games),
+      yanivSuccessRate: per(t.yanivSuccesses, t.yanivCalls),
+      assafSufferedPerGame: per(t.assafSuffered, t.games),
+      assafCausedPerGame: per(t.assafCaused, t.games),
+      meanRoundsPerGame: per(t.rounds, t.games),
+      meanTurnsPerGame: per(t.turns, t.games),
       microsPerDecision: per(t.decisionNanos, t.decisions) / 1000,
     };
   });
   const score = wins.map((row, i) => row.map((w, j) => (meetings[i][j] ? w / meetings[i][j] : 0)));
   return {
-    agents, headToHead: { score, meetings }, elo: eloRatings(agentNames, wins, meetings),
-    games: games.length, truncatedGames: games.filter((g) => g.result.truncated).length,
+    agents,
+    headToHead: { score, meetings },
+    elo: eloRatings(agentNames, wins, meetings),
+    games: games.length,
+    truncatedGames: games.filter((g) => g.result.truncated).length,
   };
 }
 
 const per = (a: number, b: number) => (b ? a / b : 0);
 
 function zeroStats() {
-  return { roundPoints: 0, roundsPlayed: 0, yanivCalls: 0, yanivSuccesses: 0, assafSuffered: 0, assafCaused: 0, decisions: 0, decisionNanos: 0 };
+  return {
+    roundPoints: 0,
+    roundsPlayed: 0,
+    yanivCalls: 0,
+    yanivSuccesses: 0,
+    assafSuffered: 0,
+    assafCaused: 0,
+    decisions: 0,
+    decisionNanos: 0,
+  };
 }
 
 function addStats(t: ReturnType<typeof zeroStats>, s: SeatStats): void {
@@ -156,5 +181,5 @@ export function eloRatings(names: readonly string[], wins: number[][], meetings:
     const logMean = strength.reduce((a, b) => a + Math.log(b), 0) / n;
     strength = strength.map((x) => x / Math.exp(logMean));
   }
-  return Object.fromEntries(names.map((name, i) => [name, 1500 + (400 * Math.log10(strength[i]))]));
+  return Object.fromEntries(names.map((name, i) => [name, 1500 + 400 * Math.log10(strength[i])]));
 }

@@ -6,7 +6,14 @@
  */
 import type { Card } from '../rules/cards.js';
 import {
-  callYaniv, drawFromDeck, drawFromPrevious, layGroup, passAfterDraw, quickDiscard, reshuffleIfEmpty, slapDown,
+  callYaniv,
+  drawFromDeck,
+  drawFromPrevious,
+  layGroup,
+  passAfterDraw,
+  quickDiscard,
+  reshuffleIfEmpty,
+  slapDown,
 } from '../rules/engine.js';
 import { GROUP_CAP, type GroupType } from '../rules/groups.js';
 import { type GameState, PHASE_AFTER_DRAW, PHASE_DRAW, PHASE_TURN } from '../rules/state.js';

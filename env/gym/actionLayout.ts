@@ -31,8 +31,10 @@ function binomial(n: number, k: number): number {
 }
 
 /** Singles, plus for every k ≥ 2 slots: C(7,k) masks × k first slots × (k−1) last slots. */
-export const DISCARD_COUNT = Array.from({ length: HAND_SLOTS }, (_, i) => i + 1)
-  .reduce((sum, k) => sum + binomial(HAND_SLOTS, k) * (k === 1 ? 1 : k * (k - 1)), 0);
+export const DISCARD_COUNT = Array.from({ length: HAND_SLOTS }, (_, i) => i + 1).reduce(
+  (sum, k) => sum + binomial(HAND_SLOTS, k) * (k === 1 ? 1 : k * (k - 1)),
+  0,
+);
 
 export interface ActionRange {
   readonly name: string;
@@ -43,9 +45,17 @@ export interface ActionRange {
 
 const RANGE_SPECS = [
   ['YANIV', 1, 'Call Yaniv (turn step).'],
-  ['DISCARD', DISCARD_COUNT, 'Lay a group, as (slots used, slot of the first card laid, slot of the last card laid) of the hand sorted by kind (turn step).'],
+  [
+    'DISCARD',
+    DISCARD_COUNT,
+    'Lay a group, as (slots used, slot of the first card laid, slot of the last card laid) of the hand sorted by kind (turn step).',
+  ],
   ['DRAW_DECK', 1, 'Draw the top card of the deck (draw step).'],
-  ['TAKE', KIND_COUNT, 'Take the card of this kind (id − start = kind = suit·13 + rank − 1, joker 52) from the previous group (draw step).'],
+  [
+    'TAKE',
+    KIND_COUNT,
+    'Take the card of this kind (id − start = kind = suit·13 + rank − 1, joker 52) from the previous group (draw step).',
+  ],
   ['PASS', 1, 'Decline the quick discard or slapdown on offer (after-draw step).'],
   ['QUICK', 1, 'Add the card just drawn from the deck to the group just laid (after-draw step, rule quickDiscard).'],
   ['SLAPDOWN', 1, 'End the round with a hand worth 0 (after-draw step, rule slapdown).'],
@@ -230,4 +240,3 @@ export function decodeDiscard(slots: HandSlots, id: number, rules: PickRules, ou
   if (naturals !== n - jokers || out[0] !== firstCard || out[n - 1] !== lastCard) return 0;
   return RUN * 16 + n;
 }
-

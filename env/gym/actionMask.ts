@@ -5,9 +5,16 @@ import { GROUP_CAP } from '../rules/groups.js';
 import { type Rng, randomInt } from '../rules/random.js';
 import { type GameState, HAND_CAP, PHASE_AFTER_DRAW, PHASE_DRAW, PHASE_TURN } from '../rules/state.js';
 import {
-  ACTION_COUNT, DRAW_DECK_ACTION, HandSlots, PASS_ACTION, QUICK_ACTION, SLAPDOWN_ACTION, TAKE_START, YANIV_ACTION, discardIdOf,
+  ACTION_COUNT,
+  DRAW_DECK_ACTION,
+  HandSlots,
+  PASS_ACTION,
+  QUICK_ACTION,
+  SLAPDOWN_ACTION,
+  TAKE_START,
+  YANIV_ACTION,
+  discardIdOf,
 } from './actionLayout.js';
-
 
 /** Reusable buffers for building masks: one per thread of play is enough. */
 export class MaskScratch {
@@ -21,7 +28,14 @@ export class MaskScratch {
  * (all zero when nobody is to move), the legal ids in increasing order into
  * `ids[idsOffset ..]` when given, and returns how many actions are legal.
  */
-export function writeActionMask(s: GameState, scratch: MaskScratch, mask: Uint8Array, offset: number, ids: Int16Array | null = null, idsOffset = 0): number {
+export function writeActionMask(
+  s: GameState,
+  scratch: MaskScratch,
+  mask: Uint8Array,
+  offset: number,
+  ids: Int16Array | null = null,
+  idsOffset = 0,
+): number {
   mask.fill(0, offset, offset + ACTION_COUNT);
   return markLegalActions(s, scratch, mask, offset, ids, idsOffset);
 }
@@ -30,7 +44,14 @@ export function writeActionMask(s: GameState, scratch: MaskScratch, mask: Uint8A
  * `writeActionMask` for a mask row known to be all 0 already: sets only the legal entries.
  * With `clearLegalActions` it keeps a batch row current without touching the rest of it.
  */
-export function markLegalActions(s: GameState, scratch: MaskScratch, mask: Uint8Array, offset: number, ids: Int16Array | null = null, idsOffset = 0): number {
+export function markLegalActions(
+  s: GameState,
+  scratch: MaskScratch,
+  mask: Uint8Array,
+  offset: number,
+  ids: Int16Array | null = null,
+  idsOffset = 0,
+): number {
   const seat = s.current;
   const found = scratch.found;
   let count = 0;
@@ -115,4 +136,3 @@ export function randomLegalAction(mask: Uint8Array, rng: Rng, offset = 0): numbe
   }
   return -1;
 }
-

@@ -5,10 +5,24 @@ import { GROUP_CAP, type PickRules, classifyLaid } from '../rules/groups.js';
 import { type GameState, HAND_CAP } from '../rules/state.js';
 import type { PlayerView } from '../rules/view.js';
 import {
-  ACTION_COUNT, ACTION_RANGE_LIST, type ActionRange, DISCARD_FIRST, DISCARD_LAST, DISCARD_MASK, DISCARD_START, DRAW_DECK_ACTION,
-  HAND_SLOTS, HandSlots, PASS_ACTION, QUICK_ACTION, SLAPDOWN_ACTION, TAKE_START, YANIV_ACTION, decodeDiscard, discardIdOf,
+  ACTION_COUNT,
+  ACTION_RANGE_LIST,
+  type ActionRange,
+  DISCARD_FIRST,
+  DISCARD_LAST,
+  DISCARD_MASK,
+  DISCARD_START,
+  DRAW_DECK_ACTION,
+  HAND_SLOTS,
+  HandSlots,
+  PASS_ACTION,
+  QUICK_ACTION,
+  SLAPDOWN_ACTION,
+  TAKE_START,
+  YANIV_ACTION,
+  decodeDiscard,
+  discardIdOf,
 } from './actionLayout.js';
-
 
 /** The name of the range an id belongs to, or undefined outside the action space. */
 export function actionRangeOf(id: number): ActionRange | undefined {
@@ -25,9 +39,15 @@ function handSlotsOf(hand: readonly Card[]): HandSlots {
 /** The hand an id is read against: the mover's hand, from a state or from the mover's own view. */
 function moverHand(position: GameState | PlayerView): { hand: readonly Card[]; rules: PickRules } {
   if ('hands' in position) {
-    return { hand: Array.from(position.hands.subarray(position.current * HAND_CAP, position.current * HAND_CAP + position.handLength[position.current])), rules: position.rules };
+    return {
+      hand: Array.from(
+        position.hands.subarray(position.current * HAND_CAP, position.current * HAND_CAP + position.handLength[position.current]),
+      ),
+      rules: position.rules,
+    };
   }
-  if (position.seat !== position.current) throw new RangeError(`seat ${position.seat}'s view cannot read the actions of seat ${position.current}, who is to move`);
+  if (position.seat !== position.current)
+    throw new RangeError(`seat ${position.seat}'s view cannot read the actions of seat ${position.current}, who is to move`);
   return { hand: position.hand, rules: position.rules };
 }
 
@@ -40,17 +60,24 @@ export function actionToMove(position: GameState | PlayerView, id: number): Acti
   const range = actionRangeOf(id);
   if (!range) throw new RangeError(`${id} is not an action id (0..${ACTION_COUNT - 1})`);
   switch (range.name) {
-    case 'YANIV': return { type: 'yaniv' };
-    case 'DRAW_DECK': return { type: 'draw', source: 'deck' };
-    case 'TAKE': return { type: 'draw', source: id - TAKE_START };
-    case 'PASS': return { type: 'pass' };
-    case 'QUICK': return { type: 'quick' };
-    case 'SLAPDOWN': return { type: 'slapdown' };
+    case 'YANIV':
+      return { type: 'yaniv' };
+    case 'DRAW_DECK':
+      return { type: 'draw', source: 'deck' };
+    case 'TAKE':
+      return { type: 'draw', source: id - TAKE_START };
+    case 'PASS':
+      return { type: 'pass' };
+    case 'QUICK':
+      return { type: 'quick' };
+    case 'SLAPDOWN':
+      return { type: 'slapdown' };
     default: {
       const { hand, rules } = moverHand(position);
       const out = new Uint8Array(GROUP_CAP);
       const packed = decodeDiscard(handSlotsOf(hand), id, rules, out);
-      if (packed === 0) throw new RangeError(`discard id ${id} (${describeDiscardSlots(id)}) names no group of the hand ${formatCards(hand)}`);
+      if (packed === 0)
+        throw new RangeError(`discard id ${id} (${describeDiscardSlots(id)}) names no group of the hand ${formatCards(hand)}`);
       return { type: 'discard', cards: Array.from(out.subarray(0, packed & 15)) };
     }
   }
@@ -63,11 +90,16 @@ export function actionToMove(position: GameState | PlayerView, id: number): Acti
  */
 export function moveToAction(position: GameState | PlayerView, move: Action): number {
   switch (move.type) {
-    case 'yaniv': return YANIV_ACTION;
-    case 'draw': return move.source === 'deck' ? DRAW_DECK_ACTION : TAKE_START + move.source;
-    case 'pass': return PASS_ACTION;
-    case 'quick': return QUICK_ACTION;
-    case 'slapdown': return SLAPDOWN_ACTION;
+    case 'yaniv':
+      return YANIV_ACTION;
+    case 'draw':
+      return move.source === 'deck' ? DRAW_DECK_ACTION : TAKE_START + move.source;
+    case 'pass':
+      return PASS_ACTION;
+    case 'quick':
+      return QUICK_ACTION;
+    case 'slapdown':
+      return SLAPDOWN_ACTION;
     case 'discard': {
       const { hand, rules } = moverHand(position);
       const group = classifyLaid(move.cards, rules);
@@ -89,12 +121,18 @@ export function describeAction(id: number, position?: GameState | PlayerView): s
   const range = actionRangeOf(id);
   if (!range) return `invalid action ${id}`;
   switch (range.name) {
-    case 'YANIV': return 'Yaniv';
-    case 'DRAW_DECK': return 'draw from the deck';
-    case 'TAKE': return `take ${cardName(id - TAKE_START)}`;
-    case 'PASS': return 'pass';
-    case 'QUICK': return 'quick discard';
-    case 'SLAPDOWN': return 'slapdown';
+    case 'YANIV':
+      return 'Yaniv';
+    case 'DRAW_DECK':
+      return 'draw from the deck';
+    case 'TAKE':
+      return `take ${cardName(id - TAKE_START)}`;
+    case 'PASS':
+      return 'pass';
+    case 'QUICK':
+      return 'quick discard';
+    case 'SLAPDOWN':
+      return 'slapdown';
     default: {
       if (!position) return `discard ${describeDiscardSlots(id)}`;
       try {
@@ -106,4 +144,3 @@ export function describeAction(id: number, position?: GameState | PlayerView): s
     }
   }
 }
-

@@ -15,7 +15,14 @@ import { GameHistory } from './position.js';
 import { type Rng, rngFromState, seededRng } from '../rules/random.js';
 import { MAX_PLAYERS, MIN_PLAYERS, type Rules, resolveRules, ruleOverridesSchema } from '../rules/rules.js';
 import {
-  type GameState, PHASE_BETWEEN_ROUNDS, PHASE_GAME_OVER, PHASE_NAMES, PHASE_TURN, type RoundResult, cloneState, isRoundOver,
+  type GameState,
+  PHASE_BETWEEN_ROUNDS,
+  PHASE_GAME_OVER,
+  PHASE_NAMES,
+  PHASE_TURN,
+  type RoundResult,
+  cloneState,
+  isRoundOver,
 } from '../rules/state.js';
 
 export const EPISODE_MODES = ['round', 'game'] as const;
@@ -31,8 +38,14 @@ export const envOptionsSchema = z.strictObject({
   episode: oneOf(EPISODE_MODES).default('game').describe('"round": an episode is one round; "game": rounds until the game ends.'),
   reward: oneOf(REWARD_SCHEMES)
     .default('zeroSum')
-    .describe('"roundPenalty": −points·scale per round; "zeroSum": −(points − mean of the round\'s seats)·scale per round; "zeroSumTotals": the same with each seat\'s change of total over the round (milestones and robbery included) in place of its points; "winLoss": +1 to the winner of the episode, −1/(n−1) to each of the n−1 others, at its end.'),
-  rewardScale: z.number({ error: 'must be a positive number' }).positive({ error: 'must be a positive number' }).default(0.01).describe('Multiplies round points in "roundPenalty" and "zeroSum".'),
+    .describe(
+      '"roundPenalty": −points·scale per round; "zeroSum": −(points − mean of the round\'s seats)·scale per round; "zeroSumTotals": the same with each seat\'s change of total over the round (milestones and robbery included) in place of its points; "winLoss": +1 to the winner of the episode, −1/(n−1) to each of the n−1 others, at its end.',
+    ),
+  rewardScale: z
+    .number({ error: 'must be a positive number' })
+    .positive({ error: 'must be a positive number' })
+    .default(0.01)
+    .describe('Multiplies round points in "roundPenalty" and "zeroSum".'),
   maxTurns: intFrom(1).nullable().default(null).describe('Whole turns after which an episode is truncated; null for no cap.'),
   seed: z.int({ error: 'must be an integer' }).default(0).describe('Seed of the episode seeds (used when reset() is given none).'),
   history: bool().default(true).describe('Keep the game record so positions can be exported (a little slower).'),
@@ -45,7 +58,10 @@ export type EnvConfig = z.output<typeof envOptionsSchema>;
 /** Thrown for an action id that is not legal now; the message names the action and why. */
 export class IllegalActionError extends IllegalMoveError {
   override name = 'IllegalActionError';
-  constructor(readonly action: number, reason: string) {
+  constructor(
+    readonly action: number,
+    reason: string,
+  ) {
     super(reason);
   }
 }
@@ -129,7 +145,8 @@ export class Episode {
     this.roundStartTotals.set(state.totals);
     this.history = this.config.history ? history : null;
     this.dealSeeds = null;
-    this.status = state.phase === PHASE_GAME_OVER || (state.phase === PHASE_BETWEEN_ROUNDS && this.config.episode === 'round') ? TERMINATED : ONGOING;
+    this.status =
+      state.phase === PHASE_GAME_OVER || (state.phase === PHASE_BETWEEN_ROUNDS && this.config.episode === 'round') ? TERMINATED : ONGOING;
     this.turns = 0;
     this.actor = -1;
     this.roundResult = null;
@@ -191,7 +208,8 @@ export class Episode {
     const { reward, rewardScale } = this.config;
     if (reward === 'roundPenalty' || reward === 'zeroSum' || reward === 'zeroSumTotals') {
       // What each seat of the round lost: its points, or for "zeroSumTotals" the change of its total.
-      const lost = (seat: number) => (reward === 'zeroSumTotals' ? result.totals[seat] - this.roundStartTotals[seat] : (result.points[seat] as number));
+      const lost = (seat: number) =>
+        reward === 'zeroSumTotals' ? result.totals[seat] - this.roundStartTotals[seat] : (result.points[seat] as number);
       let sum = 0;
       let seats = 0;
       for (let seat = 0; seat < s.players; seat++) {
@@ -227,7 +245,8 @@ export class Episode {
   /** The error for an id that is not legal now, naming the action and why. */
   illegalAction(id: number): IllegalActionError {
     const s = this.state;
-    if (!Number.isInteger(id) || id < 0 || id >= ACTION_COUNT) return new IllegalActionError(id, `${id} is not an action id (0..${ACTION_COUNT - 1})`);
+    if (!Number.isInteger(id) || id < 0 || id >= ACTION_COUNT)
+      return new IllegalActionError(id, `${id} is not an action id (0..${ACTION_COUNT - 1})`);
     const name = describeAction(id, s);
     let reason = `it is not among the legal actions in phase ${PHASE_NAMES[s.phase]}`;
     try {
@@ -255,4 +274,3 @@ export class Episode {
     return copy;
   }
 }
-

@@ -3,8 +3,20 @@
  * (`yaniv-obs/1`), episodes, the `Table` game loop, `YanivEnv`, `VecEnv`, `SingleAgentEnv` and positions.
  */
 export {
-  ACTION_SPACE_VERSION, HAND_SLOTS, DISCARD_COUNT, type ActionRange, ACTION_RANGES, ACTION_RANGE_LIST, ACTION_COUNT,
-  YANIV_ACTION, DISCARD_START, DRAW_DECK_ACTION, TAKE_START, PASS_ACTION, QUICK_ACTION, SLAPDOWN_ACTION,
+  ACTION_SPACE_VERSION,
+  HAND_SLOTS,
+  DISCARD_COUNT,
+  type ActionRange,
+  ACTION_RANGES,
+  ACTION_RANGE_LIST,
+  ACTION_COUNT,
+  YANIV_ACTION,
+  DISCARD_START,
+  DRAW_DECK_ACTION,
+  TAKE_START,
+  PASS_ACTION,
+  QUICK_ACTION,
+  SLAPDOWN_ACTION,
 } from './actionLayout.js';
 export * from './actionMask.js';
 export * from './actionMoves.js';

@@ -51,14 +51,23 @@ export const OPPONENT_FIELDS = [
   { name: 'handSize', size: 1, description: 'Cards in its hand / 7.' },
   { name: 'total', size: 1, description: 'Its total / eliminationLimit.' },
   { name: 'yanivWins', size: 1, description: 'Its successful calls / yanivsToWin.' },
-  { name: 'known', size: KIND_COUNT, description: `Cards it took from the pile in view of all and still holds, count × ${COUNT_SCALE} per kind.` },
+  {
+    name: 'known',
+    size: KIND_COUNT,
+    description: `Cards it took from the pile in view of all and still holds, count × ${COUNT_SCALE} per kind.`,
+  },
 ] as const;
 export const OPPONENT_BLOCK = OPPONENT_FIELDS.reduce((sum, f) => sum + f.size, 0);
 
 const SEGMENT_SPECS = [
   { name: 'phase', size: 3, description: 'One-hot turn / draw / afterDraw (all 0 once the round or game is over).' },
   { name: 'hand', size: KIND_COUNT, description: `Own hand, count × ${COUNT_SCALE} per kind (kind = suit·13 + rank − 1, joker 52).` },
-  { name: 'handSlots', size: HAND_SLOTS * KIND_COUNT, description: 'Own hand sorted by kind (jokers last): for each of the 7 slots the one-hot kind, all 0 when empty. DISCARD ids refer to these slots.' },
+  {
+    name: 'handSlots',
+    size: HAND_SLOTS * KIND_COUNT,
+    description:
+      'Own hand sorted by kind (jokers last): for each of the 7 slots the one-hot kind, all 0 when empty. DISCARD ids refer to these slots.',
+  },
   { name: 'handStats', size: 2, description: `Own hand size / 7, own hand value / ${HAND_VALUE_SCALE}.` },
   { name: 'ownKnown', size: KIND_COUNT, description: `Own cards the others saw taken from the pile, count × ${COUNT_SCALE} per kind.` },
   { name: 'ownScore', size: 2, description: 'Own total / eliminationLimit, own successful calls / yanivsToWin.' },
@@ -67,10 +76,22 @@ const SEGMENT_SPECS = [
   { name: 'previousType', size: 3, description: 'One-hot single / set / run of the previous group.' },
   { name: 'laid', size: KIND_COUNT, description: `The group the player to move laid this turn, count × ${COUNT_SCALE} per kind.` },
   { name: 'drawn', size: KIND_COUNT, description: 'One-hot card drawn this turn, when the seat is the player to move.' },
-  { name: 'opponents', size: OPPONENTS * OPPONENT_BLOCK, description: `${OPPONENTS} blocks of ${OPPONENT_BLOCK} (fields below), the seats clockwise after this one; blocks past the table size are all 0.` },
-  { name: 'pile', size: KIND_COUNT, description: `Discards out of reach (out of play until a reshuffle), count × ${COUNT_SCALE} per kind.` },
+  {
+    name: 'opponents',
+    size: OPPONENTS * OPPONENT_BLOCK,
+    description: `${OPPONENTS} blocks of ${OPPONENT_BLOCK} (fields below), the seats clockwise after this one; blocks past the table size are all 0.`,
+  },
+  {
+    name: 'pile',
+    size: KIND_COUNT,
+    description: `Discards out of reach (out of play until a reshuffle), count × ${COUNT_SCALE} per kind.`,
+  },
   { name: 'deck', size: 1, description: `Cards in the deck / ${DECK_SCALE}.` },
-  { name: 'progress', size: 2, description: `Turns completed in the round / ${TURN_SCALE} and round number / ${ROUND_SCALE}, each capped at 1.` },
+  {
+    name: 'progress',
+    size: 2,
+    description: `Turns completed in the round / ${TURN_SCALE} and round number / ${ROUND_SCALE}, each capped at 1.`,
+  },
   { name: 'rules', size: RULE_FEATURES.length, description: `Rule settings: ${RULE_FEATURES.map(([name]) => name).join(', ')}.` },
 ] as const;
 
@@ -95,7 +116,10 @@ function layout(): readonly ObservationSegment[] {
 export const OBSERVATION_SEGMENTS: readonly ObservationSegment[] = layout();
 export const OBSERVATION_SIZE = OBSERVATION_SEGMENTS.reduce((sum, s) => sum + s.size, 0);
 /** Segment name → start offset. */
-export const OBS: Readonly<Record<SegmentName, number>> = Object.fromEntries(OBSERVATION_SEGMENTS.map((s) => [s.name, s.start])) as Record<SegmentName, number>;
+export const OBS: Readonly<Record<SegmentName, number>> = Object.fromEntries(OBSERVATION_SEGMENTS.map((s) => [s.name, s.start])) as Record<
+  SegmentName,
+  number
+>;
 
 const O_PRESENT = 0;
 const O_ACTIVE = 1;
@@ -233,7 +257,9 @@ export function encodeView(view: PlayerView, out = new Float32Array(OBSERVATION_
   if (phase <= PHASE_AFTER_DRAW) out[offset + OBS.phase + phase] = 1;
 
   addCounts(out, offset + OBS.hand, view.hand);
-  view.hand.forEach((card, slot) => { out[offset + OBS.handSlots + slot * KIND_COUNT + card] = 1; });
+  view.hand.forEach((card, slot) => {
+    out[offset + OBS.handSlots + slot * KIND_COUNT + card] = 1;
+  });
   out[offset + OBS.handStats] = view.hand.length * PER_SLOT;
   out[offset + OBS.handStats + 1] = view.handValue * PER_HAND_VALUE;
   addCounts(out, offset + OBS.ownKnown, view.known[seat]);
@@ -267,7 +293,7 @@ export function encodeView(view: PlayerView, out = new Float32Array(OBSERVATION_
 
 /** The segments of an observation by name (views into it), for inspection and debugging. */
 export function splitObservation(observation: Float32Array, offset = 0): Record<SegmentName, Float32Array> {
-  return Object.fromEntries(OBSERVATION_SEGMENTS.map((s) => [s.name, observation.subarray(offset + s.start, offset + s.start + s.size)])) as Record<SegmentName, Float32Array>;
+  return Object.fromEntries(
+    OBSERVATION_SEGMENTS.map((s) => [s.name, observation.subarray(offset + s.start, offset + s.start + s.size)]),
+  ) as Record<SegmentName, Float32Array>;
 }
-
-

@@ -9,7 +9,17 @@ import { type Card, cardName, parseCard } from '../rules/cards.js';
 import { applyAction } from '../rules/actions.js';
 import { drawName } from '../rules/turns.js';
 import { IllegalMoveError, reshuffleIfEmpty, reshuffleOrderError } from '../rules/engine.js';
-import { type GameRecord, RecordError, type RecordJson, type RecordSelection, RecordWriter, type Replayed, parseRecord, recordToJson, replay } from '../rules/record.js';
+import {
+  type GameRecord,
+  RecordError,
+  type RecordJson,
+  type RecordSelection,
+  RecordWriter,
+  type Replayed,
+  parseRecord,
+  recordToJson,
+  replay,
+} from '../rules/record.js';
 import { documentIssue, preview } from '../rules/schema.js';
 import { rngFromState, seededRng } from '../rules/random.js';
 import { type GameState, PHASE_DRAW, PHASE_TURN } from '../rules/state.js';
@@ -44,11 +54,17 @@ const cardName$ = z.string({ error: 'must be a card name' });
 const positionSchema = z.strictObject({
   format: z.literal(POSITION_FORMAT, { error: `must be "${POSITION_FORMAT}"` }),
   record: z.unknown(),
-  pending: z.strictObject({
-    discard: z.array(cardName$, { error: 'must be a list of cards in laid order' }),
-    draw: cardName$.optional(),
-    reshuffle: z.array(cardName$).optional(),
-  }, { error: 'must be the turn in progress, { "discard": [cards], "draw"?: "deck" or a card }, or null' }).nullable().default(null),
+  pending: z
+    .strictObject(
+      {
+        discard: z.array(cardName$, { error: 'must be a list of cards in laid order' }),
+        draw: cardName$.optional(),
+        reshuffle: z.array(cardName$).optional(),
+      },
+      { error: 'must be the turn in progress, { "discard": [cards], "draw"?: "deck" or a card }, or null' },
+    )
+    .nullable()
+    .default(null),
   rng: z.array(z.int({ error: 'must be an integer' }), { error: 'must be the PRNG state, a list of integers' }).optional(),
 });
 
@@ -114,7 +130,8 @@ function fillStarters(canonical: RecordJson, record: GameRecord): void {
 
 function applyPending(state: GameState, pending: PendingTurnJson): void {
   try {
-    if (state.phase !== PHASE_TURN) throw new PositionError(`pending: a turn can be in progress only in a round in play (phase ${state.phase})`);
+    if (state.phase !== PHASE_TURN)
+      throw new PositionError(`pending: a turn can be in progress only in a round in play (phase ${state.phase})`);
     applyAction(state, { type: 'discard', cards: pending.discard.map((c, i) => card(c, `pending.discard[${i}]`)) });
     if (pending.draw === undefined) return;
     if ((state.phase as number) !== PHASE_DRAW) throw new PositionError('pending.draw: the round ended after the discard');
@@ -189,10 +206,15 @@ export class GameHistory {
   /** The turn is over: after the draw, or after the after-draw choice. */
   endTurn(extra: 'quick' | 'slapdown' | null): void {
     if (this.discard === null || this.draw === null) return;
-    this.writer.addTurn({
-      discard: this.discard, draw: this.draw,
-      ...(extra === 'quick' ? { quick: true } : {}), ...(extra === 'slapdown' ? { slapdown: true } : {}),
-    }, this.reshuffled);
+    this.writer.addTurn(
+      {
+        discard: this.discard,
+        draw: this.draw,
+        ...(extra === 'quick' ? { quick: true } : {}),
+        ...(extra === 'slapdown' ? { slapdown: true } : {}),
+      },
+      this.reshuffled,
+    );
     this.clearPending();
   }
 
@@ -208,11 +230,14 @@ export class GameHistory {
   }
 
   toPosition(state: GameState): PositionJson {
-    const pending: PendingTurnJson | null = this.discard === null ? null : {
-      discard: this.discard.map(cardName),
-      ...(this.draw !== null ? { draw: drawName(this.draw) } : {}),
-      ...(this.reshuffled ? { reshuffle: this.reshuffled.map(cardName) } : {}),
-    };
+    const pending: PendingTurnJson | null =
+      this.discard === null
+        ? null
+        : {
+            discard: this.discard.map(cardName),
+            ...(this.draw !== null ? { draw: drawName(this.draw) } : {}),
+            ...(this.reshuffled ? { reshuffle: this.reshuffled.map(cardName) } : {}),
+          };
     return { format: POSITION_FORMAT, record: this.writer.toJSON(), pending, rng: [...state.rng.getState()] };
   }
 

@@ -32,7 +32,8 @@ export class SingleAgentEnv {
     this.env = new YanivEnv(options);
     this.rotate = seat === 'rotate';
     const first = seat === 'rotate' ? 0 : seat;
-    if (!Number.isInteger(first) || first < 0 || first >= this.env.players) throw new RangeError(`seat must be a seat from 0 to ${this.env.players - 1} or "rotate" (got ${JSON.stringify(seat)})`);
+    if (!Number.isInteger(first) || first < 0 || first >= this.env.players)
+      throw new RangeError(`seat must be a seat from 0 to ${this.env.players - 1} or "rotate" (got ${JSON.stringify(seat)})`);
     const one = !Array.isArray(opponents);
     if (this.rotate && !one) throw new RangeError('with seat "rotate" the opponents are one agent for every other seat');
     this.seat = first;
@@ -56,10 +57,11 @@ export class SingleAgentEnv {
   /** The learner's action; returns its next observation (or the final one) and its summed reward. */
   step(action: number): StepResult {
     if (this.env.done) return this.env.step(action);
-    if (this.env.state.current !== this.seat) throw new Error('it is not the learner\'s turn: call reset()');
+    if (this.env.state.current !== this.seat) throw new Error("it is not the learner's turn: call reset()");
     const result = this.env.step(action);
     const learnerReward = result.info.rewards[this.seat];
-    if (result.terminated || result.truncated) return { ...result, reward: learnerReward, observation: this.env.observe(this.seat, result.observation) };
+    if (result.terminated || result.truncated)
+      return { ...result, reward: learnerReward, observation: this.env.observe(this.seat, result.observation) };
     const played = this.playOpponents();
     return { ...played, reward: learnerReward + played.reward };
   }
@@ -68,7 +70,9 @@ export class SingleAgentEnv {
   private playOpponents(): StepResult {
     const seats = this.opponents.map((agent, s) => (s === this.seat ? null : agent));
     let reward = 0;
-    const result = this.env.playAgents(seats, () => { reward += this.env.table.rewards[this.seat]; });
+    const result = this.env.playAgents(seats, () => {
+      reward += this.env.table.rewards[this.seat];
+    });
     const observation = this.env.done ? this.env.observe(this.seat, result.observation) : result.observation;
     return { ...result, observation, reward };
   }

@@ -81,7 +81,8 @@ export class Table {
       try {
         this.step(decision.action);
       } catch (error) {
-        if (error instanceof IllegalActionError) throw new IllegalActionError(error.action, `${agent.name} at seat ${seat}: ${error.message}`);
+        if (error instanceof IllegalActionError)
+          throw new IllegalActionError(error.action, `${agent.name} at seat ${seat}: ${error.message}`);
         throw error;
       }
       onStep?.(seat, decision);

@@ -10,7 +10,16 @@
  */
 import { ACTION_COUNT } from './actionLayout.js';
 import { MaskScratch, clearLegalActions } from './actionMask.js';
-import { type EnvConfig, type EnvOptions, Episode, IllegalActionError, ONGOING, TERMINATED, TRUNCATED, parseEnvOptions } from './episode.js';
+import {
+  type EnvConfig,
+  type EnvOptions,
+  Episode,
+  IllegalActionError,
+  ONGOING,
+  TERMINATED,
+  TRUNCATED,
+  parseEnvOptions,
+} from './episode.js';
 import { OBSERVATION_SIZE } from './observation.js';
 import { MAX_PLAYERS } from '../rules/rules.js';
 import { type GameState, STATE_ARRAYS, type StateArrayKey } from '../rules/state.js';

@@ -9,7 +9,15 @@
 import { ACTION_COUNT } from './actionLayout.js';
 import type { Agent } from './agent.js';
 import {
-  type EnvConfig, type EnvOptions, Episode, type EpisodeStatus, ONGOING, type ResetOptions, TERMINATED, TRUNCATED, parseEnvOptions,
+  type EnvConfig,
+  type EnvOptions,
+  Episode,
+  type EpisodeStatus,
+  ONGOING,
+  type ResetOptions,
+  TERMINATED,
+  TRUNCATED,
+  parseEnvOptions,
 } from './episode.js';
 import { OBSERVATION_SIZE, encodeObservation } from './observation.js';
 import { type PositionJson, GameHistory, importPosition } from './position.js';
@@ -93,7 +101,11 @@ export class YanivEnv {
   private result(status: EpisodeStatus): StepResult {
     const table = this.game;
     return {
-      observation: table.observation, reward: table.episode.actor >= 0 ? table.rewards[table.episode.actor] : 0, terminated: status === TERMINATED, truncated: status === TRUNCATED, info: this.info(),
+      observation: table.observation,
+      reward: table.episode.actor >= 0 ? table.rewards[table.episode.actor] : 0,
+      terminated: status === TERMINATED,
+      truncated: status === TRUNCATED,
+      info: this.info(),
     };
   }
 
@@ -102,8 +114,17 @@ export class YanivEnv {
     const ep = table.episode;
     const s = ep.state;
     return {
-      actionMask: table.mask, legalCount: table.legalCount, legalIds: table.legalIds, currentPlayer: ep.currentPlayer(), observer: ep.observer(), actor: ep.actor,
-      phase: PHASE_NAMES[s.phase], rewards: table.rewards, turns: ep.turns, roundResult: ep.roundResult, winner: s.winner >= 0 ? s.winner : null,
+      actionMask: table.mask,
+      legalCount: table.legalCount,
+      legalIds: table.legalIds,
+      currentPlayer: ep.currentPlayer(),
+      observer: ep.observer(),
+      actor: ep.actor,
+      phase: PHASE_NAMES[s.phase],
+      rewards: table.rewards,
+      turns: ep.turns,
+      roundResult: ep.roundResult,
+      winner: s.winner >= 0 ? s.winner : null,
     };
   }
 
@@ -160,8 +181,14 @@ export class YanivEnv {
   loadPosition(position: unknown): ResetResult {
     const imported = importPosition(position);
     const { record } = imported;
-    if (record.players !== this.players || record.preset !== this.config.preset || JSON.stringify(record.rules) !== JSON.stringify(this.config.rules)) {
-      throw new RangeError(`the position is for preset ${record.preset} with rules ${JSON.stringify(record.rules)} and ${record.players} players; this env plays ${this.config.preset} with ${JSON.stringify(this.config.rules)} and ${this.players}`);
+    if (
+      record.players !== this.players ||
+      record.preset !== this.config.preset ||
+      JSON.stringify(record.rules) !== JSON.stringify(this.config.rules)
+    ) {
+      throw new RangeError(
+        `the position is for preset ${record.preset} with rules ${JSON.stringify(record.rules)} and ${record.players} players; this env plays ${this.config.preset} with ${JSON.stringify(this.config.rules)} and ${this.players}`,
+      );
     }
     this.game.load(imported.state, GameHistory.resume(record, imported.pending));
     this.started = true;

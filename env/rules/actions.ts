@@ -5,8 +5,23 @@
 import { type Card, formatCards } from './cards.js';
 import { DiscardList } from './discards.js';
 import {
-  IllegalMoveError, afterDrawError, callYaniv, canDrawFromDeck, canQuickDiscard, canSlapDown, checkDiscard, drawError,
-  drawFromDeck, drawFromPrevious, layGroup, legalDiscards, passAfterDraw, pickableCards, quickDiscard, slapDown, yanivError,
+  IllegalMoveError,
+  afterDrawError,
+  callYaniv,
+  canDrawFromDeck,
+  canQuickDiscard,
+  canSlapDown,
+  checkDiscard,
+  drawError,
+  drawFromDeck,
+  drawFromPrevious,
+  layGroup,
+  legalDiscards,
+  passAfterDraw,
+  pickableCards,
+  quickDiscard,
+  slapDown,
+  yanivError,
 } from './engine.js';
 import { type GameState, PHASE_AFTER_DRAW, PHASE_DRAW, PHASE_NAMES, PHASE_TURN, cloneState } from './state.js';
 
@@ -22,15 +37,19 @@ export type Action =
 /** Why the action is illegal now, or null. */
 export function actionError(s: GameState, action: Action): string | null {
   switch (action.type) {
-    case 'yaniv': return yanivError(s);
+    case 'yaniv':
+      return yanivError(s);
     case 'discard': {
       const checked = checkDiscard(s, action.cards);
       return 'error' in checked ? checked.error : null;
     }
-    case 'draw': return drawError(s, action.source);
+    case 'draw':
+      return drawError(s, action.source);
     case 'quick':
-    case 'slapdown': return afterDrawError(s, action.type);
-    case 'pass': return s.phase === PHASE_AFTER_DRAW ? null : `there is nothing to pass in phase ${PHASE_NAMES[s.phase]}`;
+    case 'slapdown':
+      return afterDrawError(s, action.type);
+    case 'pass':
+      return s.phase === PHASE_AFTER_DRAW ? null : `there is nothing to pass in phase ${PHASE_NAMES[s.phase]}`;
   }
 }
 
@@ -44,11 +63,16 @@ export function applyAction(s: GameState, action: Action): void {
   const error = actionError(s, action);
   if (error !== null) throw new IllegalMoveError(error);
   switch (action.type) {
-    case 'yaniv': return callYaniv(s);
-    case 'draw': return action.source === 'deck' ? drawFromDeck(s) : drawFromPrevious(s, action.source);
-    case 'quick': return quickDiscard(s);
-    case 'slapdown': return slapDown(s);
-    case 'pass': return passAfterDraw(s);
+    case 'yaniv':
+      return callYaniv(s);
+    case 'draw':
+      return action.source === 'deck' ? drawFromDeck(s) : drawFromPrevious(s, action.source);
+    case 'quick':
+      return quickDiscard(s);
+    case 'slapdown':
+      return slapDown(s);
+    case 'pass':
+      return passAfterDraw(s);
   }
 }
 
@@ -82,8 +106,11 @@ export function legalActions(s: GameState): Action[] {
 
 export function formatAction(action: Action): string {
   switch (action.type) {
-    case 'discard': return `discard ${formatCards(action.cards)}`;
-    case 'draw': return action.source === 'deck' ? 'draw from the deck' : `take ${formatCards([action.source])}`;
-    default: return action.type;
+    case 'discard':
+      return `discard ${formatCards(action.cards)}`;
+    case 'draw':
+      return action.source === 'deck' ? 'draw from the deck' : `take ${formatCards([action.source])}`;
+    default:
+      return action.type;
   }
 }

@@ -22,7 +22,9 @@ export const JACK = 11;
 /** Rank 1..13 of each kind; 0 for the joker. */
 export const RANK_OF: Uint8Array = Uint8Array.from({ length: KIND_COUNT }, (_, k) => (k === JOKER ? 0 : (k % RANK_COUNT) + 1));
 /** Suit 0..3 of each kind; 4 for the joker. */
-export const SUIT_OF: Uint8Array = Uint8Array.from({ length: KIND_COUNT }, (_, k) => (k === JOKER ? SUIT_COUNT : Math.floor(k / RANK_COUNT)));
+export const SUIT_OF: Uint8Array = Uint8Array.from({ length: KIND_COUNT }, (_, k) =>
+  k === JOKER ? SUIT_COUNT : Math.floor(k / RANK_COUNT),
+);
 
 export function cardOf(suit: number, rank: number): Card {
   return suit * RANK_COUNT + rank - 1;

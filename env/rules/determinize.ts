@@ -25,7 +25,9 @@ export function determinize(view: PlayerView, rng: Rng): GameState {
   const phase = PHASE_NAMES.indexOf(view.phase) as Phase;
   if (phase > PHASE_AFTER_DRAW) throw new RangeError(`determinize samples positions inside a round, not in phase ${view.phase}`);
   if (phase === PHASE_AFTER_DRAW && view.current !== view.seat) {
-    throw new RangeError(`in the after-draw step only seat ${view.current}, who is to move, knows the card drawn; determinize from that seat`);
+    throw new RangeError(
+      `in the after-draw step only seat ${view.current}, who is to move, knows the card drawn; determinize from that seat`,
+    );
   }
   const { seat, players, rules } = view;
   const s = emptyState(rules, players, seededRng(randomInt(rng, -0x80000000, 0x7fffffff)));
@@ -43,16 +45,23 @@ export function determinize(view: PlayerView, rng: Rng): GameState {
   s.yanivWins.set(view.yanivWins);
 
   const left = unseenCounts(view);
-  view.hand.forEach((card, i) => { s.hands[seat * HAND_CAP + i] = card; });
+  view.hand.forEach((card, i) => {
+    s.hands[seat * HAND_CAP + i] = card;
+  });
   for (let p = 0; p < players; p++) {
     s.handLength[p] = view.handSizes[p];
     for (const card of view.known[p]) s.known[p * KIND_COUNT + card]++;
     if (p === seat) continue;
-    if (view.known[p].length > view.handSizes[p]) throw new RangeError(`the view is inconsistent: seat ${p} holds ${view.handSizes[p]} cards but ${view.known[p].length} are known`);
-    view.known[p].forEach((card, i) => { s.hands[p * HAND_CAP + i] = card; });
+    if (view.known[p].length > view.handSizes[p])
+      throw new RangeError(`the view is inconsistent: seat ${p} holds ${view.handSizes[p]} cards but ${view.known[p].length} are known`);
+    view.known[p].forEach((card, i) => {
+      s.hands[p * HAND_CAP + i] = card;
+    });
   }
   placeGroups(s, view);
-  view.pile.forEach((card, i) => { s.pile[i] = card; });
+  view.pile.forEach((card, i) => {
+    s.pile[i] = card;
+  });
   s.pileLength = view.pile.length;
 
   const pool = cardsFromCounts(left);
@@ -72,7 +81,9 @@ export function determinize(view: PlayerView, rng: Rng): GameState {
 
 function placeGroups(s: GameState, view: PlayerView): void {
   const previous = view.previous;
-  previous.cards.forEach((card, i) => { s.prev[i] = card; });
+  previous.cards.forEach((card, i) => {
+    s.prev[i] = card;
+  });
   s.prevLength = previous.cards.length;
   s.prevType = groupTypeOf(previous.type);
   // The pickable cards in position order: the first unclaimed position holding each one.
@@ -84,7 +95,9 @@ function placeGroups(s: GameState, view: PlayerView): void {
   }
   s.prevPickable = mask;
   if (view.laid) {
-    view.laid.cards.forEach((card, i) => { s.laid[i] = card; });
+    view.laid.cards.forEach((card, i) => {
+      s.laid[i] = card;
+    });
     s.laidLength = view.laid.cards.length;
     s.laidType = groupTypeOf(view.laid.type);
   }

@@ -118,7 +118,10 @@ function pushSetsOfRank(rank: number, suit: number, naturals: number, jokers: nu
     let n = 0;
     for (let s = 0; s < SUIT_COUNT; s++) for (let c = 0; c < taken[s]; c++) sorted[n++] = cardOf(s, rank);
     for (let j = 0; j <= jokers && n + j <= GROUP_CAP - 1; j++) {
-      if (n + j < 2) { sorted[n + j] = JOKER; continue; }
+      if (n + j < 2) {
+        sorted[n + j] = JOKER;
+        continue;
+      }
       pushSetOrders(n + j, rules, out);
       sorted[n + j] = JOKER;
     }
@@ -134,7 +137,7 @@ function pushSetsOfRank(rank: number, suit: number, naturals: number, jokers: nu
 
 /** `sorted[0..n)` is a set in kind order; lays it once, or once per choice of ends where ends matter. */
 function pushSetOrders(n: number, rules: PickRules, out: DiscardList): void {
-  if (!setEndsMatter(rules) || n === 2 && !rules.quickDiscard) {
+  if (!setEndsMatter(rules) || (n === 2 && !rules.quickDiscard)) {
     out.push(SET, sorted, n);
     return;
   }

@@ -10,13 +10,34 @@
  */
 import { type Card, JOKER, KIND_COUNT, cardName, formatCards } from './cards.js';
 import { type DiscardList, generateDiscards } from './discards.js';
-import { EXTEND_END, EXTEND_NONE, EXTEND_START, type GroupType, RUN, SET, SINGLE, classifyLaid, pickableMask, quickExtension } from './groups.js';
+import {
+  EXTEND_END,
+  EXTEND_NONE,
+  EXTEND_START,
+  type GroupType,
+  RUN,
+  SET,
+  SINGLE,
+  classifyLaid,
+  pickableMask,
+  quickExtension,
+} from './groups.js';
 import { seededRng, shuffleInPlace } from './random.js';
 import { type Rules } from './rules.js';
 import { dealerFor, settleRound } from './scoring.js';
 import {
-  type GameState, HAND_CAP, PHASE_AFTER_DRAW, PHASE_BETWEEN_ROUNDS, PHASE_DRAW, PHASE_NAMES, PHASE_TURN,
-  activeSeatsAfter, deckTopFirst, emptyState, handValue, nextActive,
+  type GameState,
+  HAND_CAP,
+  PHASE_AFTER_DRAW,
+  PHASE_BETWEEN_ROUNDS,
+  PHASE_DRAW,
+  PHASE_NAMES,
+  PHASE_TURN,
+  activeSeatsAfter,
+  deckTopFirst,
+  emptyState,
+  handValue,
+  nextActive,
 } from './state.js';
 
 /** A move the rules forbid; the message says why in words a player understands. */
@@ -36,7 +57,10 @@ export interface NewGameOptions {
 /** A game before its first deal. */
 export function newGame({ rules, players, seed = 0, startTotals }: NewGameOptions): GameState {
   const s = emptyState(rules, players, seededRng(seed));
-  if (startTotals) startTotals.forEach((t, seat) => { s.totals[seat] = t; });
+  if (startTotals)
+    startTotals.forEach((t, seat) => {
+      s.totals[seat] = t;
+    });
   return s;
 }
 
@@ -54,7 +78,8 @@ export interface Deal {
 
 /** Deals the next round: shuffled from the state's PRNG, or as given. */
 export function startRound(s: GameState, deal?: Deal): void {
-  if (s.phase !== PHASE_BETWEEN_ROUNDS) throw new IllegalMoveError(`a round can start only between rounds, not in phase ${PHASE_NAMES[s.phase]}`);
+  if (s.phase !== PHASE_BETWEEN_ROUNDS)
+    throw new IllegalMoveError(`a round can start only between rounds, not in phase ${PHASE_NAMES[s.phase]}`);
   const starter = deal?.starter ?? s.nextStarter;
   s.round++;
   s.starter = starter;
@@ -73,7 +98,9 @@ export function startRound(s: GameState, deal?: Deal): void {
 
 function dealShuffled(s: GameState): void {
   let n = 0;
-  s.composition.forEach((count, kind) => { for (let i = 0; i < count; i++) s.deck[n++] = kind; });
+  s.composition.forEach((count, kind) => {
+    for (let i = 0; i < count; i++) s.deck[n++] = kind;
+  });
   shuffleInPlace(s.rng, s.deck, n);
   s.deckLength = n;
   const seats = activeSeatsAfter(s, s.dealer);
@@ -86,11 +113,15 @@ function dealShuffled(s: GameState): void {
 function placeDeal(s: GameState, deal: Deal): void {
   deal.hands.forEach((hand, seat) => {
     if (!hand) return;
-    hand.forEach((card, i) => { s.hands[seat * HAND_CAP + i] = card; });
+    hand.forEach((card, i) => {
+      s.hands[seat * HAND_CAP + i] = card;
+    });
     s.handLength[seat] = hand.length;
   });
   s.deckLength = deal.deck.length;
-  deal.deck.forEach((card, i) => { s.deck[deal.deck.length - 1 - i] = card; });
+  deal.deck.forEach((card, i) => {
+    s.deck[deal.deck.length - 1 - i] = card;
+  });
   setPrevious(s, [deal.discard], 1, SINGLE);
 }
 
@@ -202,7 +233,8 @@ export function pickablePosition(s: GameState, card: Card): number {
 
 export function drawError(s: GameState, source: 'deck' | Card): string | null {
   if (s.phase !== PHASE_DRAW) return `a card can be drawn only after laying a group, not in phase ${PHASE_NAMES[s.phase]}`;
-  if (source === 'deck') return canDrawFromDeck(s) ? null : 'the deck is empty and there is nothing to reshuffle: take from the previous group';
+  if (source === 'deck')
+    return canDrawFromDeck(s) ? null : 'the deck is empty and there is nothing to reshuffle: take from the previous group';
   if (pickablePosition(s, source) >= 0) return null;
   const previous = formatCards(s.prev.subarray(0, s.prevLength));
   const pickable = pickableCards(s).map(cardName).join(', ');
@@ -228,7 +260,10 @@ export function pickableCards(s: GameState): Card[] {
  */
 export function reshuffle(s: GameState, topFirst?: readonly Card[]): void {
   const n = s.pileLength;
-  if (topFirst) topFirst.forEach((card, i) => { s.deck[n - 1 - i] = card; });
+  if (topFirst)
+    topFirst.forEach((card, i) => {
+      s.deck[n - 1 - i] = card;
+    });
   else {
     s.deck.set(s.pile.subarray(0, n));
     shuffleInPlace(s.rng, s.deck, n);
@@ -296,8 +331,13 @@ export function afterDrawStep(rules: Rules, fromDeck: boolean): boolean {
 // ---------------------------------------------------------------- after the draw
 
 export function canQuickDiscard(s: GameState): boolean {
-  return s.rules.quickDiscard && s.drawnFromDeck && s.drawn >= 0 && s.drawn !== JOKER
-    && quickExtension(s.laidType, s.laid, s.laidLength, s.drawn) !== EXTEND_NONE;
+  return (
+    s.rules.quickDiscard &&
+    s.drawnFromDeck &&
+    s.drawn >= 0 &&
+    s.drawn !== JOKER &&
+    quickExtension(s.laidType, s.laid, s.laidLength, s.drawn) !== EXTEND_NONE
+  );
 }
 
 export function canSlapDown(s: GameState): boolean {
@@ -312,7 +352,9 @@ export function afterDrawError(s: GameState, choice: 'quick' | 'slapdown'): stri
     return canQuickDiscard(s) ? null : `${cardName(s.drawn)} cannot be added to ${formatCards(s.laid.subarray(0, s.laidLength))}`;
   }
   if (s.phase !== PHASE_AFTER_DRAW || !s.rules.slapdown) return 'a slapdown needs slapdown, and a hand worth 0 right after drawing';
-  return canSlapDown(s) ? null : `a slapdown needs a hand worth 0 right after drawing; seat ${s.current}'s is worth ${handValue(s, s.current)}`;
+  return canSlapDown(s)
+    ? null
+    : `a slapdown needs a hand worth 0 right after drawing; seat ${s.current}'s is worth ${handValue(s, s.current)}`;
 }
 
 /** Adds the card just drawn from the deck to the group just laid. */

@@ -12,7 +12,10 @@ export const RUN = 3;
 export type GroupType = typeof SINGLE | typeof SET | typeof RUN;
 export type GroupTypeName = 'single' | 'set' | 'run';
 export const GROUP_TYPE_NAMES: Readonly<Record<GroupType, GroupTypeName>> = { [SINGLE]: 'single', [SET]: 'set', [RUN]: 'run' };
-const GROUP_TYPES = Object.fromEntries(Object.entries(GROUP_TYPE_NAMES).map(([type, name]) => [name, Number(type)])) as Record<GroupTypeName, GroupType>;
+const GROUP_TYPES = Object.fromEntries(Object.entries(GROUP_TYPE_NAMES).map(([type, name]) => [name, Number(type)])) as Record<
+  GroupTypeName,
+  GroupType
+>;
 
 /** The type a name stands for (GROUP_TYPE_NAMES read backwards). */
 export function groupTypeOf(name: GroupTypeName): GroupType {
@@ -88,7 +91,9 @@ export function canonicalRunOrder(ascending: readonly Card[], rules: PickRules):
 function readRun(laid: readonly Card[]): Card[] | string {
   if (laid.length < 3) return 'two cards of different ranks are not a set, and a run needs three';
   const positions: number[] = [];
-  laid.forEach((c, i) => { if (c !== JOKER) positions.push(i); });
+  laid.forEach((c, i) => {
+    if (c !== JOKER) positions.push(i);
+  });
   const suit = SUIT_OF[laid[positions[0]]];
   if (positions.some((i) => SUIT_OF[laid[i]] !== suit)) return 'a run needs cards of one suit';
   const [i0, i1] = positions;
@@ -129,7 +134,11 @@ export function quickExtension(type: GroupType, cards: ArrayLike<Card>, length: 
     return rank !== 0 && RANK_OF[drawn] === rank ? EXTEND_END : EXTEND_NONE;
   }
   let suit = -1;
-  for (let i = 0; i < length; i++) if (cards[i] !== JOKER) { suit = SUIT_OF[cards[i]]; break; }
+  for (let i = 0; i < length; i++)
+    if (cards[i] !== JOKER) {
+      suit = SUIT_OF[cards[i]];
+      break;
+    }
   if (SUIT_OF[drawn] !== suit) return EXTEND_NONE;
   const lo = runStartRank(cards, length);
   if (RANK_OF[drawn] === lo - 1) return EXTEND_START;

@@ -10,8 +10,24 @@ export { SINGLE, SET, RUN, type GroupType, GROUP_TYPE_NAMES, GROUP_CAP, type Pic
 export { DiscardList, MAX_DISCARDS, generateDiscards, bestGroupPoints } from './discards.js';
 export * from './state.js';
 export {
-  IllegalMoveError, type NewGameOptions, newGame, type Deal, startRound, callableValue, canCallYaniv, yanivError, checkDiscard, legalDiscards,
-  canDrawFromDeck, drawError, pickableCards, reshuffle, reshuffleCards, canQuickDiscard, canSlapDown, afterDrawError,
+  IllegalMoveError,
+  type NewGameOptions,
+  newGame,
+  type Deal,
+  startRound,
+  callableValue,
+  canCallYaniv,
+  yanivError,
+  checkDiscard,
+  legalDiscards,
+  canDrawFromDeck,
+  drawError,
+  pickableCards,
+  reshuffle,
+  reshuffleCards,
+  canQuickDiscard,
+  canSlapDown,
+  afterDrawError,
 } from './engine.js';
 export type { RoundEnd } from './scoring.js';
 export * from './actions.js';

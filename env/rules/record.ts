@@ -5,7 +5,16 @@
 import { z } from 'zod';
 import { type Card, KIND_COUNT, cardName, cardNames, deckComposition, parseCard } from './cards.js';
 import { IllegalMoveError, newGame, reshuffleOrderError, startRound } from './engine.js';
-import { MAX_PLAYERS, MIN_PLAYERS, type RuleOptionsInput, type Rules, RuleError, isPresetName, resolveRules, ruleOverridesSchema } from './rules.js';
+import {
+  MAX_PLAYERS,
+  MIN_PLAYERS,
+  type RuleOptionsInput,
+  type Rules,
+  RuleError,
+  isPresetName,
+  resolveRules,
+  ruleOverridesSchema,
+} from './rules.js';
 import { documentIssue, preview } from './schema.js';
 import { type GameState, type Outcome, PHASE_GAME_OVER, deckTopFirst, handOf, handValue, isRoundOver } from './state.js';
 import { type TurnMove, drawName, playTurn } from './turns.js';
@@ -15,7 +24,10 @@ export const RECORD_FORMAT = 'yaniv-record/1';
 /** The document is not a valid record; `field` names where (`rounds[0].hands[1][2]`). */
 export class RecordError extends Error {
   override name = 'RecordError';
-  constructor(readonly field: string, readonly problem: string) {
+  constructor(
+    readonly field: string,
+    readonly problem: string,
+  ) {
     super(field ? `${field}: ${problem}` : problem);
   }
 }
@@ -29,40 +41,53 @@ const cardSchema = z.string({ error: 'must be a card name such as "10H" or "JK"'
   return card;
 });
 
-const seatSchema = z.int({ error: 'must be a seat number' }).min(0, { error: 'must be a seat number' }).max(MAX_PLAYERS - 1, { error: 'must be a seat number' });
+const seatSchema = z
+  .int({ error: 'must be a seat number' })
+  .min(0, { error: 'must be a seat number' })
+  .max(MAX_PLAYERS - 1, { error: 'must be a seat number' });
 
-const moveSchema = z.strictObject({
-  yaniv: z.literal(true, { error: 'must be true' }).optional(),
-  discard: z.array(cardSchema, { error: 'must be a list of cards in laid order' }).optional(),
-  draw: z.union([z.literal('deck'), cardSchema], { error: 'must be "deck" or a card of the previous group' }).optional(),
-  quick: z.boolean({ error: 'must be true or false' }).optional(),
-  slapdown: z.boolean({ error: 'must be true or false' }).optional(),
-  player: seatSchema.optional(),
-}, { error: 'must be a move: { "yaniv": true } or { "discard": [cards], "draw": "deck" or a card }' }).superRefine((move, ctx) => {
-  if (move.yaniv) {
-    for (const key of ['discard', 'draw', 'quick', 'slapdown'] as const) {
-      if (move[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: 'a Yaniv call has no other part' });
+const moveSchema = z
+  .strictObject(
+    {
+      yaniv: z.literal(true, { error: 'must be true' }).optional(),
+      discard: z.array(cardSchema, { error: 'must be a list of cards in laid order' }).optional(),
+      draw: z.union([z.literal('deck'), cardSchema], { error: 'must be "deck" or a card of the previous group' }).optional(),
+      quick: z.boolean({ error: 'must be true or false' }).optional(),
+      slapdown: z.boolean({ error: 'must be true or false' }).optional(),
+      player: seatSchema.optional(),
+    },
+    { error: 'must be a move: { "yaniv": true } or { "discard": [cards], "draw": "deck" or a card }' },
+  )
+  .superRefine((move, ctx) => {
+    if (move.yaniv) {
+      for (const key of ['discard', 'draw', 'quick', 'slapdown'] as const) {
+        if (move[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: 'a Yaniv call has no other part' });
+      }
+      return;
     }
-    return;
-  }
-  if (move.discard === undefined) ctx.addIssue({ code: 'custom', path: ['discard'], message: 'a move is { "yaniv": true } or has "discard" and "draw"' });
-  if (move.draw === undefined) ctx.addIssue({ code: 'custom', path: ['draw'], message: 'a discard needs its draw: "deck" or a card' });
-});
+    if (move.discard === undefined)
+      ctx.addIssue({ code: 'custom', path: ['discard'], message: 'a move is { "yaniv": true } or has "discard" and "draw"' });
+    if (move.draw === undefined) ctx.addIssue({ code: 'custom', path: ['draw'], message: 'a discard needs its draw: "deck" or a card' });
+  });
 
-const roundSchema = z.strictObject({
-  starter: seatSchema.optional(),
-  hands: z.array(z.array(cardSchema).nullable(), { error: 'must be a list with one hand (or null) per seat' }),
-  discard: cardSchema,
-  deck: z.array(cardSchema, { error: 'must be a list of cards, top first' }),
-  reshuffles: z.array(z.array(cardSchema), { error: 'must be a list of deck orders' }).optional(),
-  moves: z.array(moveSchema, { error: 'must be a list of moves' }),
-}, { error: 'must be a round: { "hands", "discard", "deck", "moves" }' });
+const roundSchema = z.strictObject(
+  {
+    starter: seatSchema.optional(),
+    hands: z.array(z.array(cardSchema).nullable(), { error: 'must be a list with one hand (or null) per seat' }),
+    discard: cardSchema,
+    deck: z.array(cardSchema, { error: 'must be a list of cards, top first' }),
+    reshuffles: z.array(z.array(cardSchema), { error: 'must be a list of deck orders' }).optional(),
+    moves: z.array(moveSchema, { error: 'must be a list of moves' }),
+  },
+  { error: 'must be a round: { "hands", "discard", "deck", "moves" }' },
+);
 
 export const recordSchema = z.strictObject({
   format: z.literal(RECORD_FORMAT, { error: `must be "${RECORD_FORMAT}"` }),
   preset: z.string({ error: 'must be a preset name' }).default('standard'),
   rules: ruleOverridesSchema.default({}),
-  players: z.int({ error: `must be an integer from ${MIN_PLAYERS} to ${MAX_PLAYERS}` })
+  players: z
+    .int({ error: `must be an integer from ${MIN_PLAYERS} to ${MAX_PLAYERS}` })
     .min(MIN_PLAYERS, { error: `must be an integer from ${MIN_PLAYERS} to ${MAX_PLAYERS}` })
     .max(MAX_PLAYERS, { error: `must be an integer from ${MIN_PLAYERS} to ${MAX_PLAYERS}` }),
   startTotals: z.array(z.int({ error: 'must be an integer' }), { error: 'must be a list of totals, one per seat' }).optional(),
@@ -89,7 +114,10 @@ export function parseRecord(input: unknown): GameRecord {
     }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new RecordError('', `a record is a JSON object with "format": "${RECORD_FORMAT}" (got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value})`);
+    throw new RecordError(
+      '',
+      `a record is a JSON object with "format": "${RECORD_FORMAT}" (got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value})`,
+    );
   }
   const parsed = recordSchema.safeParse(value, { reportInput: true });
   if (!parsed.success) {
@@ -115,15 +143,21 @@ function checkShapes(record: ParsedRecord, rules: Rules): void {
   const composition = deckComposition(rules.decks, rules.jokersPerDeck);
   record.rounds.forEach((round, r) => {
     const where = `rounds[${r}]`;
-    if (round.hands.length !== record.players) throw new RecordError(`${where}.hands`, `must have one entry per seat: ${record.players}, not ${round.hands.length}`);
+    if (round.hands.length !== record.players)
+      throw new RecordError(`${where}.hands`, `must have one entry per seat: ${record.players}, not ${round.hands.length}`);
     round.hands.forEach((hand, seat) => {
-      if (hand && hand.length !== rules.handSize) throw new RecordError(`${where}.hands[${seat}]`, `must hold handSize ${rules.handSize} cards, not ${hand.length}`);
+      if (hand && hand.length !== rules.handSize)
+        throw new RecordError(`${where}.hands[${seat}]`, `must hold handSize ${rules.handSize} cards, not ${hand.length}`);
     });
-    if (round.starter !== undefined && round.starter >= record.players) throw new RecordError(`${where}.starter`, `seat ${round.starter} does not exist with ${record.players} players`);
+    if (round.starter !== undefined && round.starter >= record.players)
+      throw new RecordError(`${where}.starter`, `seat ${round.starter} does not exist with ${record.players} players`);
     const used = new Uint8Array(KIND_COUNT);
     for (const card of [...round.hands.flatMap((h) => h ?? []), round.discard, ...round.deck]) {
       if (++used[card] > composition[card]) {
-        throw new RecordError(where, `${cardName(card)} is used ${used[card]} times but the decks hold ${composition[card]} (decks ${rules.decks}, jokersPerDeck ${rules.jokersPerDeck})`);
+        throw new RecordError(
+          where,
+          `${cardName(card)} is used ${used[card]} times but the decks hold ${composition[card]} (decks ${rules.decks}, jokersPerDeck ${rules.jokersPerDeck})`,
+        );
       }
     }
   });
@@ -170,12 +204,17 @@ export function replay(record: GameRecord): Replayed {
       const move = round.moves[m];
       const illegal = (error: string): Replayed => ({ state, result: { ok: false, round: r, move: m, error } });
       if (isRoundOver(state)) return illegal('the round is already over');
-      if (move.player !== undefined && move.player !== state.current) return illegal(`the move is marked as seat ${move.player}'s but it is seat ${state.current}'s turn`);
+      if (move.player !== undefined && move.player !== state.current)
+        return illegal(`the move is marked as seat ${move.player}'s but it is seat ${state.current}'s turn`);
       try {
         const played = playTurn(state, toTurnMove(move), {
           reshuffleOrder: (cards) => {
             const order = reshuffles[reshuffleCount];
-            if (!order) throw new RecordError(`rounds[${r}].reshuffles`, `the deck runs out at move ${m} but no reshuffle order (number ${reshuffleCount}) is given`);
+            if (!order)
+              throw new RecordError(
+                `rounds[${r}].reshuffles`,
+                `the deck runs out at move ${m} but no reshuffle order (number ${reshuffleCount}) is given`,
+              );
             const error = reshuffleOrderError(order, cards);
             if (error !== null) throw new RecordError(`rounds[${r}].reshuffles[${reshuffleCount}]`, error);
             reshuffleCount++;
@@ -189,23 +228,34 @@ export function replay(record: GameRecord): Replayed {
       }
     }
     if (reshuffleCount < reshuffles.length) {
-      throw new RecordError(`rounds[${r}].reshuffles`, `lists ${reshuffles.length} reshuffles but the deck ran out ${reshuffleCount} times`);
+      throw new RecordError(
+        `rounds[${r}].reshuffles`,
+        `lists ${reshuffles.length} reshuffles but the deck ran out ${reshuffleCount} times`,
+      );
     }
     rounds.push(roundResult(state));
   }
   const active = Array.from(state.active).flatMap((a, seat) => (a ? [seat] : []));
   const over = state.phase === PHASE_GAME_OVER;
-  return { state, result: { ok: true, rounds, totals: Array.from(state.totals), active, gameOver: over, winner: over ? state.winner : null } };
+  return {
+    state,
+    result: { ok: true, rounds, totals: Array.from(state.totals), active, gameOver: over, winner: over ? state.winner : null },
+  };
 }
 
 function dealRound(state: GameState, round: RecordRound, r: number): void {
   round.hands.forEach((hand, seat) => {
-    if (hand === null && state.active[seat]) throw new RecordError(`rounds[${r}].hands[${seat}]`, `seat ${seat} is still in the game and needs a hand`);
-    if (hand !== null && !state.active[seat]) throw new RecordError(`rounds[${r}].hands[${seat}]`, `seat ${seat} is out of the game: its hand must be null`);
+    if (hand === null && state.active[seat])
+      throw new RecordError(`rounds[${r}].hands[${seat}]`, `seat ${seat} is still in the game and needs a hand`);
+    if (hand !== null && !state.active[seat])
+      throw new RecordError(`rounds[${r}].hands[${seat}]`, `seat ${seat} is out of the game: its hand must be null`);
   });
   const derived = r === 0 ? (round.starter ?? 0) : state.nextStarter;
   if (round.starter !== undefined && round.starter !== derived) {
-    throw new RecordError(`rounds[${r}].starter`, `seat ${round.starter} is stated, but nextStarter "${state.rules.nextStarter}" makes seat ${derived} start`);
+    throw new RecordError(
+      `rounds[${r}].starter`,
+      `seat ${round.starter} is stated, but nextStarter "${state.rules.nextStarter}" makes seat ${derived} start`,
+    );
   }
   startRound(state, { hands: round.hands, discard: round.discard, deck: round.deck, starter: derived });
 }
@@ -221,7 +271,11 @@ function roundResult(state: GameState): ReplayRound {
     return { outcome, caller, handValues: [...handValues], points: [...points], totals: [...totals], eliminated: [...eliminated], winner };
   }
   return {
-    outcome: 'unfinished', caller: null, points: null, winner: null, eliminated: [],
+    outcome: 'unfinished',
+    caller: null,
+    points: null,
+    winner: null,
+    eliminated: [],
     handValues: Array.from(state.active, (a, seat) => (a ? handValue(state, seat) : null)),
     totals: Array.from(state.totals),
   };
@@ -270,7 +324,10 @@ interface RoundCards {
 
 function recordJson(selection: RecordSelection, rounds: RoundJson[]): RecordJson {
   return {
-    format: RECORD_FORMAT, preset: selection.preset ?? 'standard', rules: { ...(selection.rules ?? {}) }, players: selection.players,
+    format: RECORD_FORMAT,
+    preset: selection.preset ?? 'standard',
+    rules: { ...(selection.rules ?? {}) },
+    players: selection.players,
     ...(selection.startTotals ? { startTotals: [...selection.startTotals] } : {}),
     rounds,
   };
@@ -290,7 +347,8 @@ function roundJson(round: RoundCards): RoundJson {
 function moveJson(move: TurnMove): MoveJson {
   if ('yaniv' in move) return { yaniv: true };
   return {
-    discard: cardNames(move.discard), draw: drawName(move.draw),
+    discard: cardNames(move.discard),
+    draw: drawName(move.draw),
     ...(move.quick ? { quick: true as const } : {}),
     ...(move.slapdown ? { slapdown: true as const } : {}),
   };
@@ -298,9 +356,17 @@ function moveJson(move: TurnMove): MoveJson {
 
 /** The canonical JSON of a parsed record (upper-case card names, every optional list present). */
 export function recordToJson(record: GameRecord): RecordJson {
-  return recordJson(record, record.rounds.map((round, r) => roundJson({
-    ...round, starter: round.starter ?? (r === 0 ? 0 : -1), reshuffles: round.reshuffles ?? [], moves: round.moves.map(toTurnMove),
-  })));
+  return recordJson(
+    record,
+    record.rounds.map((round, r) =>
+      roundJson({
+        ...round,
+        starter: round.starter ?? (r === 0 ? 0 : -1),
+        reshuffles: round.reshuffles ?? [],
+        moves: round.moves.map(toTurnMove),
+      }),
+    ),
+  );
 }
 
 /** Writes a record while a game is played: call `beginRound` after each deal and `addTurn` after each turn. */
@@ -320,14 +386,16 @@ export class RecordWriter {
 
   /** Captures the deal of the round just started. */
   beginRound(state: GameState): void {
-    this.record.rounds.push(roundJson({
-      starter: state.starter,
-      hands: Array.from(state.active, (a, seat) => (a ? handOf(state, seat) : null)),
-      discard: state.prev[0],
-      deck: deckTopFirst(state),
-      reshuffles: [],
-      moves: [],
-    }));
+    this.record.rounds.push(
+      roundJson({
+        starter: state.starter,
+        hands: Array.from(state.active, (a, seat) => (a ? handOf(state, seat) : null)),
+        discard: state.prev[0],
+        deck: deckTopFirst(state),
+        reshuffles: [],
+        moves: [],
+      }),
+    );
   }
 
   addTurn(move: TurnMove, reshuffled: readonly Card[] | null): void {

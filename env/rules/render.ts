@@ -13,7 +13,10 @@ function group(g: GroupView): string {
 
 function header(view: PlayerView): string[] {
   const r = view.rules;
-  const mover = view.phase === 'turn' || view.phase === 'draw' || view.phase === 'afterDraw' ? `seat ${view.current} to move (${view.phase})` : view.phase;
+  const mover =
+    view.phase === 'turn' || view.phase === 'draw' || view.phase === 'afterDraw'
+      ? `seat ${view.current} to move (${view.phase})`
+      : view.phase;
   return [
     `Round ${view.round}, turn ${view.turn}: ${mover}`,
     `Rules: Yaniv at ≤ ${r.yanivThreshold}, Assaf ${r.assaf ? `+${r.assafPenalty}` : 'off'}, elimination above ${r.eliminationLimit}, ${r.decks} deck${r.decks > 1 ? 's' : ''} with ${r.jokersPerDeck} jokers each`,
@@ -24,7 +27,9 @@ function header(view: PlayerView): string[] {
 }
 
 function seatLine(view: PlayerView, seat: number, hand: string): string {
-  const marks = [seat === view.seat ? 'you' : '', seat === view.current ? 'to move' : '', view.active[seat] ? '' : 'out'].filter(Boolean).join(', ');
+  const marks = [seat === view.seat ? 'you' : '', seat === view.current ? 'to move' : '', view.active[seat] ? '' : 'out']
+    .filter(Boolean)
+    .join(', ');
   return `  seat ${seat}${marks ? ` (${marks})` : ''}: total ${view.totals[seat]}, ${hand}`;
 }
 
@@ -33,9 +38,10 @@ export function renderView(view: PlayerView): string {
   const lines = header(view);
   for (let seat = 0; seat < view.players; seat++) {
     const known = view.known[seat].length ? `, known: ${formatCards(view.known[seat])}` : '';
-    const hand = seat === view.seat
-      ? `hand ${view.hand.length ? formatCards(view.hand) : '(empty)'} = ${view.handValue}`
-      : `${view.handSizes[seat]} cards${known}`;
+    const hand =
+      seat === view.seat
+        ? `hand ${view.hand.length ? formatCards(view.hand) : '(empty)'} = ${view.handValue}`
+        : `${view.handSizes[seat]} cards${known}`;
     lines.push(seatLine(view, seat, hand));
   }
   if (view.lastResult) lines.push(`Last round: ${view.lastResult.outcome}, winner seat ${view.lastResult.winner}`);
@@ -50,7 +56,9 @@ export function renderState(s: GameState): string {
   for (let seat = 0; seat < s.players; seat++) {
     const cards = Array.from(s.hands.subarray(seat * HAND_CAP, seat * HAND_CAP + s.handLength[seat])).sort((a, b) => a - b);
     const known = view.known[seat].length ? `, known: ${formatCards(view.known[seat])}` : '';
-    lines.push(`  seat ${seat}${seat === s.current ? ' (to move)' : ''}${s.active[seat] ? '' : ' (out)'}: total ${s.totals[seat]}, hand ${cards.length ? formatCards(cards) : '(empty)'} = ${handValue(s, seat)}${known}`);
+    lines.push(
+      `  seat ${seat}${seat === s.current ? ' (to move)' : ''}${s.active[seat] ? '' : ' (out)'}: total ${s.totals[seat]}, hand ${cards.length ? formatCards(cards) : '(empty)'} = ${handValue(s, seat)}${known}`,
+    );
   }
   const deck = Array.from(s.deck.subarray(0, s.deckLength)).reverse();
   lines.push(`Deck, top first: ${deck.length ? formatCards(deck) : '(empty)'}`);

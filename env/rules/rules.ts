@@ -13,43 +13,67 @@ const milestone = z.tuple([intFrom(1), intFrom(0)], { error: 'must be a list of 
 
 /** Every rule option, as named in RULES.md, with the standard value as default. */
 export const ruleOptionsSchema = z.strictObject({
-  decks: z.union([z.literal(1), z.literal(2)], { error: 'must be 1 or 2' })
+  decks: z
+    .union([z.literal(1), z.literal(2)], { error: 'must be 1 or 2' })
     .describe('Number of 52-card decks. Default: 1 with up to 5 players, 2 with 6 or more (pagat: more than 4).')
     .optional(),
-  jokersPerDeck: z.union([z.literal(0), z.literal(2), z.literal(4)], { error: 'must be 0, 2 or 4' })
-    .describe('Jokers added to each deck.').default(2),
+  jokersPerDeck: z
+    .union([z.literal(0), z.literal(2), z.literal(4)], { error: 'must be 0, 2 or 4' })
+    .describe('Jokers added to each deck.')
+    .default(2),
   handSize: intFrom(3, 7).describe('Cards dealt to each player.').default(5),
   jackValue: intFrom(0, 10).describe('Point value of a jack.').default(10),
   yanivThreshold: intFrom(0, 30).describe('Highest hand value that may call Yaniv.').default(7),
   assaf: bool().describe('Whether a lower or equal hand beats a Yaniv call (Assaf).').default(true),
-  assafPenalty: intFrom(0).describe('Added to the caller\'s hand value when Assaf happens.').default(30),
+  assafPenalty: intFrom(0).describe("Added to the caller's hand value when Assaf happens.").default(30),
   assafScoring: oneOf(['lowest', 'othersZero', 'everyone'] as const)
-    .describe('Who scores what on Assaf: "lowest" (Assaf winners 0), "othersZero" (all but the caller 0), "everyone" (all but the caller their hand).')
+    .describe(
+      'Who scores what on Assaf: "lowest" (Assaf winners 0), "othersZero" (all but the caller 0), "everyone" (all but the caller their hand).',
+    )
     .default('lowest'),
-  assafTiePenalty: intFrom(0).nullable().describe('When set, a tie (lowest opponent equal to the caller) gives the caller exactly this, everyone else their hand.').default(null),
-  pickFromSet: oneOf(['any', 'ends'] as const).describe('Which cards of a previous set may be taken.').default('any'),
-  pickFromRun: oneOf(['ends', 'any'] as const).describe('Which cards of a previous run may be taken.').default('ends'),
-  milestones: z.array(milestone, { error: 'must be a list of [at, to] pairs of integers' })
+  assafTiePenalty: intFrom(0)
+    .nullable()
+    .describe('When set, a tie (lowest opponent equal to the caller) gives the caller exactly this, everyone else their hand.')
+    .default(null),
+  pickFromSet: oneOf(['any', 'ends'] as const)
+    .describe('Which cards of a previous set may be taken.')
+    .default('any'),
+  pickFromRun: oneOf(['ends', 'any'] as const)
+    .describe('Which cards of a previous run may be taken.')
+    .default('ends'),
+  milestones: z
+    .array(milestone, { error: 'must be a list of [at, to] pairs of integers' })
     .refine((list) => new Set(list.map(([at]) => at)).size === list.length, { error: 'must not name the same total twice' })
     .describe('A total landing exactly on `at` after a round becomes `to`.')
-    .default([[50, 25], [100, 50]]),
+    .default([
+      [50, 25],
+      [100, 50],
+    ]),
   milestoneRobbery: bool().describe('Hitting a milestone makes the leader(s) add 30.').default(false),
   eliminationLimit: intFrom(1).describe('A total above this eliminates the player.').default(200),
-  gameEnd: oneOf(['lastSurvivor', 'firstOverLimit', 'yanivCount'] as const).describe('When the game ends.').default('lastSurvivor'),
+  gameEnd: oneOf(['lastSurvivor', 'firstOverLimit', 'yanivCount'] as const)
+    .describe('When the game ends.')
+    .default('lastSurvivor'),
   yanivsToWin: intFrom(1).describe('Successful calls that win the game under gameEnd "yanivCount".').default(10),
-  nextStarter: oneOf(['rotate', 'roundWinner', 'lowestHand'] as const).describe('Who starts the next round.').default('rotate'),
+  nextStarter: oneOf(['rotate', 'roundWinner', 'lowestHand'] as const)
+    .describe('Who starts the next round.')
+    .default('rotate'),
   slapdown: bool().describe('Right after drawing, a hand worth 0 may end the round as a successful Yaniv.').default(false),
-  quickDiscard: bool().describe('Right after drawing from the deck, a card that extends the group just laid may be added to it.').default(false),
+  quickDiscard: bool()
+    .describe('Right after drawing from the deck, a card that extends the group just laid may be added to it.')
+    .default(false),
 });
 
 export type RuleOptionsInput = z.input<typeof ruleOptionsSchema>;
 type ParsedOptions = z.output<typeof ruleOptionsSchema>;
 
 /** The options with every value settled for a table of `players`. */
-export type Rules = Readonly<Omit<ParsedOptions, 'decks' | 'milestones'> & {
-  decks: 1 | 2;
-  milestones: ReadonlyArray<readonly [number, number]>;
-}>;
+export type Rules = Readonly<
+  Omit<ParsedOptions, 'decks' | 'milestones'> & {
+    decks: 1 | 2;
+    milestones: ReadonlyArray<readonly [number, number]>;
+  }
+>;
 
 export type RuleOptionName = keyof ParsedOptions;
 export const RULE_OPTION_NAMES = Object.keys(ruleOptionsSchema.shape) as RuleOptionName[];
@@ -66,25 +90,44 @@ export const PRESETS = {
   israeli5: { description: 'Standard with yanivThreshold 5.', options: { yanivThreshold: 5 }, twoDecksFrom: 6 },
   pagat: {
     description: 'Source 001: threshold 5, the round winner starts, two decks with more than 4 players.',
-    options: { yanivThreshold: 5, nextStarter: 'roundWinner' }, twoDecksFrom: 5,
+    options: { yanivThreshold: 5, nextStarter: 'roundWinner' },
+    twoDecksFrom: 5,
   },
   dutch: {
     description: 'Source 002: threshold 4, Assaf gives the others 0, a tie costs 20, four milestones, the round winner starts.',
     options: {
-      yanivThreshold: 4, assafScoring: 'othersZero', assafTiePenalty: 20,
-      milestones: [[50, 0], [100, 50], [150, 100], [200, 150]], nextStarter: 'roundWinner',
+      yanivThreshold: 4,
+      assafScoring: 'othersZero',
+      assafTiePenalty: 20,
+      milestones: [
+        [50, 0],
+        [100, 50],
+        [150, 100],
+        [200, 150],
+      ],
+      nextStarter: 'roundWinner',
     },
     twoDecksFrom: 6,
   },
   norwegian: {
     description: 'Source 004: threshold 5, only the ends of a set, Assaf scores everyone, milestones 100/200, lowest hand starts.',
     options: {
-      yanivThreshold: 5, pickFromSet: 'ends', assafScoring: 'everyone',
-      milestones: [[100, 50], [200, 100]], nextStarter: 'lowestHand',
+      yanivThreshold: 5,
+      pickFromSet: 'ends',
+      assafScoring: 'everyone',
+      milestones: [
+        [100, 50],
+        [200, 100],
+      ],
+      nextStarter: 'lowestHand',
     },
     twoDecksFrom: 6,
   },
-  nepal: { description: 'No jokers, jacks worth 0, threshold 5.', options: { jokersPerDeck: 0, jackValue: 0, yanivThreshold: 5 }, twoDecksFrom: 6 },
+  nepal: {
+    description: 'No jokers, jacks worth 0, threshold 5.',
+    options: { jokersPerDeck: 0, jackValue: 0, yanivThreshold: 5 },
+    twoDecksFrom: 6,
+  },
   family: { description: 'Standard without Assaf.', options: { assaf: false }, twoDecksFrom: 6 },
 } as const satisfies Record<string, Preset>;
 
@@ -118,10 +161,11 @@ export function presetOf(name: string): (typeof PRESETS)[PresetName] {
  * assignment, and assigning the own `"__proto__"` key JSON.parse creates sets the copy's
  * prototype instead, so an unknown option would vanish rather than be refused.
  */
-export const ruleOverridesSchema = z.custom<Record<string, unknown>>(
-  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-  { error: 'must be an object of rule options' },
-).transform((value) => ({ ...value }));
+export const ruleOverridesSchema = z
+  .custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), {
+    error: 'must be an object of rule options',
+  })
+  .transform((value) => ({ ...value }));
 
 export interface RuleSelection {
   /** A preset name (default "standard"). */
@@ -153,7 +197,9 @@ function checkDealable(rules: Rules, players: number): void {
   const cards = deckComposition(rules.decks, rules.jokersPerDeck).reduce((a, b) => a + b, 0);
   const needed = players * rules.handSize + 1;
   if (needed > cards) {
-    throw new RuleError(`${players} players with handSize ${rules.handSize} need ${needed} cards but decks ${rules.decks} with jokersPerDeck ${rules.jokersPerDeck} hold ${cards}`);
+    throw new RuleError(
+      `${players} players with handSize ${rules.handSize} need ${needed} cards but decks ${rules.decks} with jokersPerDeck ${rules.jokersPerDeck} hold ${cards}`,
+    );
   }
 }
 

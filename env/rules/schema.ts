@@ -32,7 +32,11 @@ export function preview(value: unknown, maxLength = 80): string {
 function render(value: unknown, depth: number): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (typeof value !== 'object' || value === null) return typeof value === 'function' ? 'a function' : String(value);
-  const entries: [string, unknown][] = Array.isArray(value) ? value.slice(0, 8).map((v) => ['', v]) : Object.keys(value).slice(0, 8).map((k) => [k, (value as Record<string, unknown>)[k]]);
+  const entries: [string, unknown][] = Array.isArray(value)
+    ? value.slice(0, 8).map((v) => ['', v])
+    : Object.keys(value)
+        .slice(0, 8)
+        .map((k) => [k, (value as Record<string, unknown>)[k]]);
   const size = Array.isArray(value) ? value.length : Object.keys(value).length;
   const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
   if (size === 0) return open + close;
@@ -43,7 +47,10 @@ function render(value: unknown, depth: number): string {
 
 /** A zod issue path as people write it: `rounds[0].hands[1][2]`. */
 export function fieldPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)), '');
+  return path.reduce<string>(
+    (text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)),
+    '',
+  );
 }
 
 /**
@@ -61,13 +68,15 @@ export function documentIssue(issue: z.ZodError['issues'][number]): { field: str
 
 /** `what "name" must be …(got …)`, one clause per problem; unknown keys list the known ones. */
 export function formatOptionIssues(error: z.ZodError, what: string, known: readonly string[]): string {
-  return error.issues.map((issue) => {
-    if (issue.code === 'unrecognized_keys') {
-      return `unknown ${what}${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => preview(k)).join(', ')}; the ${what}s are ${known.join(', ')}`;
-    }
-    const [option = '', ...rest] = issue.path.map(String);
-    const where = option + rest.map((p) => `[${p}]`).join('');
-    const got = issue.input !== undefined ? ` (got ${preview(issue.input)})` : issue.code === 'invalid_type' ? ' (missing)' : '';
-    return `${what} "${where}" ${issue.message}${got}`;
-  }).join('; ');
+  return error.issues
+    .map((issue) => {
+      if (issue.code === 'unrecognized_keys') {
+        return `unknown ${what}${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => preview(k)).join(', ')}; the ${what}s are ${known.join(', ')}`;
+      }
+      const [option = '', ...rest] = issue.path.map(String);
+      const where = option + rest.map((p) => `[${p}]`).join('');
+      const got = issue.input !== undefined ? ` (got ${preview(issue.input)})` : issue.code === 'invalid_type' ? ' (missing)' : '';
+      return `${what} "${where}" ${issue.message}${got}`;
+    })
+    .join('; ');
 }

@@ -4,17 +4,26 @@
  */
 import type { Rules } from './rules.js';
 import {
-  type GameState, type Outcome, type RoundResult, PHASE_BETWEEN_ROUNDS, PHASE_GAME_OVER,
-  activeCount, activeSeatsAfter, handValue, nextActive, previousActive,
+  type GameState,
+  type Outcome,
+  type RoundResult,
+  PHASE_BETWEEN_ROUNDS,
+  PHASE_GAME_OVER,
+  activeCount,
+  activeSeatsAfter,
+  handValue,
+  nextActive,
+  previousActive,
 } from './state.js';
 
 /** Who ended the round and how: a call, a slapdown, or a player who could not draw. */
-export type RoundEnd =
-  | { kind: 'call'; caller: number }
-  | { kind: 'slapdown'; caller: number }
-  | { kind: 'exhausted'; stuck: number };
+export type RoundEnd = { kind: 'call'; caller: number } | { kind: 'slapdown'; caller: number } | { kind: 'exhausted'; stuck: number };
 
-interface Scored { outcome: Outcome; points: (number | null)[]; winner: number }
+interface Scored {
+  outcome: Outcome;
+  points: (number | null)[];
+  winner: number;
+}
 
 /** Round points per seat (null for seats out of the game), before milestones. */
 export function scoreRound(rules: Rules, values: readonly (number | null)[], end: RoundEnd, clockwise: (seat: number) => number[]): Scored {
@@ -75,8 +84,13 @@ export function settleRound(s: GameState, end: RoundEnd): RoundResult {
   if (caller !== null && scored.outcome !== 'assaf') s.yanivWins[caller]++;
 
   const result: RoundResult = {
-    outcome: scored.outcome, caller, handValues: values, points: scored.points,
-    totals: Array.from(s.totals), eliminated, winner: scored.winner,
+    outcome: scored.outcome,
+    caller,
+    handValues: values,
+    points: scored.points,
+    totals: Array.from(s.totals),
+    eliminated,
+    winner: scored.winner,
   };
   s.lastResult = result;
   s.winner = gameWinner(s, result, wasActive);
@@ -103,7 +117,12 @@ function lowestTotal(s: GameState, seats: number[]): number {
 function gameWinner(s: GameState, result: RoundResult, wasActive: boolean[]): number {
   const { rules } = s;
   const roundPlayers = wasActive.flatMap((a, seat) => (a ? [seat] : []));
-  if (rules.gameEnd === 'yanivCount' && result.caller !== null && s.yanivWins[result.caller] >= rules.yanivsToWin && result.outcome !== 'assaf') {
+  if (
+    rules.gameEnd === 'yanivCount' &&
+    result.caller !== null &&
+    s.yanivWins[result.caller] >= rules.yanivsToWin &&
+    result.outcome !== 'assaf'
+  ) {
     return result.caller;
   }
   if (rules.gameEnd === 'firstOverLimit' && result.eliminated.length > 0) return lowestTotal(s, roundPlayers);
@@ -121,8 +140,9 @@ function nextRoundStarter(s: GameState, result: RoundResult, end: RoundEnd): num
       return s.active[result.winner] ? result.winner : nextActive(s, result.winner);
     case 'lowestHand': {
       const from = end.kind === 'exhausted' ? end.stuck : end.caller;
-      const order = Array.from({ length: s.players }, (_, i) => (from + 1 + i) % s.players)
-        .filter((seat) => result.handValues[seat] !== null);
+      const order = Array.from({ length: s.players }, (_, i) => (from + 1 + i) % s.players).filter(
+        (seat) => result.handValues[seat] !== null,
+      );
       const lowest = Math.min(...order.map((seat) => result.handValues[seat] as number));
       const seat = order.find((t) => result.handValues[t] === lowest) as number;
       return s.active[seat] ? seat : nextActive(s, seat);

@@ -138,12 +138,29 @@ export function emptyState(rules: Rules, players: number, rng: Rng): GameState {
   const { values, composition } = ruleTables(rules);
   const cards = totalCards(composition);
   const s = {
-    rules, players, values, composition, rng,
+    rules,
+    players,
+    values,
+    composition,
+    rng,
     phase: PHASE_BETWEEN_ROUNDS,
-    round: 0, dealer: players - 1, starter: 0, nextStarter: 0, winner: -1, lastResult: null,
-    current: 0, turn: 0,
-    deckLength: 0, pileLength: 0, prevLength: 0, prevType: SINGLE, prevPickable: 0,
-    laidLength: 0, laidType: SINGLE, drawn: -1, drawnFromDeck: false,
+    round: 0,
+    dealer: players - 1,
+    starter: 0,
+    nextStarter: 0,
+    winner: -1,
+    lastResult: null,
+    current: 0,
+    turn: 0,
+    deckLength: 0,
+    pileLength: 0,
+    prevLength: 0,
+    prevType: SINGLE,
+    prevPickable: 0,
+    laidLength: 0,
+    laidType: SINGLE,
+    drawn: -1,
+    drawnFromDeck: false,
   } as GameState;
   const arrays = s as Record<StateArrayKey, Uint8Array | Int32Array>;
   for (const key of STATE_ARRAYS) arrays[key] = STATE_ARRAY_MAKERS[key](players, cards);

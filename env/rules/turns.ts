@@ -7,9 +7,7 @@ import { applyAction, legalActions } from './actions.js';
 import { IllegalMoveError, reshuffleIfEmpty } from './engine.js';
 import { type GameState, type Phase, PHASE_AFTER_DRAW, PHASE_DRAW, PHASE_TURN, cloneState } from './state.js';
 
-export type TurnMove =
-  | { yaniv: true }
-  | { discard: Card[]; draw: 'deck' | Card; quick?: boolean; slapdown?: boolean };
+export type TurnMove = { yaniv: true } | { discard: Card[]; draw: 'deck' | Card; quick?: boolean; slapdown?: boolean };
 
 export interface TurnOptions {
   /** The new deck order (top first) when the draw finds the deck empty; by default the state's PRNG shuffles. */

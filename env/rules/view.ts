@@ -75,8 +75,15 @@ export function playerView(s: GameState, seat: number): PlayerView {
   const pickable: Card[] = [];
   for (let i = 0; i < s.prevLength; i++) if ((s.prevPickable >> i) & 1) pickable.push(s.prev[i]);
   return {
-    seat, players: s.players, rules: s.rules, phase: PHASE_NAMES[s.phase], current: s.current,
-    round: s.round, turn: s.turn, dealer: s.dealer, starter: s.starter,
+    seat,
+    players: s.players,
+    rules: s.rules,
+    phase: PHASE_NAMES[s.phase],
+    current: s.current,
+    round: s.round,
+    turn: s.turn,
+    dealer: s.dealer,
+    starter: s.starter,
     hand: handByKind(s, seat),
     handValue: handValue(s, seat),
     handSizes: Array.from(s.handLength),
@@ -110,7 +117,9 @@ export function unseenCounts(view: PlayerView): Uint8Array {
     }
   };
   take(view.hand, 'the hand');
-  view.known.forEach((cards, seat) => { if (seat !== view.seat) take(cards, `seat ${seat}'s known cards`); });
+  view.known.forEach((cards, seat) => {
+    if (seat !== view.seat) take(cards, `seat ${seat}'s known cards`);
+  });
   take(view.previous.cards, 'the previous group');
   if (view.laid) take(view.laid.cards, 'the group laid this turn');
   take(view.pile, 'the pile');

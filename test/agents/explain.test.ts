@@ -8,7 +8,11 @@ import { createAgent } from '../../agents/registry.js';
 const GAMES = process.env.YANIV_PROPERTY_RUNS === 'long' ? 20 : 1;
 
 describe('strong explains its choice', () => {
-  it.each([['standard', {}], ['standard', { slapdown: true, quickDiscard: true }], ['norwegian', {}]])('%s %j: the same pick, every legal action ranked once', async (preset, rules) => {
+  it.each([
+    ['standard', {}],
+    ['standard', { slapdown: true, quickDiscard: true }],
+    ['norwegian', {}],
+  ])('%s %j: the same pick, every legal action ranked once', async (preset, rules) => {
     const agent = await createAgent('strong');
     for (let game = 0; game < GAMES; game++) {
       const env = new YanivEnv({ players: 3, preset, rules, maxTurns: 300 });

@@ -34,17 +34,17 @@ describe('novice', () => {
   it.each([
     // hand                   laid: the group with the most points
     ['KS KH 2C 3D 4H', 'KS KH'],
-    ['5S 6S 7S KD 2C', '5S 6S 7S'],   // 18 points beats the single KD (10)
+    ['5S 6S 7S KD 2C', '5S 6S 7S'], // 18 points beats the single KD (10)
     ['QS 2C 3D 4H 5H', 'QS'],
   ])('lays the group with the most points: %s → %s', (hand, laid) => {
     expect(show(decide(novice, position(hand)))).toBe(laid);
   });
 
   it.each([
-    ['2H', '2H'],   // worth 2: taken
-    ['AD', 'AD'],   // worth 1: taken
+    ['2H', '2H'], // worth 2: taken
+    ['AD', 'AD'], // worth 1: taken
     ['3H', 'deck'], // worth 3: the deck instead
-    ['JK', 'JK'],   // worth 0: taken
+    ['JK', 'JK'], // worth 0: taken
   ])('takes the previous card %s only if it is worth at most 2 → %s', (previous, drawn) => {
     expect(show(decide(novice, drawPosition('KS QD 9C 8H 7C', 'KS', previous)))).toBe(drawn);
   });
@@ -53,9 +53,12 @@ describe('novice', () => {
     expect(decide(novice, position('AS 2C AD AH 2H')).type).toBe('yaniv');
   });
 
-  it('does not call when the cards known in an opponent\'s hand already add up to no more than its own', () => {
+  it("does not call when the cards known in an opponent's hand already add up to no more than its own", () => {
     // Threshold 10. Seat 1 takes AS from seat 0's discard in view of all; seat 0 then holds 2+2+3+1+1 = 9.
-    const dealt = game({ hands: ['AS 2C 2D 3H KS', 'KC QC JC 10C 9C'], discard: '9H', deck: 'AD AC 2H 2S 5D 5C' }, { rules: { yanivThreshold: 10 } });
+    const dealt = game(
+      { hands: ['AS 2C 2D 3H KS', 'KC QC JC 10C 9C'], discard: '9H', deck: 'AD AC 2H 2S 5D 5C' },
+      { rules: { yanivThreshold: 10 } },
+    );
     const s = play(dealt, 'AS / deck', 'KC / AS', 'KS / deck', 'QC / deck');
     const view = playerView(s, 0);
     expect(view.known[1].map(cardName)).toEqual(['AS']);
@@ -69,16 +72,16 @@ describe('intermediate', () => {
   it.each([
     ['5S 6S 7S KH KD', '5S 6S 7S'], // the longest group, although KH KD has more points
     ['KS KH 2C 3D 4H', 'KS KH'],
-    ['QS 2C 3D 4H 5H', 'QS'],       // no group: the single with the most points
+    ['QS 2C 3D 4H 5H', 'QS'], // no group: the single with the most points
   ])('lays the longest multi-card group, else the most points: %s → %s', (hand, laid) => {
     expect(show(decide(intermediate, position(hand)))).toBe(laid);
   });
 
   it.each([
-    ['9D', '9D'],   // pairs with 9C left in hand
-    ['7C', '7C'],   // 6C 7C 8C
+    ['9D', '9D'], // pairs with 9C left in hand
+    ['7C', '7C'], // 6C 7C 8C
     ['QD', 'deck'], // no group, worth 10
-    ['2H', '2H'],   // worth 2
+    ['2H', '2H'], // worth 2
   ])('takes %s if it forms a group with the rest of the hand or is worth at most 2 → %s', (previous, drawn) => {
     // After laying KS, seat 0 holds 9C 6C 8C 10H.
     expect(show(decide(intermediate, drawPosition('KS 9C 6C 8C 10H', 'KS', previous)))).toBe(drawn);

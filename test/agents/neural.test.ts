@@ -20,7 +20,8 @@ import { buildNetwork, type Network, type PolicyValueConfig } from '../../nn/net
 import { saveNetwork } from '../../nn/persistence.js';
 
 const RUNS = process.env.YANIV_PROPERTY_RUNS === 'long' ? 10 : 1;
-const tiny = (seed: number): Network<PolicyValueConfig> => buildNetwork({ kind: 'policy-value', observationSize: OBSERVATION_SIZE, actionCount: ACTION_COUNT, hiddenUnits: [6], seed });
+const tiny = (seed: number): Network<PolicyValueConfig> =>
+  buildNetwork({ kind: 'policy-value', observationSize: OBSERVATION_SIZE, actionCount: ACTION_COUNT, hiddenUnits: [6], seed });
 let folder = '';
 
 beforeAll(async () => {
@@ -36,14 +37,27 @@ describe('neural agent', () => {
   it('never picks an illegal action, under every preset and table size, greedy or sampling (random tiny networks)', () => {
     fc.assert(
       fc.property(
-        fc.constantFrom(...PRESET_NAMES), fc.integer({ min: MIN_PLAYERS, max: MAX_PLAYERS }), fc.integer({ min: 0, max: 1000 }), fc.boolean(), fc.boolean(),
+        fc.constantFrom(...PRESET_NAMES),
+        fc.integer({ min: MIN_PLAYERS, max: MAX_PLAYERS }),
+        fc.integer({ min: 0, max: 1000 }),
+        fc.boolean(),
+        fc.boolean(),
         (preset, players, seed, greedy, quick) => {
           const overrides = quick ? { quickDiscard: true, slapdown: true } : {};
           const rules = resolveRules({ preset, rules: overrides, players });
           const net = tiny(seed);
           const agents = Array.from({ length: players }, (_, seat) => neuralAgent(net, { greedy: greedy || seat % 2 === 0 }));
           // playMatch throws on an illegal action; a round of 40 whole turns covers turn, draw and after-draw steps.
-          const result = playMatch({ rules, preset, overrides, agents, dealSeed: seed, agentSeed: seed + 1, episode: 'round', maxTurns: 40 });
+          const result = playMatch({
+            rules,
+            preset,
+            overrides,
+            agents,
+            dealSeed: seed,
+            agentSeed: seed + 1,
+            episode: 'round',
+            maxTurns: 40,
+          });
           expect(result.turns).toBeGreaterThan(0);
           net.model.dispose();
         },
@@ -99,7 +113,10 @@ describe('neural agent', () => {
   it('loads a model folder or a run folder (best/, then checkpoint/) through neural:PATH', async () => {
     const net = tiny(9);
     const run = path.join(folder, 'run');
-    await saveNetwork(net, path.join(run, 'checkpoint'), { observationVersion: OBSERVATION_VERSION, actionSpaceVersion: ACTION_SPACE_VERSION });
+    await saveNetwork(net, path.join(run, 'checkpoint'), {
+      observationVersion: OBSERVATION_VERSION,
+      actionSpaceVersion: ACTION_SPACE_VERSION,
+    });
     expect(resolveModelDir(run)).toBe(path.join(run, 'checkpoint'));
     await saveNetwork(net, path.join(run, 'best'), { observationVersion: OBSERVATION_VERSION, actionSpaceVersion: ACTION_SPACE_VERSION });
     expect(resolveModelDir(run)).toBe(path.join(run, 'best'));
@@ -115,9 +132,16 @@ describe('neural agent', () => {
   it('refuses a model saved for another observation or action-space version, naming both', async () => {
     const net = tiny(10);
     await saveNetwork(net, path.join(folder, 'old-obs'), { observationVersion: 'yaniv-obs/0', actionSpaceVersion: ACTION_SPACE_VERSION });
-    await expect(loadNeuralAgent(path.join(folder, 'old-obs'))).rejects.toThrow(`observation version differs: saved "yaniv-obs/0", expected "${OBSERVATION_VERSION}"`);
-    await saveNetwork(net, path.join(folder, 'old-actions'), { observationVersion: OBSERVATION_VERSION, actionSpaceVersion: 'yaniv-actions/0' });
-    await expect(loadNeuralAgent(path.join(folder, 'old-actions'))).rejects.toThrow(`action-space version differs: saved "yaniv-actions/0", expected "${ACTION_SPACE_VERSION}"`);
+    await expect(loadNeuralAgent(path.join(folder, 'old-obs'))).rejects.toThrow(
+      `observation version differs: saved "yaniv-obs/0", expected "${OBSERVATION_VERSION}"`,
+    );
+    await saveNetwork(net, path.join(folder, 'old-actions'), {
+      observationVersion: OBSERVATION_VERSION,
+      actionSpaceVersion: 'yaniv-actions/0',
+    });
+    await expect(loadNeuralAgent(path.join(folder, 'old-actions'))).rejects.toThrow(
+      `action-space version differs: saved "yaniv-actions/0", expected "${ACTION_SPACE_VERSION}"`,
+    );
     net.model.dispose();
   });
 });

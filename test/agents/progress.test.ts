@@ -43,9 +43,12 @@ const tenTrader: Agent = {
     const values = ruleTables(view.rules).values;
     const worth = (a: Action) => (a.type === 'discard' ? a.cards.reduce((sum, c) => sum + values[c], 0) : 0);
     const legal = legalActionIds(mask).map((id) => actionToMove(view, id));
-    const choice = view.phase === 'turn'
-      ? legal.filter((a) => a.type === 'discard').sort((a, b) => worth(b) - worth(a))[0]
-      : legal.find((a) => a.type === 'draw' && a.source !== 'deck' && values[a.source] === 10) ?? legal.find((a) => a.type === 'draw') ?? legal[0];
+    const choice =
+      view.phase === 'turn'
+        ? legal.filter((a) => a.type === 'discard').sort((a, b) => worth(b) - worth(a))[0]
+        : (legal.find((a) => a.type === 'draw' && a.source !== 'deck' && values[a.source] === 10) ??
+          legal.find((a) => a.type === 'draw') ??
+          legal[0]);
     return { action: moveToAction(view, choice) };
   },
 };

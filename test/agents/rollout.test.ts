@@ -19,7 +19,7 @@ function input(hand: string) {
 }
 
 describe('rollout', () => {
-  it('searches the strong bot\'s best discards and returns a legal one with its policy, best first', () => {
+  it("searches the strong bot's best discards and returns a legal one with its policy, best first", () => {
     const agent = rolloutAgent({ samples: 8 });
     agent.reset(3);
     const decision = agent.act(input('KS KH 4D 9C 2S'));
@@ -67,9 +67,13 @@ describe('the strong-like playout', () => {
 });
 
 describe('rollout choices', () => {
-  it('keeps the strong bot\'s first choice unless a candidate beats it by the margin', () => {
+  it("keeps the strong bot's first choice unless a candidate beats it by the margin", () => {
     const position = input('KS KH 4D 9C 2S');
-    const first = rankDiscards(position.view, legalActionIds(position.mask).map((id) => actionToMove(position.view, id)), unseenCounts(position.view))[0].action;
+    const first = rankDiscards(
+      position.view,
+      legalActionIds(position.mask).map((id) => actionToMove(position.view, id)),
+      unseenCounts(position.view),
+    )[0].action;
     const agent = rolloutAgent({ samples: 8, margin: 1e9 });
     agent.reset(5);
     expect(agent.act(position).action).toBe(moveToAction(position.view, first));

@@ -21,7 +21,12 @@ describe('schedule', () => {
   });
 
   it('seats every agent in every seat equally often', () => {
-    for (const [agents, players] of [[['a', 'b'], 4], [['a', 'b', 'c'], 3], [['a', 'b', 'c'], 2], [['a', 'b', 'c', 'd', 'e'], 3]] as const) {
+    for (const [agents, players] of [
+      [['a', 'b'], 4],
+      [['a', 'b', 'c'], 3],
+      [['a', 'b', 'c'], 2],
+      [['a', 'b', 'c', 'd', 'e'], 3],
+    ] as const) {
       const games = schedule(agents, players, 12);
       for (let seat = 0; seat < players; seat++) {
         const counts = new Map<string, number>();
@@ -33,8 +38,15 @@ describe('schedule', () => {
 
   it('repeats agents round a table with more seats than agents, and pairs them off with fewer', () => {
     expect(lineups(['a', 'b'], 4)).toEqual([['a', 'b', 'a', 'b']]);
-    expect(rotations(['a', 'b', 'a', 'b'])).toEqual([['a', 'b', 'a', 'b'], ['b', 'a', 'b', 'a']]);
-    expect(lineups(['a', 'b', 'c'], 2)).toEqual([['a', 'b'], ['a', 'c'], ['b', 'c']]);
+    expect(rotations(['a', 'b', 'a', 'b'])).toEqual([
+      ['a', 'b', 'a', 'b'],
+      ['b', 'a', 'b', 'a'],
+    ]);
+    expect(lineups(['a', 'b', 'c'], 2)).toEqual([
+      ['a', 'b'],
+      ['a', 'c'],
+      ['b', 'c'],
+    ]);
   });
 });
 
@@ -50,24 +62,65 @@ describe('statistics', () => {
 
   it('turns a 3-of-4 record into Bradley–Terry Elo with one virtual draw', () => {
     // With the virtual draw a wins 3.5 of 5: strength ratio 3.5/1.5, 400·log10(7/3) = 147.2 points apart.
-    const elo = eloRatings(['a', 'b'], [[0, 3], [1, 0]], [[0, 4], [4, 0]]);
+    const elo = eloRatings(
+      ['a', 'b'],
+      [
+        [0, 3],
+        [1, 0],
+      ],
+      [
+        [0, 4],
+        [4, 0],
+      ],
+    );
     expect(elo.a).toBeCloseTo(1573.6, 1);
     expect(elo.b).toBeCloseTo(1426.4, 1);
   });
 
   it('summarizes hand-made games', () => {
     const seat = (won: boolean, rank: number, roundPoints: number, extra: Partial<MatchResult['seats'][number]> = {}) => ({
-      won, rank, eliminatedAfter: null, finalTotal: 0, roundPoints, rounds: 2, yanivCalls: 0, yanivSuccesses: 0, assafSuffered: 0, assafCaused: 0,
-      decisions: 10, decisionNanos: 10_000, ...extra,
+      won,
+      rank,
+      eliminatedAfter: null,
+      finalTotal: 0,
+      roundPoints,
+      rounds: 2,
+      yanivCalls: 0,
+      yanivSuccesses: 0,
+      assafSuffered: 0,
+      assafCaused: 0,
+      decisions: 10,
+      decisionNanos: 10_000,
+      ...extra,
     });
-    const game = (seats: MatchResult['seats']): MatchResult => ({ seats, rounds: 2, turns: 10, winner: seats.findIndex((s) => s.won), truncated: false });
-    const summary = summarize(['a', 'b'], [
-      { seats: ['a', 'b'], result: game([seat(true, 0, 10, { yanivCalls: 2, yanivSuccesses: 1, assafSuffered: 1 }), seat(false, 1, 30, { assafCaused: 1 })]) },
-      { seats: ['b', 'a'], result: game([seat(false, 1, 40), seat(true, 0, 6, { yanivCalls: 1, yanivSuccesses: 1 })]) },
-      { seats: ['a', 'b'], result: game([seat(false, 1, 20), seat(true, 0, 4)]) },
-    ]);
+    const game = (seats: MatchResult['seats']): MatchResult => ({
+      seats,
+      rounds: 2,
+      turns: 10,
+      winner: seats.findIndex((s) => s.won),
+      truncated: false,
+    });
+    const summary = summarize(
+      ['a', 'b'],
+      [
+        {
+          seats: ['a', 'b'],
+          result: game([seat(true, 0, 10, { yanivCalls: 2, yanivSuccesses: 1, assafSuffered: 1 }), seat(false, 1, 30, { assafCaused: 1 })]),
+        },
+        { seats: ['b', 'a'], result: game([seat(false, 1, 40), seat(true, 0, 6, { yanivCalls: 1, yanivSuccesses: 1 })]) },
+        { seats: ['a', 'b'], result: game([seat(false, 1, 20), seat(true, 0, 4)]) },
+      ],
+    );
     const [a, b] = summary.agents;
-    expect(a).toMatchObject({ games: 3, wins: 2, yanivCallsPerGame: 1, yanivSuccessRate: 2 / 3, assafSufferedPerGame: 1 / 3, meanRoundsPerGame: 2, microsPerDecision: 1 });
+    expect(a).toMatchObject({
+      games: 3,
+      wins: 2,
+      yanivCallsPerGame: 1,
+      yanivSuccessRate: 2 / 3,
+      assafSufferedPerGame: 1 / 3,
+      meanRoundsPerGame: 2,
+      microsPerDecision: 1,
+    });
     expect(a.winRate).toBeCloseTo(2 / 3);
     expect(a.meanRoundPenalty).toBeCloseTo(36 / 6);
     expect(b.meanRoundPenalty).toBeCloseTo(74 / 6);
@@ -79,15 +132,24 @@ describe('statistics', () => {
 
     // A game stopped by the turn cap is counted, and changes no other figure.
     const stopped = { ...game([seat(false, 0, 99, { yanivCalls: 5 }), seat(false, 1, 0)]), truncated: true };
-    const withStopped = summarize(['a', 'b'], [
-      { seats: ['a', 'b'], result: game([seat(true, 0, 10, { yanivCalls: 2, yanivSuccesses: 1, assafSuffered: 1 }), seat(false, 1, 30, { assafCaused: 1 })]) },
-      { seats: ['b', 'a'], result: game([seat(false, 1, 40), seat(true, 0, 6, { yanivCalls: 1, yanivSuccesses: 1 })]) },
-      { seats: ['a', 'b'], result: stopped },
-      { seats: ['a', 'b'], result: game([seat(false, 1, 20), seat(true, 0, 4)]) },
-    ]);
+    const withStopped = summarize(
+      ['a', 'b'],
+      [
+        {
+          seats: ['a', 'b'],
+          result: game([seat(true, 0, 10, { yanivCalls: 2, yanivSuccesses: 1, assafSuffered: 1 }), seat(false, 1, 30, { assafCaused: 1 })]),
+        },
+        { seats: ['b', 'a'], result: game([seat(false, 1, 40), seat(true, 0, 6, { yanivCalls: 1, yanivSuccesses: 1 })]) },
+        { seats: ['a', 'b'], result: stopped },
+        { seats: ['a', 'b'], result: game([seat(false, 1, 20), seat(true, 0, 4)]) },
+      ],
+    );
     expect(withStopped.games).toBe(4);
     expect(withStopped.truncatedGames).toBe(1);
-    expect(withStopped.agents.map((x) => [x.games, x.unfinished])).toEqual([[4, 1], [4, 1]]);
+    expect(withStopped.agents.map((x) => [x.games, x.unfinished])).toEqual([
+      [4, 1],
+      [4, 1],
+    ]);
     const { games: _g, unfinished: _u, ...figures } = withStopped.agents[0];
     const { games: _g0, unfinished: _u0, ...expected } = a;
     expect(figures).toEqual(expected);
@@ -105,7 +167,15 @@ describe('agents in play', () => {
       const agents = await Promise.all(Array.from({ length: players }, (_, seat) => createAgent(HEURISTICS[seat % HEURISTICS.length])));
       const rules = resolveRules({ preset, players });
       // playMatch throws on any illegal choice.
-      const result = playMatch({ rules, preset, overrides: {}, agents, dealSeed: players, agentSeed: 7, episode: players === 8 ? 'round' : 'game' });
+      const result = playMatch({
+        rules,
+        preset,
+        overrides: {},
+        agents,
+        dealSeed: players,
+        agentSeed: 7,
+        episode: players === 8 ? 'round' : 'game',
+      });
       expect(result.seats.reduce((n, s) => n + s.decisions, 0)).toBeGreaterThan(players);
       expect(result.winner).toBeGreaterThanOrEqual(0);
       // Ranks: the winner first, then whoever stayed in the game longer, then the lower total.
@@ -116,7 +186,8 @@ describe('agents in play', () => {
           const survivalA = a.eliminatedAfter ?? Infinity;
           const survivalB = b.eliminatedAfter ?? Infinity;
           if (survivalA > survivalB) expect(a.rank).toBeLessThan(b.rank);
-          if (survivalA === survivalB && players > 2 && result.rounds > 1 && a.finalTotal < b.finalTotal) expect(a.rank).toBeLessThan(b.rank);
+          if (survivalA === survivalB && players > 2 && result.rounds > 1 && a.finalTotal < b.finalTotal)
+            expect(a.rank).toBeLessThan(b.rank);
         }
       }
     }
@@ -125,7 +196,16 @@ describe('agents in play', () => {
   it('writes a record that replays to the same totals and winner', async () => {
     const rules = resolveRules({ players: 3 });
     const agents = await Promise.all(['strong', 'intermediate', 'novice'].map((name) => createAgent(name)));
-    const result = playMatch({ rules, preset: 'standard', overrides: {}, agents, dealSeed: 11, agentSeed: 3, episode: 'game', record: true });
+    const result = playMatch({
+      rules,
+      preset: 'standard',
+      overrides: {},
+      agents,
+      dealSeed: 11,
+      agentSeed: 3,
+      episode: 'game',
+      record: true,
+    });
     const { result: replayed } = replay(parseRecord(result.record));
     expect(replayed.ok).toBe(true);
     if (!replayed.ok) return;
@@ -140,7 +220,17 @@ describe('the turn cap', () => {
     const rules = resolveRules({ players: 2 });
     const play = async (maxTurns?: number) => {
       const agents = await Promise.all(['intermediate', 'novice'].map((name) => createAgent(name)));
-      return playMatch({ rules, preset: 'standard', overrides: {}, agents, dealSeed: 4, agentSeed: 1, episode: 'game', record: true, maxTurns });
+      return playMatch({
+        rules,
+        preset: 'standard',
+        overrides: {},
+        agents,
+        dealSeed: 4,
+        agentSeed: 1,
+        episode: 'game',
+        record: true,
+        maxTurns,
+      });
     };
     const whole = await play();
     const firstRoundEnd = whole.record?.rounds[0].moves.length ?? 0;
@@ -159,7 +249,16 @@ describe('the turn cap', () => {
 
   it('marks a round episode cut short as truncated', async () => {
     const agents = await Promise.all(['intermediate', 'novice'].map((name) => createAgent(name)));
-    const result = playMatch({ rules: resolveRules({ players: 2 }), preset: 'standard', overrides: {}, agents, dealSeed: 4, agentSeed: 1, episode: 'round', maxTurns: 1 });
+    const result = playMatch({
+      rules: resolveRules({ players: 2 }),
+      preset: 'standard',
+      overrides: {},
+      agents,
+      dealSeed: 4,
+      agentSeed: 1,
+      episode: 'round',
+      maxTurns: 1,
+    });
     expect(result).toMatchObject({ truncated: true, rounds: 1, turns: 1, winner: -1 });
   });
 });
@@ -171,7 +270,11 @@ describe('yaniv bench', () => {
   };
   const stable = (json: string) => {
     const report = JSON.parse(json);
-    return { agents: report.agents.map(({ microsPerDecision: _, ...rest }: { microsPerDecision: number }) => rest), headToHead: report.headToHead, elo: report.elo };
+    return {
+      agents: report.agents.map(({ microsPerDecision: _, ...rest }: { microsPerDecision: number }) => rest),
+      headToHead: report.headToHead,
+      elo: report.elo,
+    };
   };
 
   it('gives the same result with 1 and 2 workers', () => {
@@ -188,7 +291,12 @@ describe('yaniv bench', () => {
     const args = ['--agents', 'strong,intermediate', '--games', '6', '--seed', '1', '--workers', '1', '--max-turns', '250'];
     const json = run(...args, '--json', '-');
     expect(json.status, json.stderr).toBe(0);
-    const report = JSON.parse(json.stdout) as { config: { maxTurns: number }; games: number; truncatedGames: number; agents: { agent: string; games: number; unfinished: number; wins: number; winRate: number }[] };
+    const report = JSON.parse(json.stdout) as {
+      config: { maxTurns: number };
+      games: number;
+      truncatedGames: number;
+      agents: { agent: string; games: number; unfinished: number; wins: number; winRate: number }[];
+    };
     expect(report.config.maxTurns).toBe(250);
     expect(report.games).toBe(6);
     const stopped = report.truncatedGames;
@@ -231,7 +339,9 @@ describe('agent registry', () => {
   it('reads specs with parameters and names what is wrong', async () => {
     expect(parseAgentSpec('rollout?samples=8&ms=5')).toEqual({ name: 'rollout', params: { samples: '8', ms: '5' } });
     expect((await createAgent('rollout?samples=4')).name).toBe('rollout');
-    expect(() => parseAgentSpec('strongest')).toThrow(/unknown agent "strongest"; the agents are random, novice, intermediate, strong, rollout/);
+    expect(() => parseAgentSpec('strongest')).toThrow(
+      /unknown agent "strongest"; the agents are random, novice, intermediate, strong, rollout/,
+    );
     expect(() => parseAgentSpec('strong?depth=2')).toThrow(/agent "strong" has no parameter "depth"; it takes no parameters/);
     expect(() => parseAgentSpec('strong:path')).toThrow(/takes no ":" argument/);
     await expect(createAgent('rollout?samples=-1')).rejects.toThrow(/samples must be a positive number/);

@@ -26,7 +26,21 @@ function yaniv(...args: string[]) {
 
 /** A two-game bench under the given rule flags: the preset and rules its JSON report states, or the failure. */
 function bench(...ruleFlags: string[]) {
-  const run = yaniv('bench', '--agents', 'intermediate,novice', '--games', '2', '--episode', 'round', '--workers', '1', '--no-progress', '--json', '-', ...ruleFlags);
+  const run = yaniv(
+    'bench',
+    '--agents',
+    'intermediate,novice',
+    '--games',
+    '2',
+    '--episode',
+    'round',
+    '--workers',
+    '1',
+    '--no-progress',
+    '--json',
+    '-',
+    ...ruleFlags,
+  );
   if (run.code !== 0) return { ...run, config: undefined };
   const { preset, rules } = (JSON.parse(run.stdout) as { config: { preset: string; rules: unknown } }).config;
   return { ...run, config: { preset, rules } };
@@ -40,7 +54,18 @@ function rulesFile(name: string, text: string): string {
 
 describe('rule flags', () => {
   it('apply --rule overrides on top of the preset, values read as JSON or else as words', () => {
-    const run = bench('--rules', 'pagat', '--rule', 'slapdown=true', '--rule', 'yanivThreshold=5', '--rule', 'milestones=[[50,25]]', '--rule', 'nextStarter=lowestHand');
+    const run = bench(
+      '--rules',
+      'pagat',
+      '--rule',
+      'slapdown=true',
+      '--rule',
+      'yanivThreshold=5',
+      '--rule',
+      'milestones=[[50,25]]',
+      '--rule',
+      'nextStarter=lowestHand',
+    );
     expect(run.code, run.stderr).toBe(0);
     expect(run.config).toMatchObject({
       preset: 'pagat',

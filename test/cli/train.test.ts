@@ -31,12 +31,39 @@ function yaniv(...args: string[]) {
 
 /** Small enough to run in seconds: a tiny network, a few games, episodes of one round cut at 30 turns. */
 const TINY = [
-  '--hidden-units', '8', '--games-per-actor', '4', '--rollout-samples', '128', '--minibatch-size', '64', '--max-turns', '30',
-  '--imitation-episodes', '2', '--episode', 'round', '--eval-every', '0', '--eval-games', '2', '--backend', 'wasm',
+  '--hidden-units',
+  '8',
+  '--games-per-actor',
+  '4',
+  '--rollout-samples',
+  '128',
+  '--minibatch-size',
+  '64',
+  '--max-turns',
+  '30',
+  '--imitation-episodes',
+  '2',
+  '--episode',
+  'round',
+  '--eval-every',
+  '0',
+  '--eval-games',
+  '2',
+  '--backend',
+  'wasm',
 ];
 
-const metricLines = (dir: string) => readFileSync(path.join(dir, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-const trainerState = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'checkpoint', 'trainer.json'), 'utf8')) as { episodes: number; iteration: number; commandLines: string[][] };
+const metricLines = (dir: string) =>
+  readFileSync(path.join(dir, 'metrics.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+const trainerState = (dir: string) =>
+  JSON.parse(readFileSync(path.join(dir, 'checkpoint', 'trainer.json'), 'utf8')) as {
+    episodes: number;
+    iteration: number;
+    commandLines: string[][];
+  };
 
 describe('yaniv train', () => {
   it('trains a tiny network, whose checkpoint neural:PATH loads and plays a legal game with, and resumes', async () => {
@@ -44,10 +71,19 @@ describe('yaniv train', () => {
     const first = yaniv('train', '--episodes', '4', '--out', run, ...TINY);
     expect(first.stderr).toMatch(/finished at \d+ episodes/);
     expect(first.code).toBe(0);
-    for (const file of ['checkpoint/model.json', 'checkpoint/optimizer.bin', 'checkpoint/trainer.json', 'best/model.json', 'metrics.jsonl', 'curve.svg']) {
+    for (const file of [
+      'checkpoint/model.json',
+      'checkpoint/optimizer.bin',
+      'checkpoint/trainer.json',
+      'best/model.json',
+      'metrics.jsonl',
+      'curve.svg',
+    ]) {
       expect(existsSync(path.join(run, file)), file).toBe(true);
     }
-    const metadata = JSON.parse(readFileSync(path.join(run, 'checkpoint', 'metadata.json'), 'utf8')) as { training: Record<string, unknown> };
+    const metadata = JSON.parse(readFileSync(path.join(run, 'checkpoint', 'metadata.json'), 'utf8')) as {
+      training: Record<string, unknown>;
+    };
     expect(metadata.training).toMatchObject({ rules: { preset: 'standard' }, players: [2], episode: 'round' });
     expect(metadata.training.episodes).toBeGreaterThanOrEqual(4);
     expect(metadata.training.hyperParameters).toMatchObject({ hiddenUnits: [8], rolloutSamples: 128 });
@@ -62,7 +98,16 @@ describe('yaniv train', () => {
     await initBackend('wasm');
     const agent = await createAgent(`neural:${path.join(run, 'checkpoint')}`);
     const random = await createAgent('random');
-    const result = playMatch({ rules: resolveRules({ players: 2 }), preset: 'standard', overrides: {}, agents: [agent, random], dealSeed: 1, agentSeed: 2, episode: 'round', maxTurns: 50 });
+    const result = playMatch({
+      rules: resolveRules({ players: 2 }),
+      preset: 'standard',
+      overrides: {},
+      agents: [agent, random],
+      dealSeed: 1,
+      agentSeed: 2,
+      episode: 'round',
+      maxTurns: 50,
+    });
     expect(result.turns).toBeGreaterThan(0);
 
     // Resume: the count and the metrics go on from the checkpoint.
@@ -72,7 +117,9 @@ describe('yaniv train', () => {
     expect(after.episodes).toBeGreaterThanOrEqual(before.episodes + 4);
     expect(after.iteration).toBeGreaterThan(before.iteration);
     expect(after.commandLines.length).toBe(2);
-    const iterations = metricLines(run).filter((l) => l.type === 'iteration').map((l) => l.iteration as number);
+    const iterations = metricLines(run)
+      .filter((l) => l.type === 'iteration')
+      .map((l) => l.iteration as number);
     expect(iterations).toEqual(Array.from({ length: after.iteration }, (_, i) => i + 1));
 
     // A resume without --episodes keeps the run's target: nothing left to play, one more checkpoint.

@@ -1,8 +1,23 @@
 // Positions written the way people write Yaniv: cards as strings, deals as objects, whole
 // turns as one line ("AS 2S 3S / deck", "9C 9D / 3S", "4S 5S 6S / deck +quick", "yaniv").
 import {
-  type Card, DiscardList, type GameState, PHASE_BETWEEN_ROUNDS, type RoundResult, type RuleOptionsInput, type TurnMove,
-  cardName, handOf, legalDiscards, legalTurns, newGame, parseCard, pickableCards, playTurn, resolveRules, startRound,
+  type Card,
+  DiscardList,
+  type GameState,
+  PHASE_BETWEEN_ROUNDS,
+  type RoundResult,
+  type RuleOptionsInput,
+  type TurnMove,
+  cardName,
+  handOf,
+  legalDiscards,
+  legalTurns,
+  newGame,
+  parseCard,
+  pickableCards,
+  playTurn,
+  resolveRules,
+  startRound,
   turnError,
 } from '../../env/index.js';
 
@@ -54,7 +69,9 @@ export function game(deal: DealText, table: Table = {}): GameState {
   const players = table.players ?? deal.hands.length;
   const rules = resolveRules({ preset: table.preset, rules: table.rules ?? {}, players });
   const s = newGame({ rules, players, seed: table.seed ?? 1, startTotals: table.totals });
-  deal.hands.forEach((hand, seat) => { if (hand === null) s.active[seat] = 0; });
+  deal.hands.forEach((hand, seat) => {
+    if (hand === null) s.active[seat] = 0;
+  });
   return redeal(s, deal);
 }
 
@@ -107,7 +124,7 @@ export function why(s: GameState, line: string): string | null {
 /** Plays the turns, the last being a Yaniv call (or slapdown), and returns how the round ended. */
 export function showdown(s: GameState, ...lines: string[]): RoundResult {
   const after = play(s, ...lines);
-  if (!after.lastResult || after.phase !== PHASE_BETWEEN_ROUNDS && after.winner < 0) throw new Error('test setup: the round did not end');
+  if (!after.lastResult || (after.phase !== PHASE_BETWEEN_ROUNDS && after.winner < 0)) throw new Error('test setup: the round did not end');
   return after.lastResult;
 }
 

@@ -33,11 +33,15 @@ describe('backend selection', () => {
   it('refuses a named backend that cannot load, saying which and why', async () => {
     const attempt = initBackend('wasm', { loaders: { wasm: missing } });
     await expect(attempt).rejects.toBeInstanceOf(BackendUnavailableError);
-    await expect(initBackend('wasm', { loaders: { wasm: missing } })).rejects.toThrow("tfjs backend 'wasm' is unavailable: forced missing for the test");
+    await expect(initBackend('wasm', { loaders: { wasm: missing } })).rejects.toThrow(
+      "tfjs backend 'wasm' is unavailable: forced missing for the test",
+    );
   });
 
   it.skipIf(tfjsNodeInstalled())('reports the real tfjs-node as unavailable here, with how to install it', async () => {
-    await expect(initBackend('node')).rejects.toThrow(/tfjs backend 'node' is unavailable: cannot load @tensorflow\/tfjs-node .*npm install @tensorflow\/tfjs-node/);
+    await expect(initBackend('node')).rejects.toThrow(
+      /tfjs backend 'node' is unavailable: cannot load @tensorflow\/tfjs-node .*npm install @tensorflow\/tfjs-node/,
+    );
   });
 
   it('can turn the fast path off and on again', async () => {
@@ -52,7 +56,10 @@ describe('backend selection', () => {
 
   it('offers a commander option with choices and default auto', () => {
     const parse = (args: string[]): unknown => {
-      const cmd = new Command().exitOverride().configureOutput({ writeErr: () => {} }).addOption(backendOption());
+      const cmd = new Command()
+        .exitOverride()
+        .configureOutput({ writeErr: () => {} })
+        .addOption(backendOption());
       cmd.parse(args, { from: 'user' });
       return cmd.opts().backend;
     };

@@ -42,29 +42,34 @@ describe('evaluatePolicyValue on wasm', () => {
   it('equals the uploaded-penalty path over random masks, rows without a legal action and rows with one', () => {
     const nets = [netOf(1), netOf(2, 512)];
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 1 }), fc.integer({ min: 1, max: 70 }), fc.integer({ min: 0, max: 1e6 }), (which, rows, seed) => {
-        const net = nets[which];
-        const { actionCount } = net.config;
-        const observations = observationsOf(rows, seed);
-        // Per row: all legal, none legal, exactly one legal, or a pseudo-random subset; mask values > 0 of any size are legal.
-        const mask = new Float32Array(rows * actionCount);
-        for (let r = 0; r < rows; r++) {
-          const kind = (seed + r) % 4;
-          for (let a = 0; a < actionCount; a++) {
-            const h = (Math.imul(seed + 31 * r, 2654435761) ^ Math.imul(a + 1, 40503)) >>> 0;
-            const legal = kind === 0 || (kind === 2 && a === (seed + r) % actionCount) || (kind === 3 && h % 3 !== 0);
-            mask[r * actionCount + a] = legal ? 0.5 + (h % 4) : -(h % 2);
+      fc.property(
+        fc.integer({ min: 0, max: 1 }),
+        fc.integer({ min: 1, max: 70 }),
+        fc.integer({ min: 0, max: 1e6 }),
+        (which, rows, seed) => {
+          const net = nets[which];
+          const { actionCount } = net.config;
+          const observations = observationsOf(rows, seed);
+          // Per row: all legal, none legal, exactly one legal, or a pseudo-random subset; mask values > 0 of any size are legal.
+          const mask = new Float32Array(rows * actionCount);
+          for (let r = 0; r < rows; r++) {
+            const kind = (seed + r) % 4;
+            for (let a = 0; a < actionCount; a++) {
+              const h = (Math.imul(seed + 31 * r, 2654435761) ^ Math.imul(a + 1, 40503)) >>> 0;
+              const legal = kind === 0 || (kind === 2 && a === (seed + r) % actionCount) || (kind === 3 && h % 3 !== 0);
+              mask[r * actionCount + a] = legal ? 0.5 + (h % 4) : -(h % 2);
+            }
           }
-        }
-        const got = evaluatePolicyValue(net, observations, mask);
-        const want = evaluatePolicyValueWithPenalty(net, observations, mask);
-        expect(got.rows).toBe(rows);
-        expect(Array.from(got.values)).toEqual(Array.from(want.values));
-        got.probabilities.forEach((p, i) => {
-          expect(Math.abs(p - want.probabilities[i])).toBeLessThanOrEqual(1e-6);
-          if (!(mask[i] > 0)) expect(p + 0).toBe(0);
-        });
-      }),
+          const got = evaluatePolicyValue(net, observations, mask);
+          const want = evaluatePolicyValueWithPenalty(net, observations, mask);
+          expect(got.rows).toBe(rows);
+          expect(Array.from(got.values)).toEqual(Array.from(want.values));
+          got.probabilities.forEach((p, i) => {
+            expect(Math.abs(p - want.probabilities[i])).toBeLessThanOrEqual(1e-6);
+            if (!(mask[i] > 0)) expect(p + 0).toBe(0);
+          });
+        },
+      ),
       { numRuns: 60, seed: 17 },
     );
     for (const net of nets) net.model.dispose();
@@ -86,7 +91,8 @@ describe('evaluatePolicyValue on wasm', () => {
             if (!rowLegal[a]) expect(p + 0).toBe(0);
             else expect(p).toBeGreaterThanOrEqual(0);
             // Within the clip range the two paths compute the same softmax.
-            if (logits.every((x) => Math.abs(x) <= LOGIT_LIMIT)) expect(Math.abs(p - reference.probabilities[r * ACTIONS + a])).toBeLessThanOrEqual(1e-6);
+            if (logits.every((x) => Math.abs(x) <= LOGIT_LIMIT))
+              expect(Math.abs(p - reference.probabilities[r * ACTIONS + a])).toBeLessThanOrEqual(1e-6);
           });
           const count = rowLegal.filter(Boolean).length;
           expect(row.reduce((x, y) => x + y, 0)).toBeCloseTo(count > 0 ? 1 : 0, 5);

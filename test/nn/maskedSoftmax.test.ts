@@ -11,7 +11,10 @@ const extremeLogit = fc.oneof(
   fc.float({ noNaN: true, noDefaultInfinity: true }),
 );
 const rows = fc.array(
-  fc.tuple(fc.array(extremeLogit, { minLength: ACTIONS, maxLength: ACTIONS }), fc.array(fc.boolean(), { minLength: ACTIONS, maxLength: ACTIONS })),
+  fc.tuple(
+    fc.array(extremeLogit, { minLength: ACTIONS, maxLength: ACTIONS }),
+    fc.array(fc.boolean(), { minLength: ACTIONS, maxLength: ACTIONS }),
+  ),
   { minLength: 1, maxLength: 5 },
 );
 
@@ -32,7 +35,10 @@ describe('masked softmax', () => {
   it('sums to 1 over legal actions, is 0 elsewhere, and is finite for extreme logits', () => {
     fc.assert(
       fc.property(rows, (data) => {
-        const { probs, logProbs } = run(data.map((r) => r[0]), data.map((r) => r[1]));
+        const { probs, logProbs } = run(
+          data.map((r) => r[0]),
+          data.map((r) => r[1]),
+        );
         data.forEach(([, legal], r) => {
           const row = Array.from(probs.subarray(r * ACTIONS, (r + 1) * ACTIONS));
           const logRow = Array.from(logProbs.subarray(r * ACTIONS, (r + 1) * ACTIONS));
@@ -62,11 +68,18 @@ describe('masked softmax', () => {
   });
 
   it('matches the plain softmax when every action is legal', () => {
-    const logits = tf.tensor2d([[1, 2, 3, -1], [0.5, 0.5, -2, 4]]);
+    const logits = tf.tensor2d([
+      [1, 2, 3, -1],
+      [0.5, 0.5, -2, 4],
+    ]);
     const mask = tf.onesLike(logits);
     const got = maskedSoftmax(logits, mask);
     const want = tf.softmax(logits);
-    expect(Array.from(got.dataSync()).map((x, i) => x - want.dataSync()[i]).every((d) => Math.abs(d) < 1e-6)).toBe(true);
+    expect(
+      Array.from(got.dataSync())
+        .map((x, i) => x - want.dataSync()[i])
+        .every((d) => Math.abs(d) < 1e-6),
+    ).toBe(true);
     tf.dispose([logits, mask, got, want]);
   });
 
@@ -97,9 +110,21 @@ describe('masked softmax cross-entropy', () => {
   });
 
   it('has the value and gradient of −mean Σ target·maskedLogSoftmax', () => {
-    const logits = tf.tensor2d([[1, -2, 3, 40], [0.5, 2, -1, 1e30], [3, 1, 2, 0]]);
-    const mask = tf.tensor2d([[0, 1, 1, 0], [1, 1, 1, 0], [0, 0, 1, 0]]);
-    const target = tf.tensor2d([[0, 0.25, 0.75, 0], [0.2, 0.2, 0.6, 0], [0, 0, 1, 0]]);
+    const logits = tf.tensor2d([
+      [1, -2, 3, 40],
+      [0.5, 2, -1, 1e30],
+      [3, 1, 2, 0],
+    ]);
+    const mask = tf.tensor2d([
+      [0, 1, 1, 0],
+      [1, 1, 1, 0],
+      [0, 0, 1, 0],
+    ]);
+    const target = tf.tensor2d([
+      [0, 0.25, 0.75, 0],
+      [0.2, 0.2, 0.6, 0],
+      [0, 0, 1, 0],
+    ]);
     const reference = (x: tf.Tensor): tf.Scalar => tf.neg(tf.mean(tf.sum(tf.mul(target, maskedLogSoftmax(x, mask)), -1)));
     const [want, wantGrad] = [reference(logits), tf.grad(reference)(logits)];
     const fused = (x: tf.Tensor): tf.Scalar => maskedSoftmaxCrossEntropy(x as tf.Tensor2D, mask, target);

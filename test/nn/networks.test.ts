@@ -6,7 +6,14 @@ import { buildNetwork, trainableVariables } from '../../nn/networks.js';
 import { actionScoringLoss, policyValueLoss, trainStep } from '../../training/losses.js';
 
 const pvConfig = { kind: 'policy-value' as const, observationSize: 6, actionCount: 5, hiddenUnits: [8, 8], seed: 3 };
-const asConfig = { kind: 'action-scoring' as const, observationSize: 6, actionFeatureSize: 4, observationUnits: [8], hiddenUnits: [8], seed: 4 };
+const asConfig = {
+  kind: 'action-scoring' as const,
+  observationSize: 6,
+  actionFeatureSize: 4,
+  observationUnits: [8],
+  hiddenUnits: [8],
+  seed: 4,
+};
 
 function data(n: number, seed: number): Float32Array {
   return Float32Array.from({ length: n }, (_, i) => Math.sin(seed * 13.7 + i * 1.3));
@@ -30,8 +37,16 @@ describe('networks', () => {
 
   it('refuses a config key it does not know, naming it (a typo is not silently dropped)', () => {
     expect(() => buildNetwork({ ...pvConfig, hiddenUnit: [8] } as never)).toThrow('network config: Unrecognized key: "hiddenUnit"');
-    expect(() => buildNetwork({ kind: 'action-scoring', observationSize: 3, actionFeatureSize: 2, observationUnits: [4], hiddenUnits: [4], actionCount: 5 } as never))
-      .toThrow('network config: Unrecognized key: "actionCount"');
+    expect(() =>
+      buildNetwork({
+        kind: 'action-scoring',
+        observationSize: 3,
+        actionFeatureSize: 2,
+        observationUnits: [4],
+        hiddenUnits: [4],
+        actionCount: 5,
+      } as never),
+    ).toThrow('network config: Unrecognized key: "actionCount"');
   });
 
   it('builds the same weights from the same seed', () => {

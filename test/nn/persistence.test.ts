@@ -29,14 +29,27 @@ describe('persistence', () => {
     const obs = Float32Array.from([0.1, -0.4, 2, 0, 1, 3, -1, 0.5, 0.25, -2]);
     const mask = [1, 1, 0, 1, 0, 1, 1, 1];
     expect(evaluatePolicyValue(network as typeof net, obs, mask)).toEqual(evaluatePolicyValue(net, obs, mask));
-    expect(metadata).toMatchObject({ formatVersion: 1, ...versions, network: net.config, training, backend: 'wasm', tfjsVersion: tf.version.tfjs });
+    expect(metadata).toMatchObject({
+      formatVersion: 1,
+      ...versions,
+      network: net.config,
+      training,
+      backend: 'wasm',
+      tfjsVersion: tf.version.tfjs,
+    });
 
     const modelJson = JSON.parse(await readFile(path.join(where, 'model.json'), 'utf8'));
     expect(modelJson.format).toBe('layers-model');
     expect(modelJson.weightsManifest[0].paths).toEqual(['weights.bin']);
     // The same files through tfjs's own loader (what a browser does over http): fromMemory with the raw bytes.
     const weights = await readFile(path.join(where, 'weights.bin'));
-    const viaTfjs = await tf.loadLayersModel(tf.io.fromMemory(modelJson.modelTopology, modelJson.weightsManifest[0].weights, weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength)));
+    const viaTfjs = await tf.loadLayersModel(
+      tf.io.fromMemory(
+        modelJson.modelTopology,
+        modelJson.weightsManifest[0].weights,
+        weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength),
+      ),
+    );
     const x = tf.tensor2d(obs, [2, 5]);
     const [a, b] = [viaTfjs.predict(x) as tf.Tensor[], net.model.predict(x) as tf.Tensor[]];
     expect(Array.from(a[0].dataSync())).toEqual(Array.from(b[0].dataSync()));
@@ -45,7 +58,14 @@ describe('persistence', () => {
   });
 
   it('save → load gives identical outputs (action-scoring)', async () => {
-    const net = buildNetwork({ kind: 'action-scoring', observationSize: 3, actionFeatureSize: 2, observationUnits: [4], hiddenUnits: [4], seed: 2 });
+    const net = buildNetwork({
+      kind: 'action-scoring',
+      observationSize: 3,
+      actionFeatureSize: 2,
+      observationUnits: [4],
+      hiddenUnits: [4],
+      seed: 2,
+    });
     const where = path.join(dir, 'as');
     await saveNetwork(net, where, versions);
     const { network } = await loadNetwork(where, versions);
@@ -83,14 +103,27 @@ describe('persistence', () => {
     net.model.dispose();
     const metaPath = path.join(where, 'metadata.json');
     const meta = JSON.parse(await readFile(metaPath, 'utf8')) as Record<string, Record<string, unknown>>;
-    expect(Object.keys(meta).sort()).toEqual(['actionSpaceVersion', 'backend', 'createdAt', 'formatVersion', 'network', 'observationVersion', 'tfjsVersion', 'training']);
+    expect(Object.keys(meta).sort()).toEqual([
+      'actionSpaceVersion',
+      'backend',
+      'createdAt',
+      'formatVersion',
+      'network',
+      'observationVersion',
+      'tfjsVersion',
+      'training',
+    ]);
     expect(Object.keys(meta.network).sort()).toEqual(['actionCount', 'activation', 'hiddenUnits', 'kind', 'observationSize', 'seed']);
 
     await writeFile(metaPath, JSON.stringify({ ...meta, network: { ...meta.network, hiddenUnit: [3] } }));
     await expect(loadNetwork(where, versions)).rejects.toThrow(`metadata.json in ${where}: network: Unrecognized key: "hiddenUnit"`);
     await writeFile(metaPath, JSON.stringify({ ...meta, createdBy: 'someone' }));
     await expect(loadNetwork(where, versions)).rejects.toThrow(`metadata.json in ${where}: Unrecognized key: "createdBy"`);
-    await expect(loadNetwork(where, { ...versions, observationVerison: 'x' } as never)).rejects.toThrow('expected metadata: Unrecognized key: "observationVerison"');
-    await expect(saveNetwork(net, where, { ...versions, trainig: {} } as never)).rejects.toThrow('save options: Unrecognized key: "trainig"');
+    await expect(loadNetwork(where, { ...versions, observationVerison: 'x' } as never)).rejects.toThrow(
+      'expected metadata: Unrecognized key: "observationVerison"',
+    );
+    await expect(saveNetwork(net, where, { ...versions, trainig: {} } as never)).rejects.toThrow(
+      'save options: Unrecognized key: "trainig"',
+    );
   });
 });

@@ -21,17 +21,22 @@ const batchShapes = fc.oneof(
   fc.integer({ min: 2, max: 4 }).map((b): [number[], number[]] => [[b], [b]]),
   fc.integer({ min: 2, max: 4 }).map((b): [number[], number[]] => [[b], []]),
   fc.integer({ min: 2, max: 4 }).map((b): [number[], number[]] => [[1], [b]]),
-  fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 2, max: 3 })).map(([x, y]): [number[], number[]] => [[x, y], [x, y]]),
+  fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 2, max: 3 })).map(([x, y]): [number[], number[]] => [
+    [x, y],
+    [x, y],
+  ]),
 );
-const cases: fc.Arbitrary<Case> = fc.record({
-  batches: batchShapes,
-  m: dim,
-  k: dim,
-  n: dim,
-  transposeA: fc.boolean(),
-  transposeB: fc.boolean(),
-  seed: fc.integer({ min: 1, max: 1_000_000 }), // tfjs treats seed 0 as no seed
-}).map(({ batches, ...rest }) => ({ batchA: batches[0], batchB: batches[1], ...rest }));
+const cases: fc.Arbitrary<Case> = fc
+  .record({
+    batches: batchShapes,
+    m: dim,
+    k: dim,
+    n: dim,
+    transposeA: fc.boolean(),
+    transposeB: fc.boolean(),
+    seed: fc.integer({ min: 1, max: 1_000_000 }), // tfjs treats seed 0 as no seed
+  })
+  .map(({ batches, ...rest }) => ({ batchA: batches[0], batchB: batches[1], ...rest }));
 
 function operands(c: Case): { a: tf.Tensor; b: tf.Tensor } {
   const aShape = [...c.batchA, ...(c.transposeA ? [c.k, c.m] : [c.m, c.k])];

@@ -13,11 +13,14 @@ const SHARED = sharedFolderOf(ROOT);
 const SCRIPT = join(ROOT, 'dist/scripts/syncSpec.js');
 
 describe('the copies of ../shared', () => {
-  it.skipIf(!existsSync(SHARED))('hold every file of ../shared/spec, conformance and repro, byte for byte (else run `npm run sync-spec`)', () => {
-    const states = compareCopies(ROOT, SHARED);
-    expect(states.map((s) => s.shared)).toEqual(expect.arrayContaining(['spec/RULES.md', 'spec/RECORD.md', 'conformance/README.md']));
-    expect(states.filter((s) => s.status !== 'same')).toEqual([]);
-  });
+  it.skipIf(!existsSync(SHARED))(
+    'hold every file of ../shared/spec, conformance and repro, byte for byte (else run `npm run sync-spec`)',
+    () => {
+      const states = compareCopies(ROOT, SHARED);
+      expect(states.map((s) => s.shared)).toEqual(expect.arrayContaining(['spec/RULES.md', 'spec/RECORD.md', 'conformance/README.md']));
+      expect(states.filter((s) => s.status !== 'same')).toEqual([]);
+    },
+  );
 });
 
 describe('npm run sync-spec', () => {
@@ -36,11 +39,15 @@ describe('npm run sync-spec', () => {
     return { project: join(scratch, 'project'), shared: join(scratch, 'shared') };
   }
 
-  it('adds missing files, updates differing ones, and leaves the project\'s own files alone', () => {
+  it("adds missing files, updates differing ones, and leaves the project's own files alone", () => {
     const { project, shared } = layout({
-      'shared/spec/RULES.md': 'rules v2', 'shared/spec/RECORD.md': 'record', 'shared/conformance/013-new.json': '{}',
+      'shared/spec/RULES.md': 'rules v2',
+      'shared/spec/RECORD.md': 'record',
+      'shared/conformance/013-new.json': '{}',
       'shared/seeds/000.txt': 'not mirrored',
-      'project/docs/RULES.md': 'rules v1', 'project/docs/RECORD.md': 'record', 'project/docs/env.md': 'own',
+      'project/docs/RULES.md': 'rules v1',
+      'project/docs/RECORD.md': 'record',
+      'project/docs/env.md': 'own',
     });
     expect(compareCopies(project, shared)).toEqual([
       { shared: 'spec/RECORD.md', project: 'docs/RECORD.md', status: 'same' },
@@ -48,11 +55,13 @@ describe('npm run sync-spec', () => {
       { shared: 'conformance/013-new.json', project: 'test/conformance/013-new.json', status: 'missing' },
     ]);
     const states = syncSpec(project, shared);
-    expect(describeSync(states, shared)).toBe([
-      `docs/RULES.md: updated from spec/RULES.md`,
-      `test/conformance/013-new.json: added from conformance/013-new.json`,
-      `2 of 3 files copied from ${shared}`,
-    ].join('\n'));
+    expect(describeSync(states, shared)).toBe(
+      [
+        `docs/RULES.md: updated from spec/RULES.md`,
+        `test/conformance/013-new.json: added from conformance/013-new.json`,
+        `2 of 3 files copied from ${shared}`,
+      ].join('\n'),
+    );
     expect(readFileSync(join(project, 'docs/RULES.md'), 'utf8')).toBe('rules v2');
     expect(readFileSync(join(project, 'test/conformance/013-new.json'), 'utf8')).toBe('{}');
     expect(readFileSync(join(project, 'docs/env.md'), 'utf8')).toBe('own');
@@ -69,7 +78,11 @@ describe('npm run sync-spec', () => {
   }
 
   it('says what it copied', () => {
-    const { project, shared } = layout({ 'shared/spec/RULES.md': 'rules', 'project/docs/RULES.md': 'rules', 'shared/repro/loop.json': '[]' });
+    const { project, shared } = layout({
+      'shared/spec/RULES.md': 'rules',
+      'project/docs/RULES.md': 'rules',
+      'shared/repro/loop.json': '[]',
+    });
     const run = runScript(project);
     expect(run.stdout).toBe(`test/repro/loop.json: added from repro/loop.json\n1 of 2 files copied from ${shared}\n`);
     expect(run.status).toBe(0);

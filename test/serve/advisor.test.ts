@@ -5,8 +5,19 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ACTION_COUNT, MaskScratch, PHASE_TURN, type PlayerView, YANIV_ACTION, YanivEnv, encodeView, importPosition, legalActionIds, playerView,
-  randomLegalAction, seededRng, writeActionMask,
+  ACTION_COUNT,
+  MaskScratch,
+  PHASE_TURN,
+  type PlayerView,
+  YANIV_ACTION,
+  YanivEnv,
+  encodeView,
+  importPosition,
+  legalActionIds,
+  playerView,
+  randomLegalAction,
+  seededRng,
+  writeActionMask,
 } from '../../env/index.js';
 import { createAgent } from '../../agents/registry.js';
 import type { Msg, RunningServer } from '../../serve/index.js';
@@ -79,7 +90,12 @@ function envPositions(preset: string, rules: Record<string, unknown>, seed: numb
 }
 
 describe('advice on positions from played games equals the agent called directly', () => {
-  const cases = [['standard', {}], ['standard', { quickDiscard: true, slapdown: true }], ['pagat', {}], ['dutch', { decks: 2 }]] as const;
+  const cases = [
+    ['standard', {}],
+    ['standard', { quickDiscard: true, slapdown: true }],
+    ['pagat', {}],
+    ['dutch', { decks: 2 }],
+  ] as const;
   it.each(cases)('%s %j, as yaniv-view/1 and as yaniv-position/1', async (preset, rules) => {
     const positions = envPositions(preset, rules, preset.length, LONG ? 1 : 7);
     expect(positions.length).toBeGreaterThan(3);
@@ -96,7 +112,9 @@ describe('advice on positions from played games equals the agent called directly
 
   it('answers many requests sent at once, each to its own id (batched)', async () => {
     const positions = envPositions('standard', {}, 99, 1).slice(0, 40);
-    const answers = await Promise.all(positions.map(({ view }, seed) => client.request<Msg<'advice'>>({ type: 'advise', seed, view: viewToJson(view, 'standard', {}) })));
+    const answers = await Promise.all(
+      positions.map(({ view }, seed) => client.request<Msg<'advice'>>({ type: 'advise', seed, view: viewToJson(view, 'standard', {}) })),
+    );
     for (const [i, answer] of answers.entries()) await checkAdvice(answer, 'strong', positions[i].view, i);
   });
 });
@@ -132,14 +150,27 @@ describe.runIf(existsSync(CONFORMANCE))('advice on positions from the conformanc
 describe('the Assaf risk', () => {
   it('is high against a known low hand and 0 without Assaf', async () => {
     const base = {
-      format: 'yaniv-view/1', players: 2, seat: 0, current: 0, phase: 'turn', hand: ['AS', '2S', '3H'], handSizes: [3, 1], known: [[], ['AH']],
-      previous: { type: 'single', cards: ['KD'], pickable: ['KD'] }, pile: [], deckSize: 49, totals: [0, 0],
+      format: 'yaniv-view/1',
+      players: 2,
+      seat: 0,
+      current: 0,
+      phase: 'turn',
+      hand: ['AS', '2S', '3H'],
+      handSizes: [3, 1],
+      known: [[], ['AH']],
+      previous: { type: 'single', cards: ['KD'], pickable: ['KD'] },
+      pile: [],
+      deckSize: 49,
+      totals: [0, 0],
     };
     const risky = await client.request<Msg<'advice'>>({ type: 'advise', view: base });
     expect(risky.assaf).toEqual({ risk: 1, samples: SAMPLES });
     const family = await client.request<Msg<'advice'>>({ type: 'advise', view: { ...base, preset: 'family' } });
     expect(family.assaf?.risk).toBe(0);
-    const safe = await client.request<Msg<'advice'>>({ type: 'advise', view: { ...base, handSizes: [3, 5], known: [[], []], deckSize: 45 } });
+    const safe = await client.request<Msg<'advice'>>({
+      type: 'advise',
+      view: { ...base, handSizes: [3, 5], known: [[], []], deckSize: 45 },
+    });
     expect(safe.assaf?.risk).toBeLessThan(0.2);
     expect(safe.pick.kind).toBe('yaniv');
   });

@@ -33,21 +33,26 @@ function serve(...flags: string[]): Promise<{ child: ChildProcess; url: string; 
 }
 
 describe('yaniv serve', () => {
-  it.each(['SIGTERM', 'SIGINT'] as const)('prints its URL, answers /health, and on %s tells each table closed, closes clients with 1001 and exits 0', async (signal) => {
-    const { child, url, exited } = await serve('--log-level', 'silent');
-    const health = await (await fetch(url.replace('ws:', 'http:') + 'health')).json() as Record<string, unknown>;
-    expect(health).toMatchObject({ status: 'ok', protocol: 1, connections: 0, tables: 0 });
-    const client = await TestClient.greeted(url, 'msgpack');
-    const created = await client.request<Msg<'table_created'>>({ type: 'create_table', seats: ['client', 'strong'] });
-    expect(created.type).toBe('table_created');
-    child.kill(signal);
-    expect(await client.closedPromise).toBe(1001);
-    expect(client.frames.find((m) => m.type === 'table_closed')).toMatchObject({ table: created.table, reason: 'shutdown' });
-    expect(await exited).toBe(0);
-  });
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'prints its URL, answers /health, and on %s tells each table closed, closes clients with 1001 and exits 0',
+    async (signal) => {
+      const { child, url, exited } = await serve('--log-level', 'silent');
+      const health = (await (await fetch(url.replace('ws:', 'http:') + 'health')).json()) as Record<string, unknown>;
+      expect(health).toMatchObject({ status: 'ok', protocol: 1, connections: 0, tables: 0 });
+      const client = await TestClient.greeted(url, 'msgpack');
+      const created = await client.request<Msg<'table_created'>>({ type: 'create_table', seats: ['client', 'strong'] });
+      expect(created.type).toBe('table_created');
+      child.kill(signal);
+      expect(await client.closedPromise).toBe(1001);
+      expect(client.frames.find((m) => m.type === 'table_closed')).toMatchObject({ table: created.table, reason: 'shutdown' });
+      expect(await exited).toBe(0);
+    },
+  );
 
   it('refuses a bad flag with exit 2 and a message naming it', async () => {
-    const result = await run(process.execPath, [MAIN, 'serve', '--agents', 'strong,grandmaster']).catch((error: { code: number; stderr: string }) => error);
+    const result = await run(process.execPath, [MAIN, 'serve', '--agents', 'strong,grandmaster']).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(result).toMatchObject({ code: 2 });
     expect((result as { stderr: string }).stderr).toMatch(/--agents: unknown agent "grandmaster"/);
   });
@@ -55,7 +60,9 @@ describe('yaniv serve', () => {
   it('says so, exit 2, when its port is taken', async () => {
     const { url, child, exited } = await serve('--log-level', 'silent');
     const port = new URL(url.replace('ws:', 'http:')).port;
-    const result = await run(process.execPath, [MAIN, 'serve', '--port', port], { timeout: 30_000 }).catch((error: { code: number; stderr: string }) => error);
+    const result = await run(process.execPath, [MAIN, 'serve', '--port', port], { timeout: 30_000 }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(result).toMatchObject({ code: 2 });
     expect((result as { stderr: string }).stderr).toMatch(new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\)`));
     child.kill('SIGTERM');
@@ -77,7 +84,7 @@ describe('examples/client.ts', () => {
   });
   afterAll(() => server.close());
 
-  it('connects, creates a table and plays a whole game with the advisor\'s picks', async () => {
+  it("connects, creates a table and plays a whole game with the advisor's picks", async () => {
     const { stdout } = await run(process.execPath, [EXAMPLE, server.url], { timeout: 120_000 });
     expect(stdout).toMatch(/connected to ws:\/\/127\.0\.0\.1:\d+\/: agents strong, rollout/);
     expect(stdout).toMatch(/you: discard/);

@@ -48,8 +48,18 @@ describe('error codes', () => {
     expect(reply).toMatchObject({ id: null, code: 'bad_message' });
     expect(reply.message).toMatch(/not valid JSON/);
     seen.add(reply.code);
-    await expectError({ type: 'create_table', seats: ['client', 'champion'] }, 'bad_message', /"champion" is neither "client" nor an agent this server plays \(strong, novice\)/, 'seats[1]');
-    await expectError({ type: 'create_table', seats: ['client', 'strong'], rules: { yanivThreshold: 99 } }, 'bad_message', /rule option "yanivThreshold" must be an integer from 0 to 30 \(got 99\)/, 'rules');
+    await expectError(
+      { type: 'create_table', seats: ['client', 'champion'] },
+      'bad_message',
+      /"champion" is neither "client" nor an agent this server plays \(strong, novice\)/,
+      'seats[1]',
+    );
+    await expectError(
+      { type: 'create_table', seats: ['client', 'strong'], rules: { yanivThreshold: 99 } },
+      'bad_message',
+      /rule option "yanivThreshold" must be an integer from 0 to 30 \(got 99\)/,
+      'rules',
+    );
   });
 
   it('bad_message before hello names the hello to send', async () => {
@@ -70,16 +80,36 @@ describe('error codes', () => {
 
   it('not_your_turn: a bot seat, and a seat that is not to move', async () => {
     const { created } = await table(['strong', 'client'], { thinkMs: 10_000 });
-    await expectError({ type: 'act', table: created.table, seat: 0, action: DRAW_DECK_ACTION, counter: 0 }, 'not_your_turn', /seat 0 is played by the bot strong/, 'seat');
-    await expectError({ type: 'act', table: created.table, action: 1, counter: 0 }, 'not_your_turn', /it is seat 0's turn, not seat 1's/, 'seat');
+    await expectError(
+      { type: 'act', table: created.table, seat: 0, action: DRAW_DECK_ACTION, counter: 0 },
+      'not_your_turn',
+      /seat 0 is played by the bot strong/,
+      'seat',
+    );
+    await expectError(
+      { type: 'act', table: created.table, action: 1, counter: 0 },
+      'not_your_turn',
+      /it is seat 0's turn, not seat 1's/,
+      'seat',
+    );
     await client.request({ type: 'leave', table: created.table });
   });
 
-  it('illegal_action with the engine\'s reason, and stale_state with the current counter', async () => {
+  it("illegal_action with the engine's reason, and stale_state with the current counter", async () => {
     const { created, state } = await table(['client', 'strong']);
     expect(state.counter).toBe(0);
-    await expectError({ type: 'act', table: created.table, action: DRAW_DECK_ACTION, counter: 0 }, 'illegal_action', /action 1352 \(draw from the deck\) is illegal: .*laying a group|phase turn/, 'action');
-    const stale = await expectError({ type: 'act', table: created.table, action: state.legal[0].action, counter: 3 }, 'stale_state', /chosen at counter 3 but the table is at 0/, 'counter');
+    await expectError(
+      { type: 'act', table: created.table, action: DRAW_DECK_ACTION, counter: 0 },
+      'illegal_action',
+      /action 1352 \(draw from the deck\) is illegal: .*laying a group|phase turn/,
+      'action',
+    );
+    const stale = await expectError(
+      { type: 'act', table: created.table, action: state.legal[0].action, counter: 3 },
+      'stale_state',
+      /chosen at counter 3 but the table is at 0/,
+      'counter',
+    );
     expect(stale.counter).toBe(0);
     await client.request({ type: 'leave', table: created.table });
   });
@@ -87,13 +117,18 @@ describe('error codes', () => {
   it('unknown_table: a table of another connection, a wrong token', async () => {
     const other = await TestClient.greeted(server.url);
     const theirs = await other.request<Msg<'table_created'>>({ type: 'create_table', seats: ['client', 'novice'] });
-    await expectError({ type: 'act', table: theirs.table, action: 1, counter: 0 }, 'unknown_table', /no table .* on this connection/, 'table');
+    await expectError(
+      { type: 'act', table: theirs.table, action: 1, counter: 0 },
+      'unknown_table',
+      /no table .* on this connection/,
+      'table',
+    );
     await expectError({ type: 'advise', table: theirs.table }, 'unknown_table', /no table/, 'table');
     await expectError({ type: 'resume', table: theirs.table, token: 'guess' }, 'unknown_table', /with that token/, 'table');
     await other.close();
   });
 
-  it('table_full: the connection\'s table limit', async () => {
+  it("table_full: the connection's table limit", async () => {
     const a = await table(['client', 'novice']);
     const b = await table(['client', 'novice']);
     await expectError({ type: 'create_table', seats: ['client', 'novice'] }, 'table_full', /has 2 tables open, the most it may/);
@@ -117,10 +152,19 @@ describe('error codes', () => {
   it('unauthorized: 401 before the upgrade without the token, 403 for a foreign origin', async () => {
     const guarded = await startTestServer({ workers: 0, token: 's3cret', agents: ['novice'] });
     const status = await new Promise<{ code: number; body: string }>((resolve) => {
-      const req = get(guarded.url.replace('ws:', 'http:'), { headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' } });
+      const req = get(guarded.url.replace('ws:', 'http:'), {
+        headers: {
+          Connection: 'Upgrade',
+          Upgrade: 'websocket',
+          'Sec-WebSocket-Version': '13',
+          'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        },
+      });
       req.on('response', (res) => {
         let body = '';
-        res.on('data', (d: Buffer) => { body += d.toString(); });
+        res.on('data', (d: Buffer) => {
+          body += d.toString();
+        });
         res.on('end', () => resolve({ code: res.statusCode ?? 0, body }));
       });
       req.on('error', () => resolve({ code: -1, body: '' }));
@@ -146,7 +190,11 @@ describe('error codes', () => {
     };
     try {
       const { created } = await table(['client', 'novice']);
-      const reply = await expectError({ type: 'advise', table: created.table, agent: 'novice' }, 'internal', /^the server failed on this request; nothing was applied$/);
+      const reply = await expectError(
+        { type: 'advise', table: created.table, agent: 'novice' },
+        'internal',
+        /^the server failed on this request; nothing was applied$/,
+      );
       expect(JSON.stringify(reply)).not.toContain('secret');
       await client.request({ type: 'leave', table: created.table });
     } finally {

@@ -9,7 +9,17 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ACTION_COUNT, Episode, type GameState, MaskScratch, type PlayerView, cardName, cloneState, parseEnvOptions, parseRecord, playerView, replay,
+  ACTION_COUNT,
+  Episode,
+  type GameState,
+  MaskScratch,
+  type PlayerView,
+  cardName,
+  cloneState,
+  parseEnvOptions,
+  parseRecord,
+  playerView,
+  replay,
 } from '../../env/index.js';
 import type { Encoding, RunningServer, ServerMessage } from '../../serve/index.js';
 import { CARD_PATTERN, viewToJson } from '../../serve/viewJson.js';
@@ -33,9 +43,21 @@ interface Played {
   over: Extract<ServerMessage, { type: 'game_over' }>;
 }
 
-async function playGame(encoding: Encoding, seats: string[], seed: number, rules: Record<string, unknown> = RULES, preset = 'standard'): Promise<Played> {
+async function playGame(
+  encoding: Encoding,
+  seats: string[],
+  seed: number,
+  rules: Record<string, unknown> = RULES,
+  preset = 'standard',
+): Promise<Played> {
   const client = await TestClient.greeted(server.url, encoding);
-  const created = await client.request<Extract<ServerMessage, { type: 'table_created' }>>({ type: 'create_table', seats, seed, preset, rules });
+  const created = await client.request<Extract<ServerMessage, { type: 'table_created' }>>({
+    type: 'create_table',
+    seats,
+    seed,
+    preset,
+    rules,
+  });
   expect(created.type).toBe('table_created');
   const over = await playToEnd(client, created.table, chooser(seed));
   return { client, table: created.table, created, over };
@@ -44,10 +66,21 @@ async function playGame(encoding: Encoding, seats: string[], seed: number, rules
 /** Every true state of the game, by counter, re-played from the revealed seed and the actions the events told. */
 function statesOf(played: Played): GameState[] {
   const { created, over } = played;
-  const episode = new Episode(parseEnvOptions({ preset: created.preset, rules: created.rules, players: created.players, episode: 'game', history: true, seed: over.seed }));
+  const episode = new Episode(
+    parseEnvOptions({
+      preset: created.preset,
+      rules: created.rules,
+      players: created.players,
+      episode: 'game',
+      history: true,
+      seed: over.seed,
+    }),
+  );
   episode.reset({ seed: over.seed });
   const viewer = created.seats.find((s) => s.player === 'client')?.seat;
-  const events = played.client.frames.filter((m): m is Extract<ServerMessage, { type: 'event' }> => m.type === 'event' && m.seat === viewer);
+  const events = played.client.frames.filter(
+    (m): m is Extract<ServerMessage, { type: 'event' }> => m.type === 'event' && m.seat === viewer,
+  );
   const states = [cloneState(episode.state)];
   const mask = new Uint8Array(ACTION_COUNT);
   const scratch = new MaskScratch();
@@ -72,7 +105,14 @@ function cardsIn(value: unknown, out: string[] = []): string[] {
 }
 
 function visible(view: PlayerView): Set<string> {
-  const cards = [...view.hand, ...view.known.flat(), ...view.previous.cards, ...(view.laid?.cards ?? []), ...view.pile, ...(view.drawn !== null ? [view.drawn] : [])];
+  const cards = [
+    ...view.hand,
+    ...view.known.flat(),
+    ...view.previous.cards,
+    ...(view.laid?.cards ?? []),
+    ...view.pile,
+    ...(view.drawn !== null ? [view.drawn] : []),
+  ];
   return new Set(cards.map(cardName));
 }
 
@@ -129,9 +169,11 @@ describe('hidden information', () => {
       const before = states[Math.max(0, frame.counter - 1)];
       const allowed = new Set([...visible(playerView(after, frame.seat)), ...visible(playerView(before, frame.seat))]);
       for (const card of cardsIn(frame)) {
-        if (!allowed.has(card)) throw new Error(`seat ${frame.seat} was told ${card}, which it cannot see, in ${JSON.stringify(frame).slice(0, 300)}`);
+        if (!allowed.has(card))
+          throw new Error(`seat ${frame.seat} was told ${card}, which it cannot see, in ${JSON.stringify(frame).slice(0, 300)}`);
       }
-      if (frame.type === 'state') expect(frame.view).toEqual(viewToJson(playerView(after, frame.seat), played.created.preset, played.created.rules));
+      if (frame.type === 'state')
+        expect(frame.view).toEqual(viewToJson(playerView(after, frame.seat), played.created.preset, played.created.rules));
       if (frame.type === 'event' && frame.kind === 'draw' && frame.actor !== frame.seat) expect(frame.cards).toEqual([]);
       checked++;
     }

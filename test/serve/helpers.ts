@@ -6,14 +6,24 @@ import { unpack } from 'msgpackr';
 import pino from 'pino';
 import WebSocket from 'ws';
 import { expect } from 'vitest';
-import { type Encoding, type RunningServer, SUBPROTOCOLS, type ServerMessage, type ServerOptionsInput, serverMessageSchema, startServer } from '../../serve/index.js';
+import {
+  type Encoding,
+  type RunningServer,
+  SUBPROTOCOLS,
+  type ServerMessage,
+  type ServerOptionsInput,
+  serverMessageSchema,
+  startServer,
+} from '../../serve/index.js';
 import { CODECS } from '../../serve/codec.js';
 
 export const LONG = process.env.YANIV_PROPERTY_RUNS === 'long';
 
 /** A server on 127.0.0.1 with an ephemeral port; `logs`, when given, collects its log lines (parsed). */
 export function startTestServer(options: ServerOptionsInput = {}, logs?: Record<string, unknown>[]): Promise<RunningServer> {
-  const logger = logs ? pino({ level: 'debug' }, { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) }) : pino({ level: 'silent' });
+  const logger = logs
+    ? pino({ level: 'debug' }, { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) })
+    : pino({ level: 'silent' });
   return startServer({ host: '127.0.0.1', port: 0, workers: 1, heartbeatMs: 60_000, ...options }, { logger });
 }
 
@@ -37,7 +47,12 @@ export class TestClient {
   readonly opened: Promise<void>;
   readonly closedPromise: Promise<number>;
 
-  constructor(url: string, readonly encoding: Encoding = 'json', options: WebSocket.ClientOptions = {}, protocols: string[] = [SUBPROTOCOLS[encoding]]) {
+  constructor(
+    url: string,
+    readonly encoding: Encoding = 'json',
+    options: WebSocket.ClientOptions = {},
+    protocols: string[] = [SUBPROTOCOLS[encoding]],
+  ) {
     this.ws = new WebSocket(url, protocols, options);
     this.ws.on('error', () => undefined);
     this.opened = new Promise((resolve, reject) => {
@@ -45,12 +60,14 @@ export class TestClient {
       this.ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
       this.ws.once('error', reject);
     });
-    this.closedPromise = new Promise((resolve) => this.ws.once('close', (code) => {
-      this.closeCode = code;
-      for (const w of this.waiters) w.reject(new Error(`closed (${code}) while waiting`));
-      this.waiters = [];
-      resolve(code);
-    }));
+    this.closedPromise = new Promise((resolve) =>
+      this.ws.once('close', (code) => {
+        this.closeCode = code;
+        for (const w of this.waiters) w.reject(new Error(`closed (${code}) while waiting`));
+        this.waiters = [];
+        resolve(code);
+      }),
+    );
     this.ws.on('message', (data: Buffer, isBinary) => this.receive(data, isBinary));
   }
 
@@ -79,7 +96,10 @@ export class TestClient {
       message = JSON.parse(data.toString()) as ServerMessage;
     }
     const checked = serverMessageSchema.safeParse(message);
-    if (!checked.success) throw new Error(`a server frame does not match the protocol schema: ${JSON.stringify(checked.error.issues[0])} in ${JSON.stringify(message).slice(0, 300)}`);
+    if (!checked.success)
+      throw new Error(
+        `a server frame does not match the protocol schema: ${JSON.stringify(checked.error.issues[0])} in ${JSON.stringify(message).slice(0, 300)}`,
+      );
     this.frames.push(message);
     const waiter = this.waiters.find((w) => w.test(message));
     if (waiter) {
@@ -137,10 +157,18 @@ export function chooser(seed: number): (legal: readonly { action: number; kind: 
  * Plays the client seats of a table until game_over, acting on every state that offers legal
  * actions; returns the game_over message. Bounded: at most `maxSteps` actions.
  */
-export async function playToEnd(client: TestClient, table: string, choose = chooser(1), maxSteps = 5000): Promise<Extract<ServerMessage, { type: 'game_over' }>> {
+export async function playToEnd(
+  client: TestClient,
+  table: string,
+  choose = chooser(1),
+  maxSteps = 5000,
+): Promise<Extract<ServerMessage, { type: 'game_over' }>> {
   let seen = 0;
   for (let steps = 0; steps < maxSteps; steps++) {
-    const message = await client.next((m) => ('table' in m && m.table === table && (m.type === 'game_over' || (m.type === 'state' && m.legal.length > 0))), seen);
+    const message = await client.next(
+      (m) => 'table' in m && m.table === table && (m.type === 'game_over' || (m.type === 'state' && m.legal.length > 0)),
+      seen,
+    );
     seen = client.frames.indexOf(message) + 1;
     if (message.type === 'game_over') return message;
     if (message.type !== 'state') continue;

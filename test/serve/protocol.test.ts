@@ -31,7 +31,13 @@ describe('MessagePack frames', () => {
     const bytes = CODECS.msgpack.encode({ type: 'pong', id: 7, time: 0 }) as Buffer;
     expect(bytes.toString('hex')).toBe('de0003a474797065a4706f6e67a2696407a474696d6500');
     expect(decode(bytes)).toEqual({ type: 'pong', id: 7, time: 0 });
-    const nested = { type: 'advice', id: 'a', actions: [{ action: 5, score: -4.5, cards: ['5S'] }], value: null, assaf: { risk: 0.25, samples: 200 } };
+    const nested = {
+      type: 'advice',
+      id: 'a',
+      actions: [{ action: 5, score: -4.5, cards: ['5S'] }],
+      value: null,
+      assaf: { risk: 0.25, samples: 200 },
+    };
     expect(decode(CODECS.msgpack.encode(nested) as Buffer)).toEqual(nested);
   });
 
@@ -50,8 +56,13 @@ describe('JSON frames', () => {
   it('refuse binary frames, invalid JSON, deep nesting and object internals', () => {
     expect(refused(() => CODECS.json.decode(Buffer.from('{}'), true)).message).toMatch(/send text frames/);
     expect(refused(() => CODECS.json.decode(Buffer.from('{"type":'), false)).message).toMatch(/not valid JSON/);
-    expect(refused(() => CODECS.json.decode(Buffer.from('['.repeat(20_000) + ']'.repeat(20_000)), false)).message).toMatch(/nested deeper than 16/);
-    expect(refused(() => CODECS.json.decode(Buffer.from('{"type":"hello","rules":{"__proto__":{"x":1}}}'), false))).toMatchObject({ field: 'rules', message: expect.stringMatching(/"__proto__" is not allowed/) });
+    expect(refused(() => CODECS.json.decode(Buffer.from('['.repeat(20_000) + ']'.repeat(20_000)), false)).message).toMatch(
+      /nested deeper than 16/,
+    );
+    expect(refused(() => CODECS.json.decode(Buffer.from('{"type":"hello","rules":{"__proto__":{"x":1}}}'), false))).toMatchObject({
+      field: 'rules',
+      message: expect.stringMatching(/"__proto__" is not allowed/),
+    });
     expect(refused(() => CODECS.json.decode(Buffer.from('{"constructor":1}'), false)).message).toMatch(/"constructor" is not allowed/);
   });
 });

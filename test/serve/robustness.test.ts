@@ -32,7 +32,23 @@ describe('garbage', () => {
     { type: 'ping', id: 1 },
     { type: 'act', id: 2, table: 't-x', action: 5, counter: 0 },
     { type: 'create_table', id: 3, seats: ['client', 'novice'], rules: { eliminationLimit: 30 } },
-    { type: 'advise', id: 4, view: { format: 'yaniv-view/1', players: 2, seat: 0, current: 0, phase: 'turn', hand: ['AS'], handSizes: [1, 1], known: [[], []], previous: { type: 'single', cards: ['KD'], pickable: ['KD'] }, deckSize: 51, totals: [0, 0] } },
+    {
+      type: 'advise',
+      id: 4,
+      view: {
+        format: 'yaniv-view/1',
+        players: 2,
+        seat: 0,
+        current: 0,
+        phase: 'turn',
+        hand: ['AS'],
+        handSizes: [1, 1],
+        known: [[], []],
+        previous: { type: 'single', cards: ['KD'], pickable: ['KD'] },
+        deckSize: 51,
+        totals: [0, 0],
+      },
+    },
     { type: 'resume', id: 5, table: 't-x', token: 'x' },
   );
   const nasty = fc.oneof(
@@ -41,56 +57,87 @@ describe('garbage', () => {
     fc.string({ maxLength: 300 }),
   );
   /** A valid message with one field replaced, removed or added. */
-  const mutated = fc.tuple(valid, fc.string({ maxLength: 12 }), nasty, fc.constantFrom('replace', 'remove', 'add')).map(([message, key, value, how]) => {
-    const copy: Record<string, unknown> = structuredClone(message);
-    const keys = Object.keys(copy);
-    const target = how === 'add' ? key : keys[key.length % keys.length];
-    if (how === 'remove') delete copy[target];
-    else copy[target] = value;
-    return JSON.stringify(copy);
-  });
+  const mutated = fc
+    .tuple(valid, fc.string({ maxLength: 12 }), nasty, fc.constantFrom('replace', 'remove', 'add'))
+    .map(([message, key, value, how]) => {
+      const copy: Record<string, unknown> = structuredClone(message);
+      const keys = Object.keys(copy);
+      const target = how === 'add' ? key : keys[key.length % keys.length];
+      if (how === 'remove') delete copy[target];
+      else copy[target] = value;
+      return JSON.stringify(copy);
+    });
   const deep = fc.integer({ min: 17, max: 3000 }).map((n) => '['.repeat(n) + ']'.repeat(n));
-  const protoKeys = fc.constantFrom('{"type":"ping","id":1,"__proto__":{"admin":true}}', '{"type":"create_table","id":1,"seats":["client","novice"],"rules":{"constructor":{"prototype":1}}}', '{"type":"hello","id":1,"version":1e400}');
-  const text = fc.oneof(mutated, fc.jsonValue().map((v) => JSON.stringify(v)), fc.string({ maxLength: 200 }), deep, protoKeys);
+  const protoKeys = fc.constantFrom(
+    '{"type":"ping","id":1,"__proto__":{"admin":true}}',
+    '{"type":"create_table","id":1,"seats":["client","novice"],"rules":{"constructor":{"prototype":1}}}',
+    '{"type":"hello","id":1,"version":1e400}',
+  );
+  const text = fc.oneof(
+    mutated,
+    fc.jsonValue().map((v) => JSON.stringify(v)),
+    fc.string({ maxLength: 200 }),
+    deep,
+    protoKeys,
+  );
   const frame = fc.oneof(
     text.map((t) => ({ data: t, binary: false })),
     fc.uint8Array({ maxLength: 300 }).map((b) => ({ data: b, binary: true })),
   );
 
-  it.each(['json', 'msgpack'] as const)('thousands of malformed %s messages each get one reply, then a clean game is played', async (encoding) => {
-    const runs = LONG ? 20_000 : 1500;
-    const client = await TestClient.greeted(server.url, encoding);
-    const frames = fc.sample(fc.oneof(frame, mutated.map((t) => ({ data: t, binary: encoding === 'msgpack' }))), { numRuns: runs, seed: encoding.length });
-    const repliesBefore = client.frames.filter(isReply).length;
-    for (const { data, binary } of frames) {
-      // On a MessagePack connection, also send the JSON text as a MessagePack string or map.
-      if (encoding === 'msgpack' && binary && typeof data === 'string') {
-        let parsed: unknown = data;
-        try {
-          parsed = JSON.parse(data);
-        } catch {
-          // keep the text itself
+  it.each(['json', 'msgpack'] as const)(
+    'thousands of malformed %s messages each get one reply, then a clean game is played',
+    async (encoding) => {
+      const runs = LONG ? 20_000 : 1500;
+      const client = await TestClient.greeted(server.url, encoding);
+      const frames = fc.sample(
+        fc.oneof(
+          frame,
+          mutated.map((t) => ({ data: t, binary: encoding === 'msgpack' })),
+        ),
+        { numRuns: runs, seed: encoding.length },
+      );
+      const repliesBefore = client.frames.filter(isReply).length;
+      for (const { data, binary } of frames) {
+        // On a MessagePack connection, also send the JSON text as a MessagePack string or map.
+        if (encoding === 'msgpack' && binary && typeof data === 'string') {
+          let parsed: unknown = data;
+          try {
+            parsed = JSON.parse(data);
+          } catch {
+            // keep the text itself
+          }
+          client.send(parsed as object);
+        } else {
+          client.sendRaw(typeof data === 'string' ? data : Buffer.from(data), binary);
         }
-        client.send(parsed as object);
-      } else {
-        client.sendRaw(typeof data === 'string' ? data : Buffer.from(data), binary);
       }
-    }
-    await until(() => client.frames.filter(isReply).length >= repliesBefore + runs, `${runs} replies`, 20_000);
-    // Some mutated messages are valid (a table may even be created); every message was answered once.
-    expect(client.frames.filter(isReply).length).toBe(repliesBefore + runs);
-    expect(client.frames.filter((m) => m.type === 'error').every((m) => m.type === 'error' && m.code !== 'internal')).toBe(true);
-    expect(client.ws.readyState).toBe(client.ws.OPEN);
-    await client.close();
-    const clean = await TestClient.greeted(server.url, encoding);
-    const created = await clean.request<Msg<'table_created'>>({ type: 'create_table', seats: ['client', 'strong'], rules: SHORT_GAME, seed: 4 });
-    replaysTo(await playToEnd(clean, created.table, chooser(4)));
-    await clean.close();
-  });
+      await until(() => client.frames.filter(isReply).length >= repliesBefore + runs, `${runs} replies`, 20_000);
+      // Some mutated messages are valid (a table may even be created); every message was answered once.
+      expect(client.frames.filter(isReply).length).toBe(repliesBefore + runs);
+      expect(client.frames.filter((m) => m.type === 'error').every((m) => m.type === 'error' && m.code !== 'internal')).toBe(true);
+      expect(client.ws.readyState).toBe(client.ws.OPEN);
+      await client.close();
+      const clean = await TestClient.greeted(server.url, encoding);
+      const created = await clean.request<Msg<'table_created'>>({
+        type: 'create_table',
+        seats: ['client', 'strong'],
+        rules: SHORT_GAME,
+        seed: 4,
+      });
+      replaysTo(await playToEnd(clean, created.table, chooser(4)));
+      await clean.close();
+    },
+  );
 
   it('a frame over 64 KiB closes only its own connection (1009)', async () => {
     const bystander = await TestClient.greeted(server.url);
-    const created = await bystander.request<Msg<'table_created'>>({ type: 'create_table', seats: ['client', 'novice'], rules: SHORT_GAME, seed: 8 });
+    const created = await bystander.request<Msg<'table_created'>>({
+      type: 'create_table',
+      seats: ['client', 'novice'],
+      rules: SHORT_GAME,
+      seed: 8,
+    });
     const big = await TestClient.greeted(server.url);
     big.sendRaw(JSON.stringify({ type: 'ping', id: 1, pad: 'x'.repeat(3 * 1024 * 1024) }), false);
     expect(await big.closedPromise).toBe(1009);
@@ -98,17 +145,33 @@ describe('garbage', () => {
     await bystander.close();
   });
 
-  it('actions for another seat or another client\'s table change nothing there', async () => {
+  it("actions for another seat or another client's table change nothing there", async () => {
     const owner = await TestClient.greeted(server.url);
     const intruder = await TestClient.greeted(server.url);
-    const created = await owner.request<Msg<'table_created'>>({ type: 'create_table', seats: ['client', 'novice', 'client'], rules: SHORT_GAME, seed: 9, thinkMs: 0 });
+    const created = await owner.request<Msg<'table_created'>>({
+      type: 'create_table',
+      seats: ['client', 'novice', 'client'],
+      rules: SHORT_GAME,
+      seed: 9,
+      thinkMs: 0,
+    });
     const state = (await owner.next((m) => m.type === 'state' && m.seat === 0, 0)) as Msg<'state'>;
     for (let i = 0; i < 50; i++) {
-      const reply = await intruder.request({ type: 'act', table: created.table, seat: i % 3, action: state.legal[i % state.legal.length].action, counter: state.counter });
+      const reply = await intruder.request({
+        type: 'act',
+        table: created.table,
+        seat: i % 3,
+        action: state.legal[i % state.legal.length].action,
+        counter: state.counter,
+      });
       expect(reply).toMatchObject({ type: 'error', code: 'unknown_table' });
     }
-    expect(await owner.request({ type: 'act', table: created.table, seat: 1, action: state.legal[0].action, counter: 0 })).toMatchObject({ code: 'not_your_turn' });
-    expect(await owner.request({ type: 'act', table: created.table, seat: 2, action: state.legal[0].action, counter: 0 })).toMatchObject({ code: 'not_your_turn' });
+    expect(await owner.request({ type: 'act', table: created.table, seat: 1, action: state.legal[0].action, counter: 0 })).toMatchObject({
+      code: 'not_your_turn',
+    });
+    expect(await owner.request({ type: 'act', table: created.table, seat: 2, action: state.legal[0].action, counter: 0 })).toMatchObject({
+      code: 'not_your_turn',
+    });
     expect(intruder.frames.filter((m) => m.type !== 'error').some((m) => 'table' in m)).toBe(false);
     replaysTo(await playToEnd(owner, created.table, chooser(9)));
     await owner.close();
@@ -120,13 +183,20 @@ describe('load', () => {
   it('200 concurrent clients each play a game to the end, with no lost or crossed messages', async () => {
     const server = await startTestServer({ agents: ['strong', 'novice'] });
     const clients = LONG ? 400 : 200;
-    const results = await Promise.all(Array.from({ length: clients }, async (_, i) => {
-      const client = await TestClient.greeted(server.url, i % 2 ? 'msgpack' : 'json');
-      const created = await client.request<Msg<'table_created'>>({ type: 'create_table', seats: ['client', i % 3 ? 'novice' : 'strong'], rules: LONG ? {} : { eliminationLimit: 10 }, seed: i });
-      const over = await playToEnd(client, created.table, chooser(i));
-      await client.close();
-      return { client, table: created.table, over };
-    }));
+    const results = await Promise.all(
+      Array.from({ length: clients }, async (_, i) => {
+        const client = await TestClient.greeted(server.url, i % 2 ? 'msgpack' : 'json');
+        const created = await client.request<Msg<'table_created'>>({
+          type: 'create_table',
+          seats: ['client', i % 3 ? 'novice' : 'strong'],
+          rules: LONG ? {} : { eliminationLimit: 10 },
+          seed: i,
+        });
+        const over = await playToEnd(client, created.table, chooser(i));
+        await client.close();
+        return { client, table: created.table, over };
+      }),
+    );
     for (const { client, table, over } of results) {
       expect(client.frames.every((m) => !('table' in m) || m.table === table)).toBe(true);
       const counters = client.frames.filter((m): m is Msg<'event'> => m.type === 'event').map((m) => m.counter);
@@ -148,7 +218,12 @@ describe('tables over time', () => {
 
   it('a client that reconnects resumes its table with the token, where it was', async () => {
     const first = await TestClient.greeted(server.url, 'msgpack');
-    const created = await first.request<Msg<'table_created'>>({ type: 'create_table', seats: ['client', 'novice'], rules: SHORT_GAME, seed: 12 });
+    const created = await first.request<Msg<'table_created'>>({
+      type: 'create_table',
+      seats: ['client', 'novice'],
+      rules: SHORT_GAME,
+      seed: 12,
+    });
     const state = (await first.next((m) => m.type === 'state', 0)) as Msg<'state'>;
     await first.request({ type: 'act', table: created.table, action: state.legal[0].action, counter: state.counter });
     await first.close();
@@ -172,13 +247,19 @@ describe('tables over time', () => {
 
   it('a client seat that lets its deadline pass gets the documented default action', async () => {
     const client = await TestClient.greeted(server.url);
-    const created = await client.request<Msg<'table_created'>>({ type: 'create_table', seats: ['client', 'novice'], seed: 5, moveDeadlineMs: 100 });
+    const created = await client.request<Msg<'table_created'>>({
+      type: 'create_table',
+      seats: ['client', 'novice'],
+      seed: 5,
+      moveDeadlineMs: 100,
+    });
     const state = (await client.next((m) => m.type === 'state', 0)) as Msg<'state'>;
     expect(state.deadlineMs).not.toBeNull();
     const event = (await client.next((m) => m.type === 'event', 0)) as Msg<'event'>;
     expect(event).toMatchObject({ timeout: true, actor: 0, kind: 'discard' });
     const singles = state.legal.filter((l) => l.kind === 'discard' && l.cards.length === 1);
-    const value = (card: string) => ({ A: 1, J: 10, Q: 10, K: 10 } as Record<string, number>)[card.slice(0, -1)] ?? (Number(card.slice(0, -1)) || 0);
+    const value = (card: string) =>
+      (({ A: 1, J: 10, Q: 10, K: 10 }) as Record<string, number>)[card.slice(0, -1)] ?? (Number(card.slice(0, -1)) || 0);
     expect(value(event.cards[0])).toBe(Math.max(...singles.map((l) => value(l.cards[0]))));
     const draw = (await client.next((m) => m.type === 'event' && m.counter === 2, 0)) as Msg<'event'>;
     expect(draw).toMatchObject({ timeout: true, kind: 'draw' });

@@ -5,7 +5,13 @@ import { FastAdam } from '../../training/fastAdam.js';
 import { buildNetwork, trainableVariables, type Network } from '../../nn/networks.js';
 import { policyValueLoss, trainStep, type PolicyValueBatch } from '../../training/losses.js';
 
-const config: Parameters<typeof buildNetwork>[0] & { kind: 'policy-value' } = { kind: 'policy-value', observationSize: 6, actionCount: 5, hiddenUnits: [8, 7], seed: 3 };
+const config: Parameters<typeof buildNetwork>[0] & { kind: 'policy-value' } = {
+  kind: 'policy-value',
+  observationSize: 6,
+  actionCount: 5,
+  hiddenUnits: [8, 7],
+  seed: 3,
+};
 
 function makeBatch(): PolicyValueBatch {
   return {
@@ -16,7 +22,8 @@ function makeBatch(): PolicyValueBatch {
   };
 }
 
-const weightsOf = (net: Network): Float32Array[] => trainableVariables(net.model).map((v) => new Float32Array(v.dataSync() as Float32Array));
+const weightsOf = (net: Network): Float32Array[] =>
+  trainableVariables(net.model).map((v) => new Float32Array(v.dataSync() as Float32Array));
 
 function maxRelativeDifference(a: Float32Array[], b: Float32Array[]): number {
   let worst = 0;
@@ -25,7 +32,10 @@ function maxRelativeDifference(a: Float32Array[], b: Float32Array[]): number {
 }
 
 /** Trains two copies of the same network, one with tfjs's Adam and one with FastAdam, and returns their weights after each step. */
-function trainBoth(steps: number, hyper: { learningRate: number; beta1?: number; beta2?: number; epsilon?: number }): { tfjs: Float32Array[][]; js: Float32Array[][] } {
+function trainBoth(
+  steps: number,
+  hyper: { learningRate: number; beta1?: number; beta2?: number; epsilon?: number },
+): { tfjs: Float32Array[][]; js: Float32Array[][] } {
   const batch = makeBatch();
   const a = buildNetwork(config);
   const b = buildNetwork(config);
@@ -72,7 +82,10 @@ describe('FastAdam', () => {
     const reference = tf.train.adam(0.05);
     const mine = new FastAdam({ kind: 'adam', learningRate: 0.05 });
     // The policy loss alone does not reach the value head.
-    const policyOnly = (net: Network) => () => tf.tidy(() => tf.losses.softmaxCrossEntropy<tf.Tensor, tf.Scalar>(batch.targetPolicy, (net.model.apply(batch.observations) as tf.Tensor[])[0]));
+    const policyOnly = (net: Network) => () =>
+      tf.tidy(() =>
+        tf.losses.softmaxCrossEntropy<tf.Tensor, tf.Scalar>(batch.targetPolicy, (net.model.apply(batch.observations) as tf.Tensor[])[0]),
+      );
     for (let i = 0; i < 3; i++) {
       tf.dispose(trainStep(reference, a.model, policyOnly(a)));
       tf.dispose(trainStep(mine, b.model, policyOnly(b)));
@@ -118,7 +131,13 @@ describe('FastAdam', () => {
 
   it('round-trips its state as copies', () => {
     const optimizer = new FastAdam({ kind: 'adam' });
-    const state = { iterations: 3, accBeta1: Math.fround(0.9 ** 4), accBeta2: Math.fround(0.999 ** 4), firstMoments: [new Float32Array([1, 2])], secondMoments: [new Float32Array([3, 4])] };
+    const state = {
+      iterations: 3,
+      accBeta1: Math.fround(0.9 ** 4),
+      accBeta2: Math.fround(0.999 ** 4),
+      firstMoments: [new Float32Array([1, 2])],
+      secondMoments: [new Float32Array([3, 4])],
+    };
     optimizer.setState(state);
     state.firstMoments[0][0] = 9;
     expect(optimizer.getState()).toEqual({ ...state, firstMoments: [new Float32Array([1, 2])] });

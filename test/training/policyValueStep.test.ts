@@ -38,7 +38,8 @@ function makeBatch(): PolicyValueBatch {
 
 function expectClose(actual: ArrayLike<number>, expected: ArrayLike<number>, tolerance = 1e-5): void {
   expect(actual.length).toBe(expected.length);
-  for (let i = 0; i < actual.length; i++) expect(Math.abs(actual[i] - expected[i])).toBeLessThanOrEqual(tolerance * (1 + Math.abs(expected[i])));
+  for (let i = 0; i < actual.length; i++)
+    expect(Math.abs(actual[i] - expected[i])).toBeLessThanOrEqual(tolerance * (1 + Math.abs(expected[i])));
 }
 
 const read = (ts: tf.Tensor[]): Float32Array[] => ts.map((t) => t.dataSync() as Float32Array);
@@ -74,7 +75,16 @@ describe('policy-value step without autodiff', () => {
       // The gradients are not trivially zero.
       expect(got.every((g) => g.some((x) => x !== 0))).toBe(true);
 
-      tf.dispose([...forward.activations.slice(1), forward.logits, forward.value, ...applied, mine.loss, ...mine.gradients, reference.value, ...Object.values(reference.grads)]);
+      tf.dispose([
+        ...forward.activations.slice(1),
+        forward.logits,
+        forward.value,
+        ...applied,
+        mine.loss,
+        ...mine.gradients,
+        reference.value,
+        ...Object.values(reference.grads),
+      ]);
       tf.dispose(Object.values(batch));
       net.model.dispose();
     });

@@ -67,7 +67,10 @@ describe('advantages and targets', () => {
 
 describe('league', () => {
   it('reads spec=weight mixes, the weight after the last "="', () => {
-    expect(parseOpponentMix('self=3, strong=1')).toEqual([{ spec: 'self', weight: 0.75 }, { spec: 'strong', weight: 0.25 }]);
+    expect(parseOpponentMix('self=3, strong=1')).toEqual([
+      { spec: 'self', weight: 0.75 },
+      { spec: 'strong', weight: 0.25 },
+    ]);
     expect(parseOpponentMix('rollout?samples=8=0.5,past=0.5').map((s) => s.spec)).toEqual(['rollout?samples=8', 'past']);
     expect(parseOpponentMix('self=1,strong=0')).toEqual([{ spec: 'self', weight: 1 }]);
   });
@@ -131,7 +134,13 @@ describe('updates on a fixed batch', () => {
   }
 
   it('imitation: the masked cross-entropy to the teacher falls, and labelled rows are the ones used', () => {
-    const net = buildNetwork({ kind: 'policy-value', observationSize: OBSERVATION_SIZE, actionCount: ACTION_COUNT, hiddenUnits: [16], seed: 2 });
+    const net = buildNetwork({
+      kind: 'policy-value',
+      observationSize: OBSERVATION_SIZE,
+      actionCount: ACTION_COUNT,
+      hiddenUnits: [16],
+      seed: 2,
+    });
     const batch = syntheticBatch(64);
     batch.teacherActions![5] = -1;
     expect(imitationTargets(batch, 1).rows.length).toBe(63);
@@ -145,8 +154,14 @@ describe('updates on a fixed batch', () => {
     net.model.dispose();
   });
 
-  it('PPO: the clipped objective\'s loss falls over updates on the same batch', () => {
-    const net = buildNetwork({ kind: 'policy-value', observationSize: OBSERVATION_SIZE, actionCount: ACTION_COUNT, hiddenUnits: [16], seed: 3 });
+  it("PPO: the clipped objective's loss falls over updates on the same batch", () => {
+    const net = buildNetwork({
+      kind: 'policy-value',
+      observationSize: OBSERVATION_SIZE,
+      actionCount: ACTION_COUNT,
+      hiddenUnits: [16],
+      seed: 3,
+    });
     const batch = syntheticBatch(64);
     const optimizer = new FastAdam({ kind: 'adam', learningRate: 0.003 });
     const hp = { ...DEFAULT_HYPER_PARAMETERS, minibatchSize: 64, epochs: 1, targetKl: null, clip: 10 };

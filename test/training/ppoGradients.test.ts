@@ -53,7 +53,8 @@ function makeBatch(net: Network<PolicyValueConfig>, banned: readonly number[] = 
 
 function expectClose(actual: ArrayLike<number>, expected: ArrayLike<number>, tolerance = 2e-5): void {
   expect(actual.length).toBe(expected.length);
-  for (let i = 0; i < actual.length; i++) expect(Math.abs(actual[i] - expected[i])).toBeLessThanOrEqual(tolerance * (1 + Math.abs(expected[i])));
+  for (let i = 0; i < actual.length; i++)
+    expect(Math.abs(actual[i] - expected[i])).toBeLessThanOrEqual(tolerance * (1 + Math.abs(expected[i])));
 }
 
 describe('PPO clipped objective by hand', () => {
@@ -93,13 +94,21 @@ describe('PPO clipped objective by hand', () => {
     const full = makeBatch(net, [0, 5]);
     // The union of the legal actions, and the batch re-expressed over them.
     const mask = full.legalMask.dataSync();
-    const columns = Array.from({ length: ACTIONS }, (_, a) => a).filter((a) => Array.from({ length: ROWS }, (_, r) => mask[r * ACTIONS + a]).some((m) => m > 0));
+    const columns = Array.from({ length: ACTIONS }, (_, a) => a).filter((a) =>
+      Array.from({ length: ROWS }, (_, r) => mask[r * ACTIONS + a]).some((m) => m > 0),
+    );
     expect(columns.length).toBeLessThan(ACTIONS);
     const position = new Map(columns.map((a, i) => [a, i]));
     const restricted: PpoBatch = {
       ...full,
-      legalMask: tf.tensor2d(Array.from({ length: ROWS }, (_, r) => columns.map((a) => mask[r * ACTIONS + a])).flat(), [ROWS, columns.length]),
-      actions: tf.tensor1d(Array.from(full.actions.dataSync(), (a) => position.get(a) as number), 'int32'),
+      legalMask: tf.tensor2d(Array.from({ length: ROWS }, (_, r) => columns.map((a) => mask[r * ACTIONS + a])).flat(), [
+        ROWS,
+        columns.length,
+      ]),
+      actions: tf.tensor1d(
+        Array.from(full.actions.dataSync(), (a) => position.get(a) as number),
+        'int32',
+      ),
       columns: tf.tensor1d(columns, 'int32'),
     };
     const a = ppoGradients(net, full, COEFFICIENTS);

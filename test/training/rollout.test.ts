@@ -16,8 +16,17 @@ const tinyNetwork = (seed: number): Network<PolicyValueConfig> =>
   buildNetwork({ kind: 'policy-value', observationSize: OBSERVATION_SIZE, actionCount: ACTION_COUNT, hiddenUnits: [8], seed });
 
 const setup = (overrides: Partial<RolloutSetup> = {}): RolloutSetup => ({
-  players: [2, 3], games: 6, preset: 'standard', episode: 'round', reward: 'zeroSum', rewardScale: 0.01, maxTurns: 60, returnHorizon: 'round',
-  opponents: parseOpponentMix('self=1'), seed: 3, ...overrides,
+  players: [2, 3],
+  games: 6,
+  preset: 'standard',
+  episode: 'round',
+  reward: 'zeroSum',
+  rewardScale: 0.01,
+  maxTurns: 60,
+  returnHorizon: 'round',
+  opponents: parseOpponentMix('self=1'),
+  seed: 3,
+  ...overrides,
 });
 
 /** Every row's action is legal in its own mask, and each row has a legal action. */
@@ -72,7 +81,7 @@ describe('rollout', () => {
     net.model.dispose();
   });
 
-  it('against agents and past snapshots: only the learner\'s seat is recorded, outcomes are counted', async () => {
+  it("against agents and past snapshots: only the learner's seat is recorded, outcomes are counted", async () => {
     const net = tinyNetwork(3);
     const past = tinyNetwork(4);
     const agents = new Map([['intermediate', await createAgent('intermediate')]]);
@@ -132,7 +141,10 @@ describe('rollout', () => {
     const weights = getFlatWeights(net.model);
     for (let i = 0; i < 4; i++) {
       rollout.collect(100, { kind: 'ppo' });
-      setFlatWeights(net.model, weights.map((w) => w * 0.9));
+      setFlatWeights(
+        net.model,
+        weights.map((w) => w * 0.9),
+      );
     }
     expect(tf.memory().numTensors).toBe(before);
     net.model.dispose();

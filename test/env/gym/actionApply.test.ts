@@ -13,9 +13,12 @@ import { RUNS, VARIANTS, randomPositions } from './envPositions.js';
 
 /** Every field of the state, buffers in full (stale bytes too) and the PRNG's state, as one string. */
 function snapshot(s: GameState): string {
-  return JSON.stringify(Object.entries(s).map(([key, value]) => [
-    key, key === 'rng' ? s.rng.getState() : ArrayBuffer.isView(value) ? Array.from(value as Uint8Array) : value,
-  ]));
+  return JSON.stringify(
+    Object.entries(s).map(([key, value]) => [
+      key,
+      key === 'rng' ? s.rng.getState() : ArrayBuffer.isView(value) ? Array.from(value as Uint8Array) : value,
+    ]),
+  );
 }
 
 function historyAt(s: GameState): GameHistory {

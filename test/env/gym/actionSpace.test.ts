@@ -1,5 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { ACTION_COUNT, ACTION_RANGES, ACTION_SPACE_VERSION, DISCARD_COUNT, DISCARD_FIRST, DISCARD_LAST, DISCARD_MASK, DISCARD_START, DRAW_DECK_ACTION, HandSlots, PASS_ACTION, QUICK_ACTION, SLAPDOWN_ACTION, TAKE_START, YANIV_ACTION, discardId, discardIdOf } from '../../../env/gym/actionLayout.js';
+import {
+  ACTION_COUNT,
+  ACTION_RANGES,
+  ACTION_SPACE_VERSION,
+  DISCARD_COUNT,
+  DISCARD_FIRST,
+  DISCARD_LAST,
+  DISCARD_MASK,
+  DISCARD_START,
+  DRAW_DECK_ACTION,
+  HandSlots,
+  PASS_ACTION,
+  QUICK_ACTION,
+  SLAPDOWN_ACTION,
+  TAKE_START,
+  YANIV_ACTION,
+  discardId,
+  discardIdOf,
+} from '../../../env/gym/actionLayout.js';
 import { MaskScratch, clearLegalActions, legalActionIds, markLegalActions, writeActionMask } from '../../../env/gym/actionMask.js';
 import { actionToMove, describeAction, moveToAction } from '../../../env/gym/actionMoves.js';
 import { type Action, actionError, legalActions } from '../../../env/rules/actions.js';
@@ -26,8 +44,9 @@ describe('the action table', () => {
     expect(ACTION_SPACE_VERSION).toBe('yaniv-actions/1');
     expect(DISCARD_COUNT).toBe(1351);
     expect(ACTION_COUNT).toBe(1409);
-    expect([YANIV_ACTION, DISCARD_START, DRAW_DECK_ACTION, TAKE_START, PASS_ACTION, QUICK_ACTION, SLAPDOWN_ACTION])
-      .toEqual([0, 1, 1352, 1353, 1406, 1407, 1408]);
+    expect([YANIV_ACTION, DISCARD_START, DRAW_DECK_ACTION, TAKE_START, PASS_ACTION, QUICK_ACTION, SLAPDOWN_ACTION]).toEqual([
+      0, 1, 1352, 1353, 1406, 1407, 1408,
+    ]);
     expect(ACTION_RANGES.TAKE.size).toBe(53);
   });
 
@@ -86,7 +105,9 @@ describe('ids and moves in real positions', () => {
             // Only runs with both ends jokers share an id; the id means the first (lowest) placement.
             expect(list.groupType(g)).toBe(RUN);
             expect([group[0], group[group.length - 1]]).toEqual([JOKER, JOKER]);
-            expect(RANK_OF[earlier.find((c) => c !== JOKER) as number]).toBeLessThanOrEqual(RANK_OF[group.find((c) => c !== JOKER) as number]);
+            expect(RANK_OF[earlier.find((c) => c !== JOKER) as number]).toBeLessThanOrEqual(
+              RANK_OF[group.find((c) => c !== JOKER) as number],
+            );
           } else {
             firstOfId.set(id, group);
             expect(actionToMove(s, id)).toEqual({ type: 'discard', cards: group });
@@ -99,7 +120,12 @@ describe('ids and moves in real positions', () => {
 
   it('names actions in words', () => {
     const s = newGame({ rules: resolveRules({ players: 2 }), players: 2 });
-    startRound(s, { hands: [cards('5S 6S 7S KH JK'), cards('2C 3C 4C 5C 6C')], discard: parseCard('7H') as number, deck: cards('9D 9C'), starter: 0 });
+    startRound(s, {
+      hands: [cards('5S 6S 7S KH JK'), cards('2C 3C 4C 5C 6C')],
+      discard: parseCard('7H') as number,
+      deck: cards('9D 9C'),
+      starter: 0,
+    });
     const discard = (text: string) => moveToAction(s, { type: 'discard', cards: cards(text) });
     expect(describeAction(discard('5S 6S 7S'), s)).toBe('discard 5S 6S 7S');
     expect(discard('7S 6S 5S')).toBe(discard('5S 6S 7S'));
@@ -119,13 +145,34 @@ describe('ids and moves in real positions', () => {
     // Seat 0 holds 5S 6S 7S 7H JK (25 points: no Yaniv) under standard rules: 5 singles, 6 sets,
     // 8 runs (the joker below, inside or above the naturals it joins).
     const s = newGame({ rules: resolveRules({ players: 2 }), players: 2 });
-    startRound(s, { hands: [cards('5S 6S 7S 7H JK'), cards('2C 3C 4C 5C 6C')], discard: parseCard('KD') as number, deck: cards('9D 9C'), starter: 0 });
+    startRound(s, {
+      hands: [cards('5S 6S 7S 7H JK'), cards('2C 3C 4C 5C 6C')],
+      discard: parseCard('KD') as number,
+      deck: cards('9D 9C'),
+      starter: 0,
+    });
     const ids = legalActionIds(maskOf(s));
     const names = ids.map((id) => describeAction(id, s)).sort();
     expect(names).toEqual([
-      'discard 5S', 'discard 5S 6S 7S', 'discard 5S 6S 7S JK', 'discard 5S 6S JK', 'discard 5S JK', 'discard 5S JK 7S',
-      'discard 6S', 'discard 6S 7S JK', 'discard 6S JK', 'discard 7H', 'discard 7H JK', 'discard 7S', 'discard 7S 7H',
-      'discard 7S 7H JK', 'discard 7S JK', 'discard JK', 'discard JK 5S 6S', 'discard JK 5S 6S 7S', 'discard JK 6S 7S',
+      'discard 5S',
+      'discard 5S 6S 7S',
+      'discard 5S 6S 7S JK',
+      'discard 5S 6S JK',
+      'discard 5S JK',
+      'discard 5S JK 7S',
+      'discard 6S',
+      'discard 6S 7S JK',
+      'discard 6S JK',
+      'discard 7H',
+      'discard 7H JK',
+      'discard 7S',
+      'discard 7S 7H',
+      'discard 7S 7H JK',
+      'discard 7S JK',
+      'discard JK',
+      'discard JK 5S 6S',
+      'discard JK 5S 6S 7S',
+      'discard JK 6S 7S',
     ]);
     expect(ids.length).toBe(names.length);
     const move: Action = { type: 'discard', cards: cards('5S 6S 7S') };

@@ -2,7 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KIND_COUNT } from '../../../env/rules/cards.js';
 import {
-  OBS, OBSERVATION_SEGMENTS, OBSERVATION_SIZE, OBSERVATION_VERSION, OPPONENT_BLOCK, encodeObservation, encodeView,
+  OBS,
+  OBSERVATION_SEGMENTS,
+  OBSERVATION_SIZE,
+  OBSERVATION_VERSION,
+  OPPONENT_BLOCK,
+  encodeObservation,
+  encodeView,
   splitObservation,
 } from '../../../env/gym/observation.js';
 import { type Action, applyAction, legalActions } from '../../../env/rules/actions.js';
@@ -39,7 +45,10 @@ describe('the observation layout', () => {
 });
 
 describe('the fast encoder', () => {
-  for (const { name, options } of [...VARIANTS, ...AFTER_DRAW_VARIANTS.slice(0, 3).map((o) => ({ name: JSON.stringify(o.rules), options: o }))]) {
+  for (const { name, options } of [
+    ...VARIANTS,
+    ...AFTER_DRAW_VARIANTS.slice(0, 3).map((o) => ({ name: JSON.stringify(o.rules), options: o })),
+  ]) {
     it(`writes the bytes the view encoder computes from playerView alone, for every seat (${name})`, () => {
       const out = new Float32Array(OBSERVATION_SIZE * 2);
       for (const s of randomPositions(options, 5, 300 * RUNS)) {
@@ -90,12 +99,16 @@ function scrambleHidden(s: GameState, seat: number, seed: number): GameState {
   }
   for (let i = 0; i < t.deckLength; i++) pool.push(t.deck[i]);
   shuffleInPlace(rng, pool);
-  slots.forEach(([p, i], j) => { t.hands[p * HAND_CAP + i] = pool[j]; });
+  slots.forEach(([p, i], j) => {
+    t.hands[p * HAND_CAP + i] = pool[j];
+  });
   for (let i = 0; i < t.deckLength; i++) t.deck[i] = pool[slots.length + i];
   // Hand order is hidden too, even for one's own hand.
   const own = Array.from(t.hands.subarray(seat * HAND_CAP, seat * HAND_CAP + t.handLength[seat]));
   shuffleInPlace(rng, own);
-  own.forEach((card, i) => { t.hands[seat * HAND_CAP + i] = card; });
+  own.forEach((card, i) => {
+    t.hands[seat * HAND_CAP + i] = card;
+  });
   t.rng = seededRng(seed + 1);
   return t;
 }
@@ -109,12 +122,13 @@ function seen(s: GameState, seat: number): { bytes: string; view: unknown } {
 
 describe('no hidden information in the observation', () => {
   it('gives every seat byte-identical observations and equal views of positions that differ only in what it cannot know', () => {
-    const positions = [...VARIANTS.map(({ options }) => options), ...AFTER_DRAW_VARIANTS].flatMap((options, v) => randomPositions(options, 100 + v, 60));
+    const positions = [...VARIANTS.map(({ options }) => options), ...AFTER_DRAW_VARIANTS].flatMap((options, v) =>
+      randomPositions(options, 100 + v, 60),
+    );
     let changed = 0;
     let watching = 0;
-    fc.assert(fc.property(
-      fc.integer({ min: 0, max: positions.length - 1 }), fc.integer(),
-      (index, seed) => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: positions.length - 1 }), fc.integer(), (index, seed) => {
         const s = positions[index];
         for (let seat = 0; seat < s.players; seat++) {
           const t = scrambleHidden(s, seat, seed + seat);
@@ -122,8 +136,9 @@ describe('no hidden information in the observation', () => {
           if (seat !== s.current) watching++;
           expect(seen(t, seat)).toEqual(seen(s, seat));
         }
-      },
-    ), { numRuns: 300 * RUNS, seed: 42 });
+      }),
+      { numRuns: 300 * RUNS, seed: 42 },
+    );
     expect(changed).toBeGreaterThan(500);
     expect(watching).toBeGreaterThan(500);
   });
@@ -135,29 +150,37 @@ describe('no hidden information in the observation', () => {
   // unknown cards and the deck dealt afresh); what the watcher sees next must not differ,
   // through the after-draw step and the pass that ends it.
   it('a seat that is not moving sees the same after the same public draw, whether or not a choice is on offer', () => {
-    const positions = AFTER_DRAW_VARIANTS.flatMap((options, v) => randomPositions(options, 300 + v, 400)).filter((s) => s.phase === PHASE_DRAW);
+    const positions = AFTER_DRAW_VARIANTS.flatMap((options, v) => randomPositions(options, 300 + v, 400)).filter(
+      (s) => s.phase === PHASE_DRAW,
+    );
     let offerDiffers = 0;
-    fc.assert(fc.property(
-      fc.integer({ min: 0, max: positions.length - 1 }), fc.integer({ min: 1, max: 7 }), fc.nat(), fc.integer(),
-      (index, watcherPick, drawPick, seed) => {
-        const s = cloneState(positions[index]);
-        const watcher = (s.current + (watcherPick % (s.players - 1)) + 1) % s.players;
-        const t = scrambleHidden(s, watcher, seed);
-        const draws = legalActions(s).filter((a) => a.type === 'draw');
-        const draw = draws[drawPick % draws.length];
-        expect(legalActions(t)).toEqual(legalActions(s));
-        applyAction(s, draw);
-        applyAction(t, draw);
-        const offer = (x: GameState) => x.phase === PHASE_AFTER_DRAW && (canQuickDiscard(x) || canSlapDown(x));
-        if (offer(s) !== offer(t)) offerDiffers++;
-        expect(seen(t, watcher)).toEqual(seen(s, watcher));
-        if (s.phase !== PHASE_AFTER_DRAW) return;
-        const pass: Action = { type: 'pass' };
-        applyAction(s, pass);
-        applyAction(t, pass);
-        expect(seen(t, watcher)).toEqual(seen(s, watcher));
-      },
-    ), { numRuns: 400 * RUNS, seed: 7 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: positions.length - 1 }),
+        fc.integer({ min: 1, max: 7 }),
+        fc.nat(),
+        fc.integer(),
+        (index, watcherPick, drawPick, seed) => {
+          const s = cloneState(positions[index]);
+          const watcher = (s.current + (watcherPick % (s.players - 1)) + 1) % s.players;
+          const t = scrambleHidden(s, watcher, seed);
+          const draws = legalActions(s).filter((a) => a.type === 'draw');
+          const draw = draws[drawPick % draws.length];
+          expect(legalActions(t)).toEqual(legalActions(s));
+          applyAction(s, draw);
+          applyAction(t, draw);
+          const offer = (x: GameState) => x.phase === PHASE_AFTER_DRAW && (canQuickDiscard(x) || canSlapDown(x));
+          if (offer(s) !== offer(t)) offerDiffers++;
+          expect(seen(t, watcher)).toEqual(seen(s, watcher));
+          if (s.phase !== PHASE_AFTER_DRAW) return;
+          const pass: Action = { type: 'pass' };
+          applyAction(s, pass);
+          applyAction(t, pass);
+          expect(seen(t, watcher)).toEqual(seen(s, watcher));
+        },
+      ),
+      { numRuns: 400 * RUNS, seed: 7 },
+    );
     expect(offerDiffers).toBeGreaterThan(10);
   });
 });
@@ -172,7 +195,9 @@ describe('the after-draw step, as the other seats see it', () => {
   }
 
   it('quick discard: the card drawn extends the run laid (8S) or not (KD); seat 1 cannot tell', () => {
-    const [offered, none] = ['8S 4C', 'KD 4C'].map((deck) => afterDeckDraw(['5S 6S 7S KH', 'AC 2D 9C 9H'], deck, '5S 6S 7S', { quickDiscard: true }));
+    const [offered, none] = ['8S 4C', 'KD 4C'].map((deck) =>
+      afterDeckDraw(['5S 6S 7S KH', 'AC 2D 9C 9H'], deck, '5S 6S 7S', { quickDiscard: true }),
+    );
     expect(legalActions(offered).map((a) => a.type)).toEqual(['pass', 'quick']);
     expect(legalActions(none).map((a) => a.type)).toEqual(['pass']);
     expect(playerView(none, 1).phase).toBe('afterDraw');

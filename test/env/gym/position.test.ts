@@ -10,12 +10,27 @@ import { YanivEnv } from '../../../env/gym/yanivEnv.js';
 function digest(s: GameState): unknown {
   const slice = (a: Uint8Array, n: number) => Array.from(a.subarray(0, n));
   return {
-    phase: s.phase, current: s.current, round: s.round, turn: s.turn, dealer: s.dealer, starter: s.starter, winner: s.winner,
-    totals: Array.from(s.totals), active: Array.from(s.active), yanivWins: Array.from(s.yanivWins),
+    phase: s.phase,
+    current: s.current,
+    round: s.round,
+    turn: s.turn,
+    dealer: s.dealer,
+    starter: s.starter,
+    winner: s.winner,
+    totals: Array.from(s.totals),
+    active: Array.from(s.active),
+    yanivWins: Array.from(s.yanivWins),
     hands: Array.from({ length: s.players }, (_, p) => slice(s.hands.subarray(p * HAND_CAP), s.handLength[p])),
-    deck: slice(s.deck, s.deckLength), pile: slice(s.pile, s.pileLength), prev: slice(s.prev, s.prevLength), prevType: s.prevType,
-    prevPickable: s.prevPickable, laid: slice(s.laid, s.laidLength), drawn: s.drawn, known: Array.from(s.known),
-    lastResult: s.lastResult, rng: s.rng.getState(),
+    deck: slice(s.deck, s.deckLength),
+    pile: slice(s.pile, s.pileLength),
+    prev: slice(s.prev, s.prevLength),
+    prevType: s.prevType,
+    prevPickable: s.prevPickable,
+    laid: slice(s.laid, s.laidLength),
+    drawn: s.drawn,
+    known: Array.from(s.known),
+    lastResult: s.lastResult,
+    rng: s.rng.getState(),
   };
 }
 
@@ -107,12 +122,18 @@ describe('positions', () => {
     };
     const cases: [string, RegExp][] = [
       [edit('"moves":[]', `"moves":[${deep}]`), /^record\.rounds\[0\]\.moves\[0\]: must be a move: .*\(got \[\[\[\[…\]\]\]\]\)$/],
-      [edit('"rules":{}', `"rules":{"milestones":${deep}}`), /^record\.rules: rule option "milestones\[0\]" must be a list of \[at, to\] pairs/],
+      [
+        edit('"rules":{}', `"rules":{"milestones":${deep}}`),
+        /^record\.rules: rule option "milestones\[0\]" must be a list of \[at, to\] pairs/,
+      ],
       [edit('"rng":[', `"rng":[${deep},`), /^rng\[0\]: must be an integer \(got \[\[\[\[…\]\]\]\]\)$/],
       [edit('"pending":null', `"pending":{"discard":${deep}}`), /^pending\.discard\[0\]: must be a card name \(got \[\[\[\[…\]\]\]\]\)$/],
       [edit('"record":{', `"record":{"x":${deep},`), /^record: unknown field "x"$/],
       [deep, /^position: .*expected object/],
-      [edit('"rules":{}', '"rules":{"__proto__":{"yanivThreshold":3}}'), /^record\.rules: unknown rule option "__proto__"; the rule options are decks, /],
+      [
+        edit('"rules":{}', '"rules":{"__proto__":{"yanivThreshold":3}}'),
+        /^record\.rules: unknown rule option "__proto__"; the rule options are decks, /,
+      ],
       [edit('"rules":{}', '"rules":{"constructor":5}'), /^record\.rules: unknown rule option "constructor"/],
       [edit('"pending":null', '"pending":null,"__proto__":{}'), /^position: unknown field "__proto__"$/],
     ];

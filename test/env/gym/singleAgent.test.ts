@@ -18,7 +18,7 @@ const firstLegal = (onMove: (seat: number) => void): Agent => ({
 });
 
 describe('SingleAgentEnv', () => {
-  it('hands the learner only its own turns and sums its reward over the opponents\' moves', () => {
+  it("hands the learner only its own turns and sums its reward over the opponents' moves", () => {
     const moved: number[] = [];
     const opponent = firstLegal((seat) => moved.push(seat));
     const env = new SingleAgentEnv({ players: 3, seat: 1, opponents: opponent, episode: 'round', reward: 'zeroSum' });
@@ -48,10 +48,11 @@ describe('SingleAgentEnv', () => {
 
   it('takes one agent per seat', () => {
     const calls = [0, 0, 0];
-    const counting = (seat: number): Agent => firstLegal((moved) => {
-      expect(moved).toBe(seat);
-      calls[seat]++;
-    });
+    const counting = (seat: number): Agent =>
+      firstLegal((moved) => {
+        expect(moved).toBe(seat);
+        calls[seat]++;
+      });
     const env = new SingleAgentEnv({ players: 3, opponents: [null, counting(1), counting(2)], maxTurns: 30 });
     let { info } = env.reset({ seed: 1 });
     while (!env.env.done) info = env.step(legalActionIds(info.actionMask)[0]).info;
@@ -69,10 +70,12 @@ describe('SingleAgentEnv', () => {
       if (info.currentPlayer >= 0) expect(info.currentPlayer).toBe(env.seat);
     }
     expect(seats).toEqual([0, 1, 2, 0]);
-    expect(() => new SingleAgentEnv({ players: 3, seat: 'rotate', opponents: [randomAgent(), randomAgent(), randomAgent()] })).toThrow(/one agent/);
+    expect(() => new SingleAgentEnv({ players: 3, seat: 'rotate', opponents: [randomAgent(), randomAgent(), randomAgent()] })).toThrow(
+      /one agent/,
+    );
   });
 
-  it('plays the heuristic bots as opponents: they get their seat\'s own view', async () => {
+  it("plays the heuristic bots as opponents: they get their seat's own view", async () => {
     const strong = await createAgent('strong');
     const env = new SingleAgentEnv({ players: 2, opponents: strong, episode: 'round', maxTurns: 200 });
     let { info } = env.reset({ seed: 3 });

@@ -23,7 +23,9 @@ describe('VecEnv', () => {
     let episodes = 0;
     for (let t = 0; t < 400; t++) {
       for (let i = 0; i < num; i++) {
-        expect(hex(vec.observations.subarray(i * OBSERVATION_SIZE, (i + 1) * OBSERVATION_SIZE))).toBe(hex(singles[i].observe(infos[i].observer)));
+        expect(hex(vec.observations.subarray(i * OBSERVATION_SIZE, (i + 1) * OBSERVATION_SIZE))).toBe(
+          hex(singles[i].observe(infos[i].observer)),
+        );
         expect(hex(vec.masks.subarray(i * ACTION_COUNT, (i + 1) * ACTION_COUNT))).toBe(hex(infos[i].actionMask));
         expect(vec.currentPlayers[i]).toBe(infos[i].currentPlayer);
         expect(vec.legalCounts[i]).toBe(infos[i].legalCount);
@@ -66,7 +68,8 @@ describe('VecEnv', () => {
     const rng = seededRng(2);
     // Random play that calls Yaniv whenever it may ends games quickly.
     for (let t = 0; t < 20_000 && games < 4; t++) {
-      for (let i = 0; i < num; i++) actions[i] = vec.masks[i * ACTION_COUNT] ? 0 : vec.legalIds[i * ACTION_COUNT + randomInt(rng, 0, vec.legalCounts[i] - 1)];
+      for (let i = 0; i < num; i++)
+        actions[i] = vec.masks[i * ACTION_COUNT] ? 0 : vec.legalIds[i * ACTION_COUNT + randomInt(rng, 0, vec.legalCounts[i] - 1)];
       vec.step(actions);
       for (let i = 0; i < num; i++) {
         const r = singles[i].step(actions[i]);
@@ -116,13 +119,26 @@ describe('VecEnv', () => {
     vec.reset(3);
     const rng = seededRng(4);
     const actions = new Int32Array(vec.num);
-    const legal = () => { for (let i = 0; i < vec.num; i++) actions[i] = vec.legalIds[i * ACTION_COUNT + randomInt(rng, 0, vec.legalCounts[i] - 1)]; };
+    const legal = () => {
+      for (let i = 0; i < vec.num; i++) actions[i] = vec.legalIds[i * ACTION_COUNT + randomInt(rng, 0, vec.legalCounts[i] - 1)];
+    };
     for (let t = 0; t < 40; t++) {
       legal();
       vec.step(actions);
     }
     const snapshot = () => ({
-      buffers: [vec.observations, vec.masks, vec.legalIds, vec.legalCounts, vec.rewards, vec.actors, vec.currentPlayers, vec.terminated, vec.truncated, vec.finalObservations].map(hex),
+      buffers: [
+        vec.observations,
+        vec.masks,
+        vec.legalIds,
+        vec.legalCounts,
+        vec.rewards,
+        vec.actors,
+        vec.currentPlayers,
+        vec.terminated,
+        vec.truncated,
+        vec.finalObservations,
+      ].map(hex),
       episodes: vec.episodes,
       states: Array.from({ length: vec.num }, (_, i) => ({ ...cloneState(vec.state(i)), rng: vec.state(i).rng.getState() })),
     });

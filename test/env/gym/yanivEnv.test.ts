@@ -15,7 +15,11 @@ function playEpisode(env: YanivEnv, seed: number, rngSeed = seed): StepResult[] 
   for (;;) {
     const action = info.legalIds[randomInt(rng, 0, info.legalCount - 1)];
     const r = env.step(action);
-    results.push({ ...r, observation: r.observation.slice(), info: { ...r.info, actionMask: r.info.actionMask.slice(), rewards: r.info.rewards.slice() } });
+    results.push({
+      ...r,
+      observation: r.observation.slice(),
+      info: { ...r.info, actionMask: r.info.actionMask.slice(), rewards: r.info.rewards.slice() },
+    });
     info = r.info;
     if (r.terminated || r.truncated) return results;
   }
@@ -80,13 +84,20 @@ describe('YanivEnv API', () => {
 
   it('is deterministic: same seed and actions give the same observations, masks and rewards', () => {
     const options: EnvOptions[] = [
-      { players: 4, maxTurns: 150 }, { players: 6, episode: 'round', maxTurns: 150 },
+      { players: 4, maxTurns: 150 },
+      { players: 6, episode: 'round', maxTurns: 150 },
       { players: 3, maxTurns: 150, rules: { quickDiscard: true, slapdown: true, decks: 2, jokersPerDeck: 4 } },
     ];
-    const digest = (results: StepResult[]) => results.map((r) => [
-      Buffer.from(r.observation.buffer).toString('base64'), Buffer.from(r.info.actionMask).toString('base64'),
-      Array.from(r.info.rewards).join(','), r.terminated, r.truncated,
-    ].join('|'));
+    const digest = (results: StepResult[]) =>
+      results.map((r) =>
+        [
+          Buffer.from(r.observation.buffer).toString('base64'),
+          Buffer.from(r.info.actionMask).toString('base64'),
+          Array.from(r.info.rewards).join(','),
+          r.terminated,
+          r.truncated,
+        ].join('|'),
+      );
     for (const option of options) {
       const a = playEpisode(new YanivEnv(option), 9);
       expect(digest(playEpisode(new YanivEnv(option), 9))).toEqual(digest(a));
@@ -149,7 +160,7 @@ describe('rewards', () => {
     }
   });
 
-  it('zeroSumTotals: each seat\'s change of total, milestones included, less the mean; a game sums to −(final total − mean)', () => {
+  it("zeroSumTotals: each seat's change of total, milestones included, less the mean; a game sums to −(final total − mean)", () => {
     let milestoneRounds = 0;
     for (const seed of [1, 2, 3, 4, 5, 6]) {
       const results = playEpisode(new YanivEnv({ players: 2, reward: 'zeroSumTotals', rewardScale: 0.5 }), seed);

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { parseRecord, replay } from '../../../env/rules/record.js';
 
 const folder = join(dirname(fileURLToPath(import.meta.url)), '../../conformance');
-const cases = readdirSync(folder).filter((name) => name.endsWith('.json')).sort();
+const cases = readdirSync(folder)
+  .filter((name) => name.endsWith('.json'))
+  .sort();
 
 describe('conformance cases', () => {
   it('finds the cases', () => {

@@ -28,30 +28,35 @@ function inRound(s: GameState): boolean {
 describe('determinize', () => {
   const positions = VARIANTS.flatMap(({ options }, v) => randomPositions(options, 200 + v, 80)).filter(inRound);
 
-  it('samples states whose view is the seat\'s view, with every card accounted for and the same legal actions', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: positions.length - 1 }), fc.integer({ min: 0, max: 7 }), fc.integer(), (index, pick, seed) => {
-      const s = positions[index];
-      const seat = s.phase === PHASE_AFTER_DRAW ? s.current : pick % s.players;
-      const view = playerView(s, seat);
-      const sample = determinize(view, seededRng(seed));
-      expect(playerView(sample, seat)).toEqual(view);
-      const used = new Uint8Array(KIND_COUNT);
-      const count = (cards: ArrayLike<number>) => { for (const c of Array.from(cards)) used[c]++; };
-      for (let p = 0; p < sample.players; p++) count(sample.hands.subarray(p * HAND_CAP, p * HAND_CAP + sample.handLength[p]));
-      count(sample.deck.subarray(0, sample.deckLength));
-      count(sample.pile.subarray(0, sample.pileLength));
-      count(sample.prev.subarray(0, sample.prevLength));
-      count(sample.laid.subarray(0, sample.laidLength));
-      const composition = deckComposition(s.rules.decks, s.rules.jokersPerDeck);
-      used.forEach((n, k) => expect(n).toBeLessThanOrEqual(composition[k]));
-      if (seat === s.current) {
-        expect(maskOf(sample)).toBe(maskOf(s));
-        const mask = new Uint8Array(ACTION_COUNT);
-        writeActionMask(sample, scratch, mask, 0);
-        const id = mask.indexOf(1);
-        applyAction(sample, actionToMove(sample, id));
-      }
-    }), { numRuns: 300 * RUNS, seed: 7 });
+  it("samples states whose view is the seat's view, with every card accounted for and the same legal actions", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: positions.length - 1 }), fc.integer({ min: 0, max: 7 }), fc.integer(), (index, pick, seed) => {
+        const s = positions[index];
+        const seat = s.phase === PHASE_AFTER_DRAW ? s.current : pick % s.players;
+        const view = playerView(s, seat);
+        const sample = determinize(view, seededRng(seed));
+        expect(playerView(sample, seat)).toEqual(view);
+        const used = new Uint8Array(KIND_COUNT);
+        const count = (cards: ArrayLike<number>) => {
+          for (const c of Array.from(cards)) used[c]++;
+        };
+        for (let p = 0; p < sample.players; p++) count(sample.hands.subarray(p * HAND_CAP, p * HAND_CAP + sample.handLength[p]));
+        count(sample.deck.subarray(0, sample.deckLength));
+        count(sample.pile.subarray(0, sample.pileLength));
+        count(sample.prev.subarray(0, sample.prevLength));
+        count(sample.laid.subarray(0, sample.laidLength));
+        const composition = deckComposition(s.rules.decks, s.rules.jokersPerDeck);
+        used.forEach((n, k) => expect(n).toBeLessThanOrEqual(composition[k]));
+        if (seat === s.current) {
+          expect(maskOf(sample)).toBe(maskOf(s));
+          const mask = new Uint8Array(ACTION_COUNT);
+          writeActionMask(sample, scratch, mask, 0);
+          const id = mask.indexOf(1);
+          applyAction(sample, actionToMove(sample, id));
+        }
+      }),
+      { numRuns: 300 * RUNS, seed: 7 },
+    );
   });
 
   it('deals the unknown cards evenly (chi-square on a fixed position)', () => {

@@ -4,9 +4,28 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  type Card, type GameState, JOKER, KIND_COUNT, PHASE_BETWEEN_ROUNDS, PHASE_GAME_OVER, PRESET_NAMES, RANK_OF, SUIT_OF,
-  type RoundResult, type RuleOptionsInput, type TurnMove, canDrawFromDeck, handOf, handValue, legalActions, parseRecord,
-  playGame, playTurn, replay, step, turnError,
+  type Card,
+  type GameState,
+  JOKER,
+  KIND_COUNT,
+  PHASE_BETWEEN_ROUNDS,
+  PHASE_GAME_OVER,
+  PRESET_NAMES,
+  RANK_OF,
+  SUIT_OF,
+  type RoundResult,
+  type RuleOptionsInput,
+  type TurnMove,
+  canDrawFromDeck,
+  handOf,
+  handValue,
+  legalActions,
+  parseRecord,
+  playGame,
+  playTurn,
+  replay,
+  step,
+  turnError,
 } from '../../../env/index.js';
 import { text, turnLine } from '../helpers.js';
 
@@ -128,7 +147,10 @@ function checkMoves(s: GameState, turns: TurnMove[], random: () => number): void
     expect(listed.has(text(sorted(subset))), `${text(subset)}: some order listed`).toBe(hasLegalOrder(subset));
   }
   // A random card to take after a listed discard: accepted exactly when the previous group offers it.
-  const discard = pick(random, turns.filter((t): t is Exclude<TurnMove, { yaniv: true }> => !('yaniv' in t)));
+  const discard = pick(
+    random,
+    turns.filter((t): t is Exclude<TurnMove, { yaniv: true }> => !('yaniv' in t)),
+  );
   const card = Math.floor(random() * KIND_COUNT);
   const takeable = takeableByRules(s);
   expect(turnError(s, { discard: discard.discard, draw: card }) === null, `take ${text([card])}`).toBe(takeable.has(card));
@@ -198,7 +220,9 @@ function checkRound(s: GameState, before: readonly number[], wasActive: readonly
       expect(values[result.winner]).toBe(m);
     }
     if (result.outcome !== 'assaf') {
-      values.forEach((v, seat) => { if (seat !== caller && v !== null) expect(result.points[seat]).toBe(v); });
+      values.forEach((v, seat) => {
+        if (seat !== caller && v !== null) expect(result.points[seat]).toBe(v);
+      });
       expect(result.winner).toBe(caller);
     }
   }
@@ -228,7 +252,12 @@ interface Played {
   turns: number;
 }
 
-interface GameSpec { preset: string; rules?: RuleOptionsInput; players: number; seed: number }
+interface GameSpec {
+  preset: string;
+  rules?: RuleOptionsInput;
+  players: number;
+  seed: number;
+}
 
 /** Plays a game with every invariant checked before each turn and at each round's end. */
 function playChecked({ preset, rules = {}, players, seed }: GameSpec, probe = true): Played {
@@ -245,7 +274,7 @@ function playChecked({ preset, rules = {}, players, seed }: GameSpec, probe = tr
     if (s.round !== round) {
       if (round > 0) closeRound(s);
       round = s.round;
-      before = [...results.length > 0 ? results[results.length - 1].totals : Array.from(s.totals)];
+      before = [...(results.length > 0 ? results[results.length - 1].totals : Array.from(s.totals))];
       wasActive = Array.from(s.active, (a) => a === 1);
     }
     checkCards(s);
@@ -260,76 +289,136 @@ function playChecked({ preset, rules = {}, players, seed }: GameSpec, probe = tr
   return { ...game, results };
 }
 
-const OPTION_MIX: fc.Arbitrary<RuleOptionsInput> = fc.record({
-  quickDiscard: fc.boolean(),
-  slapdown: fc.boolean(),
-  milestoneRobbery: fc.boolean(),
-  pickFromRun: fc.constantFrom('ends', 'any'),
-  pickFromSet: fc.constantFrom('any', 'ends'),
-  jokersPerDeck: fc.constantFrom(0, 2, 4),
-  handSize: fc.integer({ min: 3, max: 7 }),
-  yanivThreshold: fc.integer({ min: 3, max: 12 }),
-  gameEnd: fc.constantFrom('lastSurvivor', 'firstOverLimit', 'yanivCount'),
-  yanivsToWin: fc.integer({ min: 1, max: 4 }),
-  nextStarter: fc.constantFrom('rotate', 'roundWinner', 'lowestHand'),
-  eliminationLimit: fc.integer({ min: 40, max: 200 }),
-  assafTiePenalty: fc.option(fc.integer({ min: 0, max: 40 })),
-  assaf: fc.boolean(),
-  assafScoring: fc.constantFrom('lowest', 'othersZero', 'everyone'),
-  assafPenalty: fc.integer({ min: 0, max: 40 }),
-  jackValue: fc.integer({ min: 0, max: 10 }),
-  milestones: fc.constantFrom([], [[50, 25], [100, 50]], [[50, 0], [100, 50], [150, 100], [200, 150]], [[20, 60], [60, 20]]),
-  decks: fc.constant(2), // 1 is the default up to 5 players; 2 decks for a small table still deal
-}, { requiredKeys: [] });
+const OPTION_MIX: fc.Arbitrary<RuleOptionsInput> = fc.record(
+  {
+    quickDiscard: fc.boolean(),
+    slapdown: fc.boolean(),
+    milestoneRobbery: fc.boolean(),
+    pickFromRun: fc.constantFrom('ends', 'any'),
+    pickFromSet: fc.constantFrom('any', 'ends'),
+    jokersPerDeck: fc.constantFrom(0, 2, 4),
+    handSize: fc.integer({ min: 3, max: 7 }),
+    yanivThreshold: fc.integer({ min: 3, max: 12 }),
+    gameEnd: fc.constantFrom('lastSurvivor', 'firstOverLimit', 'yanivCount'),
+    yanivsToWin: fc.integer({ min: 1, max: 4 }),
+    nextStarter: fc.constantFrom('rotate', 'roundWinner', 'lowestHand'),
+    eliminationLimit: fc.integer({ min: 40, max: 200 }),
+    assafTiePenalty: fc.option(fc.integer({ min: 0, max: 40 })),
+    assaf: fc.boolean(),
+    assafScoring: fc.constantFrom('lowest', 'othersZero', 'everyone'),
+    assafPenalty: fc.integer({ min: 0, max: 40 }),
+    jackValue: fc.integer({ min: 0, max: 10 }),
+    milestones: fc.constantFrom(
+      [],
+      [
+        [50, 25],
+        [100, 50],
+      ],
+      [
+        [50, 0],
+        [100, 50],
+        [150, 100],
+        [200, 150],
+      ],
+      [
+        [20, 60],
+        [60, 20],
+      ],
+    ),
+    decks: fc.constant(2), // 1 is the default up to 5 players; 2 decks for a small table still deal
+  },
+  { requiredKeys: [] },
+);
 
 const players = fc.integer({ min: 2, max: 8 });
 const seed = fc.integer({ min: 0, max: 2 ** 31 - 1 });
 
 describe('random games', () => {
-  it.each(PRESET_NAMES)('%s: cards are conserved, hands and totals stay consistent, moves are accepted exactly when legal', (preset) => {
-    let finished = 0;
-    fc.assert(fc.property(players, seed, (n, sd) => {
-      const game = playChecked({ preset, players: n, seed: sd });
-      if (game.state.phase === PHASE_GAME_OVER) finished++;
-    }), { numRuns: RUNS, seed: 2026 + preset.length });
-    expect(finished).toBeGreaterThan(0);
-  }, TIMEOUT);
+  it.each(PRESET_NAMES)(
+    '%s: cards are conserved, hands and totals stay consistent, moves are accepted exactly when legal',
+    (preset) => {
+      let finished = 0;
+      fc.assert(
+        fc.property(players, seed, (n, sd) => {
+          const game = playChecked({ preset, players: n, seed: sd });
+          if (game.state.phase === PHASE_GAME_OVER) finished++;
+        }),
+        { numRuns: RUNS, seed: 2026 + preset.length },
+      );
+      expect(finished).toBeGreaterThan(0);
+    },
+    TIMEOUT,
+  );
 
-  it('the same under a mix of the options no preset switches on', () => {
-    fc.assert(fc.property(fc.constantFrom(...PRESET_NAMES), OPTION_MIX, players, seed, (preset, rules, n, sd) => {
-      playChecked({ preset, rules, players: n, seed: sd });
-    }), { numRuns: RUNS * 3, seed: 7 });
-  }, TIMEOUT);
+  it(
+    'the same under a mix of the options no preset switches on',
+    () => {
+      fc.assert(
+        fc.property(fc.constantFrom(...PRESET_NAMES), OPTION_MIX, players, seed, (preset, rules, n, sd) => {
+          playChecked({ preset, rules, players: n, seed: sd });
+        }),
+        { numRuns: RUNS * 3, seed: 7 },
+      );
+    },
+    TIMEOUT,
+  );
 
-  it('the same seed gives the same game', () => {
-    fc.assert(fc.property(fc.constantFrom(...PRESET_NAMES), players, seed, (preset, n, sd) => {
-      const spec = { preset, players: n, seed: sd, choose: chooser(sd), maxTurns: MAX_TURNS };
-      const a = playGame(spec);
-      const b = playGame({ ...spec, choose: chooser(sd) });
-      expect(b.record).toEqual(a.record);
-      expect(Array.from(b.state.totals)).toEqual(Array.from(a.state.totals));
-    }), { numRuns: RUNS * 2, seed: 11 });
-  }, TIMEOUT);
+  it(
+    'the same seed gives the same game',
+    () => {
+      fc.assert(
+        fc.property(fc.constantFrom(...PRESET_NAMES), players, seed, (preset, n, sd) => {
+          const spec = { preset, players: n, seed: sd, choose: chooser(sd), maxTurns: MAX_TURNS };
+          const a = playGame(spec);
+          const b = playGame({ ...spec, choose: chooser(sd) });
+          expect(b.record).toEqual(a.record);
+          expect(Array.from(b.state.totals)).toEqual(Array.from(a.state.totals));
+        }),
+        { numRuns: RUNS * 2, seed: 11 },
+      );
+    },
+    TIMEOUT,
+  );
 
-  it('export then replay gives the same result, round by round, and the same final position', () => {
-    fc.assert(fc.property(fc.constantFrom(...PRESET_NAMES), fc.option(OPTION_MIX), players, seed, fc.option(fc.integer({ min: 1, max: 400 })),
-      (preset, rules, n, sd, cap) => {
-        const rounds = roundResults();
-        const game = playGame({ preset, rules: rules ?? {}, players: n, seed: sd, choose: chooser(sd, rounds.see), maxTurns: cap ?? MAX_TURNS });
-        const played = rounds.finish(game.state);
-        const { result, state } = replay(parseRecord(JSON.stringify(game.record)));
-        if (!result.ok) throw new Error(`replay failed: ${result.error}`);
-        const finished = game.state.phase === PHASE_BETWEEN_ROUNDS || game.state.phase === PHASE_GAME_OVER;
-        expect(result.rounds).toHaveLength(game.record.rounds.length);
-        expect(result.rounds.at(-1)?.outcome === 'unfinished').toBe(!finished);
-        expect(result.rounds.filter((r) => r.outcome !== 'unfinished')).toEqual(played.map((r) => structuredClone(r)));
-        expect(result.totals).toEqual(Array.from(game.state.totals));
-        expect(result.active).toEqual(Array.from(game.state.active).flatMap((a, seat) => (a ? [seat] : [])));
-        expect(result.gameOver).toBe(game.state.phase === PHASE_GAME_OVER);
-        expect(result.winner).toBe(game.state.phase === PHASE_GAME_OVER ? game.state.winner : null);
-        expect(positionOf(state)).toEqual(positionOf(game.state));
-      }), { numRuns: RUNS * 3, seed: 13 });
-  }, TIMEOUT);
+  it(
+    'export then replay gives the same result, round by round, and the same final position',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.constantFrom(...PRESET_NAMES),
+          fc.option(OPTION_MIX),
+          players,
+          seed,
+          fc.option(fc.integer({ min: 1, max: 400 })),
+          (preset, rules, n, sd, cap) => {
+            const rounds = roundResults();
+            const game = playGame({
+              preset,
+              rules: rules ?? {},
+              players: n,
+              seed: sd,
+              choose: chooser(sd, rounds.see),
+              maxTurns: cap ?? MAX_TURNS,
+            });
+            const played = rounds.finish(game.state);
+            const { result, state } = replay(parseRecord(JSON.stringify(game.record)));
+            if (!result.ok) throw new Error(`replay failed: ${result.error}`);
+            const finished = game.state.phase === PHASE_BETWEEN_ROUNDS || game.state.phase === PHASE_GAME_OVER;
+            expect(result.rounds).toHaveLength(game.record.rounds.length);
+            expect(result.rounds.at(-1)?.outcome === 'unfinished').toBe(!finished);
+            expect(result.rounds.filter((r) => r.outcome !== 'unfinished')).toEqual(played.map((r) => structuredClone(r)));
+            expect(result.totals).toEqual(Array.from(game.state.totals));
+            expect(result.active).toEqual(Array.from(game.state.active).flatMap((a, seat) => (a ? [seat] : [])));
+            expect(result.gameOver).toBe(game.state.phase === PHASE_GAME_OVER);
+            expect(result.winner).toBe(game.state.phase === PHASE_GAME_OVER ? game.state.winner : null);
+            expect(positionOf(state)).toEqual(positionOf(game.state));
+          },
+        ),
+        { numRuns: RUNS * 3, seed: 13 },
+      );
+    },
+    TIMEOUT,
+  );
 });
 
 /** Collects each round's result as the game goes: a chooser sees the last result when the next round starts. */
@@ -352,8 +441,14 @@ function roundResults() {
 /** What a replay must reproduce: every hand, the deck in order, the pile as cards, the previous group in order. */
 function positionOf(s: GameState) {
   return {
-    phase: s.phase, round: s.round, current: s.current, turn: s.turn, winner: s.winner,
-    totals: Array.from(s.totals), active: Array.from(s.active), yanivWins: Array.from(s.yanivWins),
+    phase: s.phase,
+    round: s.round,
+    current: s.current,
+    turn: s.turn,
+    winner: s.winner,
+    totals: Array.from(s.totals),
+    active: Array.from(s.active),
+    yanivWins: Array.from(s.yanivWins),
     hands: Array.from({ length: s.players }, (_, seat) => text(sorted(handOf(s, seat)))),
     handValues: Array.from({ length: s.players }, (_, seat) => handValue(s, seat)),
     deck: text(s.deck.subarray(0, s.deckLength)),

@@ -30,13 +30,38 @@ function refusal(text: string): RecordError {
 
 describe('parseRecord on deeply nested documents', () => {
   it.each([
-    ['in a move', edited('"moves":[', `"moves":[${deepArray(100_000)},`), 'rounds[0].moves[0]', /^must be a move: .*\(got \[\[\[\[…\]\]\]\]\)$/],
-    ['as a card', edited('"hands":[[', `"hands":[[${deepObject(100_000)},`), 'rounds[0].hands[0][0]', /^must be a card name .*\(got \{"a":\{"a":\{"a":\{…\}\}\}\}\)$/],
+    [
+      'in a move',
+      edited('"moves":[', `"moves":[${deepArray(100_000)},`),
+      'rounds[0].moves[0]',
+      /^must be a move: .*\(got \[\[\[\[…\]\]\]\]\)$/,
+    ],
+    [
+      'as a card',
+      edited('"hands":[[', `"hands":[[${deepObject(100_000)},`),
+      'rounds[0].hands[0][0]',
+      /^must be a card name .*\(got \{"a":\{"a":\{"a":\{…\}\}\}\}\)$/,
+    ],
     ['as a deck', edited('"deck":[', `"deck":${deepObject(100_000)},"x":[`), 'rounds[0].deck', /^must be a list of cards, top first/],
-    ['as a rule option', edited('"rules":{}', `"rules":{"milestones":${deepArray(100_000)}}`), 'rules', /^rule option "milestones\[0\]" must be a list of \[at, to\] pairs of integers \(got \[\[\[\[…\]\]\]\]\)$/],
-    ['as an object rule option', edited('"rules":{}', `"rules":{"yanivThreshold":${deepObject(100_000)}}`), 'rules', /^rule option "yanivThreshold" must be an integer from 0 to 30 \(got \{"a":\{"a":\{"a":\{…\}\}\}\}\)$/],
+    [
+      'as a rule option',
+      edited('"rules":{}', `"rules":{"milestones":${deepArray(100_000)}}`),
+      'rules',
+      /^rule option "milestones\[0\]" must be a list of \[at, to\] pairs of integers \(got \[\[\[\[…\]\]\]\]\)$/,
+    ],
+    [
+      'as an object rule option',
+      edited('"rules":{}', `"rules":{"yanivThreshold":${deepObject(100_000)}}`),
+      'rules',
+      /^rule option "yanivThreshold" must be an integer from 0 to 30 \(got \{"a":\{"a":\{"a":\{…\}\}\}\}\)$/,
+    ],
     ['as the rules', edited('"rules":{}', `"rules":${deepArray(100_000)}`), 'rules', /^must be an object of rule options$/],
-    ['as the player count', edited('"players":3', `"players":${deepObject(100_000)}`), 'players', /^must be an integer from 2 to 8 \(got \{"a":/],
+    [
+      'as the player count',
+      edited('"players":3', `"players":${deepObject(100_000)}`),
+      'players',
+      /^must be an integer from 2 to 8 \(got \{"a":/,
+    ],
     ['under an unknown field', edited('{"format"', `{"deep":${deepArray(100_000)},"format"`), '', /^unknown field "deep"$/],
     ['as the whole document', deepArray(100_000), '', /^a record is a JSON object .*\(got an array\)$/],
   ])('%s: a RecordError naming the field, with a short preview of the value', (_where, text, field, problem) => {
@@ -54,13 +79,16 @@ describe('parseRecord on deeply nested documents', () => {
 
 describe('parseRecord on keys that are names of Object.prototype', () => {
   // JSON.parse creates "__proto__" as an own key; copying it by assignment would set a prototype instead.
-  it.each(['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'])('a rule option %s is unknown, with an object or a number', (name) => {
-    for (const value of ['{"yanivThreshold":3}', '5']) {
-      const error = refusal(edited('"rules":{}', `"rules":{${JSON.stringify(name)}:${value}}`));
-      expect(error.field).toBe('rules');
-      expect(error.problem).toMatch(new RegExp(`^unknown rule option "${name}"; the rule options are decks, jokersPerDeck, `));
-    }
-  });
+  it.each(['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'])(
+    'a rule option %s is unknown, with an object or a number',
+    (name) => {
+      for (const value of ['{"yanivThreshold":3}', '5']) {
+        const error = refusal(edited('"rules":{}', `"rules":{${JSON.stringify(name)}:${value}}`));
+        expect(error.field).toBe('rules');
+        expect(error.problem).toMatch(new RegExp(`^unknown rule option "${name}"; the rule options are decks, jokersPerDeck, `));
+      }
+    },
+  );
 
   it.each([
     ['the record', '{"format"', '{"__proto__":{},"format"', ''],

@@ -6,7 +6,11 @@ import { type GameState, legalTurns } from '../../../env/index.js';
 import { type Table, discards, game, play } from '../helpers.js';
 
 /** A position is dealt under the rules of each row: [label, rules, discards, turns]. */
-interface Perft { name: string; position: (table: Table) => GameState; counts: [string, Table, number, number][] }
+interface Perft {
+  name: string;
+  position: (table: Table) => GameState;
+  counts: [string, Table, number, number][];
+}
 
 const positions: Perft[] = [
   {
@@ -84,10 +88,8 @@ const positions: Perft[] = [
     //     5 cards: 8H 8H 8D JK JK: {H,H} {H,D} {H,J} {D,J} {J,J} = 5
     //     → 32 sets + 3 singles = 35 discards; × 3 = 105.
     name: '8H 8H 8D JK JK / run 4C 5C 6C (two decks)',
-    position: (table) => play(
-      game({ hands: ['8H 8H 8D JK JK', '4C 5C 6C KS QS'], discard: '7H', deck: '2D 3D', starter: 1 }, table),
-      '4C 5C 6C / deck',
-    ),
+    position: (table) =>
+      play(game({ hands: ['8H 8H 8D JK JK', '4C 5C 6C KS QS'], discard: '7H', deck: '2D 3D', starter: 1 }, table), '4C 5C 6C / deck'),
     counts: [
       ['standard', { rules: { decks: 2 } }, 17, 51],
       ['norwegian', { preset: 'norwegian', rules: { decks: 2 } }, 35, 105],

@@ -4,14 +4,44 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  PHASE_BETWEEN_ROUNDS, PHASE_GAME_OVER, PRESET_NAMES, RULE_OPTION_NAMES, RuleError, type RuleOptionsInput,
-  GROUP_TYPE_NAMES, classifyLaid, deckComposition, fullDeck, handValue, newGame, parseCard, playTurn, resolveRules,
-  seededRng, shuffleInPlace, startRound, valueTable,
+  PHASE_BETWEEN_ROUNDS,
+  PHASE_GAME_OVER,
+  PRESET_NAMES,
+  RULE_OPTION_NAMES,
+  RuleError,
+  type RuleOptionsInput,
+  GROUP_TYPE_NAMES,
+  classifyLaid,
+  deckComposition,
+  fullDeck,
+  handValue,
+  newGame,
+  parseCard,
+  playTurn,
+  resolveRules,
+  seededRng,
+  shuffleInPlace,
+  startRound,
+  valueTable,
 } from '../../../env/index.js';
 import { scoreRound } from '../../../env/rules/scoring.js';
 import {
-  type DealText, type Table, card, cards, discards, game, handText, play, previous, redeal, showdown, takeable, text,
-  turn as parseTurn, turns, why,
+  type DealText,
+  type Table,
+  card,
+  cards,
+  discards,
+  game,
+  handText,
+  play,
+  previous,
+  redeal,
+  showdown,
+  takeable,
+  text,
+  turn as parseTurn,
+  turns,
+  why,
 } from '../helpers.js';
 
 const STANDARD = resolveRules({ players: 3 });
@@ -25,7 +55,12 @@ const EXAMPLE: DealText = {
 
 describe('Cards', () => {
   it.each([
-    ['10h', '10H'], ['qs', 'QS'], ['Ac', 'AC'], ['jk', 'JK'], ['2d', '2D'], ['KH', 'KH'],
+    ['10h', '10H'],
+    ['qs', 'QS'],
+    ['Ac', 'AC'],
+    ['jk', 'JK'],
+    ['2d', '2D'],
+    ['KH', 'KH'],
   ])('%s is read as %s (parsers accept lower case, printers write upper case)', (written, printed) => {
     expect(text([parseCard(written) as number])).toBe(printed);
   });
@@ -35,7 +70,14 @@ describe('Cards', () => {
   });
 
   it.each([
-    ['AS', 1], ['2H', 2], ['9D', 9], ['10C', 10], ['JS', 10], ['QH', 10], ['KD', 10], ['JK', 0],
+    ['AS', 1],
+    ['2H', 2],
+    ['9D', 9],
+    ['10C', 10],
+    ['JS', 10],
+    ['QH', 10],
+    ['KD', 10],
+    ['JK', 0],
   ])('%s is worth %i', (name, value) => {
     expect(valueTable(10)[card(name)]).toBe(value);
   });
@@ -47,7 +89,12 @@ describe('Cards', () => {
   });
 
   it.each([
-    [1, 0, 52], [1, 2, 54], [1, 4, 56], [2, 0, 104], [2, 2, 108], [2, 4, 112],
+    [1, 0, 52],
+    [1, 2, 54],
+    [1, 4, 56],
+    [2, 0, 104],
+    [2, 2, 108],
+    [2, 4, 112],
   ])('%i deck(s) with %i jokers each hold %i cards, every natural card once per deck', (decks, jokers, total) => {
     expect(fullDeck(decks, jokers)).toHaveLength(total);
     const composition = deckComposition(decks, jokers);
@@ -65,7 +112,11 @@ describe('Cards', () => {
 
 describe('Set-up', () => {
   it('deals handSize cards one at a time clockwise from the left of the dealer, then turns up the next card', () => {
-    for (const [players, handSize] of [[3, 5], [4, 3], [8, 7]] as const) {
+    for (const [players, handSize] of [
+      [3, 5],
+      [4, 3],
+      [8, 7],
+    ] as const) {
       const rules = resolveRules({ players, rules: { handSize } });
       const s = newGame({ rules, players, seed: 42 });
       startRound(s);
@@ -175,9 +226,9 @@ describe('A turn', () => {
   });
 
   it.each([
-    ['QS / deck', 'QS is not in seat 0\'s hand'],
-    ['KH KH / deck', 'KH is not in seat 0\'s hand'],
-    ['AS 2S 3S 4S / deck', '4S is not in seat 0\'s hand'],
+    ['QS / deck', "QS is not in seat 0's hand"],
+    ['KH KH / deck', "KH is not in seat 0's hand"],
+    ['AS 2S 3S 4S / deck', "4S is not in seat 0's hand"],
   ])('%s: %s', (line, error) => {
     expect(why(game(EXAMPLE), line)).toBe(error);
   });
@@ -323,7 +374,9 @@ describe('Which cards of the previous group may be taken', () => {
     const s = laidBySeat0(laid, setup);
     expect(s.current).toBe(1);
     expect(takeable(s).join(' ')).toBe(pickable);
-    const draws = turns(s).filter((line) => line.startsWith('3D /')).map((line) => line.slice('3D / '.length));
+    const draws = turns(s)
+      .filter((line) => line.startsWith('3D /'))
+      .map((line) => line.slice('3D / '.length));
     expect(draws).toEqual(['deck', ...pickable.split(' ')]);
     for (const name of cards(laid)) {
       const error = why(s, `3D / ${text([name])}`);
@@ -334,7 +387,9 @@ describe('Which cards of the previous group may be taken', () => {
   it('the error names the ends that may be taken', () => {
     const s = laidBySeat0('4S 5S 6S');
     expect(why(s, '3D / 5S')).toBe('5S cannot be taken: only the ends 4S, 6S of the previous run may be taken');
-    expect(why(laidBySeat0('8H 8D 8C', SET_ENDS), '3D / 8D')).toBe('8D cannot be taken: only the ends 8H, 8C of the previous set may be taken');
+    expect(why(laidBySeat0('8H 8D 8C', SET_ENDS), '3D / 8D')).toBe(
+      '8D cannot be taken: only the ends 8H, 8C of the previous set may be taken',
+    );
   });
 
   it('a joker may be taken like any other card; it is worth 0 in the hand', () => {
@@ -347,11 +402,13 @@ describe('Which cards of the previous group may be taken', () => {
 describe('Empty deck', () => {
   //   seat 0: KH QH 2C 3C 4C      seat 1: KS QS 8D 8H 8C      turned up: 7D     deck: 9S 10S
   const deal: DealText = { hands: ['KH QH 2C 3C 4C', 'KS QS 8D 8H 8C'], discard: '7D', deck: '9S 10S' };
-  const beforeEmptyDeck = () => play(game(deal),
-    'KH / deck', //        pile: 7D
-    '8D 8H 8C / deck', //  pile: 7D KH; the deck is now empty
-    'QH / 8H', //          seat 0 takes 8H; what is left of the set (8D 8C) goes to the pile
-  );
+  const beforeEmptyDeck = () =>
+    play(
+      game(deal),
+      'KH / deck', //        pile: 7D
+      '8D 8H 8C / deck', //  pile: 7D KH; the deck is now empty
+      'QH / 8H', //          seat 0 takes 8H; what is left of the set (8D 8C) goes to the pile
+    );
 
   it('the pile except the previous group and the group just laid is reshuffled into the deck', () => {
     const s = beforeEmptyDeck();
@@ -387,8 +444,16 @@ describe('Empty deck', () => {
     // Unreachable in play (the previous group always has a card that may be taken), scored as written.
     const values = [12, 5, 5, 9];
     const clockwise = (seat: number) => [1, 2, 3, 4].map((i) => (seat + i) % 4);
-    expect(scoreRound(STANDARD, values, { kind: 'exhausted', stuck: 1 }, clockwise)).toEqual({ outcome: 'exhausted', points: values, winner: 2 });
-    expect(scoreRound(STANDARD, values, { kind: 'exhausted', stuck: 2 }, clockwise)).toEqual({ outcome: 'exhausted', points: values, winner: 1 });
+    expect(scoreRound(STANDARD, values, { kind: 'exhausted', stuck: 1 }, clockwise)).toEqual({
+      outcome: 'exhausted',
+      points: values,
+      winner: 2,
+    });
+    expect(scoreRound(STANDARD, values, { kind: 'exhausted', stuck: 2 }, clockwise)).toEqual({
+      outcome: 'exhausted',
+      points: values,
+      winner: 1,
+    });
   });
 });
 
@@ -405,7 +470,13 @@ function call(hands: (string | null)[], caller: number, table: Table = {}) {
 describe('Showdown and scoring a round', () => {
   it('Yaniv succeeds when every other hand is higher: the caller scores 0, the others their hand', () => {
     expect(call(['AS 2S 3S', '4H 3H', 'KC'], 0)).toEqual({
-      outcome: 'yaniv', caller: 0, handValues: [6, 7, 10], points: [0, 7, 10], totals: [0, 7, 10], eliminated: [], winner: 0,
+      outcome: 'yaniv',
+      caller: 0,
+      handValues: [6, 7, 10],
+      points: [0, 7, 10],
+      totals: [0, 7, 10],
+      eliminated: [],
+      winner: 0,
     });
   });
 
@@ -417,14 +488,14 @@ describe('Showdown and scoring a round', () => {
     expect(call(['AS 2S 3S', '5H', '2C 2D'], 0)).toMatchObject({ outcome: 'assaf', points: [36, 5, 0], winner: 2 });
   });
 
-  it('two tied Assaf winners both score 0; the round goes to the first one clockwise from the caller\'s left', () => {
+  it("two tied Assaf winners both score 0; the round goes to the first one clockwise from the caller's left", () => {
     //        seat 0: 5    seat 1: 10    caller seat 2: 6    seat 3: 5
     expect(call(['5H', 'KS', '3C 3D', '4S AH'], 2)).toMatchObject({ outcome: 'assaf', points: [0, 10, 36, 0], winner: 3 });
     //        seat 0: 5    seat 1: 5     caller seat 2: 6    seat 3: 10
     expect(call(['5H', '4S AH', '3C 3D', 'KS'], 2)).toMatchObject({ outcome: 'assaf', points: [0, 0, 36, 10], winner: 0 });
   });
 
-  it('the caller\'s own value does not count as an opponent\'s', () => {
+  it("the caller's own value does not count as an opponent's", () => {
     expect(call(['AS', 'AH', 'AD', 'AC'], 3)).toMatchObject({ outcome: 'assaf', winner: 0, points: [0, 0, 0, 31] });
   });
 
@@ -486,7 +557,14 @@ describe('Totals, milestones, elimination, end of game', () => {
   });
 
   it('a milestone applies once per round, not chained', () => {
-    const table = { rules: { milestones: [[50, 100], [100, 50]] as [number, number][] } };
+    const table = {
+      rules: {
+        milestones: [
+          [50, 100],
+          [100, 50],
+        ] as [number, number][],
+      },
+    };
     expect(round(['AS 2S 3S', '4H 5H', 'KC'], 0, [0, 41, 0], table).result.totals[1]).toBe(100);
   });
 
@@ -522,8 +600,10 @@ describe('Totals, milestones, elimination, end of game', () => {
   });
 
   it('eliminationLimit is an option', () => {
-    expect(round(['AS 2S 3S', '4H 5H', 'KC'], 0, [0, 40, 45], { rules: { eliminationLimit: 50 } }).result)
-      .toMatchObject({ totals: [0, 49, 55], eliminated: [2] });
+    expect(round(['AS 2S 3S', '4H 5H', 'KC'], 0, [0, 40, 45], { rules: { eliminationLimit: 50 } }).result).toMatchObject({
+      totals: [0, 49, 55],
+      eliminated: [2],
+    });
   });
 
   describe('gameEnd "lastSurvivor"', () => {
@@ -650,7 +730,9 @@ describe('Who starts the next round', () => {
 
   it('"roundWinner": an eliminated winner is replaced by the next active seat clockwise', () => {
     // Assaf scored "everyone": the Assaf winner, seat 1, scores 5 and passes 200.
-    const { s, result } = round(['AS 2S 3S', '5H', 'KC'], 0, [0, 198, 0], { rules: { nextStarter: 'roundWinner', assafScoring: 'everyone' } });
+    const { s, result } = round(['AS 2S 3S', '5H', 'KC'], 0, [0, 198, 0], {
+      rules: { nextStarter: 'roundWinner', assafScoring: 'everyone' },
+    });
     expect(result).toMatchObject({ winner: 1, eliminated: [1] });
     expect(s.nextStarter).toBe(2);
   });
@@ -669,7 +751,9 @@ describe('Who starts the next round', () => {
   });
 
   it('"lowestHand": an eliminated lowest hand is replaced by the next active seat clockwise', () => {
-    const { s, result } = round(['AS 2S 3S', '5H', 'KC'], 0, [0, 198, 0], { rules: { nextStarter: 'lowestHand', assafScoring: 'everyone' } });
+    const { s, result } = round(['AS 2S 3S', '5H', 'KC'], 0, [0, 198, 0], {
+      rules: { nextStarter: 'lowestHand', assafScoring: 'everyone' },
+    });
     expect(result.eliminated).toEqual([1]);
     expect(s.nextStarter).toBe(2);
   });
@@ -689,10 +773,28 @@ const RULES_MD = readFileSync(new URL('../../../docs/RULES.md', import.meta.url)
 
 describe('Rule options and presets', () => {
   const standard = {
-    decks: 1, jokersPerDeck: 2, handSize: 5, jackValue: 10, yanivThreshold: 7, assaf: true, assafPenalty: 30,
-    assafScoring: 'lowest', assafTiePenalty: null, pickFromSet: 'any', pickFromRun: 'ends', milestones: [[50, 25], [100, 50]],
-    milestoneRobbery: false, eliminationLimit: 200, gameEnd: 'lastSurvivor', yanivsToWin: 10, nextStarter: 'rotate',
-    slapdown: false, quickDiscard: false,
+    decks: 1,
+    jokersPerDeck: 2,
+    handSize: 5,
+    jackValue: 10,
+    yanivThreshold: 7,
+    assaf: true,
+    assafPenalty: 30,
+    assafScoring: 'lowest',
+    assafTiePenalty: null,
+    pickFromSet: 'any',
+    pickFromRun: 'ends',
+    milestones: [
+      [50, 25],
+      [100, 50],
+    ],
+    milestoneRobbery: false,
+    eliminationLimit: 200,
+    gameEnd: 'lastSurvivor',
+    yanivsToWin: 10,
+    nextStarter: 'rotate',
+    slapdown: false,
+    quickDiscard: false,
   };
 
   it('the options are exactly the rows of the table in RULES.md', () => {
@@ -709,8 +811,34 @@ describe('Rule options and presets', () => {
     ['standard', {}],
     ['israeli5', { yanivThreshold: 5 }],
     ['pagat', { yanivThreshold: 5, nextStarter: 'roundWinner' }],
-    ['dutch', { yanivThreshold: 4, assafScoring: 'othersZero', assafTiePenalty: 20, milestones: [[50, 0], [100, 50], [150, 100], [200, 150]], nextStarter: 'roundWinner' }],
-    ['norwegian', { yanivThreshold: 5, pickFromSet: 'ends', assafScoring: 'everyone', milestones: [[100, 50], [200, 100]], nextStarter: 'lowestHand' }],
+    [
+      'dutch',
+      {
+        yanivThreshold: 4,
+        assafScoring: 'othersZero',
+        assafTiePenalty: 20,
+        milestones: [
+          [50, 0],
+          [100, 50],
+          [150, 100],
+          [200, 150],
+        ],
+        nextStarter: 'roundWinner',
+      },
+    ],
+    [
+      'norwegian',
+      {
+        yanivThreshold: 5,
+        pickFromSet: 'ends',
+        assafScoring: 'everyone',
+        milestones: [
+          [100, 50],
+          [200, 100],
+        ],
+        nextStarter: 'lowestHand',
+      },
+    ],
     ['nepal', { jokersPerDeck: 0, jackValue: 0, yanivThreshold: 5 }],
     ['family', { assaf: false }],
   ])('preset %s is standard with %j', (preset, changes) => {
@@ -718,8 +846,16 @@ describe('Rule options and presets', () => {
   });
 
   it.each([
-    ['standard', 5, 1], ['standard', 6, 2], ['standard', 8, 2], ['israeli5', 6, 2], ['family', 2, 1],
-    ['pagat', 4, 1], ['pagat', 5, 2], ['dutch', 5, 1], ['norwegian', 6, 2], ['nepal', 5, 1],
+    ['standard', 5, 1],
+    ['standard', 6, 2],
+    ['standard', 8, 2],
+    ['israeli5', 6, 2],
+    ['family', 2, 1],
+    ['pagat', 4, 1],
+    ['pagat', 5, 2],
+    ['dutch', 5, 1],
+    ['norwegian', 6, 2],
+    ['nepal', 5, 1],
   ])('%s with %i players plays with %i deck(s)', (preset, players, decks) => {
     expect(resolveRules({ preset, players }).decks).toBe(decks);
   });
@@ -731,7 +867,7 @@ describe('Rule options and presets', () => {
     expect([rules.yanivThreshold, rules.pickFromSet]).toEqual([7, 'ends']);
   });
 
-  it('the caller\'s options object is not changed', () => {
+  it("the caller's options object is not changed", () => {
     const overrides = Object.freeze({ milestones: Object.freeze([Object.freeze([60, 30])]) }) as unknown as RuleOptionsInput;
     const rules = resolveRules({ players: 3, rules: overrides });
     expect(rules.milestones).toEqual([[60, 30]]);
@@ -754,7 +890,15 @@ describe('Rule options and presets', () => {
     [{ pickFromSet: 'all' }, /"pickFromSet" must be one of "any", "ends"/],
     [{ pickFromRun: 'middle' }, /"pickFromRun" must be one of "ends", "any"/],
     [{ milestones: [[50]] }, /"milestones.*\[at, to\]/],
-    [{ milestones: [[50, 25], [50, 0]] }, /"milestones" must not name the same total twice/],
+    [
+      {
+        milestones: [
+          [50, 25],
+          [50, 0],
+        ],
+      },
+      /"milestones" must not name the same total twice/,
+    ],
     [{ milestones: 50 }, /"milestones" must be a list of \[at, to\] pairs/],
     [{ milestoneRobbery: 1 }, /"milestoneRobbery" must be true or false/],
     [{ eliminationLimit: 0 }, /"eliminationLimit" must be an integer ≥ 1/],
@@ -770,8 +914,9 @@ describe('Rule options and presets', () => {
   });
 
   it('an unknown preset is an error listing the presets', () => {
-    expect(() => resolveRules({ preset: 'israeli', players: 3 }))
-      .toThrow('unknown preset "israeli"; the presets are standard, israeli5, pagat, dutch, norwegian, nepal, family');
+    expect(() => resolveRules({ preset: 'israeli', players: 3 })).toThrow(
+      'unknown preset "israeli"; the presets are standard, israeli5, pagat, dutch, norwegian, nepal, family',
+    );
   });
 
   it.each([
@@ -877,7 +1022,13 @@ describe('Rule options and presets', () => {
       const s = game({ hands: ['KH JK', '2C 3D 9C'], discard: '7D', deck: 'JK 2H' }, SLAP);
       expect(turns(s)).toContain('KH / deck +slapdown');
       expect(showdown(s, 'KH / deck +slapdown')).toEqual({
-        outcome: 'slapdown', caller: 0, handValues: [0, 14], points: [0, 14], totals: [0, 14], eliminated: [], winner: 0,
+        outcome: 'slapdown',
+        caller: 0,
+        handValues: [0, 14],
+        points: [0, 14],
+        totals: [0, 14],
+        eliminated: [],
+        winner: 0,
       });
     });
 

@@ -37,7 +37,12 @@ describe('error messages preview the value they name', () => {
   it('small values as compact JSON, large or deep ones cut short', () => {
     expect(preview(31)).toBe('31');
     expect(preview('x')).toBe('"x"');
-    expect(preview([[50, 25], [100, 50]])).toBe('[[50,25],[100,50]]');
+    expect(
+      preview([
+        [50, 25],
+        [100, 50],
+      ]),
+    ).toBe('[[50,25],[100,50]]');
     expect(preview({ a: [1, { b: 2 }] })).toBe('{"a":[1,{"b":2}]}');
     expect(preview({ a: { b: { c: { d: 1 } } } })).toBe('{"a":{"b":{"c":{…}}}}');
     expect(preview(Array.from({ length: 20 }, (_, i) => i))).toBe('[0,1,2,3,4,5,6,7,…]');
@@ -51,7 +56,9 @@ describe('error messages preview the value they name', () => {
     for (let i = 0; i < 100_000; i++) deep = [deep];
     expect(() => JSON.stringify(deep)).toThrow(RangeError);
     expect(preview(deep)).toBe('[[[[…]]]]');
-    expect(() => new YanivEnv({ players: 2, rules: { milestones: deep } })).toThrow('rule option "milestones[0]" must be a list of [at, to] pairs of integers (got [[[[…]]]])');
+    expect(() => new YanivEnv({ players: 2, rules: { milestones: deep } })).toThrow(
+      'rule option "milestones[0]" must be a list of [at, to] pairs of integers (got [[[[…]]]])',
+    );
     expect(() => resolveRules({ rules: deep, players: 2 })).toThrow('rules must be an object of rule options (got [[[[…]]]])');
   });
 });

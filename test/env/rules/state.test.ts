@@ -10,7 +10,9 @@ const SHARED_TABLES = ['values', 'composition'];
 
 /** The state's own typed arrays, found by looking at it rather than at the list. */
 function arrayKeys(s: GameState): string[] {
-  return Object.entries(s).filter(([key, value]) => ArrayBuffer.isView(value) && !SHARED_TABLES.includes(key)).map(([key]) => key);
+  return Object.entries(s)
+    .filter(([key, value]) => ArrayBuffer.isView(value) && !SHARED_TABLES.includes(key))
+    .map(([key]) => key);
 }
 
 function expectIndependent(copy: GameState, original: GameState): void {
