@@ -21,7 +21,7 @@
  *    the previous group costs a little more each turn (`stallPenalty`), so that two bots that
  *    keep trading cards (each holding a 2 that neither dares call with) draw from the deck.
  */
-import { type Action, type Card, type PlayerView, unseenCounts } from '../env/index.js';
+import { type Action, type Card, type PlayerView, callableValue, unseenCounts } from '../env/index.js';
 import { JOKER, KIND_COUNT, RANK_OF, SUIT_OF, cardsFromCounts } from '../env/index.js';
 import { randomInt, type Rng } from '../env/rules/random.js';
 import { type RuleBot, type RuleExplainer, type RankedAction, afterDraw, legalOfType } from './ruleBot.js';
@@ -198,9 +198,9 @@ export function roundEndChance(view: PlayerView): number {
   let chance = 0;
   for (const seat of opponents(view)) {
     const known = pointsOf(view.known[seat], values);
-    if (known > view.rules.yanivThreshold) continue;
+    if (!callableValue(known, view.rules)) continue;
     const unknown = view.handSizes[seat] - view.known[seat].length;
-    if (known + unknown * 2 <= view.rules.yanivThreshold) return 0.5;
+    if (callableValue(known + unknown * 2, view.rules)) return 0.5;
     chance = 0.1;
   }
   return chance;
