@@ -10,9 +10,6 @@
  * trainer's defaults, the expected zero-sum reward for the rest of the round (points relative to
  * the table's mean × 0.01, negative = worse than the mean).
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { ACTION_COUNT, ACTION_SPACE_VERSION } from '../env/gym/actionLayout.js';
@@ -23,43 +20,16 @@ import { initBackend } from '../nn/backend.js';
 import type { BackendChoice } from '../nn/backendChoice.js';
 import { evaluatePolicyValue } from '../nn/inference.js';
 import type { Network, PolicyValueConfig } from '../nn/networks.js';
-import { MODEL_JSON, type ModelMetadata, loadNetwork } from '../nn/persistence.js';
+import { type ModelMetadata, loadNetwork } from '../nn/persistence.js';
+import { resolveModelDir } from './modelFolder.js';
 
-/** The shipped default model, relative to the package root. */
-export const DEFAULT_MODEL = 'models/standard';
+export { DEFAULT_MODEL, resolveModelDir } from './modelFolder.js';
 
 export interface NeuralOptions {
   /** Play the most probable action (default) or sample from the policy. */
   greedy?: boolean;
   /** Name shown in tournaments (default "neural"). */
   name?: string;
-}
-
-/** The folder holding package.json, found from this file (works from the sources and from dist/). */
-function packageRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('cannot find the package root (package.json) above agents/neural');
-    dir = parent;
-  }
-  return dir;
-}
-
-/**
- * The model folder a `neural:PATH` names: PATH itself when it holds model.json, else a training
- * run's `best/` (the best evaluated network) or `checkpoint/` (the latest). No PATH: the shipped model.
- */
-export function resolveModelDir(arg?: string): string {
-  const base = arg === undefined || arg === '' ? path.join(packageRoot(), DEFAULT_MODEL) : path.resolve(arg);
-  for (const dir of [base, path.join(base, 'best'), path.join(base, 'checkpoint')]) {
-    if (existsSync(path.join(dir, MODEL_JSON))) return dir;
-  }
-  throw new Error(
-    arg === undefined
-      ? `the shipped model is missing: no ${MODEL_JSON} in ${base}`
-      : `no model in ${base}: expected ${MODEL_JSON} there or in its best/ or checkpoint/ folder`,
-  );
 }
 
 /** Wraps a loaded policy-value network as an Agent. */

@@ -22,6 +22,7 @@ import {
   resolveRules,
   ruleOptionsJsonSchema,
 } from '../env/index.js';
+import { readModelCard } from '../agents/modelFolder.js';
 import { describeAgents, parseAgentSpec } from '../agents/registry.js';
 import { CODECS } from './codec.js';
 import { CLOSE, Connection, type ServerContext } from './connection.js';
@@ -88,6 +89,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
       description: descriptions.get(parsed.name) ?? '',
       explains: AGENTS_THAT_EXPLAIN.has(parsed.name),
       scores: scoreKind(spec),
+      ...(parsed.name === 'neural' ? { model: { ...readModelCard(parsed.arg) } } : {}),
     })),
     limits: {
       maxTablesPerConnection: options.maxTablesPerConnection,

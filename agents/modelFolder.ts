@@ -1,0 +1,85 @@
+/**
+ * Where trained models live and what their folders say, without loading tfjs: the shipped default
+ * model, the folder a `neural:PATH` names, and a short card of a model's metadata.json for the
+ * server's welcome.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The shipped default model, relative to the package root. */
+export const DEFAULT_MODEL = 'models/standard';
+
+const MODEL_JSON = 'model.json';
+const METADATA_JSON = 'metadata.json';
+
+/** The folder holding package.json, found from this file (works from the sources and from dist/). */
+export function packageRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('cannot find the package root (package.json) above agents/');
+    dir = parent;
+  }
+  return dir;
+}
+
+/**
+ * The model folder a `neural:PATH` names: PATH itself when it holds model.json, else a training
+ * run's `best/` (the best evaluated network) or `checkpoint/` (the latest). No PATH: the shipped model.
+ */
+export function resolveModelDir(arg?: string): string {
+  const base = arg === undefined || arg === '' ? path.join(packageRoot(), DEFAULT_MODEL) : path.resolve(arg);
+  for (const dir of [base, path.join(base, 'best'), path.join(base, 'checkpoint')]) {
+    if (existsSync(path.join(dir, MODEL_JSON))) return dir;
+  }
+  throw new Error(
+    arg === undefined || arg === ''
+      ? `the shipped model is missing: no ${MODEL_JSON} in ${base}`
+      : `no model in ${base}: expected ${MODEL_JSON} there or in its best/ or checkpoint/ folder`,
+  );
+}
+
+/** What a client is told of a trained model: its versions, network, training and measured strength. */
+export interface ModelCard {
+  observationVersion: unknown;
+  actionSpaceVersion: unknown;
+  hiddenUnits: unknown;
+  createdAt: unknown;
+  rules: unknown;
+  players: unknown;
+  episodes: unknown;
+  wallSeconds: unknown;
+  /** The trainer's last evaluation (win rates with 95% intervals). */
+  evaluation: unknown;
+  /** The published benchmark of a shipped model (models/README.md), when its metadata holds one. */
+  benchmark: unknown;
+}
+
+/** Reads a model folder's metadata.json into a ModelCard (the loader validates it in full). */
+export function readModelCard(arg?: string): ModelCard {
+  const dir = resolveModelDir(arg);
+  const file = path.join(dir, METADATA_JSON);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  if (typeof raw !== 'object' || raw === null) throw new Error(`${file} is not a JSON object`);
+  const meta = raw as Record<string, unknown>;
+  const network = (meta.network ?? {}) as Record<string, unknown>;
+  const training = (meta.training ?? {}) as Record<string, unknown>;
+  return {
+    observationVersion: meta.observationVersion,
+    actionSpaceVersion: meta.actionSpaceVersion,
+    hiddenUnits: network.hiddenUnits,
+    createdAt: meta.createdAt,
+    rules: training.rules,
+    players: training.players,
+    episodes: training.episodes,
+    wallSeconds: training.wallSeconds,
+    evaluation: training.evaluation ?? null,
+    benchmark: training.benchmark ?? null,
+  };
+}
