@@ -92,6 +92,7 @@ export function formatSummary(summary: TournamentSummary): string {
       'Yaniv ok',
       'Assaf suffered/game',
       'Assaf caused/game',
+      'milestone pts/game',
       'rounds/game',
       'µs/decision',
     ],
@@ -108,6 +109,7 @@ export function formatSummary(summary: TournamentSummary): string {
       pct(a.yanivSuccessRate),
       num(a.assafSufferedPerGame),
       num(a.assafCausedPerGame),
+      num(a.milestonePointsPerGame, 1),
       num(a.meanRoundsPerGame, 1),
       num(a.microsPerDecision, 1),
     ]);

@@ -41,6 +41,8 @@ export interface SeatStats {
   yanivSuccesses: number;
   assafSuffered: number;
   assafCaused: number;
+  /** Points the milestones took off the seat's total (a total landing on 50 and going to 25 counts 25). */
+  milestonePoints: number;
   decisions: number;
   decisionNanos: number;
 }
@@ -68,6 +70,7 @@ const emptyStats = (): SeatStats => ({
   yanivSuccesses: 0,
   assafSuffered: 0,
   assafCaused: 0,
+  milestonePoints: 0,
   decisions: 0,
   decisionNanos: 0,
 });
@@ -79,11 +82,14 @@ export function playMatch(options: MatchOptions): MatchResult {
   agents.forEach((agent, seat) => agent.reset(mixSeed(options.agentSeed, seat)));
   table.reset({ seed: dealSeed, dealSeeds: (round) => mixSeed(dealSeed, round) });
   let roundsEnded = 0;
+  let totalsBefore = Array.from(table.episode.state.totals);
   table.play(
     agents.map((agent, seat) => timed(agent, stats[seat])),
     () => {
       const result = table.episode.roundResult;
-      if (result) countRound(result, ++roundsEnded, stats);
+      if (!result) return;
+      countRound(result, ++roundsEnded, stats, totalsBefore);
+      totalsBefore = [...result.totals];
     },
   );
   const { state: s, turns, history } = table.episode;
@@ -128,12 +134,14 @@ function timed(agent: Agent, stats: SeatStats): Agent {
   };
 }
 
-function countRound(result: RoundResult, round: number, stats: SeatStats[]): void {
+function countRound(result: RoundResult, round: number, stats: SeatStats[], totalsBefore: readonly number[]): void {
   for (const seat of result.eliminated) stats[seat].eliminatedAfter = round;
   result.points.forEach((points, seat) => {
     if (points === null) return;
     stats[seat].roundPoints += points;
     stats[seat].rounds++;
+    // A robbery (+30) raises the total instead; only what a milestone takes off counts here.
+    stats[seat].milestonePoints += Math.max(0, totalsBefore[seat] + points - result.totals[seat]);
   });
   if (result.caller === null) return;
   stats[result.caller].yanivCalls++;

@@ -42,6 +42,8 @@ export interface AgentSummary {
   yanivSuccessRate: number;
   assafSufferedPerGame: number;
   assafCausedPerGame: number;
+  /** Points the milestones took off the agent's total, per game. */
+  milestonePointsPerGame: number;
   meanRoundsPerGame: number;
   meanTurnsPerGame: number;
   microsPerDecision: number;
@@ -120,6 +122,7 @@ export function summarize(agentNames: readonly string[], games: readonly PlayedG
       yanivSuccessRate: per(t.yanivSuccesses, t.yanivCalls),
       assafSufferedPerGame: per(t.assafSuffered, t.games),
       assafCausedPerGame: per(t.assafCaused, t.games),
+      milestonePointsPerGame: per(t.milestonePoints, t.games),
       meanRoundsPerGame: per(t.rounds, t.games),
       meanTurnsPerGame: per(t.turns, t.games),
       microsPerDecision: per(t.decisionNanos, t.decisions) / 1000,
@@ -145,6 +148,7 @@ function zeroStats() {
     yanivSuccesses: 0,
     assafSuffered: 0,
     assafCaused: 0,
+    milestonePoints: 0,
     decisions: 0,
     decisionNanos: 0,
   };
@@ -157,6 +161,7 @@ function addStats(t: ReturnType<typeof zeroStats>, s: SeatStats): void {
   t.yanivSuccesses += s.yanivSuccesses;
   t.assafSuffered += s.assafSuffered;
   t.assafCaused += s.assafCaused;
+  t.milestonePoints += s.milestonePoints;
   t.decisions += s.decisions;
   t.decisionNanos += s.decisionNanos;
 }

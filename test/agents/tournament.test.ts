@@ -89,6 +89,7 @@ describe('statistics', () => {
       yanivSuccesses: 0,
       assafSuffered: 0,
       assafCaused: 0,
+      milestonePoints: 0,
       decisions: 10,
       decisionNanos: 10_000,
       ...extra,
@@ -107,7 +108,10 @@ describe('statistics', () => {
           seats: ['a', 'b'],
           result: game([seat(true, 0, 10, { yanivCalls: 2, yanivSuccesses: 1, assafSuffered: 1 }), seat(false, 1, 30, { assafCaused: 1 })]),
         },
-        { seats: ['b', 'a'], result: game([seat(false, 1, 40), seat(true, 0, 6, { yanivCalls: 1, yanivSuccesses: 1 })]) },
+        {
+          seats: ['b', 'a'],
+          result: game([seat(false, 1, 40, { milestonePoints: 25 }), seat(true, 0, 6, { yanivCalls: 1, yanivSuccesses: 1 })]),
+        },
         { seats: ['a', 'b'], result: game([seat(false, 1, 20), seat(true, 0, 4)]) },
       ],
     );
@@ -125,6 +129,8 @@ describe('statistics', () => {
     expect(a.meanRoundPenalty).toBeCloseTo(36 / 6);
     expect(b.meanRoundPenalty).toBeCloseTo(74 / 6);
     expect(b.assafCausedPerGame).toBeCloseTo(1 / 3);
+    expect(b.milestonePointsPerGame).toBeCloseTo(25 / 3);
+    expect(a.milestonePointsPerGame).toBe(0);
     expect(summary.headToHead.score[0][1]).toBeCloseTo(2 / 3);
     expect(summary.headToHead.meetings[0][1]).toBe(3);
     expect(a.unfinished).toBe(0);
@@ -139,7 +145,10 @@ describe('statistics', () => {
           seats: ['a', 'b'],
           result: game([seat(true, 0, 10, { yanivCalls: 2, yanivSuccesses: 1, assafSuffered: 1 }), seat(false, 1, 30, { assafCaused: 1 })]),
         },
-        { seats: ['b', 'a'], result: game([seat(false, 1, 40), seat(true, 0, 6, { yanivCalls: 1, yanivSuccesses: 1 })]) },
+        {
+          seats: ['b', 'a'],
+          result: game([seat(false, 1, 40, { milestonePoints: 25 }), seat(true, 0, 6, { yanivCalls: 1, yanivSuccesses: 1 })]),
+        },
         { seats: ['a', 'b'], result: stopped },
         { seats: ['a', 'b'], result: game([seat(false, 1, 20), seat(true, 0, 4)]) },
       ],
@@ -212,6 +221,21 @@ describe('agents in play', () => {
     expect(replayed.totals).toEqual(result.seats.map((s) => s.finalTotal));
     expect(replayed.winner).toBe(result.winner);
     expect(replayed.rounds.length).toBe(result.rounds);
+  });
+
+  it('counts what the milestones took off each total: final total = round points − milestone points', async () => {
+    const rules = resolveRules({ players: 2 });
+    const agents = await Promise.all(['strong', 'intermediate'].map((name) => createAgent(name)));
+    let milestones = 0;
+    for (let dealSeed = 0; dealSeed < 12; dealSeed++) {
+      const result = playMatch({ rules, preset: 'standard', overrides: {}, agents, dealSeed, agentSeed: dealSeed, episode: 'game' });
+      for (const seat of result.seats) {
+        expect(seat.finalTotal).toBe(seat.roundPoints - seat.milestonePoints);
+        expect(seat.milestonePoints % 25).toBe(0); // standard milestones: 50 → 25, 100 → 50
+        milestones += seat.milestonePoints;
+      }
+    }
+    expect(milestones).toBeGreaterThan(0);
   });
 });
 
