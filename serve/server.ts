@@ -38,6 +38,8 @@ import { VIEW_FORMAT } from './viewJson.js';
 export interface RunningServer {
   /** ws://host:port/ */
   readonly url: string;
+  /** http://host:port/: the page that plays the bots in a browser. */
+  readonly pageUrl: string;
   readonly port: number;
   readonly options: ServerOptions;
   /** Connections and tables now. */
@@ -248,6 +250,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
 
   return {
     url,
+    pageUrl: `http://${host}:${port}/`,
     port,
     options,
     stats: () => ({ connections: connections.size, tables: tables.size, inference: { ...pool.stats } }),
