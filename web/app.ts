@@ -14,7 +14,7 @@ import { type LinkStatus, ServerLink } from './link.js';
 import type { LegalAction, Msg, ServerMessage } from './protocol.js';
 import { GameOver, RoundResultDialog, ScoreTable } from './results.js';
 import { discardIdOf, legalDiscardFor } from './selection.js';
-import { Setup, type TableSettings, createTableRequest, defaultSettings } from './setup.js';
+import { Setup, type TableSettings, createTableRequest, defaultSettings, settingsOf } from './setup.js';
 import { type SavedTable, forgetTable, loadTable, saveTable } from './storage.js';
 import { TableView } from './tableView.js';
 
@@ -42,7 +42,8 @@ export function App() {
   const [busy, setBusy] = useState(false);
   const [advisorOn, setAdvisorOn] = useState(false);
   const [advisorAgent, setAdvisorAgent] = useState('');
-  const [advice, setAdvice] = useState<Msg<'advice'> | null>(null);
+  /** The advice, with the counter of the state it is for. */
+  const [advice, setAdvice] = useState<{ counter: number; advice: Msg<'advice'> } | null>(null);
 
   const link = useRef<ServerLink | null>(null);
   const latest = useRef<Game | null>(game);
@@ -119,7 +120,10 @@ export function App() {
 
   function newGameForm(): void {
     const previous = latest.current;
-    if (previous !== null) void request({ type: 'leave', table: previous.info.table }).catch(() => null);
+    if (previous !== null) {
+      setSettings(settingsOf(previous.info));
+      void request({ type: 'leave', table: previous.info.table }).catch(() => null);
+    }
     forgetTable();
     setGame(null);
     setNotice(null);
@@ -133,6 +137,7 @@ export function App() {
 
   const state = game?.state ?? null;
   const myMove = state !== null && state.toMove === state.seat && state.legal.length > 0;
+  const shownAdvice = advisorOn && advice !== null && advice.counter === state?.counter ? advice : null;
 
   async function act(action: number): Promise<void> {
     const current = latest.current?.state;
@@ -194,12 +199,12 @@ export function App() {
 
   useEffect(() => {
     setAdvice(null);
-    if (!advisorOn || state === null || !myMove || planned.current !== null) return;
+    if (!advisorOn || state === null || !myMove || planned.current !== null || actedAt.current === state.counter) return;
     if (state.legal.length === 1 && state.legal[0].kind === 'pass') return;
     const counter = state.counter;
     request({ type: 'advise', table: state.table, agent: advisorAgent }).then(
       (reply) => {
-        if (reply.type === 'advice' && latest.current?.state?.counter === counter) setAdvice(reply);
+        if (reply.type === 'advice' && latest.current?.state?.counter === counter) setAdvice({ counter, advice: reply });
       },
       () => undefined,
     );
@@ -241,7 +246,7 @@ export function App() {
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (belongsToTarget(event, event.target as HTMLElement | null)) return;
+      if (belongsToTarget(event, event.target as HTMLInputElement | null)) return;
       const command = commandFor(event);
       if (command === null || latest.current === null) return;
       event.preventDefault();
@@ -253,7 +258,7 @@ export function App() {
 
   // ---------------------------------------------------------------- the page
 
-  const playAgain = () => void deal(settings ?? defaultSettings(welcome as Msg<'welcome'>));
+  const playAgain = () => game && void deal(settingsOf(game.info));
   return html`<header class="top">
       <h1>Yaniv</h1>
       <span class=${`link ${linkStatus}`} role="status">${LINK_WORDS[linkStatus]}</span>
@@ -280,7 +285,7 @@ export function App() {
                           game=${game}
                           state=${state}
                           selected=${selected}
-                          advice=${advisorOn && advice?.seat === state.seat ? advice : null}
+                          advice=${shownAdvice?.advice ?? null}
                           busy=${busy}
                           commands=${{ pick, discard: () => lay(null), deck: () => draw({ kind: 'deck' }), take: (card: string) => draw({ kind: 'take', card }), play: (a: LegalAction) => void act(a.action) }}
                         />`
@@ -293,8 +298,8 @@ export function App() {
                     on=${advisorOn}
                     agents=${welcome.agents}
                     agent=${advisorAgent}
-                    advice=${advice}
-                    counter=${state?.counter ?? null}
+                    advice=${shownAdvice?.advice ?? null}
+                    counter=${shownAdvice?.counter ?? null}
                     myMove=${myMove}
                     onToggle=${() => setAdvisorOn((on) => !on)}
                     onAgent=${setAdvisorAgent}

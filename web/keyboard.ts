@@ -44,9 +44,17 @@ export function commandFor(press: KeyPress): Command | null {
   return LETTERS[press.key.toLowerCase()] ?? null;
 }
 
+export interface KeyTarget {
+  readonly tagName?: string;
+  readonly type?: string;
+  readonly dataset?: DOMStringMap;
+}
+
 /** Whether the key belongs to the element it was typed in (a form field, or a button's own Enter and Space). */
-export function belongsToTarget(press: KeyPress, target: { tagName?: string; dataset?: DOMStringMap } | null): boolean {
+export function belongsToTarget(press: KeyPress, target: KeyTarget | null): boolean {
   const tag = target?.tagName?.toLowerCase();
+  // A checkbox (the advisor's) only toggles on Space: the other keys still play.
+  if (tag === 'input' && (target?.type === 'checkbox' || target?.type === 'radio')) return press.key === ' ';
   if (tag === 'input' || tag === 'select' || tag === 'textarea') return true;
   const activates = press.key === 'Enter' || press.key === ' ';
   // A card's own Enter lays the picked cards, as anywhere else; other buttons keep theirs.

@@ -4,6 +4,7 @@
  * optional seed (the same seed and the same moves give the same game).
  */
 import { useState } from 'preact/hooks';
+import type { TableInfo } from './game.js';
 import { html } from './html.js';
 import type { Outgoing } from './link.js';
 import { MAX_PLAYERS, MIN_PLAYERS, type Msg } from './protocol.js';
@@ -26,6 +27,17 @@ export const BOT_PACES = [
 
 export function defaultSettings(welcome: Msg<'welcome'>): TableSettings {
   return { preset: welcome.limits.preset, bots: [welcome.agents[0]?.name ?? 'strong'], rules: {}, thinkMs: 300, seed: null };
+}
+
+/** The settings a table was dealt with, for another game like it (new cards: no seed). */
+export function settingsOf(info: TableInfo): TableSettings {
+  return {
+    preset: info.preset,
+    bots: info.seats.filter((s) => s.player === 'bot').map((s) => s.agent ?? ''),
+    rules: info.rules as Record<string, RuleValue>,
+    thinkMs: info.thinkMs,
+    seed: null,
+  };
 }
 
 /** The create_table request for these settings: the player in seat 0, no move deadline (people think). */

@@ -34,6 +34,10 @@ describe('web/keyboard', () => {
   it('leaves form fields their keys, and buttons their own Enter and Space, but a card button its Enter', () => {
     expect(belongsToTarget(press('d'), { tagName: 'INPUT' })).toBe(true);
     expect(belongsToTarget(press('1'), { tagName: 'SELECT' })).toBe(true);
+    expect(belongsToTarget(press('1'), { tagName: 'INPUT', type: 'number' })).toBe(true);
+    expect(belongsToTarget(press('1'), { tagName: 'INPUT', type: 'checkbox' })).toBe(false);
+    expect(belongsToTarget(press('Enter'), { tagName: 'INPUT', type: 'checkbox' })).toBe(false);
+    expect(belongsToTarget(press(' '), { tagName: 'INPUT', type: 'checkbox' })).toBe(true);
     expect(belongsToTarget(press('Enter'), { tagName: 'BUTTON', dataset: {} })).toBe(true);
     expect(belongsToTarget(press(' '), { tagName: 'BUTTON', dataset: {} })).toBe(true);
     expect(belongsToTarget(press('Enter'), { tagName: 'A', dataset: {} })).toBe(true);
