@@ -177,7 +177,7 @@ async function play(pick: LegalAction, turn: number): Promise<void> {
   } else if (pick.kind === 'draw') await page.keyboard.press('d');
   else if (pick.kind === 'take') await page.locator('button.pickable.advised').click();
   else if (pick.kind === 'yaniv') await page.getByRole('button', { name: /^Yaniv!/ }).click();
-  else await page.locator('.moves button.offer.advised').click();
+  else await page.keyboard.press({ quick: 'q', slapdown: 's', pass: 'p' }[pick.kind]);
 }
 
 interface ShownRound {
@@ -218,7 +218,8 @@ describe('the page in headless Chromium', () => {
     await page.locator('input[name="slapdown"]').check();
     await page.locator('input[name="quickDiscard"]').check();
     await page.locator('input[name="eliminationLimit"]').fill('1');
-    await page.locator('input[name="seed"]').fill('7');
+    // Seed 18, with the moves below, offers the player two quick discards and a slapdown.
+    await page.locator('input[name="seed"]').fill('18');
     await page.getByRole('button', { name: 'Deal' }).click();
     await page.locator('.hand button.card').first().waitFor();
     const created = frames.find((m): m is Msg<'table_created'> => m.type === 'table_created');
@@ -281,6 +282,7 @@ describe('the page in headless Chromium', () => {
       if (turn === 4 && pick.kind === 'discard') {
         // A reload takes the same table back from sessionStorage; the advisor is switched on again.
         const before = frames.filter((m) => m.type === 'resumed').length;
+        await expect.poll(() => stateAt(handled + 1) !== undefined || frames.some((m) => m.type === 'round_end')).toBe(true);
         await page.reload();
         await expect.poll(() => frames.filter((m) => m.type === 'resumed').length, { timeout: 15_000 }).toBe(before + 1);
         await page.locator('.hand button.card').first().waitFor();
@@ -289,6 +291,8 @@ describe('the page in headless Chromium', () => {
       }
     }
     expect(turn).toBeGreaterThanOrEqual(4);
+    const offered = (kind: LegalAction['kind']) => states().some((s) => s.toMove === ME && s.legal.some((l) => l.kind === kind));
+    expect([offered('quick'), offered('slapdown')]).toEqual([true, true]);
     expect(frames.filter((m) => m.type === 'resumed').length).toBe(2);
     expect(shownRounds.length).toBeGreaterThanOrEqual(1);
 
