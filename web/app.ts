@@ -86,6 +86,7 @@ export function App() {
     }
     actedAt.current = null;
     planned.current = null;
+    setNotice(null);
     const info = tableInfo(reply);
     setGame((g) => (g !== null && g.info.table === info.table ? { ...g, info } : newGame(info, saved.rounds)));
   }
@@ -120,6 +121,7 @@ export function App() {
 
   function newGameForm(): void {
     const previous = latest.current;
+    if (previous !== null && previous.over === null && !window.confirm('Leave this game for a new one?')) return;
     if (previous !== null) {
       setSettings(settingsOf(previous.info));
       void request({ type: 'leave', table: previous.info.table }).catch(() => null);
