@@ -83,6 +83,10 @@ beforeAll(async () => {
   server = await startTestServer({ agents: ['strong', 'intermediate', 'novice'] });
   proxy = await startProxy(server.port);
   adviser = await TestClient.greeted(server.url);
+}, 60_000);
+
+/** Starts the browser inside the test, so that a browser that cannot start fails it (a failing beforeAll would count it skipped). */
+async function openPage(): Promise<void> {
   try {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, timeout: 30_000 });
   } catch (error) {
@@ -98,7 +102,7 @@ beforeAll(async () => {
   page.on('websocket', (socket) =>
     socket.on('framereceived', ({ payload }) => frames.push(JSON.parse(payload.toString()) as ServerMessage)),
   );
-}, 60_000);
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -200,6 +204,7 @@ async function readRoundResult(): Promise<ShownRound> {
 
 describe('the page in headless Chromium', () => {
   it('plays a whole game by clicks and keys with the advisor, survives a dropped connection, and downloads a record that replays to its results', async () => {
+    await openPage();
     onTestFailed(async () => {
       await page.screenshot({ path: `${RESULTS}web-failure.png`, fullPage: true });
       console.log('last frames', JSON.stringify(frames.slice(-6)).slice(0, 3000));
