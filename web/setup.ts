@@ -164,16 +164,21 @@ interface RuleInputProps {
 }
 
 function RuleInput({ field, value, onChange }: RuleInputProps) {
+  const hint = `rule-${field.name}-hint`;
   const label = (control: unknown) =>
-    html`<label class="row rule" title=${field.description}>
-      <span>${field.name}</span>
-      ${control}
-    </label>`;
+    html`<div class=${`rule${value === field.preset ? '' : ' changed'}`}>
+      <label class="row">
+        <span>${field.name}</span>
+        ${control}
+      </label>
+      <p class="hint" id=${hint}>${field.description}</p>
+    </div>`;
   if (field.control === 'checkbox')
     return label(
       html`<input
         type="checkbox"
         name=${field.name}
+        aria-describedby=${hint}
         checked=${value === true}
         onChange=${(e: Event) => onChange(field, (e.target as HTMLInputElement).checked)}
       />`,
@@ -183,6 +188,7 @@ function RuleInput({ field, value, onChange }: RuleInputProps) {
       html`<input
         type="number"
         name=${field.name}
+        aria-describedby=${hint}
         min=${field.min}
         max=${field.max}
         placeholder=${field.nullable ? 'not set' : ''}
@@ -197,6 +203,7 @@ function RuleInput({ field, value, onChange }: RuleInputProps) {
   return label(
     html`<select
       name=${field.name}
+      aria-describedby=${hint}
       value=${String(choices.indexOf(value))}
       onChange=${(e: Event) => onChange(field, choices[Number((e.target as HTMLSelectElement).value)])}
     >
