@@ -81,6 +81,28 @@ export default tseslint.config(
     },
   },
   {
+    // The page runs in the browser as compiled, with an import map of the view library only.
+    files: ['web/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../*'],
+              allowTypeImports: true,
+              message: 'web/ runs in the browser: it may import only types from the rest of the project (erased when compiled).',
+            },
+            {
+              regex: '^(?!\\.\\.?/|preact$|preact/hooks$|htm$)',
+              message: "web/index.html's import map serves preact, preact/hooks and htm, and nothing else.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['env/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -101,8 +101,12 @@ export function serveCommand(): Command {
           }
           throw error;
         });
-        const health = server.url.replace(/^ws:/, 'http:') + 'health';
-        process.stdout.write(`yaniv serve: ${server.url} (agents ${flags.agents.join(', ')}; health ${health}; Ctrl-C stops)\n`);
+        const health = server.pageUrl + 'health';
+        const token = flags.token === undefined ? '' : ' (add ?token=… : --token is set)';
+        process.stdout.write(
+          `yaniv serve: play the bots in your browser at ${server.pageUrl}${token}\n` +
+            `yaniv serve: ${server.url} (agents ${flags.agents.join(', ')}; health ${health}; Ctrl-C stops)\n`,
+        );
         let stopping = false;
         const stop = (signal: string) => {
           if (stopping) return;

@@ -1,5 +1,6 @@
 /**
- * `yaniv serve`: one Node HTTP server answering `GET /health` and upgrading WebSocket
+ * `yaniv serve`: one Node HTTP server answering `GET /health`, serving the browser page
+ * (serve/static.ts: `GET /` and its files), and upgrading WebSocket
  * connections (`ws` in noServer mode) after checking the bearer token (401), the Origin (403),
  * the connection limit (503) and the subprotocol (400) — all before the upgrade. Then the
  * protocol of serve/protocol.ts over JSON or MessagePack, heartbeats, idle-table expiry and a
@@ -7,6 +8,7 @@
  * inference workers).
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -30,12 +32,15 @@ import { scoreKind } from './decide.js';
 import { type ServerOptions, type ServerOptionsInput, parseServerOptions } from './options.js';
 import { InferencePool, type PoolOptions } from './pool.js';
 import { type Encoding, type Msg, PROTOCOL_VERSION, type RequestId, SUBPROTOCOLS } from './protocol.js';
+import { StaticSite, projectRoot, serveStatic } from './static.js';
 import { TableRegistry } from './tables.js';
 import { VIEW_FORMAT } from './viewJson.js';
 
 export interface RunningServer {
   /** ws://host:port/ */
   readonly url: string;
+  /** http://host:port/: the page that plays the bots in a browser. */
+  readonly pageUrl: string;
   readonly port: number;
   readonly options: ServerOptions;
   /** Connections and tables now. */
@@ -55,14 +60,11 @@ const AGENTS_THAT_EXPLAIN = new Set(['strong', 'rollout', 'neural']);
 
 /** The project's version, from package.json. */
 export function serverVersion(): string {
-  for (const up of ['../package.json', '../../package.json']) {
-    try {
-      return (JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name: string; version: string }).version;
-    } catch {
-      // not here: try one folder up (dist/serve → the project)
-    }
+  try {
+    return (JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
   }
-  return 'unknown';
 }
 
 export async function startServer(input: ServerOptionsInput = {}, start: StartOptions = {}): Promise<RunningServer> {
@@ -130,8 +132,9 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
   });
   wss.on('error', (error) => log.error({ event: 'wss_error', err: error.message }, 'WebSocket server error'));
 
+  const site = new StaticSite(projectRoot());
   const http = createServer((req, res) =>
-    answerHttp(req, res, () => ({
+    answerHttp(req, res, site, log, () => ({
       status: shuttingDown ? 'shutting_down' : 'ok',
       version,
       protocol: PROTOCOL_VERSION,
@@ -249,6 +252,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
 
   return {
     url,
+    pageUrl: `http://${host}:${port}/`,
     port,
     options,
     stats: () => ({ connections: connections.size, tables: tables.size, inference: { ...pool.stats } }),
@@ -344,23 +348,31 @@ function refuse(socket: Duplex, status: number, code: string, message: string): 
   );
 }
 
-function answerHttp(req: IncomingMessage, res: ServerResponse, health: () => object): void {
+function answerHttp(req: IncomingMessage, res: ServerResponse, site: StaticSite, log: Logger, health: () => object): void {
   res.on('error', () => undefined);
-  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+  const path = URL.parse(req.url ?? '/', 'http://localhost')?.pathname;
+  if (path === undefined) {
+    res.writeHead(400, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ error: { code: 'bad_message', message: 'the request target is not a URL path' } }));
+    return;
+  }
   if (req.method === 'GET' && path === '/health') {
     res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
     res.end(JSON.stringify(health()));
     return;
   }
-  if (req.method === 'GET' && path === '/') {
-    res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
-    res.end(
-      `yaniv serve: connect a WebSocket to this address with subprotocol ${SUBPROTOCOLS.json} or ${SUBPROTOCOLS.msgpack} (serve/PROTOCOL.md); GET /health for the status.\n`,
-    );
-    return;
-  }
-  res.writeHead(404, { 'Content-Type': 'application/json' });
-  res.end(JSON.stringify({ error: { code: 'bad_message', message: `nothing at ${req.method ?? ''} ${path.slice(0, 100)}` } }));
+  serveStatic(site, req, res, path).then(
+    (served) => {
+      if (served) return;
+      res.writeHead(404, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: 'bad_message', message: `nothing at ${req.method ?? ''} ${path.slice(0, 100)}` } }));
+    },
+    (error: Error) => {
+      log.error({ event: 'http_error', path: path.slice(0, 100), err: error.message }, 'could not serve a file of the page');
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: 'internal', message: 'the server failed to read the file' } }));
+    },
+  );
 }
 
 function asBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {

@@ -111,6 +111,8 @@ export class TableGame {
 
   /** Plays a legal id; an illegal one throws the episode's IllegalActionError (with the engine's reason) and changes nothing. */
   step(id: number): StepReport {
+    // Before describeLegal, which cannot read a discard id that names no group of the hand.
+    if (!this.isLegal(id)) throw this.episode.illegalAction(id);
     const s = this.episode.state;
     const actor = s.current;
     const round = s.round;

@@ -74,10 +74,15 @@ export function actionToMove(position: GameState | PlayerView, id: number): Acti
       return { type: 'slapdown' };
     default: {
       const { hand, rules } = moverHand(position);
+      const slots = handSlotsOf(hand);
       const out = new Uint8Array(GROUP_CAP);
-      const packed = decodeDiscard(handSlotsOf(hand), id, rules, out);
-      if (packed === 0)
+      const packed = decodeDiscard(slots, id, rules, out);
+      if (packed === 0) {
+        const laid = slotCards(slots, id);
+        const shape = laid && classifyLaid(laid, rules);
+        if (shape && 'error' in shape) throw new RangeError(shape.error);
         throw new RangeError(`discard id ${id} (${describeDiscardSlots(id)}) names no group of the hand ${formatCards(hand)}`);
+      }
       return { type: 'discard', cards: Array.from(out.subarray(0, packed & 15)) };
     }
   }
@@ -107,6 +112,21 @@ export function moveToAction(position: GameState | PlayerView, move: Action): nu
       return discardIdOf(handSlotsOf(hand), group.cards, 0, group.cards.length);
     }
   }
+}
+
+/**
+ * The cards a discard id's slots hold, in its laid order (first slot, the others by kind, last
+ * slot), or null when a slot lies beyond the hand: what a player who picked those cards meant.
+ */
+function slotCards(slots: HandSlots, id: number): Card[] | null {
+  const index = id - DISCARD_START;
+  const mask = DISCARD_MASK[index];
+  if (mask >> slots.length !== 0) return null;
+  const first = DISCARD_FIRST[index];
+  const last = DISCARD_LAST[index];
+  const middle: Card[] = [];
+  for (let slot = 0; slot < slots.length; slot++) if ((mask >> slot) & 1 && slot !== first && slot !== last) middle.push(slots.cards[slot]);
+  return first === last ? [slots.cards[first]] : [slots.cards[first], ...middle, slots.cards[last]];
 }
 
 function describeDiscardSlots(id: number): string {
@@ -139,7 +159,9 @@ export function describeAction(id: number, position?: GameState | PlayerView): s
         const move = actionToMove(position, id);
         return move.type === 'discard' ? `discard ${formatCards(move.cards)}` : describeDiscardSlots(id);
       } catch {
-        return `discard ${describeDiscardSlots(id)} (no such group in this hand)`;
+        const laid =
+          'hands' in position || position.seat === position.current ? slotCards(handSlotsOf(moverHand(position).hand), id) : null;
+        return laid ? `discard ${formatCards(laid)}` : `discard ${describeDiscardSlots(id)} (no such group in this hand)`;
       }
     }
   }

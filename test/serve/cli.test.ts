@@ -18,7 +18,7 @@ beforeAll(() => {
 });
 
 /** Starts `yaniv serve` on a free port and resolves with the URL it prints. */
-function serve(...flags: string[]): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
+function serve(...flags: string[]): Promise<{ child: ChildProcess; url: string; out: string; exited: Promise<number | null> }> {
   const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--workers', '1', ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -26,7 +26,7 @@ function serve(...flags: string[]): Promise<{ child: ChildProcess; url: string; 
     child.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
       const url = /ws:\/\/127\.0\.0\.1:\d+\//.exec(out)?.[0];
-      if (url) resolve({ child, url, exited });
+      if (url) resolve({ child, url, out, exited });
     });
     child.once('exit', (code) => reject(new Error(`yaniv serve exited with ${code} before printing its URL`)));
   });
@@ -34,10 +34,15 @@ function serve(...flags: string[]): Promise<{ child: ChildProcess; url: string; 
 
 describe('yaniv serve', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)(
-    'prints its URL, answers /health, and on %s tells each table closed, closes clients with 1001 and exits 0',
+    "prints its URL and the page's, answers /health, and on %s tells each table closed, closes clients with 1001 and exits 0",
     async (signal) => {
-      const { child, url, exited } = await serve('--log-level', 'silent');
-      const health = (await (await fetch(url.replace('ws:', 'http:') + 'health')).json()) as Record<string, unknown>;
+      const { child, url, out, exited } = await serve('--log-level', 'silent');
+      const page = url.replace('ws:', 'http:');
+      expect(out).toContain(`yaniv serve: play the bots in your browser at ${page}\n`);
+      const html = await fetch(page);
+      expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await html.text()).toContain('<script type="module" src="/app/main.js"></script>');
+      const health = (await (await fetch(page + 'health')).json()) as Record<string, unknown>;
       expect(health).toMatchObject({ status: 'ok', protocol: 1, connections: 0, tables: 0 });
       const client = await TestClient.greeted(url, 'msgpack');
       const created = await client.request<Msg<'table_created'>>({ type: 'create_table', seats: ['client', 'strong'] });

@@ -3,6 +3,7 @@
 import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRAW_DECK_ACTION } from '../../env/index.js';
+import { discardId } from '../../env/gym/actionLayout.js';
 import { agentFor } from '../../serve/decide.js';
 import { ERROR_CODES, type Msg, type RunningServer, type ServerMessage } from '../../serve/index.js';
 import { TestClient, startTestServer } from './helpers.js';
@@ -102,6 +103,15 @@ describe('error codes', () => {
       { type: 'act', table: created.table, action: DRAW_DECK_ACTION, counter: 0 },
       'illegal_action',
       /action 1352 \(draw from the deck\) is illegal: .*laying a group|phase turn/,
+      'action',
+    );
+    // Seed 1 deals seat 0 no pair: its two lowest cards by kind are no group (a regression: was internal).
+    const twoCards = discardId(0b11, 0, 1);
+    expect(state.legal.map((l) => l.action)).not.toContain(twoCards);
+    await expectError(
+      { type: 'act', table: created.table, action: twoCards, counter: 0 },
+      'illegal_action',
+      /^action \d+ \(discard \S+ \S+\) is illegal: \S+ \S+ is not a legal group: two cards of different ranks are not a set, and a run needs three$/,
       'action',
     );
     const stale = await expectError(

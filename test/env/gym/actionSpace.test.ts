@@ -138,6 +138,13 @@ describe('ids and moves in real positions', () => {
     expect(describeAction(YANIV_ACTION)).toBe('Yaniv');
     expect(describeAction(ACTION_COUNT)).toBe(`invalid action ${ACTION_COUNT}`);
     expect(() => actionToMove(s, discardId(0b1000000, 6, 6))).toThrow(/names no group/);
+    // Slots of the hand that hold no group: the id reads as those cards, refused with the reason.
+    const fiveAndKing = discardId(0b1001, 0, 3);
+    expect(describeAction(fiveAndKing, s)).toBe('discard 5S KH');
+    expect(() => actionToMove(s, fiveAndKing)).toThrow(
+      /^5S KH is not a legal group: two cards of different ranks are not a set, and a run needs three$/,
+    );
+    expect(() => actionToMove(s, discardId(0b1011, 0, 3))).toThrow(/^5S 6S KH is not a legal group: a run needs cards of one suit$/);
     expect(() => actionToMove(playerView(s, 1), discard('5S 6S 7S'))).toThrow(/cannot read the actions of seat 0/);
   });
 

@@ -1,0 +1,350 @@
+// The page end to end in headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core;
+// never a downloaded build): a real server on an ephemeral port behind a TCP proxy (so that the
+// test can drop the page's connection), a whole game against the bots played by clicks and keys
+// while following the advisor — whose every highlighted move is checked legal and equal to the
+// answer the server gives a separate client for the same view —, an illegal pick explained, a
+// dropped connection and a reload resumed, the round results checked against the record the page
+// downloads (replayed by `yaniv replay`), and the table at phone width. Screenshots go to
+// test-results/. When the browser cannot start the test fails: it never skips.
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { type Server, type Socket, connect, createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { type Browser, type Page, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { ReplayResult } from '../../env/index.js';
+import type { LegalAction, Msg, RunningServer, ServerMessage } from '../../serve/index.js';
+import { TestClient, startTestServer } from '../serve/helpers.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const RESULTS = fileURLToPath(new URL('../../test-results/', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const run = promisify(execFile);
+const ME = 0;
+
+/** A TCP proxy in front of the server: `drop()` cuts every connection through it, as a flaky network would. */
+interface Proxy {
+  readonly port: number;
+  drop(): void;
+  close(): Promise<void>;
+}
+
+function startProxy(target: number): Promise<Proxy> {
+  const sockets = new Set<Socket>();
+  const track = (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+  };
+  const server: Server = createServer((client) => {
+    const upstream = connect(target, '127.0.0.1');
+    track(client);
+    track(upstream);
+    client.pipe(upstream).pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        port: (server.address() as { port: number }).port,
+        drop: () => sockets.forEach((s) => s.destroy()),
+        close: () => {
+          sockets.forEach((s) => s.destroy());
+          return new Promise((done) => server.close(() => done()));
+        },
+      }),
+    ),
+  );
+}
+
+let server: RunningServer;
+let proxy: Proxy;
+let browser: Browser;
+let page: Page;
+let adviser: TestClient;
+/** Every frame the server sent the page, over all its connections. */
+const frames: ServerMessage[] = [];
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  mkdirSync(RESULTS, { recursive: true });
+  server = await startTestServer({ agents: ['strong', 'intermediate', 'novice'] });
+  proxy = await startProxy(server.port);
+  adviser = await TestClient.greeted(server.url);
+}, 60_000);
+
+/** Starts the browser inside the test, so that a browser that cannot start fails it (a failing beforeAll would count it skipped). */
+async function openPage(): Promise<void> {
+  try {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, timeout: 30_000 });
+  } catch (error) {
+    throw new Error(
+      `headless Chromium did not start from ${CHROMIUM} (.ci/run installs it with apt-get install chromium): ${(error as Error).message}`,
+    );
+  }
+  page = await browser.newPage({ viewport: { width: 1200, height: 900 }, acceptDownloads: true });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(message.text());
+  });
+  page.on('websocket', (socket) =>
+    socket.on('framereceived', ({ payload }) => frames.push(JSON.parse(payload.toString()) as ServerMessage)),
+  );
+}
+
+afterAll(async () => {
+  await browser?.close();
+  await adviser?.close();
+  await proxy?.close();
+  await server?.close();
+});
+
+const states = () => frames.filter((m): m is Msg<'state'> => m.type === 'state');
+const stateAt = (counter: number) => states().findLast((m) => m.counter === counter);
+
+/** The cards of the hand as the page shows them, left to right. */
+function shownHand(): Promise<string[]> {
+  return page.locator('.hand button.card').evaluateAll((cards) => cards.map((c) => (c as HTMLElement).dataset.card ?? ''));
+}
+
+/** Waits until the page shows advice for a state after `handled`, or a round result; returns which. */
+async function nextMoment(handled: number): Promise<{ advice: number } | 'result'> {
+  const handle = await page.waitForFunction(
+    (after) => {
+      if (document.querySelector('.dialog')) return 'result';
+      const advice = document.querySelector<HTMLElement>('.advice[data-counter]');
+      const counter = Number(advice?.dataset.counter);
+      return advice !== null && counter > after ? { advice: counter } : false;
+    },
+    handled,
+    { timeout: 20_000 },
+  );
+  return (await handle.jsonValue()) as { advice: number } | 'result';
+}
+
+/** Checks the page's advice for the state at `counter` against the server's answer for the same view; returns the pick. */
+async function checkAdvice(counter: number): Promise<LegalAction> {
+  const state = stateAt(counter);
+  if (!state) throw new Error(`no state frame at counter ${counter}`);
+  const action = Number(await page.locator('.advice-pick').getAttribute('data-action'));
+  const pick = state.legal.find((l) => l.action === action);
+  expect(pick, `the advised action ${action} is legal at counter ${counter}`).toBeDefined();
+  const answer = await adviser.request<Msg<'advice'>>({ type: 'advise', agent: 'strong', view: state.view });
+  expect(answer.type).toBe('advice');
+  expect(answer.pick.action).toBe(action);
+  const ranked = await page.locator('.ranked li span:first-child').allTextContents();
+  expect(ranked).toEqual(answer.actions.slice(0, 5).map((a) => a.text));
+  expect(await page.locator('.assaf').count()).toBe(answer.assaf === null ? 0 : 1);
+  if (answer.assaf !== null) expect(await page.locator('.assaf b').textContent()).toBe(`${Math.round(answer.assaf.risk * 100)}%`);
+  await expectHighlighted(pick as LegalAction);
+  return pick as LegalAction;
+}
+
+/** The advised move is the one highlighted on the table. */
+async function expectHighlighted(pick: LegalAction): Promise<void> {
+  if (pick.kind === 'discard') {
+    const advised = await page
+      .locator('.hand button.card.advised')
+      .evaluateAll((cards) => cards.map((c) => (c as HTMLElement).dataset.card));
+    expect(advised.sort()).toEqual([...pick.cards].sort());
+  } else if (pick.kind === 'draw') await expect.poll(() => page.locator('button.deck.advised').count()).toBe(1);
+  else if (pick.kind === 'take') expect(await page.locator('button.pickable.advised').getAttribute('aria-label')).toMatch(/^take /);
+  else if (pick.kind === 'yaniv') expect(await page.locator('button.yaniv.advised').count()).toBe(1);
+  else expect(await page.locator('.moves button.offer.advised').textContent()).toContain(pick.text);
+}
+
+/** Plays the advised move by keys, or (every third discard) by clicking the cards and then the deck. */
+async function play(pick: LegalAction, turn: number): Promise<void> {
+  if (pick.kind === 'discard') {
+    const indices = await page
+      .locator('.hand button.card.advised')
+      .evaluateAll((cards) => cards.map((c) => Number((c as HTMLElement).dataset.index)));
+    if (turn % 3 === 2) {
+      for (const i of indices) await page.locator(`.hand button.card[data-index="${i}"]`).click();
+      await page.getByRole('button', { name: /^Deck/ }).click();
+    } else {
+      for (const i of indices) await page.keyboard.press(String(i + 1));
+      await page.keyboard.press('Enter');
+    }
+  } else if (pick.kind === 'draw') await page.keyboard.press('d');
+  else if (pick.kind === 'take') await page.locator('button.pickable.advised').click();
+  else if (pick.kind === 'yaniv') await page.getByRole('button', { name: /^Yaniv!/ }).click();
+  else await page.keyboard.press({ quick: 'q', slapdown: 's', pass: 'p' }[pick.kind]);
+}
+
+interface ShownRound {
+  outcome: string;
+  rows: { hand: string[]; value: string; points: string; total: string }[];
+}
+
+async function readRoundResult(): Promise<ShownRound> {
+  const outcome = (await page.locator('#round-outcome').textContent()) ?? '';
+  const rows = await page.locator('.dialog table.result tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => ({
+      hand: [...tr.querySelectorAll('.hand-cards [role="img"]')].map((c) => c.getAttribute('title') ?? ''),
+      value: tr.querySelector('.value')?.textContent?.trim() ?? '',
+      points: tr.querySelector('.points')?.textContent?.trim() ?? '',
+      total: tr.querySelector('.total')?.textContent?.trim() ?? '',
+    })),
+  );
+  return { outcome, rows };
+}
+
+describe('the page in headless Chromium', () => {
+  it('plays a whole game by clicks and keys with the advisor, survives a dropped connection, and downloads a record that replays to its results', async () => {
+    await openPage();
+    onTestFailed(async () => {
+      await page.screenshot({ path: `${RESULTS}web-failure.png`, fullPage: true });
+      console.log('last frames', JSON.stringify(frames.slice(-6)).slice(0, 3000));
+    });
+    await page.goto(`http://127.0.0.1:${proxy.port}/`);
+    await page.getByRole('heading', { name: 'New game' }).waitFor();
+    expect(await page.locator('.link').textContent()).toBe('connected');
+
+    // Setup: 3 players (strong and intermediate), instant bots, house rules: slapdown, quick
+    // discards, and an elimination limit of 1 so that the first round ends the game; a fixed seed.
+    await page.getByLabel('Players').selectOption('3');
+    await page.locator('select[name="seat-2"]').selectOption('strong');
+    await page.locator('select[name="seat-3"]').selectOption('intermediate');
+    await page.getByLabel('Bot pace').selectOption({ label: 'instant' });
+    await page.locator('.house-rules summary').click();
+    await page.locator('input[name="slapdown"]').check();
+    await page.locator('input[name="quickDiscard"]').check();
+    await page.locator('input[name="eliminationLimit"]').fill('1');
+    // Seed 18, with the moves below, offers the player two quick discards and a slapdown.
+    await page.locator('input[name="seed"]').fill('18');
+    await page.getByRole('button', { name: 'Deal' }).click();
+    await page.locator('.hand button.card').first().waitFor();
+    const created = frames.find((m): m is Msg<'table_created'> => m.type === 'table_created');
+    expect(created).toMatchObject({
+      players: 3,
+      seats: [{ player: 'client' }, { agent: 'strong' }, { agent: 'intermediate' }],
+      rules: { slapdown: true, quickDiscard: true, eliminationLimit: 1 },
+      thinkMs: 0,
+      moveDeadlineMs: null,
+    });
+
+    // The hand is shown sorted, and a pick that is no group is explained in the server's words.
+    await expect.poll(() => states().findLast((s) => s.toMove === ME)?.legal.length ?? 0).toBeGreaterThan(0);
+    const first = states().findLast((s) => s.toMove === ME) as Msg<'state'>;
+    const hand = await shownHand();
+    expect([...hand].sort()).toEqual([...first.view.hand].sort());
+    const rank = (card: string) => card.slice(0, -1);
+    const a = hand.findIndex((c) => c !== 'JK');
+    const b = hand.findIndex((c) => c !== 'JK' && rank(c) !== rank(hand[a]));
+    await page.keyboard.press(String(a + 1));
+    await page.keyboard.press(String(b + 1));
+    expect(await page.locator('.hand button[aria-pressed="true"]').count()).toBe(2);
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe(`Not allowed: ${hand[a]} ${hand[b]} is not a legal group: two cards of different ranks are not a set, and a run needs three`);
+    await page.keyboard.press('Escape');
+    expect(await page.locator('.hand button[aria-pressed="true"]').count()).toBe(0);
+    expect(await page.locator('[aria-live="polite"]').textContent()).toMatch(/^Your turn/);
+
+    await page.keyboard.press('a');
+    expect(await page.locator('input[name="advisor"]').isChecked()).toBe(true);
+
+    const shownRounds: ShownRound[] = [];
+    let handled = -1;
+    let turn = 0;
+    for (let moments = 0; moments < 400; moments++) {
+      const moment = await nextMoment(handled);
+      if (moment === 'result') {
+        shownRounds.push(await readRoundResult());
+        if (shownRounds.length === 1) await page.screenshot({ path: `${RESULTS}web-round-result.png`, fullPage: true });
+        if (await page.getByRole('region', { name: 'Game over' }).count()) break;
+        await page.getByRole('button', { name: 'Next round' }).click();
+        continue;
+      }
+      handled = moment.advice;
+      const pick = await checkAdvice(handled);
+      if (pick.kind === 'discard') turn++;
+      if (turn === 2 && pick.kind === 'discard') await page.screenshot({ path: `${RESULTS}web-table.png`, fullPage: true });
+      await play(pick, turn);
+      if (turn === 3 && pick.kind === 'discard') {
+        // The network drops; the page reconnects by itself and takes the table back.
+        const before = frames.filter((m) => m.type === 'resumed').length;
+        await expect.poll(() => stateAt(handled + 1) !== undefined || frames.some((m) => m.type === 'round_end')).toBe(true);
+        proxy.drop();
+        await expect.poll(() => frames.filter((m) => m.type === 'resumed').length, { timeout: 15_000 }).toBe(before + 1);
+        await expect.poll(() => page.locator('.link').textContent()).toBe('connected');
+        await expect.poll(async () => (await shownHand()).sort()).toEqual([...(states().at(-1)?.view.hand ?? [])].sort());
+      }
+      if (turn === 4 && pick.kind === 'discard') {
+        // A reload takes the same table back from sessionStorage; the advisor is switched on again.
+        const before = frames.filter((m) => m.type === 'resumed').length;
+        await expect.poll(() => stateAt(handled + 1) !== undefined || frames.some((m) => m.type === 'round_end')).toBe(true);
+        await page.reload();
+        await expect.poll(() => frames.filter((m) => m.type === 'resumed').length, { timeout: 15_000 }).toBe(before + 1);
+        await page.locator('.hand button.card').first().waitFor();
+        await page.getByRole('checkbox', { name: /Advisor/ }).check();
+        handled = -1;
+      }
+    }
+    expect(turn).toBeGreaterThanOrEqual(4);
+    const offered = (kind: LegalAction['kind']) => states().some((s) => s.toMove === ME && s.legal.some((l) => l.kind === kind));
+    expect([offered('quick'), offered('slapdown')]).toEqual([true, true]);
+    expect(frames.filter((m) => m.type === 'resumed').length).toBe(2);
+    expect(shownRounds.length).toBeGreaterThanOrEqual(1);
+
+    // The record the page offers replays, with `yaniv replay`, to the results the page showed.
+    const over = frames.find((m): m is Msg<'game_over'> => m.type === 'game_over');
+    expect(over).toBeDefined();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download the game record' }).click(),
+    ]);
+    const file = `${RESULTS}web-game-record.json`;
+    await download.saveAs(file);
+    const record = JSON.parse(readFileSync(file, 'utf8')) as { format: string; players: number; rounds: unknown[] };
+    expect(record).toMatchObject({ format: 'yaniv-record/1', players: 3 });
+    expect(record).toEqual(over?.record);
+    const replayed = JSON.parse((await run(process.execPath, [MAIN, 'replay', file, '--json'])).stdout) as Extract<
+      ReplayResult,
+      { ok: true }
+    >;
+    expect(replayed).toMatchObject({ ok: true, gameOver: true, winner: over?.winner, totals: over?.totals });
+    expect(shownRounds.length).toBe(replayed.rounds.length);
+    shownRounds.forEach((shown, r) => {
+      const round = replayed.rounds[r];
+      expect(shown.rows.map((row) => row.points)).toEqual(round.points?.map((p) => (p === null ? '—' : String(p))));
+      expect(shown.rows.map((row) => row.value)).toEqual(round.handValues.map((v) => (v === null ? '—' : String(v))));
+      expect(shown.rows.map((row) => row.total)).toEqual(round.totals.map(String));
+      expect(shown.outcome).toMatch(round.outcome === 'assaf' ? /Assaf!/ : round.outcome === 'slapdown' ? /slapped down/ : /called Yaniv/);
+    });
+    const dealt = record.rounds.length;
+    expect(dealt).toBe(shownRounds.length);
+
+    // Play again: a new table with the same settings, and the table at phone width.
+    await page.getByRole('button', { name: 'Play again' }).click();
+    await expect.poll(() => frames.filter((m) => m.type === 'table_created').length).toBe(2);
+    const again = frames.findLast((m): m is Msg<'table_created'> => m.type === 'table_created');
+    expect(again?.table).not.toBe(created?.table);
+    expect(again).toMatchObject({ preset: created?.preset, rules: created?.rules, seats: created?.seats, thinkMs: 0 });
+    expect(await page.locator('table.scores tbody tr').count()).toBe(0);
+    await page.locator('.hand button.card').first().waitFor();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => page.locator('[aria-live="polite"]').textContent()).toMatch(/^Your turn|to play\.$/);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await page.getByRole('button', { name: /^Yaniv!/ }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: /, key 1$/ }).count()).toBe(1);
+    expect(await page.getByRole('toolbar', { name: 'Moves' }).count()).toBe(1);
+    await page.screenshot({ path: `${RESULTS}web-phone.png`, fullPage: true });
+
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
+});

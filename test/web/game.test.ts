@@ -1,0 +1,101 @@
+// The page's model of a table (web/game.ts): a whole server game folded message by message gives
+// the round results that `replay` reads from the game's record, and each seat's latest turn.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseRecord, replay } from '../../env/index.js';
+import type { Msg, RunningServer, ServerMessage } from '../../serve/index.js';
+import { type Game, type TableInfo, dismissResult, mySeat, newGame, receive, seatName } from '../../web/game.js';
+import { TestClient, playToEnd, startTestServer } from '../serve/helpers.js';
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startTestServer({ agents: ['intermediate', 'novice'] });
+});
+afterAll(() => server.close());
+
+function fold(info: TableInfo, frames: readonly ServerMessage[]): Game {
+  return frames.reduce(receive, newGame(info));
+}
+
+describe('web/game', () => {
+  it("folds a whole game into the record's round results, milestones included", async () => {
+    const client = await TestClient.greeted(server.url);
+    const created = await client.request<Msg<'table_created'>>({
+      type: 'create_table',
+      seats: ['client', 'intermediate', 'novice'],
+      // Seed 2 under these rules: an Assaf, a milestone (50 → 25) and the robbery it causes.
+      seed: 2,
+      rules: { eliminationLimit: 100, milestoneRobbery: true },
+    });
+    const over = await playToEnd(client, created.table);
+    const game = fold(created, client.frames);
+    const result = replay(parseRecord(over.record)).result;
+    if (!result.ok) throw new Error(result.error);
+    expect(game.rounds.length).toBe(result.rounds.length);
+    expect(
+      game.rounds.map(({ outcome, caller, handValues, points, totals, eliminated, winner }) => ({
+        outcome,
+        caller,
+        handValues,
+        points,
+        totals,
+        eliminated,
+        winner,
+      })),
+    ).toEqual(result.rounds);
+    for (const [i, round] of game.rounds.entries()) {
+      expect(round.totalsBefore).toEqual(i === 0 ? [0, 0, 0] : game.rounds[i - 1].totals);
+      round.adjustments.forEach((note, seat) => {
+        const sum = round.totalsBefore[seat] + (round.points[seat] ?? 0);
+        expect(note === null).toBe(round.points[seat] === null || sum === round.totals[seat]);
+        if (note !== null) expect(note).toMatch(round.totals[seat] < sum ? /^milestone: \d+ → \d+$/ : /^robbed: \+\d+$/);
+      });
+    }
+    expect(game.rounds.map((r) => r.outcome)).toContain('assaf');
+    expect(game.rounds.flatMap((r) => r.adjustments.filter((note) => note !== null))).toEqual(['milestone: 50 → 25', 'robbed: +30']);
+    expect(game.over).toMatchObject({ winner: result.winner, totals: result.totals });
+    expect(game.unseenResult).toBe(game.rounds[game.rounds.length - 1]);
+    expect(dismissResult(game).unseenResult).toBeNull();
+    await client.close();
+  });
+
+  it("keeps each seat's latest turn, and ignores other tables' messages", () => {
+    const info: TableInfo = {
+      table: 't-1',
+      token: 'x',
+      preset: 'standard',
+      rules: {},
+      settledRules: {},
+      players: 2,
+      seats: [
+        { seat: 0, player: 'client' },
+        { seat: 1, player: 'bot', agent: 'strong' },
+      ],
+      thinkMs: 0,
+      moveDeadlineMs: null,
+    };
+    const event = (counter: number, actor: number, kind: Msg<'event'>['kind'], text: string, table = 't-1'): Msg<'event'> => ({
+      type: 'event',
+      table,
+      seat: 0,
+      counter,
+      actor,
+      action: 1,
+      kind,
+      text,
+      cards: [],
+      reshuffled: false,
+      timeout: false,
+    });
+    const game = fold(info, [
+      event(1, 1, 'discard', 'discard 9S'),
+      event(2, 1, 'draw', 'draw from the deck'),
+      event(3, 0, 'discard', 'discard KH'),
+      event(4, 0, 'take', 'take 9S'),
+      event(5, 1, 'discard', 'discard 4C 4D'),
+      event(6, 1, 'draw', 'draw from the deck', 't-2'),
+    ]);
+    expect(game.turns.map((turn) => turn?.steps.map((s) => s.text))).toEqual([['discard KH', 'take 9S'], ['discard 4C 4D']]);
+    expect(game.turns[1]?.counter).toBe(5);
+    expect([mySeat(game), seatName(game, 0), seatName(game, 1)]).toEqual([0, 'You', 'strong (seat 2)']);
+  });
+});

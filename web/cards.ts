@@ -1,0 +1,69 @@
+/**
+ * Cards as the page shows them. The protocol names cards `10H`, `QS`, `JK` (rank A 2 … 10 J Q K,
+ * suit S H D C); this reads a name into what a card face needs (rank, suit symbol, colour, words
+ * for screen readers) and into the engine's kind (suit·13 + rank − 1, joker 52), the order of
+ * hand slots that discard ids are counted in. test/web/cards.test.ts checks it against the engine.
+ */
+
+export const SUITS = ['S', 'H', 'D', 'C'] as const;
+export type Suit = (typeof SUITS)[number];
+const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'] as const;
+export const JOKER_KIND = 52;
+
+const SUIT_SYMBOLS: Record<Suit, string> = { S: '♠', H: '♥', D: '♦', C: '♣' };
+const SUIT_WORDS: Record<Suit, string> = { S: 'spades', H: 'hearts', D: 'diamonds', C: 'clubs' };
+const RANK_WORDS: Partial<Record<string, string>> = { A: 'ace', J: 'jack', Q: 'queen', K: 'king' };
+
+export interface CardFace {
+  readonly name: string;
+  /** 1 (ace) to 13 (king); 0 for the joker. */
+  readonly rank: number;
+  readonly rankLabel: string;
+  /** null for the joker. */
+  readonly suit: Suit | null;
+  readonly symbol: string;
+  readonly colour: 'red' | 'black' | 'joker';
+  /** For screen readers: "7 of hearts", "queen of spades", "joker". */
+  readonly words: string;
+}
+
+const JOKER_FACE: CardFace = { name: 'JK', rank: 0, rankLabel: 'Joker', suit: null, symbol: '★', colour: 'joker', words: 'joker' };
+
+/** What a card name shows; throws on a name the protocol never sends. */
+export function cardFace(name: string): CardFace {
+  if (name === 'JK') return JOKER_FACE;
+  const rankLabel = name.slice(0, -1);
+  const suit = name.slice(-1) as Suit;
+  const rank = RANKS.indexOf(rankLabel as (typeof RANKS)[number]) + 1;
+  if (rank === 0 || !SUITS.includes(suit)) throw new RangeError(`${JSON.stringify(name)} is not a card name`);
+  return {
+    name,
+    rank,
+    rankLabel,
+    suit,
+    symbol: SUIT_SYMBOLS[suit],
+    colour: suit === 'H' || suit === 'D' ? 'red' : 'black',
+    words: `${RANK_WORDS[rankLabel] ?? rankLabel} of ${SUIT_WORDS[suit]}`,
+  };
+}
+
+/** The engine's kind of a card: suit·13 + rank − 1, the joker 52. */
+export function cardKind(name: string): number {
+  const face = cardFace(name);
+  return face.suit === null ? JOKER_KIND : SUITS.indexOf(face.suit) * RANKS.length + face.rank - 1;
+}
+
+/** A hand as people hold it: by rank, then suit, jokers last. */
+export function sortForDisplay(names: readonly string[]): string[] {
+  const rankOrSpare = (face: CardFace) => (face.suit === null ? RANKS.length + 1 : face.rank);
+  return [...names].sort((a, b) => {
+    const x = cardFace(a);
+    const y = cardFace(b);
+    return rankOrSpare(x) - rankOrSpare(y) || cardKind(a) - cardKind(b);
+  });
+}
+
+/** "5 of spades, 6 of spades" */
+export function cardsInWords(names: readonly string[]): string {
+  return names.map((name) => cardFace(name).words).join(', ');
+}

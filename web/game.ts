@@ -1,0 +1,115 @@
+/**
+ * The page's model of one table: what the server told this connection, folded message by
+ * message (`receive`) — the latest state of the client seat, what each seat did on its latest
+ * turn, the round results with the running totals, and the end of the game. Pure functions of
+ * plain data: the view renders it, test/web/game.test.ts feeds it messages.
+ */
+import type { Msg, ServerMessage } from './protocol.js';
+
+/** The table as created or resumed. */
+export type TableInfo = Omit<Msg<'table_created'>, 'type' | 'id'>;
+
+/** What one seat did on its latest turn: the steps, in order (a discard or Yaniv starts a turn). */
+export interface SeatTurn {
+  readonly counter: number;
+  readonly steps: readonly Msg<'event'>[];
+}
+
+export interface RoundResult {
+  readonly round: number;
+  readonly outcome: Msg<'round_end'>['outcome'];
+  readonly caller: number | null;
+  readonly winner: number;
+  readonly hands: readonly (readonly string[] | null)[];
+  readonly handValues: readonly (number | null)[];
+  readonly points: readonly (number | null)[];
+  readonly totalsBefore: readonly number[];
+  readonly totals: readonly number[];
+  readonly eliminated: readonly number[];
+  /** Per seat, what the rules did to the total beyond the round's points: a milestone or a robbery. */
+  readonly adjustments: readonly (string | null)[];
+}
+
+export interface Game {
+  readonly info: TableInfo;
+  readonly state: Msg<'state'> | null;
+  readonly turns: readonly (SeatTurn | null)[];
+  readonly rounds: readonly RoundResult[];
+  /** The latest round result until the player dismisses it. */
+  readonly unseenResult: RoundResult | null;
+  readonly over: Msg<'game_over'> | null;
+}
+
+export function newGame(info: TableInfo, rounds: readonly RoundResult[] = []): Game {
+  return { info, state: null, turns: info.seats.map(() => null), rounds, unseenResult: null, over: null };
+}
+
+/** The game after one server message (messages of other tables change nothing). */
+export function receive(game: Game, message: ServerMessage): Game {
+  if (!('table' in message) || message.table !== game.info.table) return game;
+  switch (message.type) {
+    case 'state':
+      return { ...game, state: message };
+    case 'event':
+      return { ...game, turns: withStep(game.turns, message) };
+    case 'round_end': {
+      if (game.rounds.some((r) => r.round === message.round)) return game;
+      const result = roundResult(message, game.state?.view.totals);
+      return { ...game, rounds: [...game.rounds, result], unseenResult: result };
+    }
+    case 'game_over':
+      return { ...game, over: message };
+    default:
+      return game;
+  }
+}
+
+export function dismissResult(game: Game): Game {
+  return { ...game, unseenResult: null };
+}
+
+/** The seat this page plays. */
+export function mySeat(game: Game): number {
+  return game.state?.seat ?? game.info.seats.find((s) => s.player === 'client')?.seat ?? 0;
+}
+
+/** "You", or the bot's name and seat. */
+export function seatName(game: Game, seat: number): string {
+  const info = game.info.seats[seat];
+  if (info === undefined) return `seat ${seat + 1}`;
+  return info.player === 'client' ? 'You' : `${info.agent ?? 'bot'} (seat ${seat + 1})`;
+}
+
+function withStep(turns: readonly (SeatTurn | null)[], event: Msg<'event'>): (SeatTurn | null)[] {
+  const startsTurn = event.kind === 'discard' || event.kind === 'yaniv';
+  const previous = turns[event.actor];
+  const steps = startsTurn || previous === null ? [event] : [...previous.steps, event];
+  return turns.map((turn, seat) => (seat === event.actor ? { counter: event.counter, steps } : turn));
+}
+
+function roundResult(message: Msg<'round_end'>, viewTotals: readonly number[] | undefined): RoundResult {
+  const totalsBefore = viewTotals ?? message.totals.map((total, seat) => total - (message.points[seat] ?? 0));
+  return {
+    round: message.round,
+    outcome: message.outcome,
+    caller: message.caller,
+    winner: message.winner,
+    hands: message.hands,
+    handValues: message.handValues,
+    points: message.points,
+    totalsBefore,
+    totals: message.totals,
+    eliminated: message.eliminated,
+    adjustments: message.points.map((points, seat) => adjustment(totalsBefore[seat] + (points ?? 0), message.totals[seat], points)),
+  };
+}
+
+/**
+ * The round_end message gives points before milestones and totals after them (RECORD.md): a
+ * total below the sum landed on a milestone, one above it was robbed (+30 for each milestone
+ * hit by another player, under milestoneRobbery).
+ */
+function adjustment(sum: number, total: number, points: number | null): string | null {
+  if (points === null || sum === total) return null;
+  return total < sum ? `milestone: ${sum} → ${total}` : `robbed: +${total - sum}`;
+}

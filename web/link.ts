@@ -1,0 +1,136 @@
+/**
+ * The page's WebSocket to the server: JSON frames (subprotocol yaniv.v1.json), `hello` on every
+ * connection, requests matched to their replies by id, and a connection that comes back by
+ * itself. When the socket closes, or stays silent too long (a laptop woke up, a proxy dropped
+ * it), the link opens a new one with growing pauses and says hello again; the page then takes
+ * its table back with `resume` (serve/PROTOCOL.md, "Reconnect").
+ */
+import { type ClientMessage, JSON_SUBPROTOCOL, type Msg, type ServerMessage, VERSION } from './protocol.js';
+
+export type LinkStatus = 'connecting' | 'open' | 'reconnecting';
+
+/** A request as the page writes it; the link gives it an id. */
+export type Outgoing = ClientMessage extends infer M ? (M extends ClientMessage ? Omit<M, 'id'> : never) : never;
+
+export interface LinkListener {
+  /** Every message the server sends, replies included. */
+  message(message: ServerMessage): void;
+  /** Said hello and got welcome: the first time, and after each reconnect. */
+  ready(welcome: Msg<'welcome'>, reconnected: boolean): void;
+  status(status: LinkStatus): void;
+}
+
+/** A ping this often keeps the connection known to be alive; this much silence means it is not. */
+const PING_EVERY_MS = 10_000;
+const SILENT_FOR_MS = 25_000;
+const RETRY_MS = [250, 500, 1000, 2000, 4000];
+
+export class ServerLink {
+  private socket: WebSocket | null = null;
+  private nextId = 1;
+  private readonly waiting = new Map<number, { resolve: (reply: ServerMessage) => void; reject: (error: Error) => void }>();
+  private failures = 0;
+  private greeted = false;
+  private lastHeard = 0;
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
+  private retry: ReturnType<typeof setTimeout> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly listener: LinkListener,
+  ) {}
+
+  start(): void {
+    this.open();
+    this.heartbeat = setInterval(() => this.keepAlive(), PING_EVERY_MS);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.heartbeat);
+    clearTimeout(this.retry);
+    this.abandon();
+  }
+
+  /** Sends a request and resolves with the reply that carries its id (an `error` reply included). */
+  request(message: Outgoing): Promise<ServerMessage> {
+    const socket = this.socket;
+    if (socket === null || socket.readyState !== WebSocket.OPEN) return Promise.reject(new Error('not connected to the server'));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      socket.send(JSON.stringify({ ...message, id }));
+    });
+  }
+
+  private open(): void {
+    this.listener.status(this.greeted ? 'reconnecting' : 'connecting');
+    const socket = new WebSocket(this.url, JSON_SUBPROTOCOL);
+    this.socket = socket;
+    socket.onopen = () => {
+      this.lastHeard = Date.now();
+      this.request({ type: 'hello', version: VERSION, client: 'yaniv-arena web page' }).then(
+        (reply) => this.welcomed(reply),
+        () => undefined,
+      );
+    };
+    socket.onmessage = (event: MessageEvent<string>) => this.heard(JSON.parse(event.data) as ServerMessage);
+    socket.onclose = () => {
+      if (this.socket === socket) this.lost();
+    };
+  }
+
+  private welcomed(reply: ServerMessage): void {
+    if (reply.type !== 'welcome') {
+      this.listener.message(reply);
+      return;
+    }
+    const reconnected = this.greeted;
+    this.greeted = true;
+    this.failures = 0;
+    this.listener.status('open');
+    this.listener.ready(reply, reconnected);
+  }
+
+  private heard(message: ServerMessage): void {
+    this.lastHeard = Date.now();
+    const id = 'id' in message && typeof message.id === 'number' ? message.id : null;
+    const waiter = id === null ? undefined : this.waiting.get(id);
+    if (waiter && id !== null) {
+      this.waiting.delete(id);
+      waiter.resolve(message);
+    }
+    this.listener.message(message);
+  }
+
+  private keepAlive(): void {
+    if (this.socket?.readyState !== WebSocket.OPEN) return;
+    if (Date.now() - this.lastHeard > SILENT_FOR_MS) {
+      this.lost();
+      return;
+    }
+    this.request({ type: 'ping' }).catch(() => undefined);
+  }
+
+  /** The connection is gone: fail what waits on it and try again after a pause. */
+  private lost(): void {
+    this.abandon();
+    if (this.stopped) return;
+    this.listener.status('reconnecting');
+    const pause = RETRY_MS[Math.min(this.failures++, RETRY_MS.length - 1)];
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => this.open(), pause);
+  }
+
+  private abandon(): void {
+    const socket = this.socket;
+    this.socket = null;
+    if (socket !== null) {
+      socket.onopen = socket.onmessage = socket.onclose = null;
+      socket.close();
+    }
+    for (const waiter of this.waiting.values()) waiter.reject(new Error('the connection to the server was lost'));
+    this.waiting.clear();
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * The new-game form: a rule preset (with house rules on top, from welcome.ruleOptions), the
+ * table size, the bot in each other seat (from welcome.agents), how fast the bots play, and an
+ * optional seed (the same seed and the same moves give the same game).
+ */
+import { useState } from 'preact/hooks';
+import type { TableInfo } from './game.js';
+import { html } from './html.js';
+import type { Outgoing } from './link.js';
+import { MAX_PLAYERS, MIN_PLAYERS, type Msg } from './protocol.js';
+import { type RuleField, type RuleValue, ruleFields, valueLabel } from './ruleOptions.js';
+
+export interface TableSettings {
+  readonly preset: string;
+  /** The agent in each seat after the player's (the player sits in seat 1). */
+  readonly bots: readonly string[];
+  readonly rules: Readonly<Record<string, RuleValue>>;
+  readonly thinkMs: number;
+  readonly seed: number | null;
+}
+
+export const BOT_PACES = [
+  { label: 'instant', thinkMs: 0 },
+  { label: 'brisk', thinkMs: 300 },
+  { label: 'relaxed', thinkMs: 900 },
+] as const;
+
+export function defaultSettings(welcome: Msg<'welcome'>): TableSettings {
+  return { preset: welcome.limits.preset, bots: [welcome.agents[0]?.name ?? 'strong'], rules: {}, thinkMs: 300, seed: null };
+}
+
+/** The settings a table was dealt with, for another game like it (new cards: no seed). */
+export function settingsOf(info: TableInfo): TableSettings {
+  return {
+    preset: info.preset,
+    bots: info.seats.filter((s) => s.player === 'bot').map((s) => s.agent ?? ''),
+    rules: info.rules as Record<string, RuleValue>,
+    thinkMs: info.thinkMs,
+    seed: null,
+  };
+}
+
+/** The create_table request for these settings: the player in seat 0, no move deadline (people think). */
+export function createTableRequest(settings: TableSettings): Outgoing {
+  return {
+    type: 'create_table',
+    seats: ['client', ...settings.bots],
+    preset: settings.preset,
+    rules: settings.rules,
+    thinkMs: settings.thinkMs,
+    moveDeadlineMs: null,
+    ...(settings.seed === null ? {} : { seed: settings.seed }),
+  };
+}
+
+interface SetupProps {
+  readonly welcome: Msg<'welcome'>;
+  readonly initial: TableSettings;
+  readonly busy: boolean;
+  readonly onStart: (settings: TableSettings) => void;
+}
+
+export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
+  const [settings, setSettings] = useState<TableSettings>(initial);
+  const update = (change: Partial<TableSettings>) => setSettings({ ...settings, ...change });
+  const preset = welcome.presets.find((p) => p.name === settings.preset) ?? welcome.presets[0];
+  const fields = ruleFields(welcome.ruleOptions, preset?.options ?? {});
+  const players = settings.bots.length + 1;
+  const defaultBot = welcome.agents[0]?.name ?? 'strong';
+
+  const setPlayers = (count: number) =>
+    update({
+      bots: Array.from({ length: count - 1 }, (_, i) => settings.bots[i] ?? settings.bots[settings.bots.length - 1] ?? defaultBot),
+    });
+  const setBot = (index: number, agent: string) => update({ bots: settings.bots.map((bot, i) => (i === index ? agent : bot)) });
+  const setRule = (field: RuleField, value: RuleValue) => {
+    const rules = { ...settings.rules };
+    if (value === field.preset) delete rules[field.name];
+    else rules[field.name] = value;
+    update({ rules });
+  };
+
+  return html`<form
+    class="setup"
+    aria-labelledby="setup-title"
+    onSubmit=${(event: Event) => {
+      event.preventDefault();
+      onStart(settings);
+    }}
+  >
+    <h2 id="setup-title">New game</h2>
+    <label class="row"
+      >Rules
+      <select
+        name="preset"
+        value=${settings.preset}
+        onChange=${(e: Event) => update({ preset: (e.target as HTMLSelectElement).value, rules: {} })}
+      >
+        ${welcome.presets.map((p) => html`<option key=${p.name} value=${p.name}>${p.name}</option>`)}
+      </select>
+    </label>
+    <p class="hint">${preset?.description}</p>
+    <label class="row"
+      >Players
+      <select name="players" value=${String(players)} onChange=${(e: Event) => setPlayers(Number((e.target as HTMLSelectElement).value))}>
+        ${Array.from({ length: MAX_PLAYERS - MIN_PLAYERS + 1 }, (_, i) => MIN_PLAYERS + i).map(
+          (n) => html`<option key=${n} value=${String(n)}>${n}</option>`,
+        )}
+      </select>
+    </label>
+    <fieldset>
+      <legend>Bots</legend>
+      ${settings.bots.map(
+        (bot, i) =>
+          html`<label class="row" key=${i}
+            >Seat ${i + 2}
+            <select name=${`seat-${i + 2}`} value=${bot} onChange=${(e: Event) => setBot(i, (e.target as HTMLSelectElement).value)}>
+              ${welcome.agents.map((a) => html`<option key=${a.name} value=${a.name} title=${a.description}>${a.name}</option>`)}
+            </select>
+          </label>`,
+      )}
+      <p class="hint">${welcome.agents.map((a) => html`<span key=${a.name}><b>${a.name}</b>: ${a.description}. </span>`)}</p>
+    </fieldset>
+    <label class="row"
+      >Bot pace
+      <select
+        name="pace"
+        value=${String(settings.thinkMs)}
+        onChange=${(e: Event) => update({ thinkMs: Number((e.target as HTMLSelectElement).value) })}
+      >
+        ${BOT_PACES.map((p) => html`<option key=${p.label} value=${String(p.thinkMs)}>${p.label}</option>`)}
+      </select>
+    </label>
+    <details class="house-rules">
+      <summary>House rules${Object.keys(settings.rules).length > 0 ? ` (${Object.keys(settings.rules).length} changed)` : ''}</summary>
+      ${fields.map((field) => html`<${RuleInput} key=${field.name} field=${field} value=${valueOf(settings.rules, field)} onChange=${setRule} />`)}
+      <label class="row"
+        >Seed
+        <input
+          name="seed"
+          type="number"
+          inputmode="numeric"
+          placeholder="random"
+          value=${settings.seed === null ? '' : String(settings.seed)}
+          onInput=${(e: Event) => {
+            const text = (e.target as HTMLInputElement).value.trim();
+            update({ seed: text === '' ? null : Number(text) });
+          }}
+        />
+      </label>
+    </details>
+    <button type="submit" class="primary" disabled=${busy}>Deal</button>
+  </form>`;
+}
+
+function valueOf(rules: Readonly<Record<string, RuleValue>>, field: RuleField): RuleValue {
+  return Object.hasOwn(rules, field.name) ? rules[field.name] : field.preset;
+}
+
+interface RuleInputProps {
+  readonly field: RuleField;
+  readonly value: RuleValue;
+  readonly onChange: (field: RuleField, value: RuleValue) => void;
+}
+
+function RuleInput({ field, value, onChange }: RuleInputProps) {
+  const hint = `rule-${field.name}-hint`;
+  const label = (control: unknown) =>
+    html`<div class=${`rule${value === field.preset ? '' : ' changed'}`}>
+      <label class="row">
+        <span>${field.name}</span>
+        ${control}
+      </label>
+      <p class="hint" id=${hint}>${field.description}</p>
+    </div>`;
+  if (field.control === 'checkbox')
+    return label(
+      html`<input
+        type="checkbox"
+        name=${field.name}
+        aria-describedby=${hint}
+        checked=${value === true}
+        onChange=${(e: Event) => onChange(field, (e.target as HTMLInputElement).checked)}
+      />`,
+    );
+  if (field.control === 'number')
+    return label(
+      html`<input
+        type="number"
+        name=${field.name}
+        aria-describedby=${hint}
+        min=${field.min}
+        max=${field.max}
+        placeholder=${field.nullable ? 'not set' : ''}
+        value=${typeof value === 'number' ? String(value) : ''}
+        onInput=${(e: Event) => {
+          const text = (e.target as HTMLInputElement).value.trim();
+          onChange(field, text === '' ? (field.nullable ? null : field.preset) : Number(text));
+        }}
+      />`,
+    );
+  const choices = field.choices ?? [];
+  return label(
+    html`<select
+      name=${field.name}
+      aria-describedby=${hint}
+      value=${String(choices.indexOf(value))}
+      onChange=${(e: Event) => onChange(field, choices[Number((e.target as HTMLSelectElement).value)])}
+    >
+      ${choices.map((choice, i) => html`<option key=${i} value=${String(i)}>${valueLabel(choice)}</option>`)}
+    </select>`,
+  );
+}
