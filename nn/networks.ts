@@ -106,6 +106,24 @@ export function buildNetwork(input: NetworkConfigInput): Network {
   return { config, model };
 }
 
+/**
+ * The same policy-value network taking `observationSize` ≥ its own inputs: the first layer's
+ * kernel gets zero rows for the inputs appended at the end, every other weight is copied. On
+ * the old inputs it computes exactly what the old network did, whatever the new ones hold, so
+ * training can go on from it and learn to use them (a migration after an observation grows).
+ */
+export function widenInputs(net: Network<PolicyValueConfig>, observationSize: number): Network<PolicyValueConfig> {
+  const old = net.config.observationSize;
+  if (observationSize < old) throw new Error(`cannot narrow a network's inputs from ${old} to ${observationSize}`);
+  const wide = buildNetwork({ ...net.config, observationSize });
+  const weights = net.model.getWeights();
+  const [kernel, ...rest] = weights;
+  const padded = tf.tidy(() => tf.concat([kernel, tf.zeros([observationSize - old, kernel.shape[1] as number])], 0));
+  wide.model.setWeights([padded, ...rest]);
+  padded.dispose();
+  return wide;
+}
+
 /** The model's trainable variables in layer order: the order optimizer state is saved and restored in. */
 export function trainableVariables(model: tf.LayersModel): tf.Variable[] {
   return model.trainableWeights.map((w) => w.read() as tf.Variable);

@@ -15,7 +15,7 @@ import { MAX_PLAYERS, type Rules } from '../rules/rules.js';
 import { type GameState, HAND_CAP, PHASE_AFTER_DRAW, PHASE_DRAW, PHASE_NAMES, PHASE_TURN } from '../rules/state.js';
 import type { PlayerView } from '../rules/view.js';
 
-export const OBSERVATION_VERSION = 'yaniv-obs/1';
+export const OBSERVATION_VERSION = 'yaniv-obs/2';
 
 /** Card counts are multiplied by this (two decks hold two of each natural). */
 export const COUNT_SCALE = 0.5;
@@ -93,6 +93,14 @@ const SEGMENT_SPECS = [
     description: `Turns completed in the round / ${TURN_SCALE} and round number / ${ROUND_SCALE}, each capped at 1.`,
   },
   { name: 'rules', size: RULE_FEATURES.length, description: `Rule settings: ${RULE_FEATURES.map(([name]) => name).join(', ')}.` },
+  {
+    name: 'milestones',
+    size: 3 + OPPONENTS,
+    description:
+      `The gap from a total to the next milestone above it that lowers it (0: none), / ${HAND_VALUE_SCALE} capped at 1: ` +
+      `own gap; 1 if the own hand's value equals it (the round ending now would land the total on the milestone); ` +
+      `(own hand value − own gap) / ${HAND_VALUE_SCALE} in [−1, 1] (0 without a milestone above); then each opponent's gap, clockwise as in opponents.`,
+  },
 ] as const;
 
 export type SegmentName = (typeof SEGMENT_SPECS)[number]['name'];
@@ -120,6 +128,12 @@ export const OBS: Readonly<Record<SegmentName, number>> = Object.fromEntries(OBS
   SegmentName,
   number
 >;
+
+/**
+ * Earlier observation versions whose observation is the first inputs of this one, with their
+ * length: a model trained for one can be widened to this version (scripts/widenModel.ts).
+ */
+export const EARLIER_OBSERVATIONS: Readonly<Record<string, number>> = { 'yaniv-obs/1': OBS.milestones };
 
 const O_PRESENT = 0;
 const O_ACTIVE = 1;
@@ -151,6 +165,7 @@ const AT_PILE = OBS.pile;
 const AT_DECK = OBS.deck;
 const AT_PROGRESS = OBS.progress;
 const AT_RULES = OBS.rules;
+const AT_MILESTONES = OBS.milestones;
 
 // Scales as multipliers: both encoders compute `x * PER_…`, so their bytes agree.
 const PER_SLOT = 1 / HAND_SLOTS;
@@ -158,6 +173,33 @@ const PER_HAND_VALUE = 1 / HAND_VALUE_SCALE;
 const PER_DECK = 1 / DECK_SCALE;
 const PER_TURN = 1 / TURN_SCALE;
 const PER_ROUND = 1 / ROUND_SCALE;
+
+/**
+ * Points from `total` up to the nearest milestone above it that lowers a total (`[at, to]` with
+ * to < at), or 0 when there is none: a round that adds exactly this much lands on the milestone.
+ */
+export function milestoneGap(total: number, rules: Rules): number {
+  let gap = 0;
+  for (const [at, to] of rules.milestones) {
+    if (to < at && at > total && (gap === 0 || at - total < gap)) gap = at - total;
+  }
+  return gap;
+}
+
+/** The own part of the milestones segment; both encoders call it, so their bytes agree. */
+function writeOwnMilestone(out: Float32Array, at: number, gap: number, handValue: number): void {
+  if (gap === 0) return;
+  const scaledGap = gap * PER_HAND_VALUE;
+  const excess = (handValue - gap) * PER_HAND_VALUE;
+  out[at] = scaledGap < 1 ? scaledGap : 1;
+  out[at + 1] = handValue === gap ? 1 : 0;
+  out[at + 2] = excess < -1 ? -1 : excess > 1 ? 1 : excess;
+}
+
+function scaledGap(gap: number): number {
+  const scaled = gap * PER_HAND_VALUE;
+  return scaled < 1 ? scaled : 1;
+}
 
 const ruleVectors = new WeakMap<Rules, Float32Array>();
 let lastRules: Rules | null = null;
@@ -192,6 +234,7 @@ export function encodeObservation(s: GameState, seat: number, out: Float32Array,
   out[offset + AT_HAND_STATS + 1] = value * PER_HAND_VALUE;
   out[offset + AT_OWN_SCORE] = totals[seat] * perLimit;
   out[offset + AT_OWN_SCORE + 1] = yanivWins[seat] * perYanivs;
+  writeOwnMilestone(out, offset + AT_MILESTONES, milestoneGap(totals[seat], rules), value);
 
   const prev = s.prev;
   const pickable = s.prevPickable;
@@ -216,6 +259,7 @@ export function encodeObservation(s: GameState, seat: number, out: Float32Array,
     out[block + O_HAND_SIZE] = size * PER_SLOT;
     out[block + O_TOTAL] = totals[other] * perLimit;
     out[block + O_WINS] = yanivWins[other] * perYanivs;
+    out[offset + AT_MILESTONES + 2 + i] = scaledGap(milestoneGap(totals[other], rules));
     const theirs = other * HAND_CAP;
     const theirKnown = other * KIND_COUNT;
     for (let j = 0; j < size; j++) {
@@ -265,6 +309,7 @@ export function encodeView(view: PlayerView, out = new Float32Array(OBSERVATION_
   addCounts(out, offset + OBS.ownKnown, view.known[seat]);
   out[offset + OBS.ownScore] = view.totals[seat] * (1 / rules.eliminationLimit);
   out[offset + OBS.ownScore + 1] = view.yanivWins[seat] * (1 / rules.yanivsToWin);
+  writeOwnMilestone(out, offset + OBS.milestones, milestoneGap(view.totals[seat], rules), view.handValue);
 
   addCounts(out, offset + OBS.previousCards, view.previous.cards);
   addCounts(out, offset + OBS.previousPickable, view.previous.pickable);
@@ -280,6 +325,7 @@ export function encodeView(view: PlayerView, out = new Float32Array(OBSERVATION_
     out[block + O_HAND_SIZE] = view.handSizes[other] * PER_SLOT;
     out[block + O_TOTAL] = view.totals[other] * (1 / rules.eliminationLimit);
     out[block + O_WINS] = view.yanivWins[other] * (1 / rules.yanivsToWin);
+    out[offset + OBS.milestones + 2 + i] = scaledGap(milestoneGap(view.totals[other], rules));
     addCounts(out, block + O_KNOWN, view.known[other]);
   }
 

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initBackend } from '../../nn/backend.js';
 import { evaluatePolicyValue, scoreActions, scoreCandidates } from '../../nn/inference.js';
-import { buildNetwork, trainableVariables } from '../../nn/networks.js';
+import { buildNetwork, trainableVariables, widenInputs } from '../../nn/networks.js';
 import { actionScoringLoss, policyValueLoss, trainStep } from '../../training/losses.js';
 
 const pvConfig = { kind: 'policy-value' as const, observationSize: 6, actionCount: 5, hiddenUnits: [8, 8], seed: 3 };
@@ -126,5 +126,23 @@ describe('networks', () => {
     asOpt.dispose();
     pv.model.dispose();
     as.model.dispose();
+  });
+});
+
+describe('widenInputs', () => {
+  it('computes on the old inputs exactly what the old network did, whatever the appended inputs hold', () => {
+    const narrow = buildNetwork({ kind: 'policy-value', observationSize: 5, actionCount: 3, hiddenUnits: [4, 4], seed: 2 });
+    const wide = widenInputs(narrow, 8);
+    expect(wide.config.observationSize).toBe(8);
+    const before = tf.memory().numTensors;
+    const x = tf.randomUniform([6, 5], -1, 1, 'float32', 1);
+    const extra = tf.randomUniform([6, 3], -5, 5, 'float32', 3);
+    const [narrowLogits, narrowValue] = narrow.model.predict(x) as tf.Tensor[];
+    const [wideLogits, wideValue] = wide.model.predict(tf.concat([x, extra], 1)) as tf.Tensor[];
+    expect(Array.from(wideLogits.dataSync())).toEqual(Array.from(narrowLogits.dataSync()));
+    expect(Array.from(wideValue.dataSync())).toEqual(Array.from(narrowValue.dataSync()));
+    tf.dispose([x, extra, narrowLogits, narrowValue, wideLogits, wideValue]);
+    expect(tf.memory().numTensors).toBeLessThanOrEqual(before + 1); // the concat input of predict
+    expect(() => widenInputs(narrow, 4)).toThrow(/cannot narrow/);
   });
 });

@@ -7,7 +7,9 @@ import {
   OBSERVATION_SIZE,
   OBSERVATION_VERSION,
   OPPONENT_BLOCK,
+  OPPONENTS,
   encodeObservation,
+  milestoneGap,
   encodeView,
   splitObservation,
 } from '../../../env/gym/observation.js';
@@ -32,14 +34,14 @@ const bytes = (a: Float32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLen
 
 describe('the observation layout', () => {
   it('is the sum of its named segments', () => {
-    expect(OBSERVATION_VERSION).toBe('yaniv-obs/1');
+    expect(OBSERVATION_VERSION).toBe('yaniv-obs/2');
     let start = 0;
     for (const segment of OBSERVATION_SEGMENTS) {
       expect(segment.start).toBe(start);
       start += segment.size;
     }
     expect(start).toBe(OBSERVATION_SIZE);
-    expect(OBSERVATION_SIZE).toBe(1174);
+    expect(OBSERVATION_SIZE).toBe(1184);
     expect(OPPONENT_BLOCK).toBe(5 + KIND_COUNT);
   });
 });
@@ -74,6 +76,35 @@ describe('the fast encoder', () => {
     expect(parts.opponents[OPPONENT_BLOCK + 2]).toBeCloseTo(view.handSizes[0] / 7);
     expect(Array.from(parts.opponents.subarray(2 * OPPONENT_BLOCK)).every((v) => v === 0)).toBe(true);
     expect(obs[OBS.phase]).toBe(1);
+  });
+});
+
+describe('the milestones segment', () => {
+  // Standard milestones: 50 → 25 and 100 → 50. Seat 0 holds 2S 3H = 5 points on a total of 45.
+  const s = game({ hands: ['2S 3H', '9C KD', 'AS 4D'], discard: '7H' }, { totals: [45, 60, 100] });
+
+  it('finds the gap to the nearest milestone above a total that lowers it', () => {
+    expect([0, 45, 49, 50, 60, 99, 100, 150].map((total) => milestoneGap(total, s.rules))).toEqual([50, 5, 1, 50, 40, 1, 0, 0]);
+    expect(milestoneGap(45, { ...s.rules, milestones: [] })).toBe(0);
+  });
+
+  it('gives the own gap, whether the hand lands on it and by how much it misses, then the opponents', () => {
+    const obs = new Float32Array(OBSERVATION_SIZE);
+    encodeObservation(s, 0, obs);
+    const m = splitObservation(obs).milestones;
+    expect(m.length).toBe(3 + OPPONENTS);
+    expect(m[0]).toBeCloseTo(5 / 70);
+    expect(m[1]).toBe(1);
+    expect(m[2]).toBe(0);
+    expect(m[3]).toBeCloseTo(40 / 70); // seat 1 at 60: 100 is 40 away
+    expect(m[4]).toBe(0); // seat 2 at 100: no milestone above
+    expect(Array.from(m.subarray(5)).every((v) => v === 0)).toBe(true);
+    // Seat 1 (9C KD = 19 points, 40 from 100) misses by 21 points less than the gap.
+    encodeObservation(s, 1, obs);
+    const m1 = splitObservation(obs).milestones;
+    expect(m1[1]).toBe(0);
+    expect(m1[2]).toBeCloseTo((19 - 40) / 70);
+    expect(bytes(obs)).toBe(bytes(encodeView(playerView(s, 1))));
   });
 });
 
