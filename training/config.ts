@@ -22,7 +22,7 @@ export const hyperParametersSchema = z.strictObject({
     .array(positiveInt('a layer width'), { error: 'must be layer widths such as 256,128' })
     .min(1)
     .default([256, 128])
-    .describe("Widths of the policy-value MLP's hidden layers, input side first (1174 inputs, 1409 logits + a value)."),
+    .describe("Widths of the policy-value MLP's hidden layers, input side first (1184 inputs, 1409 logits + a value)."),
   activation: z
     .enum(['relu', 'tanh', 'elu'], { error: 'must be relu, tanh or elu' })
     .default('relu')

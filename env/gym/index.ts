@@ -1,6 +1,6 @@
 /**
  * The public surface of the Gym layer: the action space (`yaniv-actions/1`), the observation
- * (`yaniv-obs/1`), episodes, the `Table` game loop, `YanivEnv`, `VecEnv`, `SingleAgentEnv` and positions.
+ * (`yaniv-obs/2`), episodes, the `Table` game loop, `YanivEnv`, `VecEnv`, `SingleAgentEnv` and positions.
  */
 export {
   ACTION_SPACE_VERSION,
