@@ -9,8 +9,11 @@ const int = (lo: number, hi = Number.MAX_SAFE_INTEGER) =>
     .min(lo, { error: `must be an integer from ${lo} to ${hi}` })
     .max(hi, { error: `must be an integer from ${lo} to ${hi}` });
 
-/** The agents served by default, the best first (strong until a trained model ships). */
-export const DEFAULT_AGENTS = ['strong', 'rollout', 'intermediate', 'novice', 'random'];
+/**
+ * The agents served by default, the default advisor first: `strong` (it still beats the shipped
+ * model heads-up, models/README.md), then the shipped model (models/standard) and the others.
+ */
+export const DEFAULT_AGENTS = ['strong', 'neural', 'rollout', 'intermediate', 'novice', 'random'];
 
 export const serverOptionsSchema = z.strictObject({
   host: z.string().min(1).default('127.0.0.1').describe('Interface to listen on (loopback by default).'),
