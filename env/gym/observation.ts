@@ -174,16 +174,30 @@ const PER_DECK = 1 / DECK_SCALE;
 const PER_TURN = 1 / TURN_SCALE;
 const PER_ROUND = 1 / ROUND_SCALE;
 
+/** The `at` of each milestone that lowers a total (`[at, to]` with to < at), ascending, per rules. */
+const loweringMilestones = new WeakMap<Rules, Int32Array>();
+
+function milestoneTargets(rules: Rules): Int32Array {
+  let targets = loweringMilestones.get(rules);
+  if (!targets) {
+    targets = Int32Array.from(rules.milestones.filter(([at, to]) => to < at).map(([at]) => at)).sort();
+    loweringMilestones.set(rules, targets);
+  }
+  return targets;
+}
+
+/** Points from `total` up to the nearest of the ascending `targets` above it, or 0 when there is none. */
+function gapTo(total: number, targets: Int32Array): number {
+  for (let i = 0; i < targets.length; i++) if (targets[i] > total) return targets[i] - total;
+  return 0;
+}
+
 /**
  * Points from `total` up to the nearest milestone above it that lowers a total (`[at, to]` with
  * to < at), or 0 when there is none: a round that adds exactly this much lands on the milestone.
  */
 export function milestoneGap(total: number, rules: Rules): number {
-  let gap = 0;
-  for (const [at, to] of rules.milestones) {
-    if (to < at && at > total && (gap === 0 || at - total < gap)) gap = at - total;
-  }
-  return gap;
+  return gapTo(total, milestoneTargets(rules));
 }
 
 /** The own part of the milestones segment; both encoders call it, so their bytes agree. */
@@ -204,6 +218,7 @@ function scaledGap(gap: number): number {
 const ruleVectors = new WeakMap<Rules, Float32Array>();
 let lastRules: Rules | null = null;
 let lastRuleVector: Float32Array = new Float32Array(RULE_FEATURES.length);
+let lastTargets: Int32Array = new Int32Array(0);
 
 /** Writes seat's observation of the state into `out[offset .. +OBSERVATION_SIZE)`. Allocation-free. */
 export function encodeObservation(s: GameState, seat: number, out: Float32Array, offset = 0): void {
@@ -234,7 +249,8 @@ export function encodeObservation(s: GameState, seat: number, out: Float32Array,
   out[offset + AT_HAND_STATS + 1] = value * PER_HAND_VALUE;
   out[offset + AT_OWN_SCORE] = totals[seat] * perLimit;
   out[offset + AT_OWN_SCORE + 1] = yanivWins[seat] * perYanivs;
-  writeOwnMilestone(out, offset + AT_MILESTONES, milestoneGap(totals[seat], rules), value);
+  const targets = rules === lastRules ? lastTargets : milestoneTargets(rules);
+  writeOwnMilestone(out, offset + AT_MILESTONES, gapTo(totals[seat], targets), value);
 
   const prev = s.prev;
   const pickable = s.prevPickable;
@@ -259,7 +275,7 @@ export function encodeObservation(s: GameState, seat: number, out: Float32Array,
     out[block + O_HAND_SIZE] = size * PER_SLOT;
     out[block + O_TOTAL] = totals[other] * perLimit;
     out[block + O_WINS] = yanivWins[other] * perYanivs;
-    out[offset + AT_MILESTONES + 2 + i] = scaledGap(milestoneGap(totals[other], rules));
+    out[offset + AT_MILESTONES + 2 + i] = scaledGap(gapTo(totals[other], targets));
     const theirs = other * HAND_CAP;
     const theirKnown = other * KIND_COUNT;
     for (let j = 0; j < size; j++) {
@@ -279,6 +295,7 @@ export function encodeObservation(s: GameState, seat: number, out: Float32Array,
     let vector = ruleVectors.get(rules);
     if (!vector) ruleVectors.set(rules, (vector = ruleVector(rules)));
     lastRuleVector = vector;
+    lastTargets = milestoneTargets(rules);
     lastRules = rules;
   }
   const vector = lastRuleVector;
