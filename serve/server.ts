@@ -24,7 +24,7 @@ import {
   resolveRules,
   ruleOptionsJsonSchema,
 } from '../env/index.js';
-import { readModelCard } from '../agents/modelFolder.js';
+import { packageRoot, readModelCard } from '../agents/modelFolder.js';
 import { describeAgents, parseAgentSpec } from '../agents/registry.js';
 import { CODECS } from './codec.js';
 import { CLOSE, Connection, type ServerContext } from './connection.js';
@@ -32,7 +32,7 @@ import { scoreKind } from './decide.js';
 import { type ServerOptions, type ServerOptionsInput, parseServerOptions } from './options.js';
 import { InferencePool, type PoolOptions } from './pool.js';
 import { type Encoding, type Msg, PROTOCOL_VERSION, type RequestId, SUBPROTOCOLS } from './protocol.js';
-import { StaticSite, projectRoot, serveStatic } from './static.js';
+import { StaticSite, serveStatic } from './static.js';
 import { TableRegistry } from './tables.js';
 import { VIEW_FORMAT } from './viewJson.js';
 
@@ -61,7 +61,7 @@ const AGENTS_THAT_EXPLAIN = new Set(['strong', 'rollout', 'neural']);
 /** The project's version, from package.json. */
 export function serverVersion(): string {
   try {
-    return (JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
   } catch {
     return 'unknown';
   }
@@ -132,7 +132,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
   });
   wss.on('error', (error) => log.error({ event: 'wss_error', err: error.message }, 'WebSocket server error'));
 
-  const site = new StaticSite(projectRoot());
+  const site = new StaticSite(packageRoot());
   const http = createServer((req, res) =>
     answerHttp(req, res, site, log, () => ({
       status: shuttingDown ? 'shutting_down' : 'ok',

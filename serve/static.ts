@@ -8,11 +8,9 @@
  * dot segments, no hidden files, no slashes or NUL); the file must then lie inside its folder
  * and have a known content type. Anything else is "not here" (404).
  */
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, join, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { extname, resolve, sep } from 'node:path';
 
 export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -39,15 +37,6 @@ const PLAIN_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 export interface StaticFile {
   readonly file: string;
   readonly contentType: string;
-}
-
-/** The project's folder (the one with package.json): one up from serve/, two up from dist/serve/. */
-export function projectRoot(): string {
-  for (const up of ['../', '../../']) {
-    const folder = fileURLToPath(new URL(up, import.meta.url));
-    if (existsSync(join(folder, 'package.json'))) return folder;
-  }
-  throw new Error(`no package.json above ${fileURLToPath(import.meta.url)}`);
 }
 
 /** Maps URL paths to the page's files under `root` (the project folder). */

@@ -6,10 +6,11 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../serve/index.js';
-import { StaticSite, projectRoot } from '../../serve/static.js';
+import { packageRoot } from '../../agents/modelFolder.js';
+import { StaticSite } from '../../serve/static.js';
 import { startTestServer } from './helpers.js';
 
-const ROOT = projectRoot();
+const ROOT = packageRoot();
 const site = new StaticSite(ROOT);
 
 /** Paths that climb out, hide, or name what the page does not serve (its sources, maps, other packages). */
