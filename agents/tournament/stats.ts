@@ -74,7 +74,7 @@ export interface PlayedGame {
 export function summarize(agentNames: readonly string[], games: readonly PlayedGame[]): TournamentSummary {
   const index = new Map(agentNames.map((name, i) => [name, i]));
   const n = agentNames.length;
-  const totals = agentNames.map(() => ({ games: 0, unfinished: 0, wins: 0, rounds: 0, turns: 0, ...zeroStats() }));
+  const totals = agentNames.map(() => ({ games: 0, unfinished: 0, wins: 0, rounds: 0, turns: 0, seat: zeroSeatSums() }));
   const wins = agentNames.map(() => new Array<number>(n).fill(0));
   const meetings = agentNames.map(() => new Array<number>(n).fill(0));
 
@@ -88,7 +88,7 @@ export function summarize(agentNames: readonly string[], games: readonly PlayedG
       const i = index.get(name) as number;
       const t = totals[i];
       const s = result.seats[seat];
-      addStats(t, s);
+      addSeatStats(t.seat, s);
       t.games++;
       if (s.won) t.wins++;
       t.rounds += result.rounds;
@@ -110,6 +110,7 @@ export function summarize(agentNames: readonly string[], games: readonly PlayedG
 
   const agents = agentNames.map((agent, i): AgentSummary => {
     const t = totals[i];
+    const seat = t.seat;
     return {
       agent,
       games: t.games + t.unfinished,
@@ -117,15 +118,15 @@ export function summarize(agentNames: readonly string[], games: readonly PlayedG
       wins: t.wins,
       winRate: t.games ? t.wins / t.games : 0,
       winRate95: wilson(t.wins, t.games),
-      meanRoundPenalty: t.roundsPlayed ? t.roundPoints / t.roundsPlayed : 0,
-      yanivCallsPerGame: per(t.yanivCalls, t.games),
-      yanivSuccessRate: per(t.yanivSuccesses, t.yanivCalls),
-      assafSufferedPerGame: per(t.assafSuffered, t.games),
-      assafCausedPerGame: per(t.assafCaused, t.games),
-      milestonePointsPerGame: per(t.milestonePoints, t.games),
+      meanRoundPenalty: per(seat.roundPoints, seat.rounds),
+      yanivCallsPerGame: per(seat.yanivCalls, t.games),
+      yanivSuccessRate: per(seat.yanivSuccesses, seat.yanivCalls),
+      assafSufferedPerGame: per(seat.assafSuffered, t.games),
+      assafCausedPerGame: per(seat.assafCaused, t.games),
+      milestonePointsPerGame: per(seat.milestonePoints, t.games),
       meanRoundsPerGame: per(t.rounds, t.games),
       meanTurnsPerGame: per(t.turns, t.games),
-      microsPerDecision: per(t.decisionNanos, t.decisions) / 1000,
+      microsPerDecision: per(seat.decisionNanos, seat.decisions) / 1000,
     };
   });
   const score = wins.map((row, i) => row.map((w, j) => (meetings[i][j] ? w / meetings[i][j] : 0)));
@@ -140,30 +141,25 @@ export function summarize(agentNames: readonly string[], games: readonly PlayedG
 
 const per = (a: number, b: number) => (b ? a / b : 0);
 
-function zeroStats() {
-  return {
-    roundPoints: 0,
-    roundsPlayed: 0,
-    yanivCalls: 0,
-    yanivSuccesses: 0,
-    assafSuffered: 0,
-    assafCaused: 0,
-    milestonePoints: 0,
-    decisions: 0,
-    decisionNanos: 0,
-  };
-}
+/** The per-seat counts (SeatStats fields) a summary adds up over an agent's games. */
+const SUMMED_SEAT_STATS = [
+  'roundPoints',
+  'rounds',
+  'yanivCalls',
+  'yanivSuccesses',
+  'assafSuffered',
+  'assafCaused',
+  'milestonePoints',
+  'decisions',
+  'decisionNanos',
+] as const satisfies readonly (keyof SeatStats)[];
 
-function addStats(t: ReturnType<typeof zeroStats>, s: SeatStats): void {
-  t.roundPoints += s.roundPoints;
-  t.roundsPlayed += s.rounds;
-  t.yanivCalls += s.yanivCalls;
-  t.yanivSuccesses += s.yanivSuccesses;
-  t.assafSuffered += s.assafSuffered;
-  t.assafCaused += s.assafCaused;
-  t.milestonePoints += s.milestonePoints;
-  t.decisions += s.decisions;
-  t.decisionNanos += s.decisionNanos;
+type SeatSums = Record<(typeof SUMMED_SEAT_STATS)[number], number>;
+
+const zeroSeatSums = (): SeatSums => Object.fromEntries(SUMMED_SEAT_STATS.map((key) => [key, 0])) as SeatSums;
+
+function addSeatStats(sums: SeatSums, s: SeatStats): void {
+  for (const key of SUMMED_SEAT_STATS) sums[key] += s[key];
 }
 
 /**
