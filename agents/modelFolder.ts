@@ -6,12 +6,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { METADATA_JSON, MODEL_JSON } from '../nn/modelFiles.js';
 
 /** The shipped default model, relative to the package root. */
 export const DEFAULT_MODEL = 'models/standard';
-
-const MODEL_JSON = 'model.json';
-const METADATA_JSON = 'metadata.json';
 
 /** The folder holding package.json, found from this file (works from the sources and from dist/). */
 export function packageRoot(): string {

@@ -5,12 +5,11 @@ import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { z } from 'zod';
 import { parseConfig } from './config.js';
+import { METADATA_JSON, MODEL_JSON, WEIGHTS_BIN } from './modelFiles.js';
 import { NetworkConfigSchema, type Network } from './networks.js';
 
 export const MODEL_FORMAT_VERSION = 1;
-export const MODEL_JSON = 'model.json';
-export const WEIGHTS_BIN = 'weights.bin';
-export const METADATA_JSON = 'metadata.json';
+export { METADATA_JSON, MODEL_JSON, WEIGHTS_BIN } from './modelFiles.js';
 
 export const ModelMetadataSchema = z.strictObject({
   formatVersion: z.number().int().describe('version of this directory layout and metadata schema'),

@@ -40,6 +40,7 @@ export class SinglePolicyValueEvaluator {
   private readonly activation: (x: number) => number;
   private readonly hidden: Float64Array[];
   private readonly logits: Float64Array;
+  private readonly valueOut = new Float64Array(1);
 
   /** Reads the network's weights now: call again after they change. */
   constructor(net: Network<PolicyValueConfig>) {
@@ -74,9 +75,8 @@ export class SinglePolicyValueEvaluator {
     let sum = 0;
     for (let a = 0; a < actions; a++) if (mask[a]) sum += this.logits[a] = Math.exp(this.logits[a] - max);
     for (let a = 0; a < actions; a++) if (mask[a]) probabilities[a] = this.logits[a] / sum;
-    const out = new Float64Array(1);
-    forward(this.valueHead, h, out);
-    return { probabilities, value: out[0] };
+    forward(this.valueHead, h, this.valueOut);
+    return { probabilities, value: this.valueOut[0] };
   }
 }
 

@@ -203,13 +203,13 @@ export function milestoneGap(total: number, rules: Rules): number {
 /** The own part of the milestones segment; both encoders call it, so their bytes agree. */
 function writeOwnMilestone(out: Float32Array, at: number, gap: number, handValue: number): void {
   if (gap === 0) return;
-  const scaledGap = gap * PER_HAND_VALUE;
   const excess = (handValue - gap) * PER_HAND_VALUE;
-  out[at] = scaledGap < 1 ? scaledGap : 1;
+  out[at] = scaledGap(gap);
   out[at + 1] = handValue === gap ? 1 : 0;
   out[at + 2] = excess < -1 ? -1 : excess > 1 ? 1 : excess;
 }
 
+/** A milestone gap as the observation holds it: / HAND_VALUE_SCALE, capped at 1. */
 function scaledGap(gap: number): number {
   const scaled = gap * PER_HAND_VALUE;
   return scaled < 1 ? scaled : 1;
