@@ -1,5 +1,5 @@
-// The page end to end in headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core;
-// never a downloaded build): a real server on an ephemeral port behind a TCP proxy (so that the
+// The page end to end in headless Chromium (the build @sparticuz/chromium ships, or YANIV_CHROMIUM;
+// driven by playwright-core, never a build downloaded at run time): a real server on an ephemeral port behind a TCP proxy (so that the
 // test can drop the page's connection), a whole game against the bots played by clicks and keys
 // while following the advisor — whose every highlighted move is checked legal and equal to the
 // answer the server gives a separate client for the same view —, an illegal pick explained, a
@@ -11,23 +11,13 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { type Server, type Socket, connect, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { ReplayResult } from '../../env/index.js';
 import type { LegalAction, Msg, RunningServer, ServerMessage } from '../../serve/index.js';
 import { TestClient, startTestServer } from '../serve/helpers.js';
+import { launchChromium } from './browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const RESULTS = fileURLToPath(new URL('../../test-results/', import.meta.url));
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const run = promisify(execFile);
@@ -87,13 +77,7 @@ beforeAll(async () => {
 
 /** Starts the browser inside the test, so that a browser that cannot start fails it (a failing beforeAll would count it skipped). */
 async function openPage(): Promise<void> {
-  try {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, timeout: 30_000 });
-  } catch (error) {
-    throw new Error(
-      `headless Chromium did not start from ${CHROMIUM} (.ci/run installs it with apt-get install chromium): ${(error as Error).message}`,
-    );
-  }
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1200, height: 900 }, acceptDownloads: true });
   page.on('pageerror', (error) => pageErrors.push(error.message));
   page.on('console', (message) => {

@@ -1,0 +1,42 @@
+// Which Chromium the browser tests drive. By default the build that the npm package
+// @sparticuz/chromium ships inside itself (a dev dependency: `npm ci` brings it, no apt step and
+// no download at run time); YANIV_CHROMIUM=/path/to/chromium points at a system browser instead.
+import chromiumPackage from '@sparticuz/chromium';
+import { type Browser, chromium } from 'playwright-core';
+
+/** The flags of a headless run on a closed network: no sandbox (root in CI), no background connections. */
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface BrowserChoice {
+  readonly executablePath: string;
+  /** Where it came from, for the error message when it cannot start. */
+  readonly source: string;
+}
+
+export async function chooseChromium(env: NodeJS.ProcessEnv = process.env): Promise<BrowserChoice> {
+  const system = env.YANIV_CHROMIUM?.trim();
+  if (system) return { executablePath: system, source: `YANIV_CHROMIUM=${system}` };
+  return { executablePath: await chromiumPackage.executablePath(), source: 'the npm package @sparticuz/chromium' };
+}
+
+/** Launches headless Chromium, failing with where the browser came from and how to choose another. */
+export async function launchChromium(): Promise<Browser> {
+  const choice = await chooseChromium();
+  try {
+    return await chromium.launch({ executablePath: choice.executablePath, args: FLAGS, timeout: 30_000 });
+  } catch (error) {
+    throw new Error(
+      `headless Chromium did not start from ${choice.source} (${choice.executablePath}); ` +
+        `set YANIV_CHROMIUM to a system browser's path to use that instead: ${(error as Error).message}`,
+    );
+  }
+}
