@@ -14,6 +14,9 @@ import type { Msg, SeatInfo, ServerMessage } from './protocol.js';
 import { type StepReport, TableGame } from './tableGame.js';
 import { viewToJson } from './viewJson.js';
 
+/** What a client plays: an action id, or a discard by its cards. */
+export type ClientMove = { readonly action: number } | { readonly cards: readonly string[] };
+
 export interface TableSettings {
   readonly id: string;
   readonly token: string;
@@ -101,19 +104,23 @@ export class Table {
     );
   }
 
-  /** Applies a client seat's action; `reply` runs after it is applied and before the events go out. */
-  act(seatGiven: number | undefined, action: number, counter: number, reply: (counter: number) => void): void {
+  /**
+   * Applies a client seat's action (an id, or a discard by its cards); `reply` runs after it is
+   * applied and before the events go out.
+   */
+  act(seatGiven: number | undefined, move: ClientMove, counter: number, reply: (counter: number) => void): void {
     this.lastActivity = this.services.now();
     const seat = this.clientSeat(seatGiven);
-    if (this.game.over) throw new ProtocolError('illegal_action', 'the game is over', 'action');
+    const field = 'cards' in move ? 'cards' : 'action';
+    if (this.game.over) throw new ProtocolError('illegal_action', 'the game is over', field, { reason: 'the game is over' });
     if (counter !== this.game.counter) throw new StaleStateError(counter, this.game.counter);
     const toMove = this.game.toMove;
     if (toMove !== seat) throw new ProtocolError('not_your_turn', `it is seat ${toMove}'s turn, not seat ${seat}'s`, 'seat');
     let report: StepReport;
     try {
-      report = this.game.step(action);
+      report = this.game.step('cards' in move ? this.game.discardId(move.cards) : move.action);
     } catch (error) {
-      if (error instanceof IllegalActionError) throw new ProtocolError('illegal_action', error.message, 'action');
+      if (error instanceof IllegalActionError) throw new ProtocolError('illegal_action', error.message, field, { reason: error.reason });
       throw error;
     }
     reply(this.game.counter);
@@ -303,6 +310,8 @@ export class StaleStateError extends ProtocolError {
     given: number,
     readonly current: number,
   ) {
-    super('stale_state', `the action was chosen at counter ${given} but the table is at ${current}: act on the latest state`, 'counter');
+    super('stale_state', `the action was chosen at counter ${given} but the table is at ${current}: act on the latest state`, 'counter', {
+      counter: current,
+    });
   }
 }

@@ -13,6 +13,7 @@ import {
   Episode,
   type GameState,
   HAND_CAP,
+  IllegalActionError,
   MaskScratch,
   ONGOING,
   PASS_ACTION,
@@ -22,9 +23,12 @@ import {
   type RoundResult,
   TAKE_START,
   YANIV_ACTION,
+  actionError,
   actionToMove,
   cardName,
   handValue,
+  moveToAction,
+  parseCard,
   parseEnvOptions,
   playerView,
 } from '../env/index.js';
@@ -107,6 +111,22 @@ export class TableGame {
     const s = this.episode.state;
     const drawn = s.drawn >= 0 ? s.drawn : null;
     return this.legalIds().map((id) => describeLegal(s, id, drawn));
+  }
+
+  /**
+   * The legal discard that lays these cards, in the order given where the rules tell laid
+   * orders apart; else IllegalActionError with the engine's reason (as for an illegal id).
+   */
+  discardId(names: readonly string[]): number {
+    const s = this.episode.state;
+    const cards = names.map((name) => parseCard(name) ?? -1);
+    const text = `discard ${names.join(' ')}`;
+    const unknown = names.find((_, i) => cards[i] < 0);
+    const reason = unknown !== undefined ? `${unknown} is not a card` : actionError(s, { type: 'discard', cards });
+    if (reason !== null) throw new IllegalActionError(-1, `${text} is illegal: ${reason}`, reason);
+    const id = moveToAction(s, { type: 'discard', cards });
+    if (!this.isLegal(id)) throw this.episode.illegalAction(id);
+    return id;
   }
 
   /** Plays a legal id; an illegal one throws the episode's IllegalActionError (with the engine's reason) and changes nothing. */
