@@ -34,7 +34,8 @@ import { imitationUpdate } from './imitation.js';
 import { SnapshotPool, parseOpponentMix } from './league.js';
 import type { ActorMessage } from './messages.js';
 import { ppoUpdate } from './ppo.js';
-import type { CollectMode, RolloutStats, TrajectoryBatch } from './rollout.js';
+import type { CollectMode } from './rollout.js';
+import { mergeRolloutStats, mergeTrajectoryBatches } from './trajectory.js';
 
 export const CHECKPOINT_DIR = 'checkpoint';
 export const BEST_DIR = 'best';
@@ -154,108 +155,6 @@ function appendMetrics(out: string, line: IterationMetrics | EvaluationMetrics):
 function truncateMetrics(out: string, iteration: number): void {
   const kept = readMetrics(out).filter((line) => typeof line.iteration === 'number' && line.iteration <= iteration);
   writeFileSync(path.join(out, METRICS_FILE), kept.map((line) => JSON.stringify(line) + '\n').join(''));
-}
-
-/** Concatenates the actors' parts of one batch (each part is stream-ordered with its own segment ends). */
-function mergeBatches(parts: TrajectoryBatch[]): TrajectoryBatch {
-  if (parts.length === 1) return parts[0];
-  const count = parts.reduce((n, p) => n + p.count, 0);
-  const join = <T extends Float32Array | Uint8Array | Int16Array>(
-    pick: (p: TrajectoryBatch) => T,
-    make: (n: number) => T,
-    width = 1,
-  ): T => {
-    const out = make(count * width);
-    let at = 0;
-    for (const p of parts) {
-      out.set(pick(p), at);
-      at += p.count * width;
-    }
-    return out;
-  };
-  const teacher = parts.every((p) => p.teacherActions !== null);
-  return {
-    count,
-    observations: join(
-      (p) => p.observations,
-      (n) => new Float32Array(n),
-      OBSERVATION_SIZE,
-    ),
-    masks: join(
-      (p) => p.masks,
-      (n) => new Uint8Array(n),
-      ACTION_COUNT,
-    ),
-    actions: join(
-      (p) => p.actions,
-      (n) => new Int16Array(n),
-    ),
-    logProbs: join(
-      (p) => p.logProbs,
-      (n) => new Float32Array(n),
-    ),
-    values: join(
-      (p) => p.values,
-      (n) => new Float32Array(n),
-    ),
-    rewards: join(
-      (p) => p.rewards,
-      (n) => new Float32Array(n),
-    ),
-    nextValues: join(
-      (p) => p.nextValues,
-      (n) => new Float32Array(n),
-    ),
-    dones: join(
-      (p) => p.dones,
-      (n) => new Uint8Array(n),
-    ),
-    segmentEnds: join(
-      (p) => p.segmentEnds,
-      (n) => new Uint8Array(n),
-    ),
-    teacherActions: teacher
-      ? join(
-          (p) => p.teacherActions as Int16Array,
-          (n) => new Int16Array(n),
-        )
-      : null,
-  };
-}
-
-function mergeStats(parts: RolloutStats[]): RolloutStats {
-  const merged: RolloutStats = {
-    episodes: 0,
-    truncated: 0,
-    decisions: 0,
-    learnerDecisions: 0,
-    rewardSum: 0,
-    outcomes: {},
-    teacherAgreement: 0,
-    seconds: 0,
-    inferenceSeconds: 0,
-    opponentSeconds: 0,
-  };
-  for (const s of parts) {
-    for (const key of [
-      'episodes',
-      'truncated',
-      'decisions',
-      'learnerDecisions',
-      'rewardSum',
-      'teacherAgreement',
-      'inferenceSeconds',
-      'opponentSeconds',
-    ] as const)
-      merged[key] += s[key];
-    merged.seconds = Math.max(merged.seconds, s.seconds);
-    for (const [spec, o] of Object.entries(s.outcomes)) {
-      const m = (merged.outcomes[spec] ??= { games: 0, wins: 0 });
-      m.games += o.games;
-      m.wins += o.wins;
-    }
-  }
-  return merged;
 }
 
 /** Writes a file under a temporary name and renames it, so a reader never sees half of it. */
@@ -555,8 +454,8 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
       const arrived = performance.now();
       const iterationSeconds = (arrived - lastArrival) / 1000;
       lastArrival = arrived;
-      const batch = mergeBatches(parts.map((p) => p.trajectories));
-      const stats = mergeStats(parts.map((p) => p.stats));
+      const batch = mergeTrajectoryBatches(parts.map((p) => p.trajectories));
+      const stats = mergeRolloutStats(parts.map((p) => p.stats));
       const mode = parts[0].mode;
 
       // The update.
