@@ -5,6 +5,7 @@
  * plain data: the view renders it, test/web/game.test.ts feeds it messages.
  */
 import type { Msg, ServerMessage } from './protocol.js';
+import { YOU } from './words.js';
 
 /** The table as created or resumed. */
 export type TableInfo = Omit<Msg<'table_created'>, 'type' | 'id'>;
@@ -77,7 +78,7 @@ export function mySeat(game: Game): number {
 export function seatName(game: Game, seat: number): string {
   const info = game.info.seats[seat];
   if (info === undefined) return `seat ${seat + 1}`;
-  return info.player === 'client' ? 'You' : `${info.agent ?? 'bot'} (seat ${seat + 1})`;
+  return info.player === 'client' ? YOU : `${info.agent ?? 'bot'} (seat ${seat + 1})`;
 }
 
 function withStep(turns: readonly (SeatTurn | null)[], event: Msg<'event'>): (SeatTurn | null)[] {

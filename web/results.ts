@@ -8,6 +8,7 @@ import { Card } from './cardView.js';
 import { type Game, type RoundResult, mySeat, seatName } from './game.js';
 import { html } from './html.js';
 import type { Msg } from './protocol.js';
+import { IS, WINS, withVerb } from './words.js';
 
 interface RoundResultProps {
   readonly game: Game;
@@ -72,13 +73,15 @@ export function outcomeText(game: Game, result: RoundResult): string {
     case 'slapdown':
       return `${caller} slapped down a hand worth 0 and won the round.`;
     case 'exhausted':
-      return `No card could be drawn: ${seatName(game, result.winner)} wins with the lowest hand.`;
+      return `No card could be drawn: ${withVerb([seatName(game, result.winner)], WINS)} with the lowest hand.`;
   }
 }
 
-function eliminationText(game: Game, result: RoundResult): string {
-  const names = result.eliminated.map((seat) => seatName(game, seat));
-  return `${names.join(' and ')} ${names.length === 1 ? 'is' : 'are'} out of the game.`;
+export function eliminationText(game: Game, result: RoundResult): string {
+  return `${withVerb(
+    result.eliminated.map((seat) => seatName(game, seat)),
+    IS,
+  )} out of the game.`;
 }
 
 interface GameOverProps {
