@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { RuleError, isPresetName, resolveRules } from '../env/index.js';
-import type { Codec } from './codec.js';
+import { type Codec, checkShape } from './codec.js';
 import type { DecideRequest, DecideResult, PositionSource } from './decide.js';
 import { ProtocolError } from './errors.js';
 import type { ServerOptions } from './options.js';
@@ -108,8 +108,10 @@ export class Connection implements TableOwner {
     this.messages++;
     let id: RequestId | null = null;
     try {
-      const value = this.codec.decode(data, isBinary);
+      const value = this.codec.read(data, isBinary);
+      // The id first, so that a message refused for its shape (nesting, `__proto__`) is answered with it.
       id = requestIdOf(value);
+      checkShape(value);
       if (!this.rate.take())
         throw new ProtocolError(
           'rate_limited',

@@ -63,6 +63,37 @@ describe('error codes', () => {
     );
   });
 
+  it('bad_message answers with the id whenever it is readable, names the field and says what was expected in words', async () => {
+    // Refused for their shape, after the id was read (issue 15: answered id null).
+    const deep = `{"type":"ping","id":41,"x":${'['.repeat(40)}${']'.repeat(40)}}`;
+    const proto = '{"type":"ping","id":42,"__proto__":{"admin":true}}';
+    for (const [raw, id, text] of [
+      [deep, 41, /nested deeper than 16 levels/],
+      [proto, 42, /"__proto__" is not allowed/],
+    ] as const) {
+      const since = client.frames.length;
+      client.sendRaw(raw, false);
+      const reply = (await client.next((m) => m.type === 'error', since)) as ErrorReply;
+      expect(reply).toMatchObject({ id, code: 'bad_message' });
+      expect(reply.message).toMatch(text);
+    }
+    // Present with the wrong type: what it holds, not "(missing)".
+    const wrong = await expectError({ type: 'act', table: 't', action: '3', counter: 0 }, 'bad_message', /must be an integer/, 'action');
+    expect(wrong.message).toMatch(/\(got "3"\)$/);
+    await expectError({ type: 'act', table: 't', action: 3 }, 'bad_message', /must be an integer .*\(missing\)$/, 'counter');
+    // Checks without a message of their own are in words too, never zod's text.
+    const view = { format: 'yaniv-view/1', players: 2, seat: 0, current: 0, phase: 'turn', hand: ['AS'], handSizes: [1, 5] };
+    for (const [extra, field, text] of [
+      [{ drawnFromDeck: 'yes' }, 'view.drawnFromDeck', /must be true or false \(got "yes"\)/],
+      [{ known: 5 }, 'view.known', /must be a list \(got 5\)/],
+      [{ preset: 'x'.repeat(50) }, 'view.preset', /must be at most 40 characters/],
+      [{ known: [[], []], previous: 'KD' }, 'view.previous', /must be an object \(got "KD"\)/],
+    ] as const) {
+      const reply = await expectError({ type: 'advise', view: { ...view, ...extra } }, 'bad_message', text, field);
+      expect(reply.message).not.toMatch(/Invalid input|expected \w+, received|Too big/);
+    }
+  });
+
   it('bad_message before hello names the hello to send', async () => {
     const fresh = await TestClient.connect(server.url);
     await expectError({ type: 'advise', id: 5, table: 'x' }, 'bad_message', /say hello first/, 'type', fresh);
