@@ -6,7 +6,7 @@ import { DRAW_DECK_ACTION } from '../../env/index.js';
 import { discardId } from '../../env/gym/actionLayout.js';
 import { agentFor } from '../../serve/decide.js';
 import { ERROR_CODES, type Msg, type RunningServer, type ServerMessage } from '../../serve/index.js';
-import { TestClient, startTestServer } from './helpers.js';
+import { TestClient, playToEnd, startTestServer } from './helpers.js';
 
 type ErrorReply = Msg<'error'>;
 const seen = new Set<string>();
@@ -216,9 +216,28 @@ describe('error codes', () => {
   it("table_full: the connection's table limit", async () => {
     const a = await table(['client', 'novice']);
     const b = await table(['client', 'novice']);
-    await expectError({ type: 'create_table', seats: ['client', 'novice'] }, 'table_full', /has 2 tables open, the most it may/);
+    await expectError({ type: 'create_table', seats: ['client', 'novice'] }, 'table_full', /has 2 tables in play, the most it may/);
     await client.request({ type: 'leave', table: a.created.table });
     await client.request({ type: 'leave', table: b.created.table });
+  });
+
+  it('table_full counts only tables in play: finished games on the connection do not (issue 15)', async () => {
+    // An elimination limit of 1: the first round ends each game.
+    const finished: string[] = [];
+    for (let game = 0; game < 5; game++) {
+      const { created } = await table(['client', 'novice'], { rules: { eliminationLimit: 1 } });
+      await playToEnd(client, created.table);
+      finished.push(created.table);
+    }
+    const open = await table(['client', 'novice']);
+    const more = await table(['client', 'novice']);
+    await expectError({ type: 'create_table', seats: ['client', 'novice'] }, 'table_full', /2 tables in play/);
+    // The two latest finished games are kept (as many as the limit), older ones were dropped.
+    const latest = await client.request({ type: 'advise', table: finished[4] });
+    expect(latest).toMatchObject({ type: 'error', code: 'not_your_turn', message: expect.stringMatching(/the game is over/) });
+    const oldest = await client.request({ type: 'advise', table: finished[0] });
+    expect(oldest).toMatchObject({ type: 'error', code: 'unknown_table' });
+    for (const id of [open.created.table, more.created.table, finished[3], finished[4]]) await client.request({ type: 'leave', table: id });
   });
 
   it('rate_limited: too many messages a second', async () => {
