@@ -11,6 +11,7 @@ import type { DecideRequest, DecideResult, PositionSource } from './decide.js';
 import { ProtocolError } from './errors.js';
 import type { ServerOptions } from './options.js';
 import type { InferencePool } from './pool.js';
+import type { SlowLog } from './slowLog.js';
 import {
   type ClientMessage,
   type Msg,
@@ -30,6 +31,8 @@ export interface ServerContext {
   readonly tables: TableRegistry;
   readonly pool: InferencePool;
   readonly log: Logger;
+  /** The rate-limited "slow advice" warning. */
+  readonly slow: SlowLog;
   /** The agents served, by name. */
   readonly agents: ReadonlySet<string>;
   welcome(id: RequestId, encoding: Codec['encoding']): Msg<'welcome'>;
@@ -269,7 +272,7 @@ export class Connection implements TableOwner {
     void this.ctx.pool.decide(request).then((result) => {
       this.pending--;
       const ms = performance.now() - started;
-      if (ms > options.slowMs) this.log.warn({ event: 'slow_request', type: 'advise', agent, ms: Math.round(ms) }, 'slow advice');
+      if (ms > options.slowMs) this.ctx.slow.record(agent, ms);
       this.answerAdvice(message.id, agent, result);
     });
   }

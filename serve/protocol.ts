@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { ACTION_COUNT, HAND_CAP, MAX_PLAYERS, MIN_PLAYERS } from '../env/index.js';
+import { SCORE_KINDS } from '../agents/registry.js';
 import { ERROR_CODES, ERROR_MEANINGS, ProtocolError } from './errors.js';
 import { fieldPath, preview } from '../env/rules/schema.js';
 import { cardSchema, viewJsonSchema } from './viewJson.js';
@@ -193,7 +194,11 @@ const welcome = z
         name: z.string().describe('What to name in seats, advise.agent.'),
         description: z.string(),
         explains: z.boolean().describe('Whether advice from it ranks every legal action with scores (else only its pick is known).'),
-        scores: z.enum(['probability', 'score']).describe('What its advice scores are.'),
+        scores: z
+          .enum(SCORE_KINDS)
+          .describe(
+            "What its advice scores are (advice.scores): a trained model's probabilities, its own scores, or none (only its pick).",
+          ),
         model: z
           .record(z.string(), z.unknown())
           .optional()
@@ -349,7 +354,7 @@ const advice = z
       ),
     legal: z.array(legalAction).describe('Every legal action, in id order.'),
     scores: z
-      .enum(['probability', 'score', 'none'])
+      .enum(SCORE_KINDS)
       .describe("probability: a trained model's policy; score: the agent's own scores (PROTOCOL.md); none: the agent gives only its pick."),
     value: z.number().nullable().describe("The agent's value estimate for the seat, in its own units (PROTOCOL.md)."),
     assaf: z

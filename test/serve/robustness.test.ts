@@ -300,3 +300,23 @@ describe('connections', () => {
     await server.close();
   });
 });
+
+describe('documented close codes and origins (PROTOCOL.md)', () => {
+  it('invalid UTF-8 in a text frame closes with 1007; Origin: null is refused unless allowed', async () => {
+    const served = await startTestServer({ workers: 0, agents: ['novice'] });
+    const allowing = await startTestServer({ workers: 0, agents: ['novice'], allowOrigins: ['null'] });
+    try {
+      const client = await TestClient.connect(served.url);
+      client.sendRaw(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), false);
+      expect(await client.closedPromise).toBe(1007);
+      const sandboxed = new TestClient(served.url, 'json', { origin: 'null' });
+      await expect(sandboxed.opened).rejects.toThrow('HTTP 403');
+      const allowed = new TestClient(allowing.url, 'json', { origin: 'null' });
+      await allowed.opened;
+      await allowed.close();
+    } finally {
+      await served.close();
+      await allowing.close();
+    }
+  });
+});
