@@ -398,6 +398,24 @@ export const serverMessageSchema = z
   .meta({ id: 'ServerMessage' });
 export type ServerMessage = z.output<typeof serverMessageSchema>;
 export type Msg<T extends ServerMessage['type']> = Extract<ServerMessage, { type: T }>;
+
+/**
+ * The reply each request gets when it succeeds (any request may get `error` instead): the one
+ * place that pairs them, typed so that a request type without a reply does not compile.
+ */
+export const REPLY_TYPES = {
+  hello: 'welcome',
+  ping: 'pong',
+  create_table: 'table_created',
+  act: 'acted',
+  advise: 'advice',
+  resume: 'resumed',
+  leave: 'left',
+} as const satisfies Record<ClientMessageType, ServerMessage['type']>;
+/** A request of one type, as a client writes it (optional fields may be left out). */
+export type Request<T extends ClientMessageType> = Extract<z.input<typeof clientMessageSchema>, { type: T }>;
+/** The success reply to a request of type T. */
+export type ReplyTo<T extends ClientMessageType> = Msg<(typeof REPLY_TYPES)[T]>;
 export type LegalAction = z.output<typeof legalAction>;
 export type RankedAction = z.output<typeof rankedAction>;
 export type SeatInfo = z.output<typeof seatInfo>;
