@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { EPISODE_MODES, REWARD_SCHEMES } from '../env/gym/episode.js';
 import { REWARD_SCALE_DESCRIPTION, describeRewardSchemes } from '../env/gym/rewards.js';
+import { ruleSelectionSchema } from '../env/rules/rules.js';
 
 const positiveInt = (what: string) =>
   z.int({ error: `must be a whole number ≥ 1 (${what})` }).min(1, { error: 'must be a whole number ≥ 1' });
@@ -110,9 +111,12 @@ export const hyperParametersSchema = z.strictObject({
 
 export type HyperParameters = z.output<typeof hyperParametersSchema>;
 
-/** The command-line flag of a setting: hiddenUnits → --hidden-units. */
+/** Settings whose flag is not their name in kebab case: the rule flags every command shares (cli/ruleOptions.ts). */
+const FLAG_RENAMES: Record<string, string> = { preset: '--rules', rules: '--rule' };
+
+/** The command-line flag of a setting: hiddenUnits → --hidden-units, preset → --rules. */
 export function flagName(key: string): string {
-  return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  return FLAG_RENAMES[key] ?? `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 }
 export type HyperParametersInput = z.input<typeof hyperParametersSchema>;
 
@@ -127,7 +131,7 @@ export const runOptionsSchema = z.strictObject({
     .array(z.int().min(2).max(8), { error: 'must be table sizes from 2 to 8' })
     .min(1)
     .describe('Table sizes, e.g. 2 or 2,4 (the games are split evenly between them; one network plays all of them).'),
-  preset: z.string().min(1).default('standard').describe('Rule preset.'),
+  ...ruleSelectionSchema.shape,
   episode: z.enum(EPISODE_MODES).default('game').describe('What one episode is: a whole game, or one round.'),
   out: z.string().min(1).describe('Run folder: checkpoint/, best/, metrics.jsonl, curve.svg.'),
   resume: z.boolean().default(false).describe('Continue the run in --out from its last checkpoint.'),

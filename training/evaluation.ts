@@ -6,20 +6,21 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { EpisodeMode } from '../env/gym/episode.js';
+import type { RuleChoice } from '../env/rules/rules.js';
 import { runTournament } from '../agents/tournament/run.js';
 import { initBackend } from '../nn/backend.js';
 import type { BackendChoice } from '../nn/backendChoice.js';
 
 export const EVALUATION_OPPONENTS = ['intermediate', 'strong'] as const;
 
-export interface EvaluationRequest {
+/** The rules are the run's (`RuleChoice`). */
+export interface EvaluationRequest extends RuleChoice {
   /** Model folder (saveNetwork layout). */
   model: string;
   matchups: { opponent: string; players: number }[];
   /** Games per match-up (rounded up to whole seat rotations). */
   games: number;
   seed: number;
-  preset: string;
   episode: EpisodeMode;
   backend: BackendChoice;
 }
@@ -57,7 +58,7 @@ export async function evaluate(request: EvaluationRequest): Promise<MatchupResul
       games: request.games,
       players,
       preset: request.preset,
-      rules: {},
+      rules: request.rules,
       seed: request.seed,
       episode: request.episode,
       workers: 1,

@@ -91,6 +91,7 @@ export interface RolloutSetup {
   players: number[];
   games: number;
   preset: string;
+  rules: Record<string, unknown>;
   episode: EpisodeMode;
   reward: RewardScheme;
   rewardScale: number;
@@ -189,6 +190,7 @@ export class Rollout {
         num,
         players,
         preset: setup.preset,
+        rules: setup.rules,
         episode: setup.episode,
         reward: setup.reward,
         rewardScale: setup.rewardScale,

@@ -284,7 +284,7 @@ function resumeSettings(saved: TrainerState, options: TrainOptions): { run: RunO
     if (RESUMABLE_RUN_OPTIONS.includes(key)) (run as Record<string, unknown>)[key] = options.run[key];
     else if (JSON.stringify(options.run[key]) !== JSON.stringify(saved.run[key])) {
       throw new TrainSetupError(
-        `${key === 'preset' ? '--rules' : flagName(key)} cannot change on --resume (the run has ${JSON.stringify(saved.run[key])}, given ${JSON.stringify(options.run[key])})`,
+        `${flagName(key)} cannot change on --resume (the run has ${JSON.stringify(saved.run[key])}, given ${JSON.stringify(options.run[key])})`,
       );
     }
   }
@@ -316,7 +316,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
   let mix;
   try {
     mix = parseOpponentMix(run.opponents);
-    for (const players of run.players) resolveRules({ preset: run.preset, players });
+    for (const players of run.players) resolveRules({ preset: run.preset, rules: run.rules, players });
   } catch (error) {
     throw new TrainSetupError((error as Error).message);
   }
@@ -416,6 +416,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
           players: run.players,
           games: hp.gamesPerActor,
           preset: run.preset,
+          rules: run.rules,
           episode: run.episode,
           reward: hp.reward,
           rewardScale: hp.rewardScale,
@@ -457,7 +458,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
 
     /** What a saved network's metadata.json records of the run (checkpoints and evaluation snapshots alike). */
     const trainingMetadata = (): Record<string, unknown> => ({
-      rules: { preset: run.preset },
+      rules: { preset: run.preset, rules: run.rules },
       players: run.players,
       episode: run.episode,
       reward: hp.reward,
@@ -510,6 +511,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
           games: run.evalGames,
           seed: run.seed,
           preset: run.preset,
+          rules: run.rules,
           episode: run.episode,
           backend: run.backend,
         })

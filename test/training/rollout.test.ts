@@ -19,6 +19,7 @@ const setup = (overrides: Partial<RolloutSetup> = {}): RolloutSetup => ({
   players: [2, 3],
   games: 6,
   preset: 'standard',
+  rules: {},
   episode: 'round',
   reward: 'zeroSum',
   rewardScale: 0.01,
