@@ -48,6 +48,11 @@ export function serveCommand(): Command {
     .addOption(new Option('--max-tables <n>', 'tables on the server').default(1000).argParser(wholeNumber('--max-tables', 1, 1_000_000)))
     .addOption(new Option('--workers <n>', 'inference worker threads (0: main thread)').argParser(wholeNumber('--workers', 0, 64)))
     .addOption(new Option('--think-ms <n>', 'default bot think delay').argParser(wholeNumber('--think-ms', 0, 10_000)))
+    .addOption(
+      new Option('--max-turns <n>', "whole turns after which a table's game stops unfinished (as yaniv bench --max-turns)").argParser(
+        wholeNumber('--max-turns', 1, Number.MAX_SAFE_INTEGER),
+      ),
+    )
     .addOption(new Option('--log-level <level>', 'log level (JSON lines on standard error)').choices(LOG_LEVELS).default('info'));
   // The rules of tables whose create_table names neither preset nor rules.
   return ruleOptions(command).action(
@@ -61,6 +66,7 @@ export function serveCommand(): Command {
         maxTables: number;
         workers?: number;
         thinkMs?: number;
+        maxTurns?: number;
         logLevel: string;
       },
     ) => {
@@ -75,6 +81,7 @@ export function serveCommand(): Command {
         ...readRuleSelection(flags),
         ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
         ...(flags.thinkMs !== undefined ? { thinkMs: flags.thinkMs } : {}),
+        ...(flags.maxTurns !== undefined ? { maxTurns: flags.maxTurns } : {}),
       };
       const server = await startServer(options, { logger }).catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL') {

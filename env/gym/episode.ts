@@ -50,14 +50,15 @@ export type EnvOptions = z.input<typeof envOptionsSchema>;
 
 export type EnvConfig = z.output<typeof envOptionsSchema>;
 
-/** Thrown for an action id that is not legal now; the message names the action and why. */
+/** Thrown for an action id that is not legal now; the message names the action and why, `reason` only why. */
 export class IllegalActionError extends IllegalMoveError {
   override name = 'IllegalActionError';
   constructor(
     readonly action: number,
-    reason: string,
+    message: string,
+    readonly reason: string = message,
   ) {
-    super(reason);
+    super(message);
   }
 }
 
@@ -234,7 +235,7 @@ export class Episode {
       if (error instanceof RangeError) reason = error.message;
       else throw error;
     }
-    return new IllegalActionError(id, `action ${id} (${name}) is illegal: ${reason}`);
+    return new IllegalActionError(id, `action ${id} (${name}) is illegal: ${reason}`, reason);
   }
 
   clone(): Episode {
