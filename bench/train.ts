@@ -48,11 +48,7 @@ async function selfPlay(
     {
       players,
       games: hp.gamesPerActor,
-      ...ruleSelectionSchema.parse({}),
-      episode: 'game',
-      reward: hp.reward,
-      rewardScale: hp.rewardScale,
-      maxTurns: hp.maxTurns,
+      env: { ...ruleSelectionSchema.parse({}), episode: 'game', reward: hp.reward, rewardScale: hp.rewardScale, maxTurns: hp.maxTurns },
       returnHorizon: hp.returnHorizon,
       opponents: mix,
       seed: 1,

@@ -23,7 +23,7 @@ import { buildNetwork, getFlatWeights, type Network, type PolicyValueConfig } fr
 import { loadNetwork, saveNetwork } from '../nn/persistence.js';
 import { type ActorChannel, startInlineActor, startWorkerActor } from './actor.js';
 import { createOptimizer, loadCheckpoint } from './checkpoint.js';
-import { type HyperParameters, type RunOptions, flagName, hyperParametersSchema, runOptionsSchema } from './config.js';
+import { type HyperParameters, type RunOptions, flagName, trainingEnv, hyperParametersSchema, runOptionsSchema } from './config.js';
 import { EvaluationWorker, type MatchupResult, evaluationMatchups, matchupKey } from './evaluation.js';
 import type { FastAdam } from './fastAdam.js';
 import { imitationUpdate } from './imitation.js';
@@ -177,10 +177,11 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
   const { run, hyperParameters: hp } = saved
     ? resumeSettings(saved, options)
     : { run: options.run, hyperParameters: options.hyperParameters };
+  const environment = trainingEnv(run, hp);
   let mix;
   try {
     mix = parseOpponentMix(run.opponents);
-    for (const players of run.players) resolveRules({ preset: run.preset, rules: run.rules, players });
+    for (const players of run.players) resolveRules({ ...environment, players });
   } catch (error) {
     throw new TrainSetupError((error as Error).message);
   }
@@ -276,12 +277,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
         setup: {
           players: run.players,
           games: hp.gamesPerActor,
-          preset: run.preset,
-          rules: run.rules,
-          episode: run.episode,
-          reward: hp.reward,
-          rewardScale: hp.rewardScale,
-          maxTurns: hp.maxTurns,
+          env: environment,
           returnHorizon: hp.returnHorizon,
           opponents: mix,
           seed: mixSeed(run.seed, 2, state.iteration, a),
@@ -318,12 +314,11 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
     });
 
     /** What a saved network's metadata.json records of the run (checkpoints and evaluation snapshots alike). */
+    const { preset, rules, ...envSettings } = environment;
     const trainingMetadata = (): Record<string, unknown> => ({
-      rules: { preset: run.preset, rules: run.rules },
+      rules: { preset, rules },
+      ...envSettings,
       players: run.players,
-      episode: run.episode,
-      reward: hp.reward,
-      rewardScale: hp.rewardScale,
       returnHorizon: hp.returnHorizon,
       episodes: state.episodes,
       iteration: state.iteration,
@@ -361,9 +356,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
           matchups,
           games: run.evalGames,
           seed: run.seed,
-          preset: run.preset,
-          rules: run.rules,
-          episode: run.episode,
+          env: environment,
           backend: run.backend,
         })
         .then(

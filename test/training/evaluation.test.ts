@@ -37,9 +37,7 @@ const request = (rules: Record<string, unknown>): EvaluationRequest => ({
   matchups: [{ opponent: 'intermediate', players: 2 }],
   games: 2,
   seed: 1,
-  preset: 'pagat',
-  rules,
-  episode: 'round',
+  env: { preset: 'pagat', rules, episode: 'round' },
   backend: 'wasm',
 });
 
