@@ -4,7 +4,9 @@
  * store the parsed object, and nothing else holds a setting.
  */
 import { z } from 'zod';
+import { ACTION_COUNT } from '../env/gym/actionLayout.js';
 import { type EnvConfig, envOptionsSchema } from '../env/gym/episode.js';
+import { OBSERVATION_SIZE } from '../env/gym/observation.js';
 
 /** The env's own settings (env/gym/episode.ts): the run's fields below are picked from them. */
 const env = envOptionsSchema.shape;
@@ -25,7 +27,9 @@ export const hyperParametersSchema = z.strictObject({
     .array(positiveInt('a layer width'), { error: 'must be layer widths such as 256,128' })
     .min(1)
     .default([256, 128])
-    .describe("Widths of the policy-value MLP's hidden layers, input side first (1184 inputs, 1409 logits + a value)."),
+    .describe(
+      `Widths of the policy-value MLP's hidden layers, input side first (${OBSERVATION_SIZE} inputs, ${ACTION_COUNT} logits + a value).`,
+    ),
   activation: z
     .enum(['relu', 'tanh', 'elu'], { error: 'must be relu, tanh or elu' })
     .default('relu')
