@@ -41,6 +41,12 @@ export const hyperParametersSchema = z.strictObject({
     .describe(
       "Reward of the environment: zeroSumTotals (−(change of the seat's total over the round, milestones included − the table's mean) × rewardScale at each round end), zeroSum (the same with round points, blind to milestones), roundPenalty or winLoss (±1 at the end of the episode).",
     ),
+  equityFile: z
+    .string()
+    .min(1)
+    .nullable()
+    .default(null)
+    .describe('The game equity data the "equity" reward reads (yaniv equity --out); null: the one shipped for the rules (models/equity).'),
   rewardScale: positive().default(0.01).describe('Multiplies round points in the zeroSum and roundPenalty rewards.'),
   returnHorizon: z
     .enum(['round', 'game'], { error: 'must be round or game' })

@@ -34,6 +34,7 @@ import { imitationUpdate } from './imitation.js';
 import { SnapshotPool, parseOpponentMix } from './league.js';
 import type { ActorMessage } from './messages.js';
 import { ppoUpdate } from './ppo.js';
+import { rewardEquity } from './rewardEquity.js';
 import type { CollectMode, RolloutStats, TrajectoryBatch } from './rollout.js';
 
 export const CHECKPOINT_DIR = 'checkpoint';
@@ -423,6 +424,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
           returnHorizon: hp.returnHorizon,
           opponents: mix,
           seed: mixSeed(run.seed, 2, state.iteration, a),
+          equity: rewardEquity(hp, run),
         },
       };
       actors.push(

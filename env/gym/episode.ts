@@ -10,6 +10,7 @@ import { ACTION_COUNT, DISCARD_START, DRAW_DECK_ACTION } from './actionLayout.js
 import { MaskScratch, markLegalActions, writeActionMask } from './actionMask.js';
 import { actionToMove, describeAction } from './actionMoves.js';
 import { IllegalMoveError, newGame, startRound } from '../rules/engine.js';
+import { type HeadsUpEquity, EquityError, tableEquities } from './equity.js';
 import { encodeObservation } from './observation.js';
 import { GameHistory } from './position.js';
 import { type Rng, rngFromState, seededRng } from '../rules/random.js';
@@ -26,7 +27,7 @@ import {
 } from '../rules/state.js';
 
 export const EPISODE_MODES = ['round', 'game'] as const;
-export const REWARD_SCHEMES = ['roundPenalty', 'zeroSum', 'zeroSumTotals', 'winLoss'] as const;
+export const REWARD_SCHEMES = ['roundPenalty', 'zeroSum', 'zeroSumTotals', 'winLoss', 'equity'] as const;
 export type EpisodeMode = (typeof EPISODE_MODES)[number];
 export type RewardScheme = (typeof REWARD_SCHEMES)[number];
 
@@ -39,7 +40,7 @@ export const envOptionsSchema = z.strictObject({
   reward: oneOf(REWARD_SCHEMES)
     .default('zeroSum')
     .describe(
-      '"roundPenalty": −points·scale per round; "zeroSum": −(points − mean of the round\'s seats)·scale per round; "zeroSumTotals": the same with each seat\'s change of total over the round (milestones and robbery included) in place of its points; "winLoss": +1 to the winner of the episode, −1/(n−1) to each of the n−1 others, at its end.',
+      '"roundPenalty": −points·scale per round; "zeroSum": −(points − mean of the round\'s seats)·scale per round; "zeroSumTotals": the same with each seat\'s change of total over the round (milestones and robbery included) in place of its points; "winLoss": +1 to the winner of the episode, −1/(n−1) to each of the n−1 others, at its end; "equity": at each round end, the change of each seat\'s game equity (its P(win), env/gym/equity.ts) over the round, unscaled; over a game a seat\'s rewards sum to its outcome (1 or 0) minus its equity when the game began. Needs the solved equity (heads-up).',
     ),
   rewardScale: z
     .number({ error: 'must be a positive number' })
@@ -94,6 +95,15 @@ export interface ResetOptions {
   dealSeeds?: (round: number) => number;
 }
 
+/** The equity the "equity" reward reads, checked against the episode's table. */
+function checkedEquity(config: EnvConfig, rules: Rules, equity: HeadsUpEquity | null): HeadsUpEquity {
+  if (!equity) throw new EquityError('reward "equity" needs the solved game equity of the rules (agents/equity.ts loadEquity)');
+  if (config.players !== 2) throw new EquityError(`reward "equity" is heads-up only today (got players ${config.players})`);
+  if (JSON.stringify(equity.rules) !== JSON.stringify(rules))
+    throw new EquityError('reward "equity": the equity was solved for other rules than the episode\'s');
+  return equity;
+}
+
 /** The rules core behind one environment, driven by action ids. */
 export class Episode {
   readonly config: EnvConfig;
@@ -111,11 +121,23 @@ export class Episode {
   private dealSeeds: ((round: number) => number) | null = null;
   /** The totals when the current round began (for the "zeroSumTotals" reward). */
   private readonly roundStartTotals = new Int32Array(MAX_PLAYERS);
+  /** Each seat's game equity when the current round began (for the "equity" reward). */
+  private readonly roundStartEquity = new Float64Array(MAX_PLAYERS);
+  private readonly roundEndEquity = new Float64Array(MAX_PLAYERS);
+  private readonly equity: HeadsUpEquity | null;
 
-  /** `rules` may be passed when many episodes share one configuration. */
-  constructor(config: EnvConfig, rules = resolveRules({ preset: config.preset, rules: config.rules, players: config.players })) {
+  /**
+   * `rules` may be passed when many episodes share one configuration; `equity`, the solved game
+   * equity of these rules, is what the "equity" reward reads (and it needs one).
+   */
+  constructor(
+    config: EnvConfig,
+    rules = resolveRules({ preset: config.preset, rules: config.rules, players: config.players }),
+    equity: HeadsUpEquity | null = null,
+  ) {
     this.config = config;
     this.rules = rules;
+    this.equity = config.reward === 'equity' ? checkedEquity(config, rules, equity) : null;
     this.seeds = seededRng(config.seed);
     this.state = newGame({ rules: this.rules, players: config.players });
   }
@@ -143,6 +165,7 @@ export class Episode {
     this.state = state;
     // Totals do not change inside a round, so the round in progress began at these.
     this.roundStartTotals.set(state.totals);
+    if (this.equity && !isRoundOver(state)) tableEquities(this.equity, state, state.starter, this.roundStartEquity);
     this.history = this.config.history ? history : null;
     this.dealSeeds = null;
     this.status =
@@ -206,7 +229,9 @@ export class Episode {
     this.roundResult = result;
     const over = this.config.episode === 'round' || s.phase === PHASE_GAME_OVER;
     const { reward, rewardScale } = this.config;
-    if (reward === 'roundPenalty' || reward === 'zeroSum' || reward === 'zeroSumTotals') {
+    if (reward === 'equity') {
+      this.writeEquityRewards(rewards, offset);
+    } else if (reward === 'roundPenalty' || reward === 'zeroSum' || reward === 'zeroSumTotals') {
       // What each seat of the round lost: its points, or for "zeroSumTotals" the change of its total.
       const lost = (seat: number) =>
         reward === 'zeroSumTotals' ? result.totals[seat] - this.roundStartTotals[seat] : (result.points[seat] as number);
@@ -239,7 +264,15 @@ export class Episode {
     if (this.dealSeeds) this.state.rng = seededRng(this.dealSeeds(this.state.round));
     this.roundStartTotals.set(this.state.totals);
     startRound(this.state);
+    if (this.equity) tableEquities(this.equity, this.state, this.state.starter, this.roundStartEquity);
     this.history?.beginRound(this.state);
+  }
+
+  /** The "equity" reward: each seat's equity after the round (the next starter's) minus before. */
+  private writeEquityRewards(rewards: Float32Array, offset: number): void {
+    const s = this.state;
+    tableEquities(this.equity as HeadsUpEquity, s, s.nextStarter, this.roundEndEquity);
+    for (let seat = 0; seat < s.players; seat++) rewards[offset + seat] = this.roundEndEquity[seat] - this.roundStartEquity[seat];
   }
 
   /** The error for an id that is not legal now, naming the action and why. */
@@ -261,7 +294,7 @@ export class Episode {
   }
 
   clone(): Episode {
-    const copy = new Episode(this.config, this.rules);
+    const copy = new Episode(this.config, this.rules, this.equity);
     copy.state = cloneState(this.state);
     copy.status = this.status;
     copy.turns = this.turns;
@@ -271,6 +304,7 @@ export class Episode {
     copy.seeds = rngFromState(this.seeds.getState());
     copy.dealSeeds = this.dealSeeds;
     copy.roundStartTotals.set(this.roundStartTotals);
+    copy.roundStartEquity.set(this.roundStartEquity);
     return copy;
   }
 }
