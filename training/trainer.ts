@@ -30,6 +30,7 @@ import { imitationUpdate } from './imitation.js';
 import { SnapshotPool, parseOpponentMix } from './league.js';
 import type { ActorMessage } from './messages.js';
 import { ppoUpdate } from './ppo.js';
+import { rewardEquity } from './rewardEquity.js';
 import { RunFolder } from './runFolder.js';
 import type { CollectMode } from './rollout.js';
 import { mergeRolloutStats, mergeTrajectoryBatches } from './trajectory.js';
@@ -284,6 +285,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
           returnHorizon: hp.returnHorizon,
           opponents: mix,
           seed: mixSeed(run.seed, 2, state.iteration, a),
+          equity: rewardEquity(hp, run),
         },
       };
       actors.push(
