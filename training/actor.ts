@@ -1,17 +1,19 @@
 /**
  * An actor: a Rollout (rollout.ts) driven by learner messages (messages.ts). The same class runs in
  * a worker thread (actorWorker.ts) or, with --workers 0, in the learner's own thread; `ActorChannel`
- * hides which, and `InProcessActors` is the learner's side of all of them.
+ * hides which, and `startInProcessTransport` bridges them to the learner's transport (transport.ts).
  */
 import { Worker } from 'node:worker_threads';
 import { createAgent } from '../agents/registry.js';
 import type { Agent } from '../env/gym/agent.js';
 import { describeBackend, initBackend } from '../nn/backend.js';
 import { buildNetwork, setFlatWeights, type Network, type PolicyValueConfig } from '../nn/networks.js';
-import { PAST, SELF, type Snapshot } from './league.js';
+import { PAST, SELF } from './league.js';
+import { LocalTrajectoryBus, LocalWeightStore } from './localTransport.js';
 import type { ActorInit, ActorMessage, LearnerMessage } from './messages.js';
-import { type CollectMode, Rollout } from './rollout.js';
-import { type RolloutStats, type TrajectoryBatch, mergeRolloutStats, mergeTrajectoryBatches, trajectoryBuffers } from './trajectory.js';
+import { Rollout } from './rollout.js';
+import { trajectoryBuffers } from './trajectory.js';
+import type { Transport, WeightsHeader } from './transport.js';
 
 export class Actor {
   private version = -1;
@@ -149,84 +151,75 @@ async function startInlineActor(init: ActorInit): Promise<ActorChannel> {
   };
 }
 
-/** One batch as the learner gets it: the actors' parts merged, with the mode and the weights version they were played in. */
-export interface CollectedBatch {
-  batch: TrajectoryBatch;
-  stats: RolloutStats;
-  mode: CollectMode;
-  weightsVersion: number;
+export interface InProcessOptions {
+  /** The actors run in the learner's thread (--workers 0) instead of worker threads. */
+  inline: boolean;
+  /** Batches the actors play ahead of the learner (actorLag). */
+  lag: number;
+  /** The compiled actorWorker.js (default: beside this file). */
+  workerUrl?: URL;
 }
 
 /**
- * The learner's side of its in-process actors. Each `take` asks every actor for its part of one
- * more batch (the first asks for 1 + `lag`, so that with lag 1 the actors play batch k+1 while the
- * learner trains on batch k) and returns the next batch, the parts in actor order. The messages to an
- * actor are handled in order, so batch k is played with the weights published last before it was
- * asked for: the same seed gives the same run.
+ * Starts the actors in this process and bridges them to a local bus and weight store
+ * (localTransport.ts): each publish goes to every actor as its weights and the league's changes,
+ * each demand of the bus as a collect request, each reply onto the bus. The messages to an actor
+ * are handled in order, so a part is played with the weights published last before it was asked
+ * for, and the same seed gives the same run.
  */
-export class InProcessActors {
-  private asked = false;
-  private nextBatch = 0;
-  private mode: CollectMode = { kind: 'ppo' };
-  /** League snapshots the actors hold. */
-  private league = new Set<number>();
-
-  private constructor(
-    private readonly actors: ActorChannel[],
-    private readonly lag: number,
-  ) {}
-
-  static async start(inits: readonly ActorInit[], inline: boolean, lag: number, workerUrl?: URL): Promise<InProcessActors> {
-    const actors: ActorChannel[] = [];
-    try {
-      for (const init of inits)
-        actors.push(
-          inline ? await startInlineActor(init) : await startWorkerActor(init, workerUrl ?? new URL('./actorWorker.js', import.meta.url)),
-        );
-    } catch (error) {
-      await Promise.all(actors.map((actor) => actor.close().catch(() => undefined)));
-      throw error;
-    }
-    return new InProcessActors(actors, lag);
+export async function startInProcessTransport(inits: readonly ActorInit[], options: InProcessOptions): Promise<Transport> {
+  const channels: ActorChannel[] = [];
+  const closeAll = () => Promise.all(channels.map((channel) => channel.close().catch(() => undefined))).then(() => undefined);
+  try {
+    const workerUrl = options.workerUrl ?? new URL('./actorWorker.js', import.meta.url);
+    for (const init of inits) channels.push(options.inline ? await startInlineActor(init) : await startWorkerActor(init, workerUrl));
+  } catch (error) {
+    await closeAll();
+    throw error;
   }
-
-  private broadcast(message: LearnerMessage): void {
-    for (const actor of this.actors) actor.post(message);
-  }
-
-  /** The learner's weights `version` from now on, the mode to gather in, and the league (only its changes go out). */
-  publish(version: number, weights: Float32Array, mode: CollectMode, league: readonly Snapshot[]): void {
-    const ids = new Set(league.map((s) => s.id));
-    const add = league.filter((s) => !this.league.has(s.id)).map(({ id, weights }) => ({ id, weights }));
-    const remove = [...this.league].filter((id) => !ids.has(id));
-    if (add.length > 0 || remove.length > 0) this.broadcast({ type: 'league', add, remove });
-    this.broadcast({ type: 'weights', version, weights });
-    this.league = ids;
-    this.mode = mode;
-    if (!this.asked) this.nextBatch = version;
-  }
-
-  /** The next batch of at least `samples` learner decisions (split evenly over the actors). */
-  async take(samples: number): Promise<CollectedBatch> {
-    const share = Math.ceil(samples / this.actors.length);
-    for (let k = this.asked ? 0 : this.lag; k >= 0; k--)
-      this.broadcast({ type: 'collect', batch: this.nextBatch++, samples: share, mode: this.mode });
-    this.asked = true;
-    const parts = [];
-    for (const actor of this.actors) {
-      const reply = await actor.next();
+  const broadcast = (message: LearnerMessage) => channels.forEach((channel) => channel.post(message));
+  const weights = new LocalWeightStore();
+  let latest: WeightsHeader | null = null;
+  let league = new Set<number>();
+  let nextBatch = 0;
+  weights.onPublish((header, flat, snapshots) => {
+    const ids = new Set(header.league);
+    const add = snapshots.filter((s) => ids.has(s.id) && !league.has(s.id)).map(({ id, weights: w }) => ({ id, weights: w }));
+    const remove = [...league].filter((id) => !ids.has(id));
+    if (add.length > 0 || remove.length > 0) broadcast({ type: 'league', add, remove });
+    broadcast({ type: 'weights', version: header.version, weights: flat });
+    if (latest === null) nextBatch = header.version;
+    latest = header;
+    league = ids;
+  });
+  const bus = new LocalTrajectoryBus(
+    inits.map((init) => String(init.actor)),
+    options.lag,
+    (samples) => {
+      if (latest === null) throw new Error('a batch asked for before any weights were published');
+      broadcast({ type: 'collect', batch: nextBatch++, samples, mode: latest.mode });
+    },
+  );
+  let closing = false;
+  const pump = async (channel: ActorChannel): Promise<void> => {
+    for (;;) {
+      const reply = await channel.next();
       if (reply.type !== 'trajectories') throw new Error(`an actor sent ${reply.type} instead of trajectories`);
-      parts.push(reply);
+      const { actor, weightsVersion, mode, trajectories, stats } = reply;
+      await bus.put({ actor: String(actor), weightsVersion, mode, trajectories, stats });
     }
-    return {
-      batch: mergeTrajectoryBatches(parts.map((p) => p.trajectories)),
-      stats: mergeRolloutStats(parts.map((p) => p.stats)),
-      mode: parts[0].mode,
-      weightsVersion: parts[0].weightsVersion,
-    };
+  };
+  for (const channel of channels) {
+    pump(channel).catch((error: Error) => {
+      if (!closing) bus.fail(error);
+    });
   }
-
-  async close(): Promise<void> {
-    await Promise.all(this.actors.map((actor) => actor.close().catch(() => undefined)));
-  }
+  return {
+    bus,
+    weights,
+    close: () => {
+      closing = true;
+      return closeAll();
+    },
+  };
 }

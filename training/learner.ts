@@ -21,6 +21,7 @@ import { ppoUpdate } from './ppo.js';
 import type { CollectMode } from './rollout.js';
 import type { RunFolder } from './runFolder.js';
 import type { TrajectoryBatch } from './trajectory.js';
+import type { TrajectoryPart, WeightStore } from './transport.js';
 
 /** Everything a resume needs besides the network and the optimizer. */
 export const trainerStateSchema = z.strictObject({
@@ -136,6 +137,20 @@ export class Learner {
 
   weights(): Float32Array {
     return getFlatWeights(this.network.model);
+  }
+
+  /** Sends the weights out as the latest version, with the mode to gather in and the league. */
+  publish(store: WeightStore): Promise<void> {
+    const league = this.pool.snapshots;
+    return store.publish({ version: this.iteration, mode: this.collectMode(), league: league.map((s) => s.id) }, this.weights(), league);
+  }
+
+  /**
+   * Whether a part can go into the next update: played with weights at most `actorLag` versions old,
+   * and not an imitation part once PPO has begun.
+   */
+  canUse(part: TrajectoryPart): boolean {
+    return part.weightsVersion >= this.iteration - this.hp.actorLag && !(part.mode.kind === 'imitation' && this.state.phase === 'ppo');
   }
 
   /** The network as it is joins the league (when there is one). */

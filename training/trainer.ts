@@ -15,12 +15,12 @@
 import { mixSeed } from '../agents/tournament/seeds.js';
 import { describeBackend, initBackend } from '../nn/backend.js';
 import { saveNetwork } from '../nn/persistence.js';
-import { InProcessActors } from './actor.js';
+import { startInProcessTransport } from './actor.js';
 import { EvaluationWorker, type MatchupResult, evaluationMatchups, matchupKey } from './evaluation.js';
 import { Learner, type TrainerState, type UpdateResult } from './learner.js';
 import type { ActorInit } from './messages.js';
-import type { CollectedBatch } from './actor.js';
 import { RunFolder } from './runFolder.js';
+import { type CollectedBatch, type Transport, mergeParts } from './transport.js';
 import { type GivenSettings, type RunSettings, resolveSettings } from './runSettings.js';
 
 export { type TrainerState, TrainSetupError } from './learner.js';
@@ -107,13 +107,18 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
   );
 
   const evaluation = new PeriodicEvaluation(folder, learner, hooks, options.evalWorkerUrl);
-  let actors: InProcessActors | null = null;
+  let transport: Transport | null = null;
   let stopped = false;
   let checkpoint = folder.checkpointDir;
   try {
     // Actors, with the learner's weights.
-    actors = await InProcessActors.start(actorInits(settings, learner), run.workers === 0, hp.actorLag, options.actorWorkerUrl);
-    actors.publish(learner.iteration, learner.weights(), learner.collectMode(), learner.pool.snapshots);
+    transport = await startInProcessTransport(actorInits(settings, learner), {
+      inline: run.workers === 0,
+      lag: hp.actorLag,
+      workerUrl: options.actorWorkerUrl,
+    });
+    const { bus, weights } = transport;
+    await learner.publish(weights);
     hooks.onStart?.({
       out: folder.root,
       backend: describeBackend(backend),
@@ -126,7 +131,8 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
     let clock = performance.now();
     for (;;) {
       // Collect: every actor's part of the next batch.
-      const collected = await actors.take(hp.rolloutSamples);
+      const taken = await bus.take({ samples: hp.rolloutSamples, usable: (part) => learner.canUse(part) });
+      const collected = mergeParts(taken.parts);
       const arrived = performance.now();
       const iterationSeconds = (arrived - clock) / 1000;
       clock = arrived;
@@ -137,7 +143,8 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
       const updateSeconds = (performance.now() - updateStarted) / 1000;
       countIteration(state, collected, iterationSeconds);
       learner.growLeague();
-      actors.publish(learner.iteration, learner.weights(), learner.collectMode(), learner.pool.snapshots);
+      await learner.publish(weights);
+      await bus.ack(taken);
 
       const metrics = iterationMetrics(learner, collected, update, iterationSeconds, updateSeconds);
       folder.appendMetrics(metrics);
@@ -154,8 +161,8 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
     }
 
     // Finish: the actors stop; a checkpoint, the last evaluation (not after Ctrl-C), the curve.
-    await actors.close();
-    actors = null;
+    await transport.close();
+    transport = null;
     checkpoint = await learner.saveCheckpoint(folder);
     if (!stopped && run.evalGames > 0) {
       await evaluation.final();
@@ -163,7 +170,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
     }
     await folder.writeCurve();
   } finally {
-    await actors?.close().catch(() => undefined);
+    await transport?.close().catch(() => undefined);
     await evaluation.close();
     learner.dispose();
   }
