@@ -49,6 +49,12 @@ export const hyperParametersSchema = z.strictObject({
     .unwrap()
     .default('zeroSumTotals')
     .describe(env.reward.description ?? ''),
+  equityFile: z
+    .string()
+    .min(1)
+    .nullable()
+    .default(null)
+    .describe('The game equity data the "equity" reward reads (yaniv equity --out); null: the one shipped for the rules (models/equity).'),
   rewardScale: env.rewardScale,
   returnHorizon: z
     .enum(['round', 'game'], { error: 'must be round or game' })

@@ -22,6 +22,8 @@ import type { Agent, Decision, DecisionInput } from '../env/gym/agent.js';
 import { OBSERVATION_SIZE } from '../env/gym/observation.js';
 import { VecEnv } from '../env/gym/vecEnv.js';
 import type { TrainingEnv } from './config.js';
+import type { EquityData } from '../env/gym/equity.js';
+import { solveEquityData } from '../agents/equity.js';
 import { type Rng, seededRng } from '../env/rules/random.js';
 import { MAX_PLAYERS } from '../env/rules/rules.js';
 import { playerView } from '../env/rules/view.js';
@@ -51,6 +53,8 @@ export interface RolloutSetup {
   returnHorizon: 'round' | 'game';
   opponents: OpponentShare[];
   seed: number;
+  /** The game equity data the "equity" reward is solved from (agents/equity.ts). */
+  equity?: EquityData | null;
 }
 
 /** The growing store of recorded decisions (every trajectory column); slots are reused once emitted. */
@@ -114,6 +118,7 @@ export class Rollout {
   ) {
     this.setup = setup;
     const sizes = setup.players;
+    const equity = setup.env.reward === 'equity' && setup.equity ? solveEquityData(setup.equity) : undefined;
     if (setup.games < sizes.length) throw new RangeError(`${setup.games} games cannot be split over ${sizes.length} table sizes`);
     this.tables = sizes.map((players, t) => {
       const num = Math.floor(setup.games / sizes.length) + (t < setup.games % sizes.length ? 1 : 0);
@@ -122,6 +127,7 @@ export class Rollout {
         num,
         players,
         seed: setup.seed + 7919 * t,
+        ...(equity ? { equity } : {}),
       });
       env.reset(setup.seed + 7919 * t);
       return env;
