@@ -106,7 +106,10 @@ export function GameOver({ game, over, onPlayAgain, onNewGame }: GameOverProps) 
       <button type="button" class="primary" onClick=${onPlayAgain}>Play again</button>
       <button type="button" onClick=${onNewGame}>New game…</button>
     </div>
-    <p class="hint">The record is a yaniv-record/1 document: <code>npx yaniv replay FILE</code> replays and checks it.</p>
+    <details class="details">
+      <summary>Details</summary>
+      <p class="hint">The record is a yaniv-record/1 document: <code>npx yaniv replay FILE</code> replays and checks it.</p>
+    </details>
   </section>`;
 }
 
