@@ -64,11 +64,16 @@ const FACTORIES = {
     },
   },
   strong: {
-    description: 'card tracking, sampled Assaf risk before calling, one-turn-ahead discard planning',
-    params: [],
-    create: async () => {
+    description:
+      "card tracking, sampled Assaf risk before calling, one-turn-ahead discard planning (equity=PRESET: milestone play valued by that preset's shipped game equity, heads-up)",
+    params: ['equity'],
+    create: async (spec) => {
       const [{ ruleAgent }, { explainStrong, strongBot }] = await Promise.all([import('./ruleAgent.js'), import('./strong.js')]);
-      return ruleAgent('strong', strongBot(), explainStrong());
+      const preset = spec.params.equity;
+      if (preset === undefined) return ruleAgent('strong', strongBot(), explainStrong());
+      const { shippedEquity } = await import('./equity.js');
+      const equity = shippedEquity(preset);
+      return ruleAgent(`strong?equity=${preset}`, strongBot({ equity }), explainStrong({ equity }));
     },
   },
   rollout: {

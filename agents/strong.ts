@@ -24,6 +24,7 @@
 import { type Action, type Card, type PlayerView, callableValue, unseenCounts } from '../env/index.js';
 import { JOKER, KIND_COUNT, RANK_OF, SUIT_OF, cardsFromCounts } from '../env/index.js';
 import { randomInt, type Rng } from '../env/rules/random.js';
+import { type HeadsUpEquity, afterPoints } from '../env/gym/equity.js';
 import { type RuleBot, type RuleExplainer, type RankedAction, afterDraw, legalOfType } from './ruleBot.js';
 import { bestDiscardPoints, canDrawFromDeck, opponents, pointsOf, stallPenalty, valuesOf } from './tactics.js';
 
@@ -34,6 +35,12 @@ export interface StrongConfig {
   callRisk: number;
   /** Samples of the opponents' unknown cards for the Assaf risk. */
   samples: number;
+  /**
+   * The solved game equity: heads-up under its rules, the milestone term becomes what the hand's
+   * points would cost in P(win) if the round ended now (milestones, the elimination limit),
+   * in points at the position's exchange rate; elsewhere the plain milestone term.
+   */
+  equity?: HeadsUpEquity | null;
 }
 
 // Tuned in heads-up games against earlier settings (0.6 / 0.2 lost 41.5% of 600 games to these).
@@ -145,7 +152,7 @@ function takeStall(view: PlayerView): number {
 function handScore(view: PlayerView, hand: readonly Card[], config: StrongConfig): number {
   const values = valuesOf(view);
   const points = pointsOf(hand, values);
-  return points - config.lookahead * bestDiscardPoints(hand, view) - milestoneBonus(view, points);
+  return points - config.lookahead * bestDiscardPoints(hand, view) - milestoneBonus(view, points, config);
 }
 
 /**
@@ -163,7 +170,7 @@ function deckScore(view: PlayerView, hand: readonly Card[], unseen: Uint8Array, 
     if (count === 0) continue;
     const score = interacts(kind, hand)
       ? handScore(view, [...hand, kind], config)
-      : points + values[kind] - config.lookahead * Math.max(best, values[kind]) - milestoneBonus(view, points + values[kind]);
+      : points + values[kind] - config.lookahead * Math.max(best, values[kind]) - milestoneBonus(view, points + values[kind], config);
     total += count * score;
     weight += count;
   }
@@ -181,10 +188,45 @@ function interacts(card: Card, hand: readonly Card[]): boolean {
 }
 
 /** Points saved by landing exactly on a milestone, weighted by the chance the round ends first. */
-function milestoneBonus(view: PlayerView, handPoints: number): number {
+function milestoneBonus(view: PlayerView, handPoints: number, config: StrongConfig): number {
+  const equity = config.equity && equityApplies(config.equity, view) ? config.equity : null;
+  if (equity) return roundEndChance(view) * (handPoints - equityPoints(equity, view, handPoints));
   const milestone = view.rules.milestones.find(([at]) => at === view.totals[view.seat] + handPoints);
   if (!milestone || milestone[1] >= milestone[0]) return 0;
   return roundEndChance(view) * (milestone[0] - milestone[1]);
+}
+
+const equityMatches = new WeakMap<object, boolean>();
+
+/** Whether the equity was solved for the view's rules, with two seats in the game. */
+function equityApplies(equity: HeadsUpEquity, view: PlayerView): boolean {
+  if (opponents(view).length !== 1) return false;
+  let same = equityMatches.get(view.rules);
+  if (same === undefined) {
+    same = JSON.stringify(equity.rules) === JSON.stringify(view.rules);
+    equityMatches.set(view.rules, same);
+  }
+  return same;
+}
+
+/**
+ * What scoring `handPoints` now would cost the seat in P(win), converted to points at the
+ * position's exchange rate (the mean loss of equity per point over the next 20 points, read
+ * without milestones): above the hand's points when it would pass the elimination limit, below
+ * them when it lands on a milestone.
+ */
+export function equityPoints(equity: HeadsUpEquity, view: PlayerView, handPoints: number): number {
+  const own = view.totals[view.seat];
+  const opponent = view.totals[opponents(view)[0]];
+  // Heads-up the seats take turns to start: the other seat starts the next round.
+  const ownStartsNext = view.starter !== view.seat;
+  const now = equity.win(own, opponent, ownStartsNext);
+  const limit = view.rules.eliminationLimit;
+  let rate = 0;
+  for (let p = 1; p <= 20; p++) rate += (now - equity.win(Math.min(own + p, limit + 1), opponent, ownStartsNext)) / p;
+  rate = Math.max(rate / 20, 1e-4);
+  const after = afterPoints(view.rules, own, handPoints);
+  return (now - equity.win(after, opponent, ownStartsNext)) / rate;
 }
 
 /**

@@ -185,6 +185,7 @@ export class Connection implements TableOwner {
       seed: message.seed,
       thinkMs: message.thinkMs ?? options.thinkMs,
       moveDeadlineMs: message.moveDeadlineMs === undefined ? options.moveDeadlineMs : message.moveDeadlineMs,
+      maxTurns: options.maxTurns,
     });
     this.tables.set(table.id, table);
     table.owner = this;

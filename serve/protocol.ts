@@ -208,6 +208,7 @@ const welcome = z
       thinkMs: z.int(),
       moveDeadlineMs: z.int().nullable(),
       idleTableMs: z.int(),
+      maxTurns: z.int().describe("Whole turns after which a table's game stops unfinished (game_over with truncated: true)."),
       assafSamples: z.int(),
       preset: z.string().describe('Rules of tables created with neither preset nor rules.'),
       rules: z.record(z.string(), z.unknown()),
@@ -320,7 +321,10 @@ const gameOver = z
     type: z.literal('game_over'),
     table: z.string(),
     counter: z.int(),
-    winner: z.int(),
+    winner: z.int().describe('The winner; for a game stopped at the turn cap, the lowest total still in the game (ties: the lowest seat).'),
+    truncated: z
+      .boolean()
+      .describe('The game was stopped unfinished at the turn cap (welcome.limits.maxTurns whole turns), a guard against endless play.'),
     totals: z.array(z.int()),
     record: z.record(z.string(), z.unknown()).describe('The whole game, yaniv-record/1 (replays with yaniv replay).'),
     seed: z.int().describe('The table seed.'),

@@ -22,6 +22,7 @@ import {
   type RecordJson,
   type RoundResult,
   TAKE_START,
+  TRUNCATED,
   YANIV_ACTION,
   actionError,
   actionToMove,
@@ -40,6 +41,8 @@ export interface GameSetup {
   readonly rules: Record<string, unknown>;
   readonly players: number;
   readonly seed: number;
+  /** Whole turns after which the game stops unfinished (`truncated`); none by default. */
+  readonly maxTurns?: number;
 }
 
 /** What one step showed. */
@@ -74,6 +77,7 @@ export class TableGame {
         episode: 'game',
         history: true,
         seed: setup.seed,
+        maxTurns: setup.maxTurns ?? null,
       }),
     );
     this.rewards = new Float32Array(setup.players);
@@ -87,6 +91,25 @@ export class TableGame {
 
   get over(): boolean {
     return this.episode.status !== ONGOING;
+  }
+
+  /** The game stopped at the turn cap, unfinished. */
+  get truncated(): boolean {
+    return this.episode.status === TRUNCATED;
+  }
+
+  /** The winner once the game is over; a game stopped at the turn cap goes to the lowest total still in it (ties: the lowest seat). */
+  winner(): number {
+    const s = this.episode.state;
+    if (!this.truncated) return s.winner;
+    let best = -1;
+    for (let seat = 0; seat < s.players; seat++) if (s.active[seat] && (best < 0 || s.totals[seat] < s.totals[best])) best = seat;
+    return best;
+  }
+
+  /** Whether the seat is still in the game. */
+  active(seat: number): boolean {
+    return this.episode.state.active[seat] === 1;
   }
 
   /** The seat to move, null once the game is over. */

@@ -40,6 +40,12 @@ export const hyperParametersSchema = z.strictObject({
     .enum(REWARD_SCHEMES, { error: `must be one of ${REWARD_SCHEMES.join(', ')}` })
     .default('zeroSumTotals')
     .describe(`Reward of the environment: ${describeRewardSchemes()}`),
+  equityFile: z
+    .string()
+    .min(1)
+    .nullable()
+    .default(null)
+    .describe('The game equity data the "equity" reward reads (yaniv equity --out); null: the one shipped for the rules (models/equity).'),
   rewardScale: positive().default(0.01).describe(REWARD_SCALE_DESCRIPTION),
   returnHorizon: z
     .enum(['round', 'game'], { error: 'must be round or game' })

@@ -15,6 +15,9 @@ export interface RoundEnd {
   readonly wholeGame: boolean;
   /** The game's winner once it is over, else −1. */
   readonly gameWinner: number;
+  /** Each seat's game equity (P(win), env/gym/equity.ts) when the round began and after it; read by "equity" only. */
+  readonly startEquity: ArrayLike<number>;
+  readonly endEquity: ArrayLike<number>;
 }
 
 /**
@@ -27,6 +30,8 @@ interface PerRoundScheme {
   readonly per: 'round';
   readonly lost: (end: RoundEnd, seat: number) => number;
   readonly baseline: 'zero' | 'mean';
+  /** Whether rewardScale multiplies it (an equity change is already in units of a game). */
+  readonly scaled: boolean;
 }
 
 /**
@@ -64,12 +69,14 @@ export const REWARD_TABLE = {
     per: 'round',
     lost: roundPoints,
     baseline: 'zero',
+    scaled: true,
   },
   zeroSum: {
     description: "−(the seat's round points − the mean points of the round's seats) × rewardScale; the round sums to 0.",
     per: 'round',
     lost: roundPoints,
     baseline: 'mean',
+    scaled: true,
   },
   zeroSumTotals: {
     description:
@@ -77,6 +84,7 @@ export const REWARD_TABLE = {
     per: 'round',
     lost: (end, seat) => end.result.totals[seat] - end.startTotals[seat],
     baseline: 'mean',
+    scaled: true,
   },
   winLoss: {
     description:
@@ -84,16 +92,25 @@ export const REWARD_TABLE = {
     per: 'episode',
     lost: winLossLost,
   },
+  equity: {
+    description:
+      "the change of the seat's game equity (its P(win), env/gym/equity.ts) over the round, unscaled; over a game a seat's rewards sum to its outcome (1 or 0) minus its equity when the game began. Needs the solved equity of the rules (heads-up).",
+    per: 'round',
+    lost: (end, seat) => end.startEquity[seat] - end.endEquity[seat],
+    baseline: 'zero',
+    scaled: false,
+  },
 } as const satisfies Record<string, RewardSchemeEntry>;
 
 export type RewardScheme = keyof typeof REWARD_TABLE;
 export const REWARD_SCHEMES = Object.keys(REWARD_TABLE) as [RewardScheme, ...RewardScheme[]];
 
-const perRound = REWARD_SCHEMES.filter((name) => REWARD_TABLE[name].per === 'round');
-const perEpisode = REWARD_SCHEMES.filter((name) => REWARD_TABLE[name].per === 'episode');
+const isScaled = (entry: RewardSchemeEntry) => entry.per === 'round' && entry.scaled;
+const scaled = REWARD_SCHEMES.filter((name) => isScaled(REWARD_TABLE[name]));
+const unscaled = REWARD_SCHEMES.filter((name) => !isScaled(REWARD_TABLE[name]));
 
 /** What rewardScale does, from the table (the env option's and the trainer's flag's description). */
-export const REWARD_SCALE_DESCRIPTION = `Multiplies the per-round rewards (${perRound.join(', ')}), not the per-episode ones (${perEpisode.join(', ')}).`;
+export const REWARD_SCALE_DESCRIPTION = `Multiplies the rewards of ${scaled.join(', ')}, not those of ${unscaled.join(', ')}.`;
 
 /** When a scheme pays, in words. */
 export const PAID_AT: Record<RewardSchemeEntry['per'], string> = { round: 'at each round end', episode: 'at the end of the episode only' };
@@ -138,6 +155,6 @@ export function writeRoundRewards(
     mean = sum / seats;
   }
   for (let seat = 0; seat < players; seat++) {
-    if (result.points[seat] !== null) rewards[offset + seat] = -(entry.lost(end, seat) - mean) * scale;
+    if (result.points[seat] !== null) rewards[offset + seat] = -(entry.lost(end, seat) - mean) * (entry.scaled ? scale : 1);
   }
 }

@@ -20,6 +20,8 @@ const end = (wholeGame: boolean, gameWinner = -1): RoundEnd => ({
   startTotals: [20, 5, 40, 210],
   wholeGame,
   gameWinner,
+  startEquity: [0.2, 0.3, 0.4, 0.1],
+  endEquity: [0.1, 0.5, 0.4, 0],
 });
 
 function rewards(scheme: RewardScheme, roundEnd: RoundEnd, episodeOver: boolean): number[] {
@@ -44,12 +46,17 @@ describe('reward schemes', () => {
     expect(rewards('winLoss', end(false), true)).toEqual([9, -0.5, 1, -0.5, 9, 9]);
   });
 
+  it('equity pays each seat of the round its change of equity, unscaled', () => {
+    const change = [0.1 - 0.2, 0.5 - 0.3, -0].map((d) => Math.fround(d));
+    expect(rewards('equity', end(true), false)).toEqual([9, ...change, 9, 9]);
+  });
+
   it('are the values of the env option, whose description names each of them', () => {
     const field = envOptionsSchema.shape.reward;
     for (const scheme of REWARD_SCHEMES) {
       expect(field.parse(scheme)).toBe(scheme);
       expect(field.description).toContain(`"${scheme}"`);
     }
-    expect(REWARD_SCHEMES).toEqual(['roundPenalty', 'zeroSum', 'zeroSumTotals', 'winLoss']);
+    expect(REWARD_SCHEMES).toEqual(['roundPenalty', 'zeroSum', 'zeroSumTotals', 'winLoss', 'equity']);
   });
 });
