@@ -5,7 +5,7 @@
  */
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { Card } from './cardView.js';
-import { type Game, type RoundResult, mySeat, seatName, shortSeatName } from './game.js';
+import { type Game, type RoundResult, currentTotals, mySeat, seatName, shortSeatName } from './game.js';
 import { html } from './html.js';
 import type { Msg } from './protocol.js';
 import { IS, WINS, withVerb } from './words.js';
@@ -121,7 +121,7 @@ export function GameOver({ game, over, onPlayAgain, onNewGame }: GameOverProps) 
 }
 
 export function ScoreTable({ game }: { readonly game: Game }) {
-  const totals = game.state?.view.totals ?? game.info.seats.map(() => 0);
+  const totals = currentTotals(game);
   return html`<div class="scores-box">
     <table class="scores">
       <caption>
