@@ -15,7 +15,7 @@ import { type HeadsUpEquity, EquityError, tableEquities } from './equity.js';
 import { encodeObservation } from './observation.js';
 import { GameHistory } from './position.js';
 import { type Rng, rngFromState, seededRng } from '../rules/random.js';
-import { MAX_PLAYERS, MIN_PLAYERS, type Rules, resolveRules, ruleOverridesSchema } from '../rules/rules.js';
+import { MAX_PLAYERS, MIN_PLAYERS, type Rules, resolveRules, ruleSelectionSchema } from '../rules/rules.js';
 import {
   type GameState,
   PHASE_BETWEEN_ROUNDS,
@@ -33,8 +33,7 @@ export { REWARD_SCHEMES, type RewardScheme } from './rewards.js';
 
 /** Every environment setting, with its default, validated once. */
 export const envOptionsSchema = z.strictObject({
-  preset: z.string({ error: 'must be a preset name' }).default('standard').describe('Rule preset (RULES.md).'),
-  rules: ruleOverridesSchema.default({}).describe('Rule option overrides on top of the preset.'),
+  ...ruleSelectionSchema.shape,
   players: intFrom(MIN_PLAYERS, MAX_PLAYERS).describe('Seats at the table.'),
   episode: oneOf(EPISODE_MODES).default('game').describe('"round": an episode is one round; "game": rounds until the game ends.'),
   reward: oneOf(REWARD_SCHEMES).default('zeroSum').describe(`The reward scheme: ${describeRewardSchemes()}`),

@@ -6,7 +6,7 @@
 import type { RoundResult } from '../rules/state.js';
 
 /** The round that just ended, as a reward scheme reads it. */
-export interface RoundEnd {
+export interface EndedRound {
   readonly players: number;
   readonly result: RoundResult;
   /** Each seat's total when the round began. */
@@ -28,7 +28,7 @@ export interface RoundEnd {
 interface PerRoundScheme {
   readonly description: string;
   readonly per: 'round';
-  readonly lost: (end: RoundEnd, seat: number) => number;
+  readonly lost: (end: EndedRound, seat: number) => number;
   readonly baseline: 'zero' | 'mean';
   /** Whether rewardScale multiplies it (an equity change is already in units of a game). */
   readonly scaled: boolean;
@@ -41,20 +41,20 @@ interface PerRoundScheme {
 interface PerEpisodeScheme {
   readonly description: string;
   readonly per: 'episode';
-  readonly lost: (end: RoundEnd, seat: number) => number | null;
+  readonly lost: (end: EndedRound, seat: number) => number | null;
 }
 
 export type RewardSchemeEntry = PerRoundScheme | PerEpisodeScheme;
 
-const roundPoints = (end: RoundEnd, seat: number) => end.result.points[seat] as number;
+const roundPoints = (end: EndedRound, seat: number) => end.result.points[seat] as number;
 
 /** The winner of the episode: of the game in game mode, of the round in round mode. */
-const episodeWinner = (end: RoundEnd) => (end.wholeGame ? end.gameWinner : end.result.winner);
+const episodeWinner = (end: EndedRound) => (end.wholeGame ? end.gameWinner : end.result.winner);
 
 /** The seats an episode-end reward goes to: every seat of a game, the seats of a round. */
-const inEpisode = (end: RoundEnd, seat: number) => end.wholeGame || end.result.points[seat] !== null;
+const inEpisode = (end: EndedRound, seat: number) => end.wholeGame || end.result.points[seat] !== null;
 
-function winLossLost(end: RoundEnd, seat: number): number | null {
+function winLossLost(end: EndedRound, seat: number): number | null {
   if (!inEpisode(end, seat)) return null;
   const winner = episodeWinner(end);
   if (seat === winner) return -1;
@@ -128,7 +128,7 @@ export function describeRewardSchemes(): string {
 export function writeRoundRewards(
   scheme: RewardScheme,
   scale: number,
-  end: RoundEnd,
+  end: EndedRound,
   episodeOver: boolean,
   rewards: Float32Array,
   offset: number,

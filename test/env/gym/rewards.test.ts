@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { envOptionsSchema } from '../../../env/gym/episode.js';
-import { REWARD_SCHEMES, type RewardScheme, type RoundEnd, writeRoundRewards } from '../../../env/gym/rewards.js';
+import { REWARD_SCHEMES, type RewardScheme, type EndedRound, writeRoundRewards } from '../../../env/gym/rewards.js';
 import type { RoundResult } from '../../../env/rules/state.js';
 
 // Four seats; seat 3 was eliminated before this round (points null). Seat 1 won the round with
@@ -14,7 +14,7 @@ const result: RoundResult = {
   eliminated: [],
   winner: 1,
 };
-const end = (wholeGame: boolean, gameWinner = -1): RoundEnd => ({
+const end = (wholeGame: boolean, gameWinner = -1): EndedRound => ({
   players: 4,
   result,
   startTotals: [20, 5, 40, 210],
@@ -24,7 +24,7 @@ const end = (wholeGame: boolean, gameWinner = -1): RoundEnd => ({
   endEquity: [0.1, 0.5, 0.4, 0],
 });
 
-function rewards(scheme: RewardScheme, roundEnd: RoundEnd, episodeOver: boolean): number[] {
+function rewards(scheme: RewardScheme, roundEnd: EndedRound, episodeOver: boolean): number[] {
   const out = new Float32Array(6).fill(9);
   writeRoundRewards(scheme, 0.5, roundEnd, episodeOver, out, 1);
   return Array.from(out);
