@@ -67,6 +67,11 @@ export function serveCommand(): Command {
     .addOption(new Option('--rules <preset>', 'rule preset of tables created without rules').default('standard'))
     .addOption(new Option('--rule <name=value>', 'a rule override for such tables (repeatable)').argParser(ruleOverride))
     .addOption(new Option('--think-ms <n>', 'default bot think delay').argParser(wholeNumber('--think-ms', 0, 10_000)))
+    .addOption(
+      new Option('--max-turns <n>', "whole turns after which a table's game stops unfinished (as yaniv bench --max-turns)").argParser(
+        wholeNumber('--max-turns', 1, Number.MAX_SAFE_INTEGER),
+      ),
+    )
     .addOption(new Option('--log-level <level>', 'log level (JSON lines on standard error)').choices(LOG_LEVELS).default('info'))
     .action(
       async (flags: {
@@ -80,6 +85,7 @@ export function serveCommand(): Command {
         rule?: Record<string, unknown>;
         workers?: number;
         thinkMs?: number;
+        maxTurns?: number;
         logLevel: string;
       }) => {
         const logger = pino({ level: flags.logLevel, base: { service: 'yaniv-serve' } }, pino.destination(2));
@@ -94,6 +100,7 @@ export function serveCommand(): Command {
           rules: flags.rule ?? {},
           ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
           ...(flags.thinkMs !== undefined ? { thinkMs: flags.thinkMs } : {}),
+          ...(flags.maxTurns !== undefined ? { maxTurns: flags.maxTurns } : {}),
         };
         const server = await startServer(options, { logger }).catch((error: NodeJS.ErrnoException) => {
           if (error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL') {

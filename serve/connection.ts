@@ -21,7 +21,7 @@ import {
   parseClientMessage,
   requestIdOf,
 } from './protocol.js';
-import { StaleStateError, type Table, type TableOwner } from './table.js';
+import type { Table, TableOwner } from './table.js';
 import type { TableRegistry } from './tables.js';
 
 /** What every connection shares. */
@@ -185,6 +185,7 @@ export class Connection implements TableOwner {
       seed: message.seed,
       thinkMs: message.thinkMs ?? options.thinkMs,
       moveDeadlineMs: message.moveDeadlineMs === undefined ? options.moveDeadlineMs : message.moveDeadlineMs,
+      maxTurns: options.maxTurns,
     });
     this.tables.set(table.id, table);
     table.owner = this;
@@ -211,22 +212,8 @@ export class Connection implements TableOwner {
 
   private act(message: Extract<ClientMessage, { type: 'act' }>): void {
     const table = this.tableOf(message.table);
-    try {
-      table.act(message.seat, message.action, message.counter, (counter) =>
-        this.send({ type: 'acted', id: message.id, table: table.id, counter }),
-      );
-    } catch (error) {
-      if (error instanceof StaleStateError)
-        return this.send({
-          type: 'error',
-          id: message.id,
-          code: 'stale_state',
-          message: error.message,
-          field: 'counter',
-          counter: error.current,
-        });
-      throw error;
-    }
+    const move = message.cards !== undefined ? { cards: message.cards } : { action: message.action ?? -1 };
+    table.act(message.seat, move, message.counter, (counter) => this.send({ type: 'acted', id: message.id, table: table.id, counter }));
   }
 
   private advise(message: Extract<ClientMessage, { type: 'advise' }>): void {
@@ -343,7 +330,14 @@ export class Connection implements TableOwner {
   private fail(id: RequestId | null, error: unknown): void {
     if (error instanceof ProtocolError) {
       this.log.info({ event: 'request_error', code: error.code, err: error.message }, 'request refused');
-      this.send({ type: 'error', id, code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) });
+      this.send({
+        type: 'error',
+        id,
+        code: error.code,
+        message: error.message,
+        ...(error.field ? { field: error.field } : {}),
+        ...error.details,
+      });
       return;
     }
     this.log.error(

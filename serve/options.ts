@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { formatOptionIssues } from '../env/rules/schema.js';
+import { DEFAULT_MAX_TURNS } from '../agents/tournament/match.js';
 
 const int = (lo: number, hi = Number.MAX_SAFE_INTEGER) =>
   z
@@ -49,6 +50,11 @@ export const serverOptionsSchema = z.strictObject({
   rules: z.record(z.string(), z.unknown()).default({}).describe('Rule overrides of such tables.'),
   thinkMs: int(0, 10_000).default(0).describe('Default bot think delay.'),
   moveDeadlineMs: int(100, 3_600_000).nullable().default(120_000).describe('Default time a client seat has for each step (null: none).'),
+  maxTurns: int(1)
+    .default(DEFAULT_MAX_TURNS)
+    .describe(
+      "Whole turns after which a table's game stops unfinished (game_over with truncated: true), as yaniv bench --max-turns: a guard against bots that never end a round.",
+    ),
   idleTableMs: int(100)
     .default(10 * 60_000)
     .describe('A table no client touched for this long is closed.'),

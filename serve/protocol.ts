@@ -5,7 +5,7 @@
  * committed as serve/protocol.schema.json). serve/PROTOCOL.md explains it with examples.
  */
 import { z } from 'zod';
-import { ACTION_COUNT, MAX_PLAYERS, MIN_PLAYERS } from '../env/index.js';
+import { ACTION_COUNT, HAND_CAP, MAX_PLAYERS, MIN_PLAYERS } from '../env/index.js';
 import { ERROR_CODES, ERROR_MEANINGS, ProtocolError } from './errors.js';
 import { fieldPath } from '../env/rules/schema.js';
 import { cardSchema, viewJsonSchema } from './viewJson.js';
@@ -85,8 +85,26 @@ const act = z
     id: requestId,
     table: tableId,
     seat: seat.optional().describe('The seat acting (needed only when the connection plays several seats of the table).'),
-    action: int(0, ACTION_COUNT - 1).describe('An action id from state.legal.'),
+    action: int(0, ACTION_COUNT - 1)
+      .optional()
+      .describe('An action id from state.legal (give this or cards).'),
+    cards: z
+      .array(cardSchema, { error: 'must be a list of card names' })
+      .min(1, { error: 'must name at least one card' })
+      .max(HAND_CAP, { error: `must name at most ${HAND_CAP} cards` })
+      .optional()
+      .describe(
+        'A discard by its cards, in the order laid (give this or action): the server finds its action id, or refuses it with illegal_action and the reason.',
+      ),
     counter: int(0, Number.MAX_SAFE_INTEGER).describe('The counter of the state the action was chosen in.'),
+  })
+  .superRefine((message, ctx) => {
+    if ((message.action === undefined) === (message.cards === undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: message.action === undefined ? ['action'] : ['cards'],
+        message: 'give exactly one of action (an id from state.legal) or cards (a discard by its cards)',
+      });
   })
   .describe('Plays one step for a client seat; answered by acted (then event and state messages) or an error.')
   .meta({ id: 'Act' });
@@ -190,6 +208,7 @@ const welcome = z
       thinkMs: z.int(),
       moveDeadlineMs: z.int().nullable(),
       idleTableMs: z.int(),
+      maxTurns: z.int().describe("Whole turns after which a table's game stops unfinished (game_over with truncated: true)."),
       assafSamples: z.int(),
       preset: z.string().describe('Rules of tables created with neither preset nor rules.'),
       rules: z.record(z.string(), z.unknown()),
@@ -213,6 +232,12 @@ const error = z
     ),
     message: z.string().describe('For people: names the field or the move.'),
     field: z.string().optional().describe('The field at fault, as a path (view.hand[2]).'),
+    reason: z
+      .string()
+      .optional()
+      .describe(
+        'illegal_action: the engine\'s reason alone, for people, without the action id ("4D 6H is not a legal group: …", "the game is over").',
+      ),
     counter: z.int().optional().describe("stale_state: the table's current counter."),
   })
   .describe('A request failed; nothing was applied.')
@@ -296,7 +321,10 @@ const gameOver = z
     type: z.literal('game_over'),
     table: z.string(),
     counter: z.int(),
-    winner: z.int(),
+    winner: z.int().describe('The winner; for a game stopped at the turn cap, the lowest total still in the game (ties: the lowest seat).'),
+    truncated: z
+      .boolean()
+      .describe('The game was stopped unfinished at the turn cap (welcome.limits.maxTurns whole turns), a guard against endless play.'),
     totals: z.array(z.int()),
     record: z.record(z.string(), z.unknown()).describe('The whole game, yaniv-record/1 (replays with yaniv replay).'),
     seed: z.int().describe('The table seed.'),

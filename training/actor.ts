@@ -9,8 +9,9 @@ import type { Agent } from '../env/gym/agent.js';
 import { describeBackend, initBackend } from '../nn/backend.js';
 import { buildNetwork, setFlatWeights, type Network, type PolicyValueConfig } from '../nn/networks.js';
 import { PAST, SELF } from './league.js';
-import { type ActorInit, type ActorMessage, type LearnerMessage, transferables } from './messages.js';
+import type { ActorInit, ActorMessage, LearnerMessage } from './messages.js';
 import { Rollout } from './rollout.js';
+import { trajectoryBuffers } from './trajectory.js';
 
 export class Actor {
   private version = -1;
@@ -61,7 +62,7 @@ export class Actor {
           trajectories,
           stats,
         };
-        return { replies: [reply], transfer: transferables(trajectories) };
+        return { replies: [reply], transfer: trajectoryBuffers(trajectories) };
       }
       case 'stop':
         this.learner.model.dispose();

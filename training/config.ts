@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { EPISODE_MODES, REWARD_SCHEMES } from '../env/gym/episode.js';
+import { REWARD_SCALE_DESCRIPTION, describeRewardSchemes } from '../env/gym/rewards.js';
 
 const positiveInt = (what: string) =>
   z.int({ error: `must be a whole number ≥ 1 (${what})` }).min(1, { error: 'must be a whole number ≥ 1' });
@@ -38,16 +39,14 @@ export const hyperParametersSchema = z.strictObject({
   reward: z
     .enum(REWARD_SCHEMES, { error: `must be one of ${REWARD_SCHEMES.join(', ')}` })
     .default('zeroSumTotals')
-    .describe(
-      "Reward of the environment: zeroSumTotals (−(change of the seat's total over the round, milestones included − the table's mean) × rewardScale at each round end), zeroSum (the same with round points, blind to milestones), roundPenalty or winLoss (±1 at the end of the episode).",
-    ),
+    .describe(`Reward of the environment: ${describeRewardSchemes()}`),
   equityFile: z
     .string()
     .min(1)
     .nullable()
     .default(null)
     .describe('The game equity data the "equity" reward reads (yaniv equity --out); null: the one shipped for the rules (models/equity).'),
-  rewardScale: positive().default(0.01).describe('Multiplies round points in the zeroSum and roundPenalty rewards.'),
+  rewardScale: positive().default(0.01).describe(REWARD_SCALE_DESCRIPTION),
   returnHorizon: z
     .enum(['round', 'game'], { error: 'must be round or game' })
     .default('round')

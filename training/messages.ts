@@ -8,7 +8,8 @@
  */
 import type { BackendChoice } from '../nn/backendChoice.js';
 import type { PolicyValueConfig } from '../nn/networks.js';
-import type { CollectMode, RolloutSetup, RolloutStats, TrajectoryBatch } from './rollout.js';
+import type { CollectMode, RolloutSetup } from './rollout.js';
+import type { RolloutStats, TrajectoryBatch } from './trajectory.js';
 
 /** What an actor is started with. */
 export interface ActorInit {
@@ -41,20 +42,3 @@ export type ActorMessage =
       stats: RolloutStats;
     }
   | { type: 'error'; actor: number; message: string };
-
-/** The typed arrays of a batch, for a transfer list. */
-export function transferables(batch: TrajectoryBatch): ArrayBuffer[] {
-  const arrays = [
-    batch.observations,
-    batch.masks,
-    batch.actions,
-    batch.logProbs,
-    batch.values,
-    batch.rewards,
-    batch.nextValues,
-    batch.dones,
-    batch.segmentEnds,
-  ];
-  if (batch.teacherActions) arrays.push(batch.teacherActions);
-  return arrays.map((a) => a.buffer as ArrayBuffer);
-}

@@ -7,12 +7,9 @@
  * periodic tournaments. With `actorLag` 1 the actors gather batch k+1 with weights k while the
  * learner trains on batch k, so on two cores both are busy.
  *
- * A run folder holds checkpoint/ (network, optimizer, trainer.json with counters, league and
- * random state; written to checkpoint.tmp and renamed, so a kill never leaves half of one),
- * best/ (the best evaluated network), metrics.jsonl (one line per iteration and per evaluation)
- * and curve.svg.
+ * The run folder (checkpoint/, best/, metrics.jsonl, curve.svg and how a checkpoint survives a
+ * kill) belongs to runFolder.ts.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -25,9 +22,8 @@ import { describeBackend, initBackend } from '../nn/backend.js';
 import { buildNetwork, getFlatWeights, type Network, type PolicyValueConfig } from '../nn/networks.js';
 import { loadNetwork, saveNetwork } from '../nn/persistence.js';
 import { type ActorChannel, startInlineActor, startWorkerActor } from './actor.js';
-import { createOptimizer, loadCheckpoint, saveCheckpoint } from './checkpoint.js';
+import { createOptimizer, loadCheckpoint } from './checkpoint.js';
 import { type HyperParameters, type RunOptions, flagName, hyperParametersSchema, runOptionsSchema } from './config.js';
-import { CURVE_FILE, METRICS_FILE, readMetrics, writeCurve } from './curve.js';
 import { EvaluationWorker, type MatchupResult, evaluationMatchups, matchupKey } from './evaluation.js';
 import type { FastAdam } from './fastAdam.js';
 import { imitationUpdate } from './imitation.js';
@@ -35,12 +31,9 @@ import { SnapshotPool, parseOpponentMix } from './league.js';
 import type { ActorMessage } from './messages.js';
 import { ppoUpdate } from './ppo.js';
 import { rewardEquity } from './rewardEquity.js';
-import type { CollectMode, RolloutStats, TrajectoryBatch } from './rollout.js';
-
-export const CHECKPOINT_DIR = 'checkpoint';
-export const BEST_DIR = 'best';
-export const TRAINER_STATE = 'trainer.json';
-const LEAGUE_DIR = 'league';
+import { RunFolder } from './runFolder.js';
+import type { CollectMode } from './rollout.js';
+import { mergeRolloutStats, mergeTrajectoryBatches } from './trajectory.js';
 
 /** Everything a resume needs besides the network and the optimizer. */
 const trainerStateSchema = z.strictObject({
@@ -147,136 +140,6 @@ const RESUMABLE_RUN_OPTIONS: readonly (keyof RunOptions)[] = [
   'backend',
 ];
 
-function appendMetrics(out: string, line: IterationMetrics | EvaluationMetrics): void {
-  writeFileSync(path.join(out, METRICS_FILE), JSON.stringify(line) + '\n', { flag: 'a' });
-}
-
-/** Keeps only the metrics lines up to the checkpoint's iteration (a killed run may have written more). */
-function truncateMetrics(out: string, iteration: number): void {
-  const kept = readMetrics(out).filter((line) => typeof line.iteration === 'number' && line.iteration <= iteration);
-  writeFileSync(path.join(out, METRICS_FILE), kept.map((line) => JSON.stringify(line) + '\n').join(''));
-}
-
-/** Concatenates the actors' parts of one batch (each part is stream-ordered with its own segment ends). */
-function mergeBatches(parts: TrajectoryBatch[]): TrajectoryBatch {
-  if (parts.length === 1) return parts[0];
-  const count = parts.reduce((n, p) => n + p.count, 0);
-  const join = <T extends Float32Array | Uint8Array | Int16Array>(
-    pick: (p: TrajectoryBatch) => T,
-    make: (n: number) => T,
-    width = 1,
-  ): T => {
-    const out = make(count * width);
-    let at = 0;
-    for (const p of parts) {
-      out.set(pick(p), at);
-      at += p.count * width;
-    }
-    return out;
-  };
-  const teacher = parts.every((p) => p.teacherActions !== null);
-  return {
-    count,
-    observations: join(
-      (p) => p.observations,
-      (n) => new Float32Array(n),
-      OBSERVATION_SIZE,
-    ),
-    masks: join(
-      (p) => p.masks,
-      (n) => new Uint8Array(n),
-      ACTION_COUNT,
-    ),
-    actions: join(
-      (p) => p.actions,
-      (n) => new Int16Array(n),
-    ),
-    logProbs: join(
-      (p) => p.logProbs,
-      (n) => new Float32Array(n),
-    ),
-    values: join(
-      (p) => p.values,
-      (n) => new Float32Array(n),
-    ),
-    rewards: join(
-      (p) => p.rewards,
-      (n) => new Float32Array(n),
-    ),
-    nextValues: join(
-      (p) => p.nextValues,
-      (n) => new Float32Array(n),
-    ),
-    dones: join(
-      (p) => p.dones,
-      (n) => new Uint8Array(n),
-    ),
-    segmentEnds: join(
-      (p) => p.segmentEnds,
-      (n) => new Uint8Array(n),
-    ),
-    teacherActions: teacher
-      ? join(
-          (p) => p.teacherActions as Int16Array,
-          (n) => new Int16Array(n),
-        )
-      : null,
-  };
-}
-
-function mergeStats(parts: RolloutStats[]): RolloutStats {
-  const merged: RolloutStats = {
-    episodes: 0,
-    truncated: 0,
-    decisions: 0,
-    learnerDecisions: 0,
-    rewardSum: 0,
-    outcomes: {},
-    teacherAgreement: 0,
-    seconds: 0,
-    inferenceSeconds: 0,
-    opponentSeconds: 0,
-  };
-  for (const s of parts) {
-    for (const key of [
-      'episodes',
-      'truncated',
-      'decisions',
-      'learnerDecisions',
-      'rewardSum',
-      'teacherAgreement',
-      'inferenceSeconds',
-      'opponentSeconds',
-    ] as const)
-      merged[key] += s[key];
-    merged.seconds = Math.max(merged.seconds, s.seconds);
-    for (const [spec, o] of Object.entries(s.outcomes)) {
-      const m = (merged.outcomes[spec] ??= { games: 0, wins: 0 });
-      m.games += o.games;
-      m.wins += o.wins;
-    }
-  }
-  return merged;
-}
-
-/** Writes a file under a temporary name and renames it, so a reader never sees half of it. */
-function replaceDir(from: string, to: string): void {
-  const old = `${to}.old`;
-  rmSync(old, { recursive: true, force: true });
-  if (existsSync(to)) renameSync(to, old);
-  renameSync(from, to);
-  rmSync(old, { recursive: true, force: true });
-}
-
-/** The checkpoint folder to resume from: checkpoint/, or checkpoint.old/ when a kill came between the two renames. */
-function findCheckpoint(out: string): string | null {
-  for (const name of [CHECKPOINT_DIR, `${CHECKPOINT_DIR}.old`]) {
-    const dir = path.join(out, name);
-    if (existsSync(path.join(dir, TRAINER_STATE))) return dir;
-  }
-  return null;
-}
-
 /** Reads a saved run and applies what a resume may change; refuses changes to the run's identity. */
 function resumeSettings(saved: TrainerState, options: TrainOptions): { run: RunOptions; hyperParameters: HyperParameters } {
   const run = { ...saved.run };
@@ -303,14 +166,15 @@ function resumeSettings(saved: TrainerState, options: TrainOptions): { run: RunO
 }
 
 export async function train(options: TrainOptions, hooks: TrainHooks): Promise<TrainResult> {
-  const out = path.resolve(options.run.out);
-  const existing = findCheckpoint(out);
+  const folder = new RunFolder(options.run.out);
+  const out = folder.root;
+  const existing = folder.findCheckpoint();
   if (!options.run.resume && existing !== null)
     throw new TrainSetupError(`${out} already holds a run (${path.basename(existing)}/): pass --resume to continue it, or another --out`);
   if (options.run.resume && existing === null) throw new TrainSetupError(`--resume: no checkpoint in ${out}`);
   if (options.run.resume && options.run.initFrom !== null && options.explicit.has('initFrom'))
     throw new TrainSetupError('--init-from and --resume exclude each other');
-  const saved = existing !== null ? trainerStateSchema.parse(JSON.parse(readFileSync(path.join(existing, TRAINER_STATE), 'utf8'))) : null;
+  const saved = existing !== null ? folder.readTrainerState(existing, trainerStateSchema) : null;
   const { run, hyperParameters: hp } = saved
     ? resumeSettings(saved, options)
     : { run: options.run, hyperParameters: options.hyperParameters };
@@ -323,7 +187,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
   }
 
   const backend = await initBackend(run.backend);
-  mkdirSync(out, { recursive: true });
+  folder.create();
 
   // The network, the optimizer and the counters: fresh, from --init-from, or from the checkpoint.
   let network: Network<PolicyValueConfig>;
@@ -336,11 +200,8 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
     network = loaded.network as Network<PolicyValueConfig>;
     optimizer = loaded.optimizer;
     state = { ...saved, run, hyperParameters: hp, commandLines: [...saved.commandLines, options.commandLine] };
-    for (const { id, episodes } of saved.league) {
-      const bytes = readFileSync(path.join(existing, LEAGUE_DIR, `${id}.bin`));
-      pool.add({ id, episodes, weights: new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)) });
-    }
-    truncateMetrics(out, state.iteration);
+    for (const snapshot of folder.readLeague(existing, saved.league)) pool.add(snapshot);
+    folder.truncateMetrics(state.iteration);
   } else {
     if (run.initFrom !== null) {
       const loaded = await loadNetwork(path.resolve(run.initFrom), { ...versions, kind: 'policy-value' }).catch((error: Error) => {
@@ -379,7 +240,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
       best: null,
       commandLines: [options.commandLine],
     };
-    writeFileSync(path.join(out, METRICS_FILE), '');
+    folder.startMetrics();
   }
   const rng: Rng = rngFromState(state.rng);
   const imitationTarget = run.initFrom === null ? hp.imitationEpisodes : 0;
@@ -391,7 +252,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
     hooks.log(`nothing to do: ${state.episodes} of ${run.episodes} episodes played (give a larger --episodes to go on)`);
     optimizer.dispose();
     network.model.dispose();
-    return { state, stopped: false, checkpoint: existing ?? path.join(out, CHECKPOINT_DIR) };
+    return { state, stopped: false, checkpoint: existing ?? folder.checkpointDir };
   }
   hooks.log(
     `${describeBackend(backend)}; network ${network.config.hiddenUnits.join('-')} ${network.config.activation}; ${run.workers} actor worker(s) × ${hp.gamesPerActor} games`,
@@ -405,7 +266,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
   // A function, not a test of the variable: the callbacks that set it are invisible to narrowing.
   const evaluationDone = () => pendingEvaluation ?? Promise.resolve();
   let stopped = false;
-  let checkpointDir = path.join(out, CHECKPOINT_DIR);
+  let checkpointDir = folder.checkpointDir;
   try {
     for (let a = 0; a < actorCount; a++) {
       const init = {
@@ -480,29 +341,19 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
     const saveAll = async (): Promise<void> => {
       state.rng = rng.getState() as number[];
       state.league = pool.snapshots.map(({ id, episodes }) => ({ id, episodes }));
-      const tmp = path.join(out, `${CHECKPOINT_DIR}.tmp`);
-      rmSync(tmp, { recursive: true, force: true });
-      await saveCheckpoint(
-        tmp,
-        { network, optimizer, optimizerConfig: optimizer.config },
-        {
-          ...versions,
-          training: trainingMetadata(),
-        },
-      );
-      mkdirSync(path.join(tmp, LEAGUE_DIR));
-      for (const { id, weights } of pool.snapshots)
-        writeFileSync(path.join(tmp, LEAGUE_DIR, `${id}.bin`), new Uint8Array(weights.buffer, weights.byteOffset, weights.byteLength));
-      writeFileSync(path.join(tmp, TRAINER_STATE), JSON.stringify(state, null, 1) + '\n');
-      replaceDir(tmp, path.join(out, CHECKPOINT_DIR));
-      checkpointDir = path.join(out, CHECKPOINT_DIR);
+      checkpointDir = await folder.writeCheckpoint({
+        checkpoint: { network, optimizer, optimizerConfig: optimizer.config },
+        metadata: { ...versions, training: trainingMetadata() },
+        league: pool.snapshots,
+        state,
+      });
     };
 
     const startEvaluation = async (): Promise<void> => {
       if (run.evalGames === 0 || evaluator.running) return;
       const iteration = state.iteration;
       const episodes = state.episodes;
-      const snapshot = path.join(out, 'eval', `iter-${String(iteration).padStart(6, '0')}`);
+      const snapshot = folder.evaluationSnapshotDir(iteration);
       await saveNetwork(network, snapshot, { ...versions, training: trainingMetadata() });
       const matchups = evaluationMatchups(run.players);
       pendingEvaluation = evaluator
@@ -523,20 +374,15 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
               episodes,
               results: results.map((r) => ({ ...r, key: matchupKey(r) })),
             };
-            appendMetrics(out, line);
+            folder.appendMetrics(line);
             state.lastEvaluation = line;
             // The best network by its win rate against strong at the first table size.
             const target = line.results.find((r) => r.opponent === 'strong' && r.players === run.players[0]) ?? line.results[0];
-            if (target && (state.best === null || target.winRate > state.best.winRate)) {
-              state.best = { matchup: target.key, winRate: target.winRate, iteration, episodes };
-              rmSync(path.join(out, BEST_DIR), { recursive: true, force: true });
-              renameSync(snapshot, path.join(out, BEST_DIR));
-            } else {
-              rmSync(snapshot, { recursive: true, force: true });
-            }
-            rmSync(path.dirname(snapshot), { recursive: true, force: true });
+            const best = target !== undefined && (state.best === null || target.winRate > state.best.winRate);
+            if (best) state.best = { matchup: target.key, winRate: target.winRate, iteration, episodes };
+            folder.finishEvaluation(snapshot, best);
             hooks.onEvaluation?.(line);
-            await writeCurve(out);
+            await folder.writeCurve();
           },
           (error: Error) => hooks.log(`evaluation failed: ${error.message}`),
         )
@@ -557,8 +403,8 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
       const arrived = performance.now();
       const iterationSeconds = (arrived - lastArrival) / 1000;
       lastArrival = arrived;
-      const batch = mergeBatches(parts.map((p) => p.trajectories));
-      const stats = mergeStats(parts.map((p) => p.stats));
+      const batch = mergeTrajectoryBatches(parts.map((p) => p.trajectories));
+      const stats = mergeRolloutStats(parts.map((p) => p.stats));
       const mode = parts[0].mode;
 
       // The update.
@@ -628,7 +474,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
         actingVersion: parts[0].weightsVersion,
         league: pool.snapshots.map((s) => s.id),
       };
-      appendMetrics(out, metrics);
+      folder.appendMetrics(metrics);
       hooks.onIteration?.(metrics);
 
       if (done) {
@@ -637,7 +483,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
       }
       if (state.iteration % hp.checkpointEvery === 0) await saveAll();
       if (run.evalEvery > 0 && state.iteration % run.evalEvery === 0) await startEvaluation();
-      if (state.iteration % 5 === 0 && !evaluator.running) await writeCurve(out);
+      if (state.iteration % 5 === 0 && !evaluator.running) await folder.writeCurve();
     }
 
     // The end: a checkpoint, the last evaluation (not after Ctrl-C), the curve.
@@ -651,7 +497,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
       }
       await saveAll();
     }
-    await writeCurve(out);
+    await folder.writeCurve();
   } finally {
     await Promise.all(actors.map((actor) => actor.close().catch(() => undefined)));
     await evaluator.close();
@@ -659,7 +505,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
     network.model.dispose();
   }
   hooks.log(
-    `${stopped ? 'stopped' : 'done'}: ${state.episodes} episodes, ${state.iteration} iterations; checkpoint ${checkpointDir}; ${path.join(out, CURVE_FILE)}`,
+    `${stopped ? 'stopped' : 'done'}: ${state.episodes} episodes, ${state.iteration} iterations; checkpoint ${checkpointDir}; ${folder.curveFile}`,
   );
   return { state, stopped, checkpoint: checkpointDir };
 }

@@ -5,9 +5,10 @@
  */
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { Card } from './cardView.js';
-import { type Game, type RoundResult, mySeat, seatName } from './game.js';
+import { type Game, type RoundResult, mySeat, seatName, shortSeatName } from './game.js';
 import { html } from './html.js';
 import type { Msg } from './protocol.js';
+import { IS, WINS, withVerb } from './words.js';
 
 interface RoundResultProps {
   readonly game: Game;
@@ -72,13 +73,15 @@ export function outcomeText(game: Game, result: RoundResult): string {
     case 'slapdown':
       return `${caller} slapped down a hand worth 0 and won the round.`;
     case 'exhausted':
-      return `No card could be drawn: ${seatName(game, result.winner)} wins with the lowest hand.`;
+      return `No card could be drawn: ${withVerb([seatName(game, result.winner)], WINS)} with the lowest hand.`;
   }
 }
 
-function eliminationText(game: Game, result: RoundResult): string {
-  const names = result.eliminated.map((seat) => seatName(game, seat));
-  return `${names.join(' and ')} ${names.length === 1 ? 'is' : 'are'} out of the game.`;
+export function eliminationText(game: Game, result: RoundResult): string {
+  return `${withVerb(
+    result.eliminated.map((seat) => seatName(game, seat)),
+    IS,
+  )} out of the game.`;
 }
 
 interface GameOverProps {
@@ -109,35 +112,42 @@ export function GameOver({ game, over, onPlayAgain, onNewGame }: GameOverProps) 
 
 export function ScoreTable({ game }: { readonly game: Game }) {
   const totals = game.state?.view.totals ?? game.info.seats.map(() => 0);
-  return html`<table class="scores">
-    <caption>
-      Scores
-    </caption>
-    <thead>
-      <tr>
-        <th scope="col">Round</th>
-        ${game.info.seats.map((s) => html`<th scope="col" key=${s.seat}>${seatName(game, s.seat)}</th>`)}
-      </tr>
-    </thead>
-    <tbody>
-      ${game.rounds.map(
-        (r) =>
-          html`<tr key=${r.round}>
-            <th scope="row">${r.round}</th>
-            ${r.points.map(
-              (points, seat) =>
-                html`<td key=${seat} class=${seat === r.winner ? 'winner' : ''} title=${r.adjustments[seat] ?? ''}>
-                  ${points === null ? '—' : points}${r.adjustments[seat] ? '*' : ''}
-                </td>`,
-            )}
-          </tr>`,
-      )}
-    </tbody>
-    <tfoot>
-      <tr>
-        <th scope="row">Total</th>
-        ${totals.map((total, seat) => html`<td key=${seat}>${total}</td>`)}
-      </tr>
-    </tfoot>
-  </table>`;
+  return html`<div class="scores-box">
+    <table class="scores">
+      <caption>
+        Scores
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Round</th>
+          ${game.info.seats.map(
+            (s) =>
+              html`<th scope="col" key=${s.seat} title=${seatName(game, s.seat)} aria-label=${seatName(game, s.seat)}>
+                ${shortSeatName(game, s.seat)}
+              </th>`,
+          )}
+        </tr>
+      </thead>
+      <tbody>
+        ${game.rounds.map(
+          (r) =>
+            html`<tr key=${r.round}>
+              <th scope="row">${r.round}</th>
+              ${r.points.map(
+                (points, seat) =>
+                  html`<td key=${seat} class=${seat === r.winner ? 'winner' : ''} title=${r.adjustments[seat] ?? ''}>
+                    ${points === null ? '—' : points}${r.adjustments[seat] ? '*' : ''}
+                  </td>`,
+              )}
+            </tr>`,
+        )}
+      </tbody>
+      <tfoot>
+        <tr>
+          <th scope="row">Total</th>
+          ${totals.map((total, seat) => html`<td key=${seat}>${total}</td>`)}
+        </tr>
+      </tfoot>
+    </table>
+  </div>`;
 }

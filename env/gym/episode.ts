@@ -9,6 +9,7 @@ import { applyActionId } from './actionApply.js';
 import { ACTION_COUNT, DISCARD_START, DRAW_DECK_ACTION } from './actionLayout.js';
 import { MaskScratch, markLegalActions, writeActionMask } from './actionMask.js';
 import { actionToMove, describeAction } from './actionMoves.js';
+import { REWARD_SCALE_DESCRIPTION, REWARD_SCHEMES, describeRewardSchemes, writeRoundRewards } from './rewards.js';
 import { IllegalMoveError, newGame, startRound } from '../rules/engine.js';
 import { type HeadsUpEquity, EquityError, tableEquities } from './equity.js';
 import { encodeObservation } from './observation.js';
@@ -27,9 +28,8 @@ import {
 } from '../rules/state.js';
 
 export const EPISODE_MODES = ['round', 'game'] as const;
-export const REWARD_SCHEMES = ['roundPenalty', 'zeroSum', 'zeroSumTotals', 'winLoss', 'equity'] as const;
 export type EpisodeMode = (typeof EPISODE_MODES)[number];
-export type RewardScheme = (typeof REWARD_SCHEMES)[number];
+export { REWARD_SCHEMES, type RewardScheme } from './rewards.js';
 
 /** Every environment setting, with its default, validated once. */
 export const envOptionsSchema = z.strictObject({
@@ -37,16 +37,12 @@ export const envOptionsSchema = z.strictObject({
   rules: ruleOverridesSchema.default({}).describe('Rule option overrides on top of the preset.'),
   players: intFrom(MIN_PLAYERS, MAX_PLAYERS).describe('Seats at the table.'),
   episode: oneOf(EPISODE_MODES).default('game').describe('"round": an episode is one round; "game": rounds until the game ends.'),
-  reward: oneOf(REWARD_SCHEMES)
-    .default('zeroSum')
-    .describe(
-      '"roundPenalty": −points·scale per round; "zeroSum": −(points − mean of the round\'s seats)·scale per round; "zeroSumTotals": the same with each seat\'s change of total over the round (milestones and robbery included) in place of its points; "winLoss": +1 to the winner of the episode, −1/(n−1) to each of the n−1 others, at its end; "equity": at each round end, the change of each seat\'s game equity (its P(win), env/gym/equity.ts) over the round, unscaled; over a game a seat\'s rewards sum to its outcome (1 or 0) minus its equity when the game began. Needs the solved equity (heads-up).',
-    ),
+  reward: oneOf(REWARD_SCHEMES).default('zeroSum').describe(`The reward scheme: ${describeRewardSchemes()}`),
   rewardScale: z
     .number({ error: 'must be a positive number' })
     .positive({ error: 'must be a positive number' })
     .default(0.01)
-    .describe('Multiplies round points in "roundPenalty" and "zeroSum".'),
+    .describe(REWARD_SCALE_DESCRIPTION),
   maxTurns: intFrom(1).nullable().default(null).describe('Whole turns after which an episode is truncated; null for no cap.'),
   seed: z.int({ error: 'must be an integer' }).default(0).describe('Seed of the episode seeds (used when reset() is given none).'),
   history: bool().default(true).describe('Keep the game record so positions can be exported (a little slower).'),
@@ -56,14 +52,15 @@ export type EnvOptions = z.input<typeof envOptionsSchema>;
 
 export type EnvConfig = z.output<typeof envOptionsSchema>;
 
-/** Thrown for an action id that is not legal now; the message names the action and why. */
+/** Thrown for an action id that is not legal now; the message names the action and why, `reason` only why. */
 export class IllegalActionError extends IllegalMoveError {
   override name = 'IllegalActionError';
   constructor(
     readonly action: number,
-    reason: string,
+    message: string,
+    readonly reason: string = message,
   ) {
-    super(reason);
+    super(message);
   }
 }
 
@@ -97,7 +94,7 @@ export interface ResetOptions {
 
 /** The equity the "equity" reward reads, checked against the episode's table. */
 function checkedEquity(config: EnvConfig, rules: Rules, equity: HeadsUpEquity | null): HeadsUpEquity {
-  if (!equity) throw new EquityError('reward "equity" needs the solved game equity of the rules (agents/equity.ts loadEquity)');
+  if (!equity) throw new EquityError('reward "equity" needs the solved game equity of the rules (agents/equity.ts shippedEquity)');
   if (config.players !== 2) throw new EquityError(`reward "equity" is heads-up only today (got players ${config.players})`);
   if (JSON.stringify(equity.rules) !== JSON.stringify(rules))
     throw new EquityError('reward "equity": the equity was solved for other rules than the episode\'s');
@@ -121,7 +118,7 @@ export class Episode {
   private dealSeeds: ((round: number) => number) | null = null;
   /** The totals when the current round began (for the "zeroSumTotals" reward). */
   private readonly roundStartTotals = new Int32Array(MAX_PLAYERS);
-  /** Each seat's game equity when the current round began (for the "equity" reward). */
+  /** Each seat's game equity when the current round began, and after it (for the "equity" reward). */
   private readonly roundStartEquity = new Float64Array(MAX_PLAYERS);
   private readonly roundEndEquity = new Float64Array(MAX_PLAYERS);
   private readonly equity: HeadsUpEquity | null;
@@ -228,34 +225,15 @@ export class Episode {
     const result = s.lastResult as RoundResult;
     this.roundResult = result;
     const over = this.config.episode === 'round' || s.phase === PHASE_GAME_OVER;
-    const { reward, rewardScale } = this.config;
-    if (reward === 'equity') {
-      this.writeEquityRewards(rewards, offset);
-    } else if (reward === 'roundPenalty' || reward === 'zeroSum' || reward === 'zeroSumTotals') {
-      // What each seat of the round lost: its points, or for "zeroSumTotals" the change of its total.
-      const lost = (seat: number) =>
-        reward === 'zeroSumTotals' ? result.totals[seat] - this.roundStartTotals[seat] : (result.points[seat] as number);
-      let sum = 0;
-      let seats = 0;
-      for (let seat = 0; seat < s.players; seat++) {
-        if (result.points[seat] === null) continue;
-        sum += lost(seat);
-        seats++;
-      }
-      const mean = reward === 'roundPenalty' ? 0 : sum / seats;
-      for (let seat = 0; seat < s.players; seat++) {
-        if (result.points[seat] !== null) rewards[offset + seat] = -(lost(seat) - mean) * rewardScale;
-      }
-    } else if (over) {
-      const gameOver = this.config.episode === 'game';
-      const winner = gameOver ? s.winner : result.winner;
-      let losers = 0;
-      for (let seat = 0; seat < s.players; seat++) if (seat !== winner && (gameOver || result.points[seat] !== null)) losers++;
-      for (let seat = 0; seat < s.players; seat++) {
-        if (seat === winner) rewards[offset + seat] = 1;
-        else if (gameOver || result.points[seat] !== null) rewards[offset + seat] = -1 / losers;
-      }
-    }
+    const end = {
+      players: s.players,
+      result,
+      startTotals: this.roundStartTotals,
+      wholeGame: this.config.episode === 'game',
+      gameWinner: s.winner,
+      ...(this.equity ? { equity: this.equitiesOfRound(this.equity) } : {}),
+    };
+    writeRoundRewards(this.config.reward, this.config.rewardScale, end, over, rewards, offset);
     if (over) this.status = TERMINATED;
     else this.beginRound();
   }
@@ -268,11 +246,10 @@ export class Episode {
     this.history?.beginRound(this.state);
   }
 
-  /** The "equity" reward: each seat's equity after the round (the next starter's) minus before. */
-  private writeEquityRewards(rewards: Float32Array, offset: number): void {
-    const s = this.state;
-    tableEquities(this.equity as HeadsUpEquity, s, s.nextStarter, this.roundEndEquity);
-    for (let seat = 0; seat < s.players; seat++) rewards[offset + seat] = this.roundEndEquity[seat] - this.roundStartEquity[seat];
+  /** Each seat's equity when the round began and now that it is over (the next starter's; the outcome once the game is over). */
+  private equitiesOfRound(equity: HeadsUpEquity): { start: Float64Array; end: Float64Array } {
+    tableEquities(equity, this.state, this.state.nextStarter, this.roundEndEquity);
+    return { start: this.roundStartEquity, end: this.roundEndEquity };
   }
 
   /** The error for an id that is not legal now, naming the action and why. */
@@ -290,7 +267,7 @@ export class Episode {
       if (error instanceof RangeError) reason = error.message;
       else throw error;
     }
-    return new IllegalActionError(id, `action ${id} (${name}) is illegal: ${reason}`);
+    return new IllegalActionError(id, `action ${id} (${name}) is illegal: ${reason}`, reason);
   }
 
   clone(): Episode {

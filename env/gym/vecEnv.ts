@@ -166,7 +166,7 @@ export class VecEnv {
 
   private illegal(i: number, id: number): IllegalActionError {
     const error = this.games[i].illegalAction(id);
-    return new IllegalActionError(error.action, `game ${i}: ${error.message}; no game was stepped`);
+    return new IllegalActionError(error.action, `game ${i}: ${error.message}; no game was stepped`, error.reason);
   }
 
   private pack(i: number): void {

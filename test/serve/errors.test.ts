@@ -108,12 +108,13 @@ describe('error codes', () => {
     // Seed 1 deals seat 0 no pair: its two lowest cards by kind are no group (a regression: was internal).
     const twoCards = discardId(0b11, 0, 1);
     expect(state.legal.map((l) => l.action)).not.toContain(twoCards);
-    await expectError(
+    const illegal = await expectError(
       { type: 'act', table: created.table, action: twoCards, counter: 0 },
       'illegal_action',
       /^action \d+ \(discard \S+ \S+\) is illegal: \S+ \S+ is not a legal group: two cards of different ranks are not a set, and a run needs three$/,
       'action',
     );
+    expect(illegal.reason).toBe(illegal.message.replace(/^action \d+ \(.*?\) is illegal: /, ''));
     const stale = await expectError(
       { type: 'act', table: created.table, action: state.legal[0].action, counter: 3 },
       'stale_state',
@@ -121,6 +122,49 @@ describe('error codes', () => {
       'counter',
     );
     expect(stale.counter).toBe(0);
+    await client.request({ type: 'leave', table: created.table });
+  });
+
+  it("a discard by its cards: refused with the engine's reason as a field, or played as the legal id laying them", async () => {
+    const { created, state } = await table(['client', 'strong']);
+    const hand = state.view.hand;
+    // Seed 1 deals seat 0 no pair (above): its first two cards are no group.
+    const pair = [hand[0], hand[1]];
+    const refused = await expectError(
+      { type: 'act', table: created.table, cards: pair, counter: 0 },
+      'illegal_action',
+      /^cards: discard \S+ \S+ is illegal: \S+ \S+ is not a legal group: two cards of different ranks are not a set, and a run needs three$/,
+      'cards',
+    );
+    expect(refused.reason).toMatch(/^\S+ \S+ is not a legal group: two cards/);
+    const notHeld = await expectError(
+      { type: 'act', table: created.table, cards: ['JK'], counter: 0 },
+      'illegal_action',
+      /discard JK is illegal: JK is not in seat 0's hand/,
+      'cards',
+    );
+    expect(notHeld.reason).toBe("JK is not in seat 0's hand");
+    await expectError(
+      { type: 'act', table: created.table, cards: ['4D'], action: 1, counter: 0 },
+      'bad_message',
+      /give exactly one of action .* or cards/,
+      'cards',
+    );
+    await expectError({ type: 'act', table: created.table, counter: 0 }, 'bad_message', /give exactly one of action/, 'action');
+    await expectError({ type: 'act', table: created.table, cards: ['ZZ'], counter: 0 }, 'bad_message', /card name/, 'cards[0]');
+    const single = state.legal.find((l) => l.kind === 'discard' && l.cards.length === 1) as Msg<'state'>['legal'][number];
+    const since = client.frames.length;
+    const acted = await client.request({ type: 'act', table: created.table, cards: single.cards, counter: 0 });
+    expect(acted).toMatchObject({ type: 'acted', counter: 1 });
+    const event = (await client.next((m) => m.type === 'event' && m.table === created.table, since)) as Msg<'event'>;
+    expect(event).toMatchObject({ action: single.action, kind: 'discard', cards: single.cards });
+    const drawStep = (await client.next((m) => m.type === 'state' && m.counter === 1, since)) as Msg<'state'>;
+    await expectError(
+      { type: 'act', table: created.table, cards: [drawStep.view.hand[0]], counter: 1 },
+      'illegal_action',
+      /a group can be laid only at the start of a turn, not in phase draw/,
+      'cards',
+    );
     await client.request({ type: 'leave', table: created.table });
   });
 
