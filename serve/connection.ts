@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
-import { RuleError, isPresetName, resolveRules } from '../env/index.js';
+import { DEFAULT_PRESET, RuleError, resolveRules, ruleErrorField } from '../env/index.js';
 import { type Codec, checkShape } from './codec.js';
 import type { DecideRequest, DecideResult, PositionSource } from './decide.js';
 import { ProtocolError } from './errors.js';
@@ -179,13 +179,13 @@ export class Connection implements TableOwner {
     });
     if (!seats.some((s) => s.player === 'client')) throw new ProtocolError('bad_message', 'at least one seat must be "client"', 'seats');
     const defaults = message.preset === undefined && message.rules === undefined;
-    const preset = defaults ? options.preset : (message.preset ?? 'standard');
+    const preset = defaults ? options.preset : (message.preset ?? DEFAULT_PRESET);
     const rules = defaults ? options.rules : (message.rules ?? {});
     let settled: Record<string, unknown>;
     try {
       settled = { ...resolveRules({ preset, rules, players: seats.length }) };
     } catch (error) {
-      if (error instanceof RuleError) throw new ProtocolError('bad_message', error.message, isPresetName(preset) ? 'rules' : 'preset');
+      if (error instanceof RuleError) throw new ProtocolError('bad_message', error.message, ruleErrorField(preset));
       throw error;
     }
     const table = tables.create({

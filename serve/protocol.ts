@@ -5,7 +5,7 @@
  * committed as serve/protocol.schema.json). serve/PROTOCOL.md explains it with examples.
  */
 import { z } from 'zod';
-import { ACTION_COUNT, HAND_CAP, MAX_PLAYERS, MIN_PLAYERS } from '../env/index.js';
+import { ACTION_COUNT, DEFAULT_PRESET, HAND_CAP, MAX_PLAYERS, MIN_PLAYERS, presetNameSchema, ruleOverridesSchema } from '../env/index.js';
 import { SCORE_KINDS } from '../agents/registry.js';
 import { ERROR_CODES, ERROR_MEANINGS, ProtocolError } from './errors.js';
 import { fieldPath, preview } from '../env/rules/schema.js';
@@ -54,15 +54,12 @@ const createTable = z
   .strictObject({
     type: z.literal('create_table'),
     id: requestId,
-    preset: text(40)
+    preset: presetNameSchema
       .optional()
       .describe(
-        'Rule preset (default "standard"; with neither preset nor rules, the server\'s default rules, welcome.limits.preset/rules).',
+        `Rule preset (default "${DEFAULT_PRESET}"; with neither preset nor rules, the server's default rules, welcome.limits.preset/rules).`,
       ),
-    rules: z
-      .record(z.string(), z.unknown(), { error: 'must be an object of rule options' })
-      .optional()
-      .describe('Rule option overrides on top of the preset (schema: welcome.ruleOptions).'),
+    rules: ruleOverridesSchema.optional().describe('Rule option overrides on top of the preset (schema: welcome.ruleOptions).'),
     seats: z
       .array(text(200), { error: 'must be a list with "client" or an agent name for each seat' })
       .min(MIN_PLAYERS, { error: `must list ${MIN_PLAYERS} to ${MAX_PLAYERS} seats` })
@@ -215,8 +212,8 @@ const welcome = z
       idleTableMs: z.int(),
       maxTurns: z.int().describe("Whole turns after which a table's game stops unfinished (game_over with truncated: true)."),
       assafSamples: z.int(),
-      preset: z.string().describe('Rules of tables created with neither preset nor rules.'),
-      rules: z.record(z.string(), z.unknown()),
+      preset: presetNameSchema.describe('Rules of tables created with neither preset nor rules.'),
+      rules: ruleOverridesSchema,
     }),
   })
   .describe('The answer to hello: what this server offers.')
@@ -255,8 +252,8 @@ const seatInfo = z
 const tableInfo = {
   table: z.string(),
   token: z.string().describe('Keep it: resume takes the table back after a reconnect.'),
-  preset: z.string(),
-  rules: z.record(z.string(), z.unknown()).describe('The overrides given.'),
+  preset: presetNameSchema,
+  rules: ruleOverridesSchema.describe('The overrides given.'),
   settledRules: z.record(z.string(), z.unknown()).describe('Every rule option as settled for this table.'),
   players: z.int(),
   seats: z.array(seatInfo),

@@ -21,7 +21,8 @@ import {
   classifyLaid,
   deckComposition,
   formatCards,
-  isPresetName,
+  ruleErrorField,
+  ruleSelectionSchema,
   parseCard,
   resolveRules,
   ruleTables,
@@ -50,11 +51,8 @@ const groupType = z.enum(['single', 'set', 'run'], { error: 'must be "single", "
 export const viewJsonSchema = z
   .strictObject({
     format: z.literal(VIEW_FORMAT, { error: `must be "${VIEW_FORMAT}"` }),
-    preset: z.string().max(40).default('standard').describe('Rule preset (welcome.presets).'),
-    rules: z
-      .record(z.string(), z.unknown(), { error: 'must be an object of rule options' })
-      .default({})
-      .describe('Rule option overrides on top of the preset (welcome.ruleOptions).'),
+    preset: ruleSelectionSchema.shape.preset.describe('Rule preset (welcome.presets).'),
+    rules: ruleSelectionSchema.shape.rules.describe('Rule option overrides on top of the preset (welcome.ruleOptions).'),
     players: int(MIN_PLAYERS, MAX_PLAYERS).describe('Seats at the table.'),
     seat: seat.describe('Whose view this is.'),
     current: seat.describe('The seat to move.'),
@@ -213,7 +211,7 @@ function settleRules(json: ViewJson, at: (field: string) => string): Rules {
     settled.set(key, rules);
     return rules;
   } catch (error) {
-    if (error instanceof RuleError) fail(at(isPresetName(json.preset) ? 'rules' : 'preset'), error.message);
+    if (error instanceof RuleError) fail(at(ruleErrorField(json.preset)), error.message);
     throw error;
   }
 }

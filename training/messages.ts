@@ -1,7 +1,8 @@
 /**
- * The actor ↔ learner boundary: plain, structured-clonable data only (numbers, strings, typed
- * arrays), so that actors in worker threads today could sit on other machines tomorrow behind
- * another transport, without touching the algorithms.
+ * The messages between the learner's thread and an in-process actor (a worker thread, or the
+ * learner's own thread with --workers 0; actor.ts). Plain, structured-clonable data only (numbers,
+ * strings, typed arrays). The algorithms do not see these: they talk to transport.ts's interfaces,
+ * which actor.ts implements on top of them.
  *
  * Learner → actor: versioned weights, league changes, and requests for a batch of trajectories.
  * Actor → learner: trajectory batches with the weights version that played them, and errors.
