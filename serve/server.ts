@@ -101,13 +101,12 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
       thinkMs: options.thinkMs,
       moveDeadlineMs: options.moveDeadlineMs,
       idleTableMs: options.idleTableMs,
-      assafSamples: options.assafSamples,
       preset: options.preset,
       rules: { ...options.rules },
     },
   };
   const tables = new TableRegistry(options.maxTables, {
-    decide: (agent, view, seed) => pool.decide({ agent, source: { kind: 'playerView', view }, seed, explain: false, assafSamples: 0 }),
+    decide: (agent, view, seed) => pool.decide({ agent, source: { kind: 'playerView', view }, seed, explain: false }),
     log,
     now: Date.now,
   });

@@ -70,7 +70,7 @@ function AdviceBody({
         ? null
         : html`<p class="assaf">
             Assaf risk if you call Yaniv now: <b>${Math.round(advice.assaf.risk * 100)}%</b>
-            <span class="hint">(${advice.assaf.samples} sampled deals)</span>
+            ${advice.assaf.exact ? null : html`<span class="hint">(estimated from 4,096 deals)</span>`}
           </p>`
     }
   </div>`;
