@@ -7,6 +7,10 @@
  * from the policy with its own
  * seeded randomness.
  *
+ * Progress: in a round that has stalled, the policy is nudged toward the moves that end it, as
+ * strong's stall penalty does (agents/tactics.ts, `progressGuard` below), so two networks cannot
+ * trade the same cards for ever (a server table did, turn after turn, each never calling).
+ *
  * The value is in the units the model was trained for (metadata.json, `training.reward`): with the
  * trainer's defaults, the expected zero-sum reward for the rest of the round (points relative to
  * the table's mean × 0.01, negative = worse than the mean).
@@ -24,6 +28,9 @@ import { SinglePolicyValueEvaluator } from '../nn/singleEvaluator.js';
 import type { Network, PolicyValueConfig } from '../nn/networks.js';
 import { type ModelMetadata, loadNetwork } from '../nn/persistence.js';
 import { resolveModelDir } from './modelFolder.js';
+import { opponents, stallPenalty } from './tactics.js';
+import type { PlayerView } from '../env/rules/view.js';
+import { TAKE_START, PASS_ACTION, YANIV_ACTION } from '../env/gym/actionLayout.js';
 
 export { DEFAULT_MODEL, resolveModelDir } from './modelFolder.js';
 
@@ -46,13 +53,19 @@ export function neuralAgent(net: Network<PolicyValueConfig>, options: NeuralOpti
   const single = new SinglePolicyValueEvaluator(net);
   let rng: Rng = seededRng(0);
 
-  const decide = (probabilities: Float32Array, offset: number, mask: Uint8Array, value: number): Decision => {
-    const actions: number[] = [];
-    for (let a = 0; a < ACTION_COUNT; a++) if (mask[a]) actions.push(a);
-    if (actions.length === 0) throw new Error('no legal action to choose from');
+  const decide = (probabilities: Float32Array, offset: number, { mask, view }: DecisionInput, value: number): Decision => {
+    const legal: number[] = [];
+    for (let a = 0; a < ACTION_COUNT; a++) if (mask[a]) legal.push(a);
+    if (legal.length === 0) throw new Error('no legal action to choose from');
+    const weights = progressGuard(
+      legal,
+      legal.map((a) => probabilities[offset + a]),
+      view,
+    );
     // Best first; equal probabilities keep the lower id first (the sort is stable).
-    actions.sort((a, b) => probabilities[offset + b] - probabilities[offset + a]);
-    const scores = actions.map((a) => probabilities[offset + a]);
+    const order = legal.map((_, i) => i).sort((i, j) => weights[j] - weights[i]);
+    const actions = order.map((i) => legal[i]);
+    const scores = order.map((i) => weights[i]);
     let action = actions[0];
     if (!greedy) {
       let u = uniformFloat64(rng) * scores.reduce((s, p) => s + p, 0);
@@ -72,9 +85,9 @@ export function neuralAgent(net: Network<PolicyValueConfig>, options: NeuralOpti
     reset(seed: number) {
       rng = seededRng(seed);
     },
-    act({ observation, mask }: DecisionInput): Decision {
-      const out = single.evaluate(observation, mask);
-      return decide(out.probabilities, 0, mask, out.value);
+    act(input: DecisionInput): Decision {
+      const out = single.evaluate(input.observation, input.mask);
+      return decide(out.probabilities, 0, input, out.value);
     },
     actBatch(inputs: readonly DecisionInput[]): Decision[] {
       if (inputs.length === 0) return [];
@@ -85,9 +98,31 @@ export function neuralAgent(net: Network<PolicyValueConfig>, options: NeuralOpti
         masks.set(input.mask, i * ACTION_COUNT);
       });
       const out = evaluatePolicyValue(net, observations, masks);
-      return inputs.map((input, i) => decide(out.probabilities, i * ACTION_COUNT, input.mask, out.values[i]));
+      return inputs.map((input, i) => decide(out.probabilities, i * ACTION_COUNT, input, out.values[i]));
     },
   };
+}
+
+/**
+ * The policy over the legal actions `legal` (probabilities in the same order), with progress: in
+ * a round that has stalled (strong's `stallPenalty` p > 0: past 30 turns a seat), taking a card
+ * from the previous group is weighted by e^−p and a Yaniv call by e^+p, then renormalised. A
+ * round can only go round for ever by seats taking cards from each other, or by seats that could
+ * call never calling; so two networks that keep trading end up drawing from the deck and calling.
+ * Before the stall (nearly every decision) the policy is returned unchanged.
+ */
+export function progressGuard(legal: readonly number[], probabilities: readonly number[], view: PlayerView): number[] {
+  // Capped, so that the weights stay finite however long a round goes.
+  const penalty = Math.min(stallPenalty(view.turn, opponents(view).length + 1), 200);
+  if (penalty <= 0) return [...probabilities];
+  // A floor, so that a call the network gives (float32) probability 0 can still come through.
+  const weights = legal.map((action, i) => {
+    const p = Math.max(probabilities[i], 1e-30);
+    if (action === YANIV_ACTION) return p * Math.exp(penalty);
+    return action >= TAKE_START && action < PASS_ACTION ? p * Math.exp(-penalty) : p;
+  });
+  const total = weights.reduce((sum, w) => sum + w, 0);
+  return weights.map((w) => w / total);
 }
 
 /** Makes sure tfjs runs on a backend: the given one, else whatever was initialised, else the best available. */

@@ -23,6 +23,7 @@
  */
 import { type Action, type Card, type PlayerView, assafRisk, callableValue, unseenCounts } from '../env/index.js';
 import { JOKER, KIND_COUNT, RANK_OF, SUIT_OF } from '../env/index.js';
+import { type HeadsUpEquity, afterPoints } from '../env/gym/equity.js';
 import { type RuleBot, type RuleExplainer, type RankedAction, afterDraw, legalOfType } from './ruleBot.js';
 import { bestDiscardPoints, canDrawFromDeck, opponents, pointsOf, stallPenalty, valuesOf } from './tactics.js';
 
@@ -31,6 +32,19 @@ export interface StrongConfig {
   lookahead: number;
   /** Highest Assaf risk at which it calls. */
   callRisk: number;
+  /**
+   * The solved game equity: heads-up under its rules, the milestone term becomes what the hand's
+   * points would cost in P(win) if the round ended now (milestones, the elimination limit),
+   * in points at the position's exchange rate; elsewhere the plain milestone term.
+   */
+  equity?: HeadsUpEquity | null;
+  /**
+   * With `equity`: "milestone" values only a landing on a milestone, by the P(win) it adds over
+   * the same points without the milestone; "hand" replaces the hand's points by their cost in
+   * P(win) whatever they land on (the elimination limit too). Both in points at the position's
+   * exchange rate, weighted by the chance the round ends first.
+   */
+  equityTerm?: 'milestone' | 'hand';
 }
 
 // Tuned in heads-up games against earlier settings (0.6 / 0.2 lost 41.5% of 600 games to these).
@@ -142,7 +156,7 @@ function takeStall(view: PlayerView): number {
 function handScore(view: PlayerView, hand: readonly Card[], config: StrongConfig): number {
   const values = valuesOf(view);
   const points = pointsOf(hand, values);
-  return points - config.lookahead * bestDiscardPoints(hand, view) - milestoneBonus(view, points);
+  return points - config.lookahead * bestDiscardPoints(hand, view) - milestoneBonus(view, points, config);
 }
 
 /**
@@ -160,7 +174,7 @@ function deckScore(view: PlayerView, hand: readonly Card[], unseen: Uint8Array, 
     if (count === 0) continue;
     const score = interacts(kind, hand)
       ? handScore(view, [...hand, kind], config)
-      : points + values[kind] - config.lookahead * Math.max(best, values[kind]) - milestoneBonus(view, points + values[kind]);
+      : points + values[kind] - config.lookahead * Math.max(best, values[kind]) - milestoneBonus(view, points + values[kind], config);
     total += count * score;
     weight += count;
   }
@@ -178,10 +192,71 @@ function interacts(card: Card, hand: readonly Card[]): boolean {
 }
 
 /** Points saved by landing exactly on a milestone, weighted by the chance the round ends first. */
-function milestoneBonus(view: PlayerView, handPoints: number): number {
+function milestoneBonus(view: PlayerView, handPoints: number, config: StrongConfig): number {
+  const equity = config.equity && equityApplies(config.equity, view) ? config.equity : null;
+  if (equity) {
+    const gain =
+      config.equityTerm === 'hand' ? handPoints - equityPoints(equity, view, handPoints) : milestoneEquityPoints(equity, view, handPoints);
+    return gain === 0 ? 0 : roundEndChance(view) * gain;
+  }
   const milestone = view.rules.milestones.find(([at]) => at === view.totals[view.seat] + handPoints);
   if (!milestone || milestone[1] >= milestone[0]) return 0;
   return roundEndChance(view) * (milestone[0] - milestone[1]);
+}
+
+const equityMatches = new WeakMap<object, boolean>();
+
+/** Whether the equity was solved for the view's rules, with two seats in the game. */
+function equityApplies(equity: HeadsUpEquity, view: PlayerView): boolean {
+  if (opponents(view).length !== 1) return false;
+  let same = equityMatches.get(view.rules);
+  if (same === undefined) {
+    same = JSON.stringify(equity.rules) === JSON.stringify(view.rules);
+    equityMatches.set(view.rules, same);
+  }
+  return same;
+}
+
+interface EquitySpot {
+  readonly own: number;
+  readonly opponent: number;
+  readonly ownStartsNext: boolean;
+  readonly now: number;
+  /** P(win) lost per point, the mean over the next 20 points read without milestones. */
+  readonly rate: number;
+}
+
+function equitySpot(equity: HeadsUpEquity, view: PlayerView): EquitySpot {
+  const own = view.totals[view.seat];
+  const opponent = view.totals[opponents(view)[0]];
+  // Heads-up the seats take turns to start: the other seat starts the next round.
+  const ownStartsNext = view.rules.nextStarter === 'rotate' ? view.starter !== view.seat : false;
+  const now = equity.win(own, opponent, ownStartsNext);
+  const limit = view.rules.eliminationLimit;
+  let rate = 0;
+  for (let p = 1; p <= 20; p++) rate += (now - equity.win(Math.min(own + p, limit + 1), opponent, ownStartsNext)) / p;
+  return { own, opponent, ownStartsNext, now, rate: Math.max(rate / 20, 1e-4) };
+}
+
+/**
+ * What scoring `handPoints` now would cost the seat in P(win), in points at the position's
+ * exchange rate: above the hand's points when it would pass the elimination limit, below them
+ * when it lands on a milestone.
+ */
+export function equityPoints(equity: HeadsUpEquity, view: PlayerView, handPoints: number): number {
+  const spot = equitySpot(equity, view);
+  const after = afterPoints(view.rules, spot.own, handPoints);
+  return (spot.now - equity.win(after, spot.opponent, spot.ownStartsNext)) / spot.rate;
+}
+
+/** What landing on a milestone with `handPoints` is worth over the same points without it, in points (0: no milestone). */
+export function milestoneEquityPoints(equity: HeadsUpEquity, view: PlayerView, handPoints: number): number {
+  const own = view.totals[view.seat];
+  const after = afterPoints(view.rules, own, handPoints);
+  if (after === own + handPoints) return 0;
+  const spot = equitySpot(equity, view);
+  const plain = Math.min(own + handPoints, view.rules.eliminationLimit + 1);
+  return (equity.win(after, spot.opponent, spot.ownStartsNext) - equity.win(plain, spot.opponent, spot.ownStartsNext)) / spot.rate;
 }
 
 /**

@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { ACTION_COUNT, ACTION_RANGE_LIST, ACTION_SPACE_VERSION } from '../env/gym/actionLayout.js';
 import { envOptionsSchema } from '../env/gym/episode.js';
+import { PAID_AT, REWARD_SCHEMES, REWARD_TABLE } from '../env/gym/rewards.js';
 import { OBSERVATION_SEGMENTS, OBSERVATION_SIZE, OBSERVATION_VERSION, OPPONENT_BLOCK, OPPONENT_FIELDS } from '../env/gym/observation.js';
 import { PRESETS, PRESET_NAMES, ruleOptionsSchema } from '../env/rules/rules.js';
 import { DEFAULT_HYPER_PARAMETERS, flagName, hyperParametersSchema } from '../training/config.js';
@@ -58,6 +59,15 @@ export function envOptionsMarkdown(): string {
   return ['| option | default | meaning |', '| --- | --- | --- |', ...rows].join('\n');
 }
 
+/** The markdown table of the reward schemes, from their table. */
+export function rewardSchemesTable(): string {
+  const rows = REWARD_SCHEMES.map((name) => {
+    const scheme = REWARD_TABLE[name];
+    return `| \`${name}\` | ${PAID_AT[scheme.per]} | ${scheme.description} |`;
+  });
+  return ['| reward | paid at | each seat gets |', '| --- | --- | --- |', ...rows].join('\n');
+}
+
 function optionDefault(name: string): string {
   const field = ruleOptionsSchema.shape[name as keyof typeof ruleOptionsSchema.shape];
   const parsed = field.safeParse(undefined);
@@ -102,7 +112,12 @@ export function trainHyperParametersTable(): string {
   return ['| flag | default | meaning |', '| --- | --- | --- |', ...rows].join('\n');
 }
 
-const envTables: Generated = { 'env-options': envOptionsMarkdown, actions: actionTableMarkdown, observation: observationTableMarkdown };
+const envTables: Generated = {
+  'env-options': envOptionsMarkdown,
+  'reward-schemes': rewardSchemesTable,
+  actions: actionTableMarkdown,
+  observation: observationTableMarkdown,
+};
 
 /** Each documentation file (relative to the project root) and the sections generated in it. */
 export const GENERATED_FILES: Record<string, Generated> = {
@@ -111,20 +126,31 @@ export const GENERATED_FILES: Record<string, Generated> = {
     presets: presetsTable,
     actions: actionTableMarkdown,
     observation: observationTableMarkdown,
+    network: networkShape,
   },
   'docs/env.md': envTables,
-  'docs/training.md': { 'train-hyper-parameters': trainHyperParametersTable },
+  'docs/training.md': { 'train-hyper-parameters': trainHyperParametersTable, network: networkShape },
 };
 
-/** Replaces the text between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`. */
+/**
+ * Replaces the text between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`: on lines
+ * of its own, or inside a sentence when both markers sit on one line.
+ */
 export function regenerate(text: string, generated: Generated): string {
   let out = text;
   for (const [name, make] of Object.entries(generated)) {
-    const pattern = new RegExp(`(<!-- generated:${name} -->)[\\s\\S]*?(<!-- /generated:${name} -->)`);
+    const pattern = new RegExp(`(<!-- generated:${name} -->)([\\s\\S]*?)(<!-- /generated:${name} -->)`, 'g');
     if (!pattern.test(out)) throw new Error(`no generated:${name} markers`);
-    out = out.replace(pattern, (_, open: string, close: string) => `${open}\n${make()}\n${close}`);
+    out = out.replace(pattern, (_, open: string, old: string, close: string) =>
+      old.includes('\n') ? `${open}\n${make()}\n${close}` : `${open}${make()}${close}`,
+    );
   }
   return out;
+}
+
+/** The default network's layer sizes, from the layouts and the default hidden units: "1184 → 256 → 128 → 1409". */
+export function networkShape(): string {
+  return [OBSERVATION_SIZE, ...DEFAULT_HYPER_PARAMETERS.hiddenUnits, ACTION_COUNT].join(' → ');
 }
 
 if (process.argv[1]?.endsWith('docs.js')) {

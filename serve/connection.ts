@@ -5,8 +5,8 @@
  */
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
-import { RuleError, isPresetName, resolveRules } from '../env/index.js';
-import type { Codec } from './codec.js';
+import { DEFAULT_PRESET, RuleError, resolveRules, ruleErrorField } from '../env/index.js';
+import { type Codec, checkShape } from './codec.js';
 import type { DecideRequest, DecideResult, PositionSource } from './decide.js';
 import { ProtocolError } from './errors.js';
 import type { ServerOptions } from './options.js';
@@ -21,7 +21,7 @@ import {
   parseClientMessage,
   requestIdOf,
 } from './protocol.js';
-import { StaleStateError, type Table, type TableOwner } from './table.js';
+import type { Table, TableOwner } from './table.js';
 import type { TableRegistry } from './tables.js';
 
 /** What every connection shares. */
@@ -108,8 +108,10 @@ export class Connection implements TableOwner {
     this.messages++;
     let id: RequestId | null = null;
     try {
-      const value = this.codec.decode(data, isBinary);
+      const value = this.codec.read(data, isBinary);
+      // The id first, so that a message refused for its shape (nesting, `__proto__`) is answered with it.
       id = requestIdOf(value);
+      checkShape(value);
       if (!this.rate.take())
         throw new ProtocolError(
           'rate_limited',
@@ -155,8 +157,7 @@ export class Connection implements TableOwner {
 
   private createTable(message: Extract<ClientMessage, { type: 'create_table' }>): void {
     const { options, tables } = this.ctx;
-    if (this.tables.size >= options.maxTablesPerConnection)
-      throw new ProtocolError('table_full', `this connection has ${this.tables.size} tables open, the most it may; leave one first`);
+    this.checkRoom();
     const seats: SeatInfo[] = message.seats.map((entry, seat) => {
       if (entry === 'client') return { seat, player: 'client' };
       if (!this.ctx.agents.has(entry))
@@ -169,13 +170,13 @@ export class Connection implements TableOwner {
     });
     if (!seats.some((s) => s.player === 'client')) throw new ProtocolError('bad_message', 'at least one seat must be "client"', 'seats');
     const defaults = message.preset === undefined && message.rules === undefined;
-    const preset = defaults ? options.preset : (message.preset ?? 'standard');
+    const preset = defaults ? options.preset : (message.preset ?? DEFAULT_PRESET);
     const rules = defaults ? options.rules : (message.rules ?? {});
     let settled: Record<string, unknown>;
     try {
       settled = { ...resolveRules({ preset, rules, players: seats.length }) };
     } catch (error) {
-      if (error instanceof RuleError) throw new ProtocolError('bad_message', error.message, isPresetName(preset) ? 'rules' : 'preset');
+      if (error instanceof RuleError) throw new ProtocolError('bad_message', error.message, ruleErrorField(preset));
       throw error;
     }
     const table = tables.create({
@@ -185,8 +186,9 @@ export class Connection implements TableOwner {
       seed: message.seed,
       thinkMs: message.thinkMs ?? options.thinkMs,
       moveDeadlineMs: message.moveDeadlineMs === undefined ? options.moveDeadlineMs : message.moveDeadlineMs,
+      maxTurns: options.maxTurns,
     });
-    this.tables.set(table.id, table);
+    this.keep(table);
     table.owner = this;
     this.log.info({ event: 'table_created', table: table.id, seats: message.seats, preset, players: seats.length }, 'table created');
     this.send({ type: 'table_created', id: message.id, ...this.tableInfo(table, settled) });
@@ -203,6 +205,34 @@ export class Connection implements TableOwner {
     return { table: id, token, preset, rules, settledRules: settled, players: seats.length, seats: [...seats], thinkMs, moveDeadlineMs };
   }
 
+  /** Tables in play: finished ones do not count toward the limit. */
+  private inPlay(): number {
+    let count = 0;
+    for (const table of this.tables.values()) if (!table.game.over) count++;
+    return count;
+  }
+
+  private checkRoom(): void {
+    const limit = this.ctx.options.maxTablesPerConnection;
+    const playing = this.inPlay();
+    if (playing >= limit)
+      throw new ProtocolError('table_full', `this connection has ${playing} tables in play, the most it may; finish or leave one first`);
+  }
+
+  /**
+   * Adds a table; a finished table stays (for resume and its record) until left or idle, but
+   * past as many finished tables as the limit, the oldest finished one is dropped.
+   */
+  private keep(table: Table): void {
+    this.tables.set(table.id, table);
+    const finished = [...this.tables.values()].filter((t) => t.game.over);
+    for (const old of finished.slice(0, Math.max(0, finished.length - this.ctx.options.maxTablesPerConnection))) {
+      this.tables.delete(old.id);
+      this.ctx.tables.remove(old);
+      this.log.info({ event: 'table_dropped', table: old.id }, 'finished table dropped to make room');
+    }
+  }
+
   private tableOf(id: string): Table {
     const table = this.tables.get(id);
     if (!table) throw new ProtocolError('unknown_table', `no table ${JSON.stringify(id.slice(0, 64))} on this connection`, 'table');
@@ -211,22 +241,8 @@ export class Connection implements TableOwner {
 
   private act(message: Extract<ClientMessage, { type: 'act' }>): void {
     const table = this.tableOf(message.table);
-    try {
-      table.act(message.seat, message.action, message.counter, (counter) =>
-        this.send({ type: 'acted', id: message.id, table: table.id, counter }),
-      );
-    } catch (error) {
-      if (error instanceof StaleStateError)
-        return this.send({
-          type: 'error',
-          id: message.id,
-          code: 'stale_state',
-          message: error.message,
-          field: 'counter',
-          counter: error.current,
-        });
-      throw error;
-    }
+    const move = message.cards !== undefined ? { cards: message.cards } : { action: message.action ?? -1 };
+    table.act(message.seat, move, message.counter, (counter) => this.send({ type: 'acted', id: message.id, table: table.id, counter }));
   }
 
   private advise(message: Extract<ClientMessage, { type: 'advise' }>): void {
@@ -283,12 +299,10 @@ export class Connection implements TableOwner {
 
   private resume(message: Extract<ClientMessage, { type: 'resume' }>): void {
     const table = this.ctx.tables.claim(message.table, message.token);
-    if (!this.tables.has(table.id) && this.tables.size >= this.ctx.options.maxTablesPerConnection) {
-      throw new ProtocolError('table_full', `this connection has ${this.tables.size} tables open, the most it may; leave one first`);
-    }
+    if (!this.tables.has(table.id) && !table.game.over) this.checkRoom();
     const previous = table.owner;
     if (previous && previous !== this) previous.tableClosed(table, 'resumed_elsewhere');
-    this.tables.set(table.id, table);
+    this.keep(table);
     this.log.info({ event: 'table_resumed', table: table.id }, 'table resumed');
     this.send({ type: 'resumed', id: message.id, ...this.tableInfo(table), counter: table.game.counter });
     table.attach(this);
@@ -343,7 +357,14 @@ export class Connection implements TableOwner {
   private fail(id: RequestId | null, error: unknown): void {
     if (error instanceof ProtocolError) {
       this.log.info({ event: 'request_error', code: error.code, err: error.message }, 'request refused');
-      this.send({ type: 'error', id, code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) });
+      this.send({
+        type: 'error',
+        id,
+        code: error.code,
+        message: error.message,
+        ...(error.field ? { field: error.field } : {}),
+        ...error.details,
+      });
       return;
     }
     this.log.error(

@@ -33,12 +33,19 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   internal: 'The server failed; the request was not applied. Logged on the server.',
 };
 
+/** What some errors carry besides the message: `illegal_action` the engine's reason, `stale_state` the table's counter. */
+export interface ErrorDetails {
+  readonly reason?: string;
+  readonly counter?: number;
+}
+
 export class ProtocolError extends Error {
   override name = 'ProtocolError';
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly field?: string,
+    readonly details: ErrorDetails = {},
   ) {
     super(field && !message.startsWith(field) ? `${field}: ${message}` : message);
   }

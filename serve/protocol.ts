@@ -5,9 +5,9 @@
  * committed as serve/protocol.schema.json). serve/PROTOCOL.md explains it with examples.
  */
 import { z } from 'zod';
-import { ACTION_COUNT, MAX_PLAYERS, MIN_PLAYERS } from '../env/index.js';
+import { ACTION_COUNT, DEFAULT_PRESET, HAND_CAP, MAX_PLAYERS, MIN_PLAYERS, presetNameSchema, ruleOverridesSchema } from '../env/index.js';
 import { ERROR_CODES, ERROR_MEANINGS, ProtocolError } from './errors.js';
-import { fieldPath } from '../env/rules/schema.js';
+import { fieldPath, preview } from '../env/rules/schema.js';
 import { cardSchema, viewJsonSchema } from './viewJson.js';
 
 export const PROTOCOL_VERSION = 1;
@@ -53,15 +53,12 @@ const createTable = z
   .strictObject({
     type: z.literal('create_table'),
     id: requestId,
-    preset: text(40)
+    preset: presetNameSchema
       .optional()
       .describe(
-        'Rule preset (default "standard"; with neither preset nor rules, the server\'s default rules, welcome.limits.preset/rules).',
+        `Rule preset (default "${DEFAULT_PRESET}"; with neither preset nor rules, the server's default rules, welcome.limits.preset/rules).`,
       ),
-    rules: z
-      .record(z.string(), z.unknown(), { error: 'must be an object of rule options' })
-      .optional()
-      .describe('Rule option overrides on top of the preset (schema: welcome.ruleOptions).'),
+    rules: ruleOverridesSchema.optional().describe('Rule option overrides on top of the preset (schema: welcome.ruleOptions).'),
     seats: z
       .array(text(200), { error: 'must be a list with "client" or an agent name for each seat' })
       .min(MIN_PLAYERS, { error: `must list ${MIN_PLAYERS} to ${MAX_PLAYERS} seats` })
@@ -85,8 +82,26 @@ const act = z
     id: requestId,
     table: tableId,
     seat: seat.optional().describe('The seat acting (needed only when the connection plays several seats of the table).'),
-    action: int(0, ACTION_COUNT - 1).describe('An action id from state.legal.'),
+    action: int(0, ACTION_COUNT - 1)
+      .optional()
+      .describe('An action id from state.legal (give this or cards).'),
+    cards: z
+      .array(cardSchema, { error: 'must be a list of card names' })
+      .min(1, { error: 'must name at least one card' })
+      .max(HAND_CAP, { error: `must name at most ${HAND_CAP} cards` })
+      .optional()
+      .describe(
+        'A discard by its cards, in the order laid (give this or action): the server finds its action id, or refuses it with illegal_action and the reason.',
+      ),
     counter: int(0, Number.MAX_SAFE_INTEGER).describe('The counter of the state the action was chosen in.'),
+  })
+  .superRefine((message, ctx) => {
+    if ((message.action === undefined) === (message.cards === undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: message.action === undefined ? ['action'] : ['cards'],
+        message: 'give exactly one of action (an id from state.legal) or cards (a discard by its cards)',
+      });
   })
   .describe('Plays one step for a client seat; answered by acted (then event and state messages) or an error.')
   .meta({ id: 'Act' });
@@ -190,8 +205,9 @@ const welcome = z
       thinkMs: z.int(),
       moveDeadlineMs: z.int().nullable(),
       idleTableMs: z.int(),
-      preset: z.string().describe('Rules of tables created with neither preset nor rules.'),
-      rules: z.record(z.string(), z.unknown()),
+      maxTurns: z.int().describe("Whole turns after which a table's game stops unfinished (game_over with truncated: true)."),
+      preset: presetNameSchema.describe('Rules of tables created with neither preset nor rules.'),
+      rules: ruleOverridesSchema,
     }),
   })
   .describe('The answer to hello: what this server offers.')
@@ -212,6 +228,12 @@ const error = z
     ),
     message: z.string().describe('For people: names the field or the move.'),
     field: z.string().optional().describe('The field at fault, as a path (view.hand[2]).'),
+    reason: z
+      .string()
+      .optional()
+      .describe(
+        'illegal_action: the engine\'s reason alone, for people, without the action id ("4D 6H is not a legal group: …", "the game is over").',
+      ),
     counter: z.int().optional().describe("stale_state: the table's current counter."),
   })
   .describe('A request failed; nothing was applied.')
@@ -224,8 +246,8 @@ const seatInfo = z
 const tableInfo = {
   table: z.string(),
   token: z.string().describe('Keep it: resume takes the table back after a reconnect.'),
-  preset: z.string(),
-  rules: z.record(z.string(), z.unknown()).describe('The overrides given.'),
+  preset: presetNameSchema,
+  rules: ruleOverridesSchema.describe('The overrides given.'),
   settledRules: z.record(z.string(), z.unknown()).describe('Every rule option as settled for this table.'),
   players: z.int(),
   seats: z.array(seatInfo),
@@ -295,7 +317,10 @@ const gameOver = z
     type: z.literal('game_over'),
     table: z.string(),
     counter: z.int(),
-    winner: z.int(),
+    winner: z.int().describe('The winner; for a game stopped at the turn cap, the lowest total still in the game (ties: the lowest seat).'),
+    truncated: z
+      .boolean()
+      .describe('The game was stopped unfinished at the turn cap (welcome.limits.maxTurns whole turns), a guard against endless play.'),
     totals: z.array(z.int()),
     record: z.record(z.string(), z.unknown()).describe('The whole game, yaniv-record/1 (replays with yaniv replay).'),
     seed: z.int().describe('The table seed.'),
@@ -402,7 +427,7 @@ export function parseClientMessage(value: unknown): ClientMessage {
       'type',
     );
   }
-  const parsed = clientMessageSchema.safeParse(value);
+  const parsed = clientMessageSchema.safeParse(value, { error: inWords });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const field = fieldPath(issue.path);
@@ -413,8 +438,53 @@ export function parseClientMessage(value: unknown): ClientMessage {
       field || undefined,
     );
   }
-  const missing = issue.code === 'invalid_type' && issue.input === undefined ? ' (missing)' : '';
-  throw new ProtocolError('bad_message', `${issue.message}${missing}`, field || undefined);
+  const suffix = issue.code === 'custom' ? '' : given(value, issue.path);
+  throw new ProtocolError('bad_message', `${issue.message}${suffix}`, field || undefined);
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'a list',
+  record: 'an object',
+  null: 'null',
+};
+
+/**
+ * What a schema expects, in words, for the checks that carry no message of their own (the
+ * protocol's own messages come first): never zod's text.
+ */
+function inWords(issue: z.core.$ZodRawIssue): string {
+  const items = (origin: string) => (origin === 'string' ? ' characters' : origin === 'array' ? ' entries' : '');
+  switch (issue.code) {
+    case 'invalid_type':
+      return `must be ${TYPE_WORDS[issue.expected] ?? issue.expected}`;
+    case 'too_big':
+      return `must be at most ${String(issue.maximum)}${items(issue.origin)}`;
+    case 'too_small':
+      return `must be at least ${String(issue.minimum)}${items(issue.origin)}`;
+    case 'invalid_value':
+      return `must be ${issue.values.length === 1 ? '' : 'one of '}${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'invalid_format':
+      return 'is not in the expected format';
+    case 'invalid_union':
+      return 'matches none of the forms this field takes';
+    default:
+      return 'is not valid here';
+  }
+}
+
+/** " (missing)" when the field is absent, else what it holds, shortened: " (got \"abc\")". */
+function given(value: unknown, path: readonly PropertyKey[]): string {
+  let at: unknown = value;
+  for (const key of path) {
+    if (typeof at !== 'object' || at === null || !Object.hasOwn(at, key)) return ' (missing)';
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return path.length === 0 ? '' : ` (got ${preview(at, 60)})`;
 }
 
 /** The JSON Schema of the whole protocol (both directions), generated from the zod schemas. */

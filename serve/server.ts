@@ -101,6 +101,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
       thinkMs: options.thinkMs,
       moveDeadlineMs: options.moveDeadlineMs,
       idleTableMs: options.idleTableMs,
+      maxTurns: options.maxTurns,
       preset: options.preset,
       rules: { ...options.rules },
     },

@@ -14,6 +14,9 @@ import type { Msg, SeatInfo, ServerMessage } from './protocol.js';
 import { type StepReport, TableGame } from './tableGame.js';
 import { viewToJson } from './viewJson.js';
 
+/** What a client plays: an action id, or a discard by its cards. */
+export type ClientMove = { readonly action: number } | { readonly cards: readonly string[] };
+
 export interface TableSettings {
   readonly id: string;
   readonly token: string;
@@ -23,6 +26,8 @@ export interface TableSettings {
   readonly seed: number;
   readonly thinkMs: number;
   readonly moveDeadlineMs: number | null;
+  /** Whole turns after which the game stops unfinished (game_over with truncated: true). */
+  readonly maxTurns: number;
 }
 
 /** Where a table's messages go: the connection that plays it now. */
@@ -54,7 +59,13 @@ export class Table {
     readonly settings: TableSettings,
     private readonly services: TableServices,
   ) {
-    this.game = new TableGame({ preset: settings.preset, rules: settings.rules, players: settings.seats.length, seed: settings.seed });
+    this.game = new TableGame({
+      preset: settings.preset,
+      rules: settings.rules,
+      players: settings.seats.length,
+      seed: settings.seed,
+      maxTurns: settings.maxTurns,
+    });
     this.lastActivity = services.now();
   }
 
@@ -64,6 +75,14 @@ export class Table {
 
   clientSeats(): number[] {
     return this.settings.seats.filter((s) => s.player === 'client').map((s) => s.seat);
+  }
+
+  /**
+   * Whether someone watches the game step by step: a connection holds the table and some client
+   * seat is still in the game. Otherwise the bots play it out at full speed, unstreamed.
+   */
+  private get watched(): boolean {
+    return this.owner !== null && this.clientSeats().some((seat) => this.game.active(seat));
   }
 
   /** Sends each client seat its state and lets the first player move. */
@@ -101,19 +120,23 @@ export class Table {
     );
   }
 
-  /** Applies a client seat's action; `reply` runs after it is applied and before the events go out. */
-  act(seatGiven: number | undefined, action: number, counter: number, reply: (counter: number) => void): void {
+  /**
+   * Applies a client seat's action (an id, or a discard by its cards); `reply` runs after it is
+   * applied and before the events go out.
+   */
+  act(seatGiven: number | undefined, move: ClientMove, counter: number, reply: (counter: number) => void): void {
     this.lastActivity = this.services.now();
     const seat = this.clientSeat(seatGiven);
-    if (this.game.over) throw new ProtocolError('illegal_action', 'the game is over', 'action');
+    const field = 'cards' in move ? 'cards' : 'action';
+    if (this.game.over) throw new ProtocolError('illegal_action', 'the game is over', field, { reason: 'the game is over' });
     if (counter !== this.game.counter) throw new StaleStateError(counter, this.game.counter);
     const toMove = this.game.toMove;
     if (toMove !== seat) throw new ProtocolError('not_your_turn', `it is seat ${toMove}'s turn, not seat ${seat}'s`, 'seat');
     let report: StepReport;
     try {
-      report = this.game.step(action);
+      report = this.game.step('cards' in move ? this.game.discardId(move.cards) : move.action);
     } catch (error) {
-      if (error instanceof IllegalActionError) throw new ProtocolError('illegal_action', error.message, 'action');
+      if (error instanceof IllegalActionError) throw new ProtocolError('illegal_action', error.message, field, { reason: error.reason });
       throw error;
     }
     reply(this.game.counter);
@@ -163,26 +186,33 @@ export class Table {
     for (const seat of this.clientSeats()) this.deliver(this.stateFor(seat));
   }
 
-  /** Tells every client seat what a step showed, then its new state; then lets the next player move. */
+  /**
+   * Tells every client seat what a step showed, then its new state; then lets the next player
+   * move. Unwatched (every client seat out of the game, or no connection), only the step that
+   * ends a round (its event and round_end) and the end of the game are sent.
+   */
   private played(report: StepReport, timeout: boolean): void {
     this.clearTimers();
     const counter = this.game.counter;
-    for (const seat of this.clientSeats()) {
+    const watched = this.watched;
+    const told = watched || report.roundEnd !== null;
+    for (const seat of this.owner ? this.clientSeats() : []) {
       const { action } = report;
       const cards = report.drawnCard !== null ? (seat === report.actor ? [report.drawnCard] : []) : report.publicCards;
-      this.deliver({
-        type: 'event',
-        table: this.id,
-        seat,
-        counter,
-        actor: report.actor,
-        action: action.action,
-        kind: action.kind,
-        text: action.text,
-        cards,
-        reshuffled: report.reshuffled,
-        timeout,
-      });
+      if (told)
+        this.deliver({
+          type: 'event',
+          table: this.id,
+          seat,
+          counter,
+          actor: report.actor,
+          action: action.action,
+          kind: action.kind,
+          text: action.text,
+          cards,
+          reshuffled: report.reshuffled,
+          timeout,
+        });
       if (report.roundEnd) {
         const { round, result, hands } = report.roundEnd;
         this.deliver({
@@ -205,11 +235,14 @@ export class Table {
     if (report.gameOver) {
       this.sendStates();
       this.deliver(this.gameOverMessage());
-      this.services.log.info({ event: 'game_over', table: this.id, counter, winner: this.game.state.winner }, 'game over');
+      this.services.log.info(
+        { event: 'game_over', table: this.id, counter, winner: this.game.winner(), truncated: this.game.truncated },
+        this.game.truncated ? `game stopped at the turn cap (${this.settings.maxTurns} turns)` : 'game over',
+      );
       return;
     }
     this.schedule();
-    this.sendStates();
+    if (watched) this.sendStates();
   }
 
   private gameOverMessage(): Msg<'game_over'> {
@@ -218,7 +251,8 @@ export class Table {
       type: 'game_over',
       table: this.id,
       counter: this.game.counter,
-      winner: s.winner,
+      winner: this.game.winner(),
+      truncated: this.game.truncated,
       totals: Array.from(s.totals),
       record: this.game.record() as unknown as Record<string, unknown>,
       seed: this.settings.seed,
@@ -236,7 +270,7 @@ export class Table {
         this.botImmediate = null;
         this.botMove(seat, info.agent ?? '');
       };
-      if (this.settings.thinkMs > 0) this.botTimer = setTimeout(think, this.settings.thinkMs);
+      if (this.settings.thinkMs > 0 && this.watched) this.botTimer = setTimeout(think, this.settings.thinkMs);
       else this.botImmediate = setImmediate(think);
       return;
     }
@@ -303,6 +337,8 @@ export class StaleStateError extends ProtocolError {
     given: number,
     readonly current: number,
   ) {
-    super('stale_state', `the action was chosen at counter ${given} but the table is at ${current}: act on the latest state`, 'counter');
+    super('stale_state', `the action was chosen at counter ${given} but the table is at ${current}: act on the latest state`, 'counter', {
+      counter: current,
+    });
   }
 }

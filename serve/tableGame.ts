@@ -13,6 +13,7 @@ import {
   Episode,
   type GameState,
   HAND_CAP,
+  IllegalActionError,
   MaskScratch,
   ONGOING,
   PASS_ACTION,
@@ -21,10 +22,14 @@ import {
   type RecordJson,
   type RoundResult,
   TAKE_START,
+  TRUNCATED,
   YANIV_ACTION,
+  actionError,
   actionToMove,
   cardName,
   handValue,
+  moveToAction,
+  parseCard,
   parseEnvOptions,
   playerView,
 } from '../env/index.js';
@@ -36,6 +41,8 @@ export interface GameSetup {
   readonly rules: Record<string, unknown>;
   readonly players: number;
   readonly seed: number;
+  /** Whole turns after which the game stops unfinished (`truncated`); none by default. */
+  readonly maxTurns?: number;
 }
 
 /** What one step showed. */
@@ -70,6 +77,7 @@ export class TableGame {
         episode: 'game',
         history: true,
         seed: setup.seed,
+        maxTurns: setup.maxTurns ?? null,
       }),
     );
     this.rewards = new Float32Array(setup.players);
@@ -83,6 +91,25 @@ export class TableGame {
 
   get over(): boolean {
     return this.episode.status !== ONGOING;
+  }
+
+  /** The game stopped at the turn cap, unfinished. */
+  get truncated(): boolean {
+    return this.episode.status === TRUNCATED;
+  }
+
+  /** The winner once the game is over; a game stopped at the turn cap goes to the lowest total still in it (ties: the lowest seat). */
+  winner(): number {
+    const s = this.episode.state;
+    if (!this.truncated) return s.winner;
+    let best = -1;
+    for (let seat = 0; seat < s.players; seat++) if (s.active[seat] && (best < 0 || s.totals[seat] < s.totals[best])) best = seat;
+    return best;
+  }
+
+  /** Whether the seat is still in the game. */
+  active(seat: number): boolean {
+    return this.episode.state.active[seat] === 1;
   }
 
   /** The seat to move, null once the game is over. */
@@ -107,6 +134,22 @@ export class TableGame {
     const s = this.episode.state;
     const drawn = s.drawn >= 0 ? s.drawn : null;
     return this.legalIds().map((id) => describeLegal(s, id, drawn));
+  }
+
+  /**
+   * The legal discard that lays these cards, in the order given where the rules tell laid
+   * orders apart; else IllegalActionError with the engine's reason (as for an illegal id).
+   */
+  discardId(names: readonly string[]): number {
+    const s = this.episode.state;
+    const cards = names.map((name) => parseCard(name) ?? -1);
+    const text = `discard ${names.join(' ')}`;
+    const unknown = names.find((_, i) => cards[i] < 0);
+    const reason = unknown !== undefined ? `${unknown} is not a card` : actionError(s, { type: 'discard', cards });
+    if (reason !== null) throw new IllegalActionError(-1, `${text} is illegal: ${reason}`, reason);
+    const id = moveToAction(s, { type: 'discard', cards });
+    if (!this.isLegal(id)) throw this.episode.illegalAction(id);
+    return id;
   }
 
   /** Plays a legal id; an illegal one throws the episode's IllegalActionError (with the engine's reason) and changes nothing. */

@@ -1,16 +1,20 @@
 /**
  * An actor: a Rollout (rollout.ts) driven by learner messages (messages.ts). The same class runs in
  * a worker thread (actorWorker.ts) or, with --workers 0, in the learner's own thread; `ActorChannel`
- * hides which.
+ * hides which, and `startInProcessTransport` bridges them to the learner's transport (transport.ts).
  */
 import { Worker } from 'node:worker_threads';
 import { createAgent } from '../agents/registry.js';
 import type { Agent } from '../env/gym/agent.js';
 import { describeBackend, initBackend } from '../nn/backend.js';
 import { buildNetwork, setFlatWeights, type Network, type PolicyValueConfig } from '../nn/networks.js';
+import { AsyncQueue } from './asyncQueue.js';
 import { PAST, SELF } from './league.js';
-import { type ActorInit, type ActorMessage, type LearnerMessage, transferables } from './messages.js';
+import { LocalTrajectoryBus, LocalWeightStore } from './localTransport.js';
+import type { ActorInit, ActorMessage, LearnerMessage } from './messages.js';
 import { Rollout } from './rollout.js';
+import { trajectoryBuffers } from './trajectory.js';
+import type { Transport, WeightsHeader } from './transport.js';
 
 export class Actor {
   private version = -1;
@@ -61,7 +65,7 @@ export class Actor {
           trajectories,
           stats,
         };
-        return { replies: [reply], transfer: transferables(trajectories) };
+        return { replies: [reply], transfer: trajectoryBuffers(trajectories) };
       }
       case 'stop':
         this.learner.model.dispose();
@@ -71,40 +75,15 @@ export class Actor {
 }
 
 /** The learner's end of one actor: post messages, await replies in order. */
-export interface ActorChannel {
+interface ActorChannel {
   post(message: LearnerMessage): void;
   next(): Promise<ActorMessage>;
   close(): Promise<void>;
 }
 
-/** A queue of replies with waiting readers. */
-class Inbox {
-  private readonly messages: ActorMessage[] = [];
-  private readonly waiting: { resolve: (m: ActorMessage) => void; reject: (e: Error) => void }[] = [];
-  private failure: Error | null = null;
-
-  push(message: ActorMessage): void {
-    const reader = this.waiting.shift();
-    if (reader) reader.resolve(message);
-    else this.messages.push(message);
-  }
-
-  fail(error: Error): void {
-    this.failure ??= error;
-    for (const reader of this.waiting.splice(0)) reader.reject(error);
-  }
-
-  next(): Promise<ActorMessage> {
-    const message = this.messages.shift();
-    if (message) return Promise.resolve(message);
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
-  }
-}
-
 /** An actor in its own worker thread (the compiled actorWorker.js). */
-export async function startWorkerActor(init: ActorInit, workerUrl: URL): Promise<ActorChannel> {
-  const inbox = new Inbox();
+async function startWorkerActor(init: ActorInit, workerUrl: URL): Promise<ActorChannel> {
+  const inbox = new AsyncQueue<ActorMessage>();
   const worker = new Worker(workerUrl, { workerData: init });
   let stopping = false;
   worker.on('message', (message: ActorMessage) => {
@@ -129,8 +108,8 @@ export async function startWorkerActor(init: ActorInit, workerUrl: URL): Promise
 }
 
 /** An actor in this thread: each message is handled when posted (--workers 0). */
-export async function startInlineActor(init: ActorInit): Promise<ActorChannel> {
-  const inbox = new Inbox();
+async function startInlineActor(init: ActorInit): Promise<ActorChannel> {
+  const inbox = new AsyncQueue<ActorMessage>();
   const { actor } = await Actor.create(init, false);
   return {
     post: (message) => {
@@ -144,6 +123,79 @@ export async function startInlineActor(init: ActorInit): Promise<ActorChannel> {
     close: () => {
       actor.handle({ type: 'stop' });
       return Promise.resolve();
+    },
+  };
+}
+
+export interface InProcessOptions {
+  /** The actors run in the learner's thread (--workers 0) instead of worker threads. */
+  inline: boolean;
+  /** Batches the actors play ahead of the learner (actorLag). */
+  lag: number;
+  /** The compiled actorWorker.js (default: beside this file). */
+  workerUrl?: URL;
+}
+
+/**
+ * Starts the actors in this process and bridges them to a local bus and weight store
+ * (localTransport.ts): each publish goes to every actor as its weights and the league's changes,
+ * each demand of the bus as a collect request, each reply onto the bus. The messages to an actor
+ * are handled in order, so a part is played with the weights published last before it was asked
+ * for, and the same seed gives the same run.
+ */
+export async function startInProcessTransport(inits: readonly ActorInit[], options: InProcessOptions): Promise<Transport> {
+  const channels: ActorChannel[] = [];
+  const closeAll = () => Promise.all(channels.map((channel) => channel.close().catch(() => undefined))).then(() => undefined);
+  try {
+    const workerUrl = options.workerUrl ?? new URL('./actorWorker.js', import.meta.url);
+    for (const init of inits) channels.push(options.inline ? await startInlineActor(init) : await startWorkerActor(init, workerUrl));
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+  const broadcast = (message: LearnerMessage) => channels.forEach((channel) => channel.post(message));
+  const weights = new LocalWeightStore();
+  let latest: WeightsHeader | null = null;
+  let league = new Set<number>();
+  let nextBatch = 0;
+  weights.onPublish((header, flat, snapshots) => {
+    const ids = new Set(header.league);
+    const add = snapshots.filter((s) => ids.has(s.id) && !league.has(s.id)).map(({ id, weights: w }) => ({ id, weights: w }));
+    const remove = [...league].filter((id) => !ids.has(id));
+    if (add.length > 0 || remove.length > 0) broadcast({ type: 'league', add, remove });
+    broadcast({ type: 'weights', version: header.version, weights: flat });
+    if (latest === null) nextBatch = header.version;
+    latest = header;
+    league = ids;
+  });
+  const bus = new LocalTrajectoryBus(
+    inits.map((init) => String(init.actor)),
+    options.lag,
+    (samples) => {
+      if (latest === null) throw new Error('a batch asked for before any weights were published');
+      broadcast({ type: 'collect', batch: nextBatch++, samples, mode: latest.mode });
+    },
+  );
+  let closing = false;
+  const pump = async (channel: ActorChannel): Promise<void> => {
+    for (;;) {
+      const reply = await channel.next();
+      if (reply.type !== 'trajectories') throw new Error(`an actor sent ${reply.type} instead of trajectories`);
+      const { actor, weightsVersion, mode, trajectories, stats } = reply;
+      await bus.put({ actor: String(actor), weightsVersion, mode, trajectories, stats });
+    }
+  };
+  for (const channel of channels) {
+    pump(channel).catch((error: Error) => {
+      if (!closing) bus.fail(error);
+    });
+  }
+  return {
+    bus,
+    weights,
+    close: () => {
+      closing = true;
+      return closeAll();
     },
   };
 }

@@ -1,14 +1,16 @@
 /**
- * The actor ↔ learner boundary: plain, structured-clonable data only (numbers, strings, typed
- * arrays), so that actors in worker threads today could sit on other machines tomorrow behind
- * another transport, without touching the algorithms.
+ * The messages between the learner's thread and an in-process actor (a worker thread, or the
+ * learner's own thread with --workers 0; actor.ts). Plain, structured-clonable data only (numbers,
+ * strings, typed arrays). The algorithms do not see these: they talk to transport.ts's interfaces,
+ * which actor.ts implements on top of them.
  *
  * Learner → actor: versioned weights, league changes, and requests for a batch of trajectories.
  * Actor → learner: trajectory batches with the weights version that played them, and errors.
  */
 import type { BackendChoice } from '../nn/backendChoice.js';
 import type { PolicyValueConfig } from '../nn/networks.js';
-import type { CollectMode, RolloutSetup, RolloutStats, TrajectoryBatch } from './rollout.js';
+import type { CollectMode, RolloutSetup } from './rollout.js';
+import type { RolloutStats, TrajectoryBatch } from './trajectory.js';
 
 /** What an actor is started with. */
 export interface ActorInit {
@@ -41,20 +43,3 @@ export type ActorMessage =
       stats: RolloutStats;
     }
   | { type: 'error'; actor: number; message: string };
-
-/** The typed arrays of a batch, for a transfer list. */
-export function transferables(batch: TrajectoryBatch): ArrayBuffer[] {
-  const arrays = [
-    batch.observations,
-    batch.masks,
-    batch.actions,
-    batch.logProbs,
-    batch.values,
-    batch.rewards,
-    batch.nextValues,
-    batch.dones,
-    batch.segmentEnds,
-  ];
-  if (batch.teacherActions) arrays.push(batch.teacherActions);
-  return arrays.map((a) => a.buffer as ArrayBuffer);
-}

@@ -21,68 +21,26 @@ import { ACTION_COUNT } from '../env/gym/actionLayout.js';
 import type { Agent, Decision, DecisionInput } from '../env/gym/agent.js';
 import { OBSERVATION_SIZE } from '../env/gym/observation.js';
 import { VecEnv } from '../env/gym/vecEnv.js';
-import type { EpisodeMode, RewardScheme } from '../env/gym/episode.js';
+import type { TrainingEnv } from './config.js';
+import type { EquityData } from '../env/gym/equity.js';
+import { solveEquityData } from '../agents/equity.js';
 import { type Rng, seededRng } from '../env/rules/random.js';
 import { MAX_PLAYERS } from '../env/rules/rules.js';
 import { playerView } from '../env/rules/view.js';
 import { evaluatePolicyValue } from '../nn/inference.js';
 import type { Network, PolicyValueConfig } from '../nn/networks.js';
 import { type OpponentShare, PAST, SELF, drawOpponent } from './league.js';
+import {
+  type RolloutStats,
+  type TrajectoryBatch,
+  type TrajectoryColumnArrays,
+  copyRow,
+  emptyRolloutStats,
+  emptyTrajectoryBatch,
+  growColumns,
+} from './trajectory.js';
 
-/** The learner's decisions of one batch, stream by stream (see the file's header). */
-export interface TrajectoryBatch {
-  count: number;
-  /** count × OBSERVATION_SIZE. */
-  observations: Float32Array;
-  /** count × ACTION_COUNT, 1 = legal. */
-  masks: Uint8Array;
-  actions: Int16Array;
-  logProbs: Float32Array;
-  values: Float32Array;
-  rewards: Float32Array;
-  nextValues: Float32Array;
-  dones: Uint8Array;
-  segmentEnds: Uint8Array;
-  /** Imitation batches: the teacher's action at each decision. */
-  teacherActions: Int16Array | null;
-}
-
-/** A batch of `count` decisions, all zero. */
-export function emptyTrajectoryBatch(count: number, withTeacher: boolean): TrajectoryBatch {
-  return {
-    count,
-    observations: new Float32Array(count * OBSERVATION_SIZE),
-    masks: new Uint8Array(count * ACTION_COUNT),
-    actions: new Int16Array(count),
-    logProbs: new Float32Array(count),
-    values: new Float32Array(count),
-    rewards: new Float32Array(count),
-    nextValues: new Float32Array(count),
-    dones: new Uint8Array(count),
-    segmentEnds: new Uint8Array(count),
-    teacherActions: withTeacher ? new Int16Array(count) : null,
-  };
-}
-
-export interface RolloutStats {
-  /** Episodes that ended (all games, all opponents). */
-  episodes: number;
-  /** Of which cut short by the turn cap. */
-  truncated: number;
-  /** Decisions of every seat (env steps). */
-  decisions: number;
-  /** Decisions taken by the learner's network. */
-  learnerDecisions: number;
-  /** Sum of the learner's rewards over the decisions emitted (the mean return per emitted decision is a health check). */
-  rewardSum: number;
-  /** Episodes ended per opponent spec with the learner's wins (not for "self"). */
-  outcomes: Record<string, { games: number; wins: number }>;
-  /** Imitation: decisions where the network's most probable action was the teacher's. */
-  teacherAgreement: number;
-  seconds: number;
-  inferenceSeconds: number;
-  opponentSeconds: number;
-}
+export { type RolloutStats, type TrajectoryBatch, emptyTrajectoryBatch } from './trajectory.js';
 
 export type CollectMode = { kind: 'ppo' } | { kind: 'imitation'; teacherPlays: boolean };
 
@@ -90,28 +48,19 @@ export interface RolloutSetup {
   /** Table sizes; the games are split evenly between them. */
   players: number[];
   games: number;
-  preset: string;
-  episode: EpisodeMode;
-  reward: RewardScheme;
-  rewardScale: number;
-  maxTurns: number;
+  /** The run's env settings, as they are. */
+  env: TrainingEnv;
   returnHorizon: 'round' | 'game';
   opponents: OpponentShare[];
   seed: number;
+  /** The game equity data the "equity" reward is solved from (agents/equity.ts). */
+  equity?: EquityData | null;
 }
 
-/** The growing store of recorded decisions; slots are reused once emitted. */
+/** The growing store of recorded decisions (every trajectory column); slots are reused once emitted. */
 class SlotStore {
   capacity = 0;
-  observations = new Float32Array(0);
-  masks = new Uint8Array(0);
-  actions = new Int16Array(0);
-  logProbs = new Float32Array(0);
-  values = new Float32Array(0);
-  rewards = new Float32Array(0);
-  nextValues = new Float32Array(0);
-  dones = new Uint8Array(0);
-  teacher = new Int16Array(0);
+  columns: TrajectoryColumnArrays = growColumns(null, 0);
   private free: number[] = [];
 
   take(): number {
@@ -124,20 +73,7 @@ class SlotStore {
   }
 
   private grow(capacity: number): void {
-    const copy = <T extends Float32Array | Uint8Array | Int16Array>(old: T, make: (n: number) => T, width = 1): T => {
-      const next = make(capacity * width);
-      next.set(old);
-      return next;
-    };
-    this.observations = copy(this.observations, (n) => new Float32Array(n), OBSERVATION_SIZE);
-    this.masks = copy(this.masks, (n) => new Uint8Array(n), ACTION_COUNT);
-    this.actions = copy(this.actions, (n) => new Int16Array(n));
-    this.logProbs = copy(this.logProbs, (n) => new Float32Array(n));
-    this.values = copy(this.values, (n) => new Float32Array(n));
-    this.rewards = copy(this.rewards, (n) => new Float32Array(n));
-    this.nextValues = copy(this.nextValues, (n) => new Float32Array(n));
-    this.dones = copy(this.dones, (n) => new Uint8Array(n));
-    this.teacher = copy(this.teacher, (n) => new Int16Array(n));
+    this.columns = growColumns(this.columns, capacity);
     for (let slot = capacity - 1; slot >= this.capacity; slot--) this.free.push(slot);
     this.capacity = capacity;
   }
@@ -182,18 +118,16 @@ export class Rollout {
   ) {
     this.setup = setup;
     const sizes = setup.players;
+    const equity = setup.env.reward === 'equity' && setup.equity ? solveEquityData(setup.equity) : undefined;
     if (setup.games < sizes.length) throw new RangeError(`${setup.games} games cannot be split over ${sizes.length} table sizes`);
     this.tables = sizes.map((players, t) => {
       const num = Math.floor(setup.games / sizes.length) + (t < setup.games % sizes.length ? 1 : 0);
       const env = new VecEnv({
+        ...setup.env,
         num,
         players,
-        preset: setup.preset,
-        episode: setup.episode,
-        reward: setup.reward,
-        rewardScale: setup.rewardScale,
-        maxTurns: setup.maxTurns,
         seed: setup.seed + 7919 * t,
+        ...(equity ? { equity } : {}),
       });
       env.reset(setup.seed + 7919 * t);
       return env;
@@ -317,8 +251,8 @@ export class Rollout {
   private complete(stream: number, nextValue: number, done: number): void {
     const slot = this.pending[stream];
     if (slot < 0) return;
-    this.store.nextValues[slot] = nextValue;
-    this.store.dones[slot] = done;
+    this.store.columns.nextValues[slot] = nextValue;
+    this.store.columns.dones[slot] = done;
     this.ready[stream].push(slot);
     this.readyCount++;
     this.pending[stream] = -1;
@@ -330,21 +264,9 @@ export class Rollout {
    */
   collect(samples: number, mode: CollectMode): { trajectories: TrajectoryBatch; stats: RolloutStats } {
     const started = now();
-    const stats: RolloutStats = {
-      episodes: 0,
-      truncated: 0,
-      decisions: 0,
-      learnerDecisions: 0,
-      rewardSum: 0,
-      outcomes: {},
-      teacherAgreement: 0,
-      seconds: 0,
-      inferenceSeconds: 0,
-      opponentSeconds: 0,
-    };
+    const stats = emptyRolloutStats();
     const imitation = mode.kind === 'imitation';
     if (imitation && this.teacher === null) throw new Error('an imitation batch needs a teacher');
-    const store = this.store;
     const learnerRows = new Int32Array(this.gameCount);
     while (this.readyCount < samples) {
       // Who moves in each game: the learner, a past snapshot, or an agent.
@@ -390,7 +312,8 @@ export class Rollout {
           }
           // The previous decision of this stream now knows its next value.
           this.complete(stream, value, 0);
-          const slot = store.take();
+          const slot = this.store.take();
+          const store = this.store.columns;
           store.observations.set(this.observationRow(g), slot * OBSERVATION_SIZE);
           store.masks.set(this.maskRow(g), slot * ACTION_COUNT);
           store.actions[slot] = action;
@@ -398,7 +321,7 @@ export class Rollout {
           store.logProbs[slot] = Math.max(MIN_LOG_PROB, Math.log(out.probabilities[k * ACTION_COUNT + action]));
           store.values[slot] = value;
           store.rewards[slot] = 0;
-          store.teacher[slot] = teacherAction;
+          store.teacherActions[slot] = teacherAction;
           this.pending[stream] = slot;
           this.actions[this.tableOf[g]][i] = action;
         }
@@ -428,6 +351,7 @@ export class Rollout {
 
       // Step every game, then hand out rewards and close what ended.
       this.tables.forEach((table, t) => table.step(this.actions[t]));
+      const store = this.store.columns;
       for (let g = 0; g < this.gameCount; g++) {
         const table = this.tables[this.tableOf[g]];
         const i = this.localOf[g];
@@ -467,24 +391,13 @@ export class Rollout {
 
   /** Copies every ready decision out, stream by stream, and frees their slots. */
   private flush(withTeacher: boolean): TrajectoryBatch {
-    const count = this.readyCount;
-    const store = this.store;
-    const batch = emptyTrajectoryBatch(count, withTeacher);
+    const batch = emptyTrajectoryBatch(this.readyCount, withTeacher);
     let k = 0;
     for (const list of this.ready) {
       for (let j = 0; j < list.length; j++, k++) {
-        const slot = list[j];
-        batch.observations.set(store.observations.subarray(slot * OBSERVATION_SIZE, (slot + 1) * OBSERVATION_SIZE), k * OBSERVATION_SIZE);
-        batch.masks.set(store.masks.subarray(slot * ACTION_COUNT, (slot + 1) * ACTION_COUNT), k * ACTION_COUNT);
-        batch.actions[k] = store.actions[slot];
-        batch.logProbs[k] = store.logProbs[slot];
-        batch.values[k] = store.values[slot];
-        batch.rewards[k] = store.rewards[slot];
-        batch.nextValues[k] = store.nextValues[slot];
-        batch.dones[k] = store.dones[slot];
+        copyRow(this.store.columns, list[j], batch, k);
         batch.segmentEnds[k] = j === list.length - 1 ? 1 : 0;
-        if (batch.teacherActions) batch.teacherActions[k] = store.teacher[slot];
-        store.release(slot);
+        this.store.release(list[j]);
       }
       list.length = 0;
     }

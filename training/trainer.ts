@@ -1,84 +1,40 @@
 /**
- * `yaniv train`: the learner's loop around the two algorithms (imitation.ts, then ppo.ts).
+ * `yaniv train`: the learner's loop around the two algorithms (imitation.ts, then ppo.ts), to be
+ * read top to bottom: settings → learner → actors → loop (collect, update, league, evaluate,
+ * checkpoint) → finish.
  *
- * Threads: W actor workers (rollout.ts behind messages.ts) play the games and run batched
- * inference; the learner (this thread) turns their trajectory batches into updates, sends the new
+ * Threads: W actor workers (actor.ts, rollout.ts) play the games and run batched inference; the
+ * learner (this thread, learner.ts) turns their trajectory batches into updates, sends the new
  * weights back, keeps the league, writes metrics and checkpoints; an evaluation worker plays the
  * periodic tournaments. With `actorLag` 1 the actors gather batch k+1 with weights k while the
  * learner trains on batch k, so on two cores both are busy.
  *
- * A run folder holds checkpoint/ (network, optimizer, trainer.json with counters, league and
- * random state; written to checkpoint.tmp and renamed, so a kill never leaves half of one),
- * best/ (the best evaluated network), metrics.jsonl (one line per iteration and per evaluation)
- * and curve.svg.
+ * The run folder (checkpoint/, best/, metrics.jsonl, curve.svg and how a checkpoint survives a
+ * kill) belongs to runFolder.ts.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { z } from 'zod';
 import { mixSeed } from '../agents/tournament/seeds.js';
-import { ACTION_COUNT, ACTION_SPACE_VERSION } from '../env/gym/actionLayout.js';
-import { OBSERVATION_SIZE, OBSERVATION_VERSION } from '../env/gym/observation.js';
-import { type Rng, rngFromState, seededRng } from '../env/rules/random.js';
-import { resolveRules } from '../env/rules/rules.js';
 import { describeBackend, initBackend } from '../nn/backend.js';
-import { buildNetwork, getFlatWeights, type Network, type PolicyValueConfig } from '../nn/networks.js';
-import { loadNetwork, saveNetwork } from '../nn/persistence.js';
-import { type ActorChannel, startInlineActor, startWorkerActor } from './actor.js';
-import { createOptimizer, loadCheckpoint, saveCheckpoint } from './checkpoint.js';
-import { type HyperParameters, type RunOptions, flagName, hyperParametersSchema, runOptionsSchema } from './config.js';
-import { CURVE_FILE, METRICS_FILE, readMetrics, writeCurve } from './curve.js';
+import { saveNetwork } from '../nn/persistence.js';
+import { startInProcessTransport } from './actor.js';
 import { EvaluationWorker, type MatchupResult, evaluationMatchups, matchupKey } from './evaluation.js';
-import type { FastAdam } from './fastAdam.js';
-import { imitationUpdate } from './imitation.js';
-import { SnapshotPool, parseOpponentMix } from './league.js';
-import type { ActorMessage } from './messages.js';
-import { ppoUpdate } from './ppo.js';
-import type { CollectMode, RolloutStats, TrajectoryBatch } from './rollout.js';
+import { Learner, type TrainerState, type UpdateResult } from './learner.js';
+import type { ActorInit } from './messages.js';
+import { rewardEquity } from './rewardEquity.js';
+import { RunFolder } from './runFolder.js';
+import { type CollectedBatch, type Transport, mergeParts } from './transport.js';
+import { type GivenSettings, type RunSettings, resolveSettings } from './runSettings.js';
 
-export const CHECKPOINT_DIR = 'checkpoint';
-export const BEST_DIR = 'best';
-export const TRAINER_STATE = 'trainer.json';
-const LEAGUE_DIR = 'league';
+export { type TrainerState, TrainSetupError } from './learner.js';
 
-/** Everything a resume needs besides the network and the optimizer. */
-const trainerStateSchema = z.strictObject({
-  format: z.literal('yaniv-train-state/1'),
-  run: runOptionsSchema,
-  hyperParameters: hyperParametersSchema,
-  /** Updates done; also the learner's weights version. */
-  iteration: z.int().min(0),
-  episodes: z.int().min(0),
-  decisions: z.number().min(0),
-  samples: z.number().min(0),
-  wallSeconds: z.number().min(0),
-  phase: z.enum(['imitation', 'ppo']),
-  rng: z.array(z.number()),
-  league: z.array(z.strictObject({ id: z.int(), episodes: z.int() })),
-  lastEvaluation: z.unknown().nullable(),
-  best: z.strictObject({ matchup: z.string(), winRate: z.number(), iteration: z.int(), episodes: z.int() }).nullable(),
-  /** The command line of the start and of each resume. */
-  commandLines: z.array(z.array(z.string())),
-});
-export type TrainerState = z.output<typeof trainerStateSchema>;
-
-/** A user error in the run's settings (bad mix, a folder that already holds a run, …): the CLI exits 2. */
-export class TrainSetupError extends Error {
-  override name = 'TrainSetupError';
-}
-
-export interface TrainOptions {
-  run: RunOptions;
-  hyperParameters: HyperParameters;
-  /** Which run options and hyper-parameters were given explicitly (a resume keeps the saved ones otherwise). */
-  explicit: ReadonlySet<string>;
+export interface TrainOptions extends GivenSettings {
   commandLine: string[];
   /** Compiled worker scripts (default: beside this file, dist/training/). */
   actorWorkerUrl?: URL;
   evalWorkerUrl?: URL;
 }
 
-export interface IterationMetrics {
+/** A metrics.jsonl line of an iteration: the counters, the rates, the update's losses (UpdateResult) and the games' health. */
+export interface IterationMetrics extends Omit<UpdateResult, 'passes'> {
   type: 'iteration';
   iteration: number;
   phase: 'imitation' | 'ppo';
@@ -93,15 +49,7 @@ export interface IterationMetrics {
   episodesPerSecond: number;
   decisionsPerSecond: number;
   learnerSamplesPerSecond: number;
-  loss: number;
-  policyLoss?: number;
-  valueLoss?: number;
-  entropy?: number;
-  approxKl?: number;
-  clipFraction?: number;
-  gradNorm?: number;
-  explainedVariance?: number;
-  epochs?: number;
+  /** Imitation: the share of decisions where the network's most probable action was the teacher's. */
   teacherAgreement?: number;
   meanReward: number;
   truncatedEpisodes: number;
@@ -134,320 +82,39 @@ export interface TrainResult {
   checkpoint: string;
 }
 
-/** Run options that a resume may change (the others are the run's identity). */
-const RESUMABLE_RUN_OPTIONS: readonly (keyof RunOptions)[] = [
-  'episodes',
-  'out',
-  'resume',
-  'opponents',
-  'evalEvery',
-  'evalGames',
-  'workers',
-  'backend',
-];
-
-function appendMetrics(out: string, line: IterationMetrics | EvaluationMetrics): void {
-  writeFileSync(path.join(out, METRICS_FILE), JSON.stringify(line) + '\n', { flag: 'a' });
-}
-
-/** Keeps only the metrics lines up to the checkpoint's iteration (a killed run may have written more). */
-function truncateMetrics(out: string, iteration: number): void {
-  const kept = readMetrics(out).filter((line) => typeof line.iteration === 'number' && line.iteration <= iteration);
-  writeFileSync(path.join(out, METRICS_FILE), kept.map((line) => JSON.stringify(line) + '\n').join(''));
-}
-
-/** Concatenates the actors' parts of one batch (each part is stream-ordered with its own segment ends). */
-function mergeBatches(parts: TrajectoryBatch[]): TrajectoryBatch {
-  if (parts.length === 1) return parts[0];
-  const count = parts.reduce((n, p) => n + p.count, 0);
-  const join = <T extends Float32Array | Uint8Array | Int16Array>(
-    pick: (p: TrajectoryBatch) => T,
-    make: (n: number) => T,
-    width = 1,
-  ): T => {
-    const out = make(count * width);
-    let at = 0;
-    for (const p of parts) {
-      out.set(pick(p), at);
-      at += p.count * width;
-    }
-    return out;
-  };
-  const teacher = parts.every((p) => p.teacherActions !== null);
-  return {
-    count,
-    observations: join(
-      (p) => p.observations,
-      (n) => new Float32Array(n),
-      OBSERVATION_SIZE,
-    ),
-    masks: join(
-      (p) => p.masks,
-      (n) => new Uint8Array(n),
-      ACTION_COUNT,
-    ),
-    actions: join(
-      (p) => p.actions,
-      (n) => new Int16Array(n),
-    ),
-    logProbs: join(
-      (p) => p.logProbs,
-      (n) => new Float32Array(n),
-    ),
-    values: join(
-      (p) => p.values,
-      (n) => new Float32Array(n),
-    ),
-    rewards: join(
-      (p) => p.rewards,
-      (n) => new Float32Array(n),
-    ),
-    nextValues: join(
-      (p) => p.nextValues,
-      (n) => new Float32Array(n),
-    ),
-    dones: join(
-      (p) => p.dones,
-      (n) => new Uint8Array(n),
-    ),
-    segmentEnds: join(
-      (p) => p.segmentEnds,
-      (n) => new Uint8Array(n),
-    ),
-    teacherActions: teacher
-      ? join(
-          (p) => p.teacherActions as Int16Array,
-          (n) => new Int16Array(n),
-        )
-      : null,
-  };
-}
-
-function mergeStats(parts: RolloutStats[]): RolloutStats {
-  const merged: RolloutStats = {
-    episodes: 0,
-    truncated: 0,
-    decisions: 0,
-    learnerDecisions: 0,
-    rewardSum: 0,
-    outcomes: {},
-    teacherAgreement: 0,
-    seconds: 0,
-    inferenceSeconds: 0,
-    opponentSeconds: 0,
-  };
-  for (const s of parts) {
-    for (const key of [
-      'episodes',
-      'truncated',
-      'decisions',
-      'learnerDecisions',
-      'rewardSum',
-      'teacherAgreement',
-      'inferenceSeconds',
-      'opponentSeconds',
-    ] as const)
-      merged[key] += s[key];
-    merged.seconds = Math.max(merged.seconds, s.seconds);
-    for (const [spec, o] of Object.entries(s.outcomes)) {
-      const m = (merged.outcomes[spec] ??= { games: 0, wins: 0 });
-      m.games += o.games;
-      m.wins += o.wins;
-    }
-  }
-  return merged;
-}
-
-/** Writes a file under a temporary name and renames it, so a reader never sees half of it. */
-function replaceDir(from: string, to: string): void {
-  const old = `${to}.old`;
-  rmSync(old, { recursive: true, force: true });
-  if (existsSync(to)) renameSync(to, old);
-  renameSync(from, to);
-  rmSync(old, { recursive: true, force: true });
-}
-
-/** The checkpoint folder to resume from: checkpoint/, or checkpoint.old/ when a kill came between the two renames. */
-function findCheckpoint(out: string): string | null {
-  for (const name of [CHECKPOINT_DIR, `${CHECKPOINT_DIR}.old`]) {
-    const dir = path.join(out, name);
-    if (existsSync(path.join(dir, TRAINER_STATE))) return dir;
-  }
-  return null;
-}
-
-/** Reads a saved run and applies what a resume may change; refuses changes to the run's identity. */
-function resumeSettings(saved: TrainerState, options: TrainOptions): { run: RunOptions; hyperParameters: HyperParameters } {
-  const run = { ...saved.run };
-  for (const key of Object.keys(options.run) as (keyof RunOptions)[]) {
-    if (!options.explicit.has(key)) continue;
-    if (RESUMABLE_RUN_OPTIONS.includes(key)) (run as Record<string, unknown>)[key] = options.run[key];
-    else if (JSON.stringify(options.run[key]) !== JSON.stringify(saved.run[key])) {
-      throw new TrainSetupError(
-        `${key === 'preset' ? '--rules' : flagName(key)} cannot change on --resume (the run has ${JSON.stringify(saved.run[key])}, given ${JSON.stringify(options.run[key])})`,
-      );
-    }
-  }
-  const hyperParameters = { ...saved.hyperParameters };
-  for (const key of Object.keys(options.hyperParameters) as (keyof HyperParameters)[]) {
-    if (!options.explicit.has(key)) continue;
-    if (key === 'hiddenUnits' || key === 'activation') {
-      if (JSON.stringify(options.hyperParameters[key]) !== JSON.stringify(saved.hyperParameters[key]))
-        throw new TrainSetupError(`${flagName(key)} cannot change on --resume: the network exists`);
-      continue;
-    }
-    (hyperParameters as Record<string, unknown>)[key] = options.hyperParameters[key];
-  }
-  return { run, hyperParameters };
-}
-
 export async function train(options: TrainOptions, hooks: TrainHooks): Promise<TrainResult> {
-  const out = path.resolve(options.run.out);
-  const existing = findCheckpoint(out);
-  if (!options.run.resume && existing !== null)
-    throw new TrainSetupError(`${out} already holds a run (${path.basename(existing)}/): pass --resume to continue it, or another --out`);
-  if (options.run.resume && existing === null) throw new TrainSetupError(`--resume: no checkpoint in ${out}`);
-  if (options.run.resume && options.run.initFrom !== null && options.explicit.has('initFrom'))
-    throw new TrainSetupError('--init-from and --resume exclude each other');
-  const saved = existing !== null ? trainerStateSchema.parse(JSON.parse(readFileSync(path.join(existing, TRAINER_STATE), 'utf8'))) : null;
-  const { run, hyperParameters: hp } = saved
-    ? resumeSettings(saved, options)
-    : { run: options.run, hyperParameters: options.hyperParameters };
-  let mix;
-  try {
-    mix = parseOpponentMix(run.opponents);
-    for (const players of run.players) resolveRules({ preset: run.preset, players });
-  } catch (error) {
-    throw new TrainSetupError((error as Error).message);
-  }
-
+  // Settings and the learner: fresh, from --init-from, or from the checkpoint.
+  const folder = new RunFolder(options.run.out);
+  const settings = resolveSettings(folder, options);
+  const { run, hp } = settings;
   const backend = await initBackend(run.backend);
-  mkdirSync(out, { recursive: true });
-
-  // The network, the optimizer and the counters: fresh, from --init-from, or from the checkpoint.
-  let network: Network<PolicyValueConfig>;
-  let optimizer: FastAdam;
-  let state: TrainerState;
-  const pool = new SnapshotPool(hp.leagueSize);
-  const versions = { observationVersion: OBSERVATION_VERSION, actionSpaceVersion: ACTION_SPACE_VERSION };
-  if (saved && existing) {
-    const loaded = await loadCheckpoint(existing, { ...versions, kind: 'policy-value' });
-    network = loaded.network as Network<PolicyValueConfig>;
-    optimizer = loaded.optimizer;
-    state = { ...saved, run, hyperParameters: hp, commandLines: [...saved.commandLines, options.commandLine] };
-    for (const { id, episodes } of saved.league) {
-      const bytes = readFileSync(path.join(existing, LEAGUE_DIR, `${id}.bin`));
-      pool.add({ id, episodes, weights: new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)) });
-    }
-    truncateMetrics(out, state.iteration);
-  } else {
-    if (run.initFrom !== null) {
-      const loaded = await loadNetwork(path.resolve(run.initFrom), { ...versions, kind: 'policy-value' }).catch((error: Error) => {
-        throw new TrainSetupError(`--init-from: ${error.message}`);
-      });
-      network = loaded.network as Network<PolicyValueConfig>;
-    } else {
-      network = buildNetwork({
-        kind: 'policy-value',
-        observationSize: OBSERVATION_SIZE,
-        actionCount: ACTION_COUNT,
-        hiddenUnits: hp.hiddenUnits,
-        activation: hp.activation,
-        seed: run.seed,
-      });
-    }
-    const phase = run.initFrom === null && hp.imitationEpisodes > 0 ? 'imitation' : 'ppo';
-    optimizer = createOptimizer({
-      kind: 'adam',
-      learningRate: phase === 'imitation' ? hp.imitationLearningRate : hp.learningRate,
-      epsilon: hp.adamEpsilon,
-    }).optimizer;
-    state = {
-      format: 'yaniv-train-state/1',
-      run,
-      hyperParameters: hp,
-      iteration: 0,
-      episodes: 0,
-      decisions: 0,
-      samples: 0,
-      wallSeconds: 0,
-      phase,
-      rng: seededRng(mixSeed(run.seed, 1)).getState() as number[],
-      league: [],
-      lastEvaluation: null,
-      best: null,
-      commandLines: [options.commandLine],
-    };
-    writeFileSync(path.join(out, METRICS_FILE), '');
-  }
-  const rng: Rng = rngFromState(state.rng);
-  const imitationTarget = run.initFrom === null ? hp.imitationEpisodes : 0;
-  if (state.phase === 'ppo' && pool.snapshots.length === 0 && hp.leagueSize > 0) {
-    pool.add({ id: state.iteration, episodes: state.episodes, weights: getFlatWeights(network.model) });
-  }
-
+  folder.create();
+  const learner = await openLearner(folder, settings, options.commandLine);
+  const { state } = learner;
   if (state.episodes >= run.episodes) {
     hooks.log(`nothing to do: ${state.episodes} of ${run.episodes} episodes played (give a larger --episodes to go on)`);
-    optimizer.dispose();
-    network.model.dispose();
-    return { state, stopped: false, checkpoint: existing ?? path.join(out, CHECKPOINT_DIR) };
+    learner.dispose();
+    return { state, stopped: false, checkpoint: settings.resume?.dir ?? folder.checkpointDir };
   }
   hooks.log(
-    `${describeBackend(backend)}; network ${network.config.hiddenUnits.join('-')} ${network.config.activation}; ${run.workers} actor worker(s) × ${hp.gamesPerActor} games`,
+    `${describeBackend(backend)}; network ${learner.network.config.hiddenUnits.join('-')} ${learner.network.config.activation}; ${run.workers} actor worker(s) × ${hp.gamesPerActor} games`,
   );
 
-  // Actors.
-  const actorCount = Math.max(1, run.workers);
-  const actors: ActorChannel[] = [];
-  const evaluator = new EvaluationWorker(options.evalWorkerUrl ?? new URL('./evalWorker.js', import.meta.url));
-  let pendingEvaluation: Promise<void> | null = null;
-  // A function, not a test of the variable: the callbacks that set it are invisible to narrowing.
-  const evaluationDone = () => pendingEvaluation ?? Promise.resolve();
+  const evaluation = new PeriodicEvaluation(folder, learner, hooks, options.evalWorkerUrl);
+  let transport: Transport | null = null;
   let stopped = false;
-  let checkpointDir = path.join(out, CHECKPOINT_DIR);
+  let checkpoint = folder.checkpointDir;
   try {
-    for (let a = 0; a < actorCount; a++) {
-      const init = {
-        actor: a,
-        backend: run.backend,
-        network: network.config,
-        teacher: imitationTarget > 0 && state.episodes < imitationTarget ? hp.imitationTeacher : null,
-        setup: {
-          players: run.players,
-          games: hp.gamesPerActor,
-          preset: run.preset,
-          episode: run.episode,
-          reward: hp.reward,
-          rewardScale: hp.rewardScale,
-          maxTurns: hp.maxTurns,
-          returnHorizon: hp.returnHorizon,
-          opponents: mix,
-          seed: mixSeed(run.seed, 2, state.iteration, a),
-        },
-      };
-      actors.push(
-        run.workers === 0
-          ? await startInlineActor(init)
-          : await startWorkerActor(init, options.actorWorkerUrl ?? new URL('./actorWorker.js', import.meta.url)),
-      );
-    }
-    const broadcast = (message: Parameters<ActorChannel['post']>[0]) => actors.forEach((actor) => actor.post(message));
-    broadcast({ type: 'league', add: pool.snapshots.map(({ id, weights }) => ({ id, weights })), remove: [] });
-    broadcast({ type: 'weights', version: state.iteration, weights: getFlatWeights(network.model) });
-
-    const collectMode = (): CollectMode => {
-      if (state.episodes >= imitationTarget) return { kind: 'ppo' };
-      return { kind: 'imitation', teacherPlays: state.episodes < imitationTarget * (1 - hp.imitationDaggerShare) };
-    };
-    let nextBatch = state.iteration;
-    const request = () => {
-      const mode = collectMode();
-      broadcast({ type: 'collect', batch: nextBatch++, samples: Math.ceil(hp.rolloutSamples / actorCount), mode });
-    };
-    for (let d = 0; d <= hp.actorLag; d++) request();
-
+    // Actors, with the learner's weights.
+    transport = await startInProcessTransport(actorInits(settings, learner), {
+      inline: run.workers === 0,
+      lag: hp.actorLag,
+      workerUrl: options.actorWorkerUrl,
+    });
+    const { bus, weights } = transport;
+    await learner.publish(weights);
     hooks.onStart?.({
-      out,
+      out: folder.root,
       backend: describeBackend(backend),
       episodesDone: state.episodes,
       target: run.episodes,
@@ -455,209 +122,215 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
       phase: state.phase,
     });
 
-    /** What a saved network's metadata.json records of the run (checkpoints and evaluation snapshots alike). */
-    const trainingMetadata = (): Record<string, unknown> => ({
-      rules: { preset: run.preset },
-      players: run.players,
-      episode: run.episode,
-      reward: hp.reward,
-      rewardScale: hp.rewardScale,
-      returnHorizon: hp.returnHorizon,
-      episodes: state.episodes,
-      iteration: state.iteration,
-      phase: state.phase,
-      decisions: state.decisions,
-      wallSeconds: state.wallSeconds,
-      hyperParameters: hp,
-      opponents: run.opponents,
-      evaluation: state.lastEvaluation,
-      commandLines: state.commandLines,
-      machine: `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}`,
-    });
-
-    const saveAll = async (): Promise<void> => {
-      state.rng = rng.getState() as number[];
-      state.league = pool.snapshots.map(({ id, episodes }) => ({ id, episodes }));
-      const tmp = path.join(out, `${CHECKPOINT_DIR}.tmp`);
-      rmSync(tmp, { recursive: true, force: true });
-      await saveCheckpoint(
-        tmp,
-        { network, optimizer, optimizerConfig: optimizer.config },
-        {
-          ...versions,
-          training: trainingMetadata(),
-        },
-      );
-      mkdirSync(path.join(tmp, LEAGUE_DIR));
-      for (const { id, weights } of pool.snapshots)
-        writeFileSync(path.join(tmp, LEAGUE_DIR, `${id}.bin`), new Uint8Array(weights.buffer, weights.byteOffset, weights.byteLength));
-      writeFileSync(path.join(tmp, TRAINER_STATE), JSON.stringify(state, null, 1) + '\n');
-      replaceDir(tmp, path.join(out, CHECKPOINT_DIR));
-      checkpointDir = path.join(out, CHECKPOINT_DIR);
-    };
-
-    const startEvaluation = async (): Promise<void> => {
-      if (run.evalGames === 0 || evaluator.running) return;
-      const iteration = state.iteration;
-      const episodes = state.episodes;
-      const snapshot = path.join(out, 'eval', `iter-${String(iteration).padStart(6, '0')}`);
-      await saveNetwork(network, snapshot, { ...versions, training: trainingMetadata() });
-      const matchups = evaluationMatchups(run.players);
-      pendingEvaluation = evaluator
-        .run({
-          model: snapshot,
-          matchups,
-          games: run.evalGames,
-          seed: run.seed,
-          preset: run.preset,
-          episode: run.episode,
-          backend: run.backend,
-        })
-        .then(
-          async (results) => {
-            const line: EvaluationMetrics = {
-              type: 'evaluation',
-              iteration,
-              episodes,
-              results: results.map((r) => ({ ...r, key: matchupKey(r) })),
-            };
-            appendMetrics(out, line);
-            state.lastEvaluation = line;
-            // The best network by its win rate against strong at the first table size.
-            const target = line.results.find((r) => r.opponent === 'strong' && r.players === run.players[0]) ?? line.results[0];
-            if (target && (state.best === null || target.winRate > state.best.winRate)) {
-              state.best = { matchup: target.key, winRate: target.winRate, iteration, episodes };
-              rmSync(path.join(out, BEST_DIR), { recursive: true, force: true });
-              renameSync(snapshot, path.join(out, BEST_DIR));
-            } else {
-              rmSync(snapshot, { recursive: true, force: true });
-            }
-            rmSync(path.dirname(snapshot), { recursive: true, force: true });
-            hooks.onEvaluation?.(line);
-            await writeCurve(out);
-          },
-          (error: Error) => hooks.log(`evaluation failed: ${error.message}`),
-        )
-        .finally(() => {
-          pendingEvaluation = null;
-        });
-    };
-
-    let lastArrival = performance.now();
-    while (true) {
-      // One batch: every actor's part, in order.
-      const replies: ActorMessage[] = [];
-      for (const actor of actors) replies.push(await actor.next());
-      const parts = replies.map((reply) => {
-        if (reply.type !== 'trajectories') throw new Error(`an actor sent ${reply.type} instead of trajectories`);
-        return reply;
-      });
+    let clock = performance.now();
+    for (;;) {
+      // Collect: every actor's part of the next batch.
+      const taken = await bus.take({ samples: hp.rolloutSamples, usable: (part) => learner.canUse(part) });
+      const collected = mergeParts(taken.parts);
       const arrived = performance.now();
-      const iterationSeconds = (arrived - lastArrival) / 1000;
-      lastArrival = arrived;
-      const batch = mergeBatches(parts.map((p) => p.trajectories));
-      const stats = mergeStats(parts.map((p) => p.stats));
-      const mode = parts[0].mode;
+      const iterationSeconds = (arrived - clock) / 1000;
+      clock = arrived;
 
-      // The update.
+      // Update, then the new weights out (the league may have grown).
       const updateStarted = performance.now();
-      let lossFields: Partial<IterationMetrics> & { loss: number };
-      let passes: number;
-      if (mode.kind === 'imitation') {
-        const result = imitationUpdate(network, optimizer, batch, hp, rng);
-        lossFields = {
-          loss: result.loss,
-          teacherAgreement: stats.learnerDecisions > 0 ? stats.teacherAgreement / stats.learnerDecisions : 0,
-        };
-        passes = hp.imitationEpochs;
-      } else {
-        if (state.phase === 'imitation') {
-          // Imitation is over: a fresh optimizer for PPO, and the imitated network joins the league as its first snapshot.
-          state.phase = 'ppo';
-          optimizer.dispose();
-          optimizer = createOptimizer({ kind: 'adam', learningRate: hp.learningRate, epsilon: hp.adamEpsilon }).optimizer;
-          if (hp.leagueSize > 0) {
-            const snapshot = { id: state.iteration, episodes: state.episodes, weights: getFlatWeights(network.model) };
-            broadcast({ type: 'league', add: [{ id: snapshot.id, weights: snapshot.weights }], remove: pool.add(snapshot) });
-          }
-          hooks.log(`imitation done after ${state.episodes} episodes; PPO from here`);
-        }
-        const result = ppoUpdate(network, optimizer, batch, hp, rng);
-        const { epochs, minibatches: _m, stoppedEarly: _s, ...rest } = result;
-        lossFields = { ...rest, epochs };
-        passes = (result.minibatches * hp.minibatchSize) / Math.max(1, batch.count);
-      }
+      const update = learner.update(collected.batch, collected.mode, (message) => hooks.log(message));
       const updateSeconds = (performance.now() - updateStarted) / 1000;
-      state.iteration++;
-      state.episodes += stats.episodes;
-      state.decisions += stats.decisions;
-      state.samples += batch.count;
-      state.wallSeconds += iterationSeconds;
+      countIteration(state, collected, iterationSeconds);
+      learner.growLeague();
+      await learner.publish(weights);
+      await bus.ack(taken);
 
-      // New weights out; the next batch asked for (it will be played with them, or with these ones when actorLag is 1).
-      broadcast({ type: 'weights', version: state.iteration, weights: getFlatWeights(network.model) });
-      if (state.phase === 'ppo' && hp.leagueSize > 0 && state.iteration % hp.leagueEvery === 0) {
-        const snapshot = { id: state.iteration, episodes: state.episodes, weights: getFlatWeights(network.model) };
-        broadcast({ type: 'league', add: [{ id: snapshot.id, weights: snapshot.weights }], remove: pool.add(snapshot) });
-      }
-      const done = state.episodes >= run.episodes || hooks.stopRequested();
-      if (!done) request();
-
-      const metrics: IterationMetrics = {
-        type: 'iteration',
-        iteration: state.iteration,
-        phase: mode.kind,
-        episodes: state.episodes,
-        decisions: state.decisions,
-        samples: state.samples,
-        wallSeconds: state.wallSeconds,
-        batchSamples: batch.count,
-        iterationSeconds,
-        updateSeconds,
-        episodesPerSecond: stats.episodes / iterationSeconds,
-        decisionsPerSecond: stats.decisions / iterationSeconds,
-        learnerSamplesPerSecond: (batch.count * passes) / updateSeconds,
-        ...lossFields,
-        meanReward: batch.count > 0 ? stats.rewardSum / batch.count : 0,
-        truncatedEpisodes: stats.truncated,
-        decisionsPerEpisode: stats.episodes > 0 ? stats.decisions / stats.episodes : Number.NaN,
-        trainingWinRates: stats.outcomes,
-        weightsVersion: state.iteration,
-        actingVersion: parts[0].weightsVersion,
-        league: pool.snapshots.map((s) => s.id),
-      };
-      appendMetrics(out, metrics);
+      const metrics = iterationMetrics(learner, collected, update, iterationSeconds, updateSeconds);
+      folder.appendMetrics(metrics);
       hooks.onIteration?.(metrics);
-
-      if (done) {
+      if (state.episodes >= run.episodes || hooks.stopRequested()) {
         stopped = state.episodes < run.episodes;
         break;
       }
-      if (state.iteration % hp.checkpointEvery === 0) await saveAll();
-      if (run.evalEvery > 0 && state.iteration % run.evalEvery === 0) await startEvaluation();
-      if (state.iteration % 5 === 0 && !evaluator.running) await writeCurve(out);
+
+      // Checkpoint, evaluate, redraw the curve, each on its own period.
+      if (state.iteration % hp.checkpointEvery === 0) checkpoint = await learner.saveCheckpoint(folder);
+      if (run.evalEvery > 0 && state.iteration % run.evalEvery === 0) await evaluation.start();
+      if (state.iteration % 5 === 0 && !evaluation.running) await folder.writeCurve();
     }
 
-    // The end: a checkpoint, the last evaluation (not after Ctrl-C), the curve.
-    await saveAll();
+    // Finish: the actors stop; a checkpoint, the last evaluation (not after Ctrl-C), the curve.
+    await transport.close();
+    transport = null;
+    checkpoint = await learner.saveCheckpoint(folder);
     if (!stopped && run.evalGames > 0) {
-      await evaluationDone();
-      if (state.lastEvaluation === null || (state.lastEvaluation as EvaluationMetrics).iteration !== state.iteration) {
-        hooks.log(`final evaluation: ${run.evalGames} games per match-up…`);
-        await startEvaluation();
-        await evaluationDone();
-      }
-      await saveAll();
+      await evaluation.final();
+      checkpoint = await learner.saveCheckpoint(folder);
     }
-    await writeCurve(out);
+    await folder.writeCurve();
   } finally {
-    await Promise.all(actors.map((actor) => actor.close().catch(() => undefined)));
-    await evaluator.close();
-    optimizer.dispose();
-    network.model.dispose();
+    await transport?.close().catch(() => undefined);
+    await evaluation.close();
+    learner.dispose();
   }
   hooks.log(
-    `${stopped ? 'stopped' : 'done'}: ${state.episodes} episodes, ${state.iteration} iterations; checkpoint ${checkpointDir}; ${path.join(out, CURVE_FILE)}`,
+    `${stopped ? 'stopped' : 'done'}: ${state.episodes} episodes, ${state.iteration} iterations; checkpoint ${checkpoint}; ${folder.curveFile}`,
   );
-  return { state, stopped, checkpoint: checkpointDir };
+  return { state, stopped, checkpoint };
+}
+
+/** The learner of a fresh run (with an empty metrics.jsonl), or of the checkpoint (its metrics cut back to it). */
+async function openLearner(folder: RunFolder, settings: RunSettings, commandLine: string[]): Promise<Learner> {
+  const { run, hp, resume } = settings;
+  if (resume === null) {
+    const learner = await Learner.fresh(run, hp, commandLine);
+    folder.startMetrics();
+    return learner;
+  }
+  const { dir, saved } = resume;
+  const state = { ...saved, run, hyperParameters: hp, commandLines: [...saved.commandLines, commandLine] };
+  const learner = await Learner.resume(folder, dir, state);
+  folder.truncateMetrics(state.iteration);
+  return learner;
+}
+
+/** What each actor starts with: the rules, the network's shape, the opponent mix, its own seed. */
+function actorInits(settings: RunSettings, learner: Learner): ActorInit[] {
+  const { run, hp, mix } = settings;
+  const { state } = learner;
+  const teacher = state.episodes < learner.imitationTarget ? hp.imitationTeacher : null;
+  return Array.from({ length: Math.max(1, run.workers) }, (_, actor) => ({
+    actor,
+    backend: run.backend,
+    network: learner.network.config,
+    teacher,
+    setup: {
+      players: run.players,
+      games: hp.gamesPerActor,
+      env: learner.env,
+      returnHorizon: hp.returnHorizon,
+      opponents: mix,
+      seed: mixSeed(run.seed, 2, state.iteration, actor),
+      equity: rewardEquity(hp, run),
+    },
+  }));
+}
+
+/** The counters of the run after an iteration on `collected` (the update itself counted the iteration). */
+function countIteration(state: TrainerState, collected: CollectedBatch, seconds: number): void {
+  state.episodes += collected.stats.episodes;
+  state.decisions += collected.stats.decisions;
+  state.samples += collected.batch.count;
+  state.wallSeconds += seconds;
+}
+
+/** The metrics.jsonl line of an iteration. */
+function iterationMetrics(
+  learner: Learner,
+  { batch, stats, mode, weightsVersion }: CollectedBatch,
+  update: UpdateResult,
+  iterationSeconds: number,
+  updateSeconds: number,
+): IterationMetrics {
+  const { state } = learner;
+  const { passes, ...losses } = update;
+  const teacherAgreement = stats.learnerDecisions > 0 ? stats.teacherAgreement / stats.learnerDecisions : 0;
+  return {
+    type: 'iteration',
+    iteration: state.iteration,
+    phase: mode.kind,
+    episodes: state.episodes,
+    decisions: state.decisions,
+    samples: state.samples,
+    wallSeconds: state.wallSeconds,
+    batchSamples: batch.count,
+    iterationSeconds,
+    updateSeconds,
+    episodesPerSecond: stats.episodes / iterationSeconds,
+    decisionsPerSecond: stats.decisions / iterationSeconds,
+    learnerSamplesPerSecond: (batch.count * passes) / updateSeconds,
+    ...(mode.kind === 'imitation' ? { ...losses, teacherAgreement } : losses),
+    meanReward: batch.count > 0 ? stats.rewardSum / batch.count : 0,
+    truncatedEpisodes: stats.truncated,
+    decisionsPerEpisode: stats.episodes > 0 ? stats.decisions / stats.episodes : Number.NaN,
+    trainingWinRates: stats.outcomes,
+    weightsVersion: state.iteration,
+    actingVersion: weightsVersion,
+    league: learner.pool.snapshots.map((s) => s.id),
+  };
+}
+
+/**
+ * The periodic tournaments, one at a time in the evaluation worker while training goes on: each
+ * saves the network, plays it, logs the results, and keeps it as best/ when it beats the best so far
+ * (its win rate against strong at the first table size).
+ */
+class PeriodicEvaluation {
+  private readonly worker: EvaluationWorker;
+  private pending: Promise<void> | null = null;
+
+  constructor(
+    private readonly folder: RunFolder,
+    private readonly learner: Learner,
+    private readonly hooks: TrainHooks,
+    workerUrl = new URL('./evalWorker.js', import.meta.url),
+  ) {
+    this.worker = new EvaluationWorker(workerUrl);
+  }
+
+  get running(): boolean {
+    return this.worker.running;
+  }
+
+  /** Starts an evaluation of the network as it is now, unless one is running. */
+  async start(): Promise<void> {
+    const { run, state } = this.learner;
+    if (run.evalGames === 0 || this.worker.running) return;
+    const { iteration, episodes } = state;
+    const snapshot = this.folder.evaluationSnapshotDir(iteration);
+    await saveNetwork(this.learner.network, snapshot, this.learner.saveOptions());
+    this.pending = this.worker
+      .run({
+        model: snapshot,
+        matchups: evaluationMatchups(run.players),
+        games: run.evalGames,
+        seed: run.seed,
+        env: this.learner.env,
+        backend: run.backend,
+      })
+      .then(
+        (results) =>
+          this.record(snapshot, { type: 'evaluation', iteration, episodes, results: results.map((r) => ({ ...r, key: matchupKey(r) })) }),
+        (error: Error) => this.hooks.log(`evaluation failed: ${error.message}`),
+      )
+      .finally(() => {
+        this.pending = null;
+      });
+  }
+
+  private async record(snapshot: string, line: EvaluationMetrics): Promise<void> {
+    const { run, state } = this.learner;
+    this.folder.appendMetrics(line);
+    state.lastEvaluation = line;
+    const target = line.results.find((r) => r.opponent === 'strong' && r.players === run.players[0]) ?? line.results[0];
+    const best = target !== undefined && (state.best === null || target.winRate > state.best.winRate);
+    if (best) state.best = { matchup: target.key, winRate: target.winRate, iteration: line.iteration, episodes: line.episodes };
+    this.folder.finishEvaluation(snapshot, best);
+    this.hooks.onEvaluation?.(line);
+    await this.folder.writeCurve();
+  }
+
+  /** Waits for the running evaluation, then evaluates the final network unless that one just did. */
+  async final(): Promise<void> {
+    await this.done();
+    const last = this.learner.state.lastEvaluation as EvaluationMetrics | null;
+    if (last === null || last.iteration !== this.learner.iteration) {
+      this.hooks.log(`final evaluation: ${this.learner.run.evalGames} games per match-up…`);
+      await this.start();
+      await this.done();
+    }
+  }
+
+  private done(): Promise<void> {
+    return this.pending ?? Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    return this.worker.close();
+  }
 }

@@ -1,10 +1,13 @@
 /**
  * The advisor: on the player's turn, a bot's recommended move (highlighted on the table too),
- * the moves it ranked best with their probability or score, its value estimate, and the chance
- * of being Assaf'ed whenever Yaniv may be called.
+ * the moves it ranked best with their probability or expected cost, its value estimate, and the
+ * chance of being Assaf'ed whenever Yaniv may be called — cards drawn as the hand draws them,
+ * numbers in words (adviceWords.ts).
  */
 import { html } from './html.js';
-import type { Msg, RankedAction } from './protocol.js';
+import { SCORE_CAPTIONS, riskInWords, scoreInWords, valueInWords } from './adviceWords.js';
+import { MoveView } from './moveView.js';
+import type { Msg } from './protocol.js';
 
 const TOP_MOVES = 5;
 
@@ -48,34 +51,38 @@ function AdviceBody({
 }) {
   if (!myMove) return html`<p class="hint">The advisor speaks on your turn.</p>`;
   if (advice === null) return html`<p class="hint">Thinking…</p>`;
+  const value = valueInWords(advice.value, advice.scores);
   return html`<div class="advice" data-counter=${counter}>
-    <p>${advice.agent} suggests <b class="advice-pick" data-action=${advice.pick.action}>${advice.pick.text}</b></p>
+    <p>
+      ${`${advice.agent} suggests `}<b class="advice-pick" data-action=${advice.pick.action}
+        ><${MoveView} move=${advice.pick} tense="suggest"
+      /></b>
+    </p>
     ${
       advice.scores === 'none'
         ? null
-        : html`<ol class="ranked" aria-label="Best moves">
-            ${advice.actions
-              .slice(0, TOP_MOVES)
-              .map(
+        : html`<p class="hint" id="ranked-caption">${SCORE_CAPTIONS[advice.scores]}:</p>
+            <ol class="ranked" aria-labelledby="ranked-caption">
+              ${advice.actions.slice(0, TOP_MOVES).map(
                 (a) =>
-                  html`<li key=${a.action} class=${a.action === advice.pick.action ? 'pick' : ''}>
-                    <span>${a.text}</span> <span class="score">${formatScore(a, advice.scores)}</span>
+                  html`<li key=${a.action} data-action=${a.action} class=${a.action === advice.pick.action ? 'pick' : ''}>
+                    <${MoveView} move=${a} tense="suggest" />
+                    <span class="score">${scoreInWords(a.score, advice.scores)}</span>
                   </li>`,
               )}
-          </ol>`
+            </ol>`
     }
-    ${advice.value === null ? null : html`<p class="hint">Value estimate ${advice.value.toFixed(2)}${advice.scores === 'score' ? ' (points, higher is better)' : ''}</p>`}
+    ${value === null ? null : html`<p class="hint value-words">${value}</p>`}
     ${
       advice.assaf === null
         ? null
         : html`<p class="assaf">
-            Assaf risk if you call Yaniv now: <b>${Math.round(advice.assaf.risk * 100)}%</b>
-            ${advice.assaf.exact ? null : html`<span class="hint">(estimated from 4,096 deals)</span>`}
+            Assaf risk if you call Yaniv now: <b>${riskInWords(advice.assaf.risk)}</b>
+            <span class="hint"
+              >(the chance that another player holds as few points or
+              fewer${advice.assaf.exact ? '' : ', estimated from 4,096 deals'})</span
+            >
           </p>`
     }
   </div>`;
-}
-
-function formatScore(action: RankedAction, scores: Msg<'advice'>['scores']): string {
-  return scores === 'probability' ? `${(action.score * 100).toFixed(1)}%` : action.score.toFixed(2);
 }

@@ -1,14 +1,12 @@
 /**
  * Cards as the page shows them. The protocol names cards `10H`, `QS`, `JK` (rank A 2 … 10 J Q K,
  * suit S H D C); this reads a name into what a card face needs (rank, suit symbol, colour, words
- * for screen readers) and into the engine's kind (suit·13 + rank − 1, joker 52), the order of
- * hand slots that discard ids are counted in. test/web/cards.test.ts checks it against the engine.
+ * for screen readers). test/web/cards.test.ts checks it against the engine's card names.
  */
 
 export const SUITS = ['S', 'H', 'D', 'C'] as const;
 export type Suit = (typeof SUITS)[number];
 const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'] as const;
-export const JOKER_KIND = 52;
 
 const SUIT_SYMBOLS: Record<Suit, string> = { S: '♠', H: '♥', D: '♦', C: '♣' };
 const SUIT_WORDS: Record<Suit, string> = { S: 'spades', H: 'hearts', D: 'diamonds', C: 'clubs' };
@@ -47,20 +45,11 @@ export function cardFace(name: string): CardFace {
   };
 }
 
-/** The engine's kind of a card: suit·13 + rank − 1, the joker 52. */
-export function cardKind(name: string): number {
-  const face = cardFace(name);
-  return face.suit === null ? JOKER_KIND : SUITS.indexOf(face.suit) * RANKS.length + face.rank - 1;
-}
-
-/** A hand as people hold it: by rank, then suit, jokers last. */
+/** A hand as people hold it: by rank, then suit (S H D C), jokers last. */
 export function sortForDisplay(names: readonly string[]): string[] {
-  const rankOrSpare = (face: CardFace) => (face.suit === null ? RANKS.length + 1 : face.rank);
-  return [...names].sort((a, b) => {
-    const x = cardFace(a);
-    const y = cardFace(b);
-    return rankOrSpare(x) - rankOrSpare(y) || cardKind(a) - cardKind(b);
-  });
+  const order = (face: CardFace) =>
+    face.suit === null ? (RANKS.length + 1) * SUITS.length : face.rank * SUITS.length + SUITS.indexOf(face.suit);
+  return [...names].sort((a, b) => order(cardFace(a)) - order(cardFace(b)));
 }
 
 /** "5 of spades, 6 of spades" */

@@ -5,6 +5,7 @@
  * plain data: the view renders it, test/web/game.test.ts feeds it messages.
  */
 import type { Msg, ServerMessage } from './protocol.js';
+import { YOU } from './words.js';
 
 /** The table as created or resumed. */
 export type TableInfo = Omit<Msg<'table_created'>, 'type' | 'id'>;
@@ -38,10 +39,12 @@ export interface Game {
   /** The latest round result until the player dismisses it. */
   readonly unseenResult: RoundResult | null;
   readonly over: Msg<'game_over'> | null;
+  /** The counter at which the current round was dealt (0, or the last round_end's). */
+  readonly roundStartedAt: number;
 }
 
 export function newGame(info: TableInfo, rounds: readonly RoundResult[] = []): Game {
-  return { info, state: null, turns: info.seats.map(() => null), rounds, unseenResult: null, over: null };
+  return { info, state: null, turns: info.seats.map(() => null), rounds, unseenResult: null, over: null, roundStartedAt: 0 };
 }
 
 /** The game after one server message (messages of other tables change nothing). */
@@ -54,8 +57,8 @@ export function receive(game: Game, message: ServerMessage): Game {
       return { ...game, turns: withStep(game.turns, message) };
     case 'round_end': {
       if (game.rounds.some((r) => r.round === message.round)) return game;
-      const result = roundResult(message, game.state?.view.totals);
-      return { ...game, rounds: [...game.rounds, result], unseenResult: result };
+      const result = roundResult(message, totalsBefore(game, message.round));
+      return { ...game, rounds: [...game.rounds, result], unseenResult: result, roundStartedAt: message.counter };
     }
     case 'game_over':
       return { ...game, over: message };
@@ -77,7 +80,23 @@ export function mySeat(game: Game): number {
 export function seatName(game: Game, seat: number): string {
   const info = game.info.seats[seat];
   if (info === undefined) return `seat ${seat + 1}`;
-  return info.player === 'client' ? 'You' : `${info.agent ?? 'bot'} (seat ${seat + 1})`;
+  return info.player === 'client' ? YOU : `${info.agent ?? 'bot'} (seat ${seat + 1})`;
+}
+
+/** A column heading for the seat: "You" or "#3" (the full name is its title). */
+export function shortSeatName(game: Game, seat: number): string {
+  return game.info.seats[seat]?.player === 'client' ? YOU : `#${seat + 1}`;
+}
+
+/** Who laid the previous group (the latest discard this round by another seat than the one to move), with its counter. */
+export function previousLayer(game: Game, current: number): { readonly seat: number; readonly counter: number } | null {
+  let layer: { seat: number; counter: number } | null = null;
+  game.turns.forEach((turn, seat) => {
+    const laid = turn?.steps[0];
+    if (seat === current || laid?.kind !== 'discard' || laid.counter <= game.roundStartedAt) return;
+    if (layer === null || laid.counter > layer.counter) layer = { seat, counter: laid.counter };
+  });
+  return layer;
 }
 
 function withStep(turns: readonly (SeatTurn | null)[], event: Msg<'event'>): (SeatTurn | null)[] {
@@ -87,8 +106,26 @@ function withStep(turns: readonly (SeatTurn | null)[], event: Msg<'event'>): (Se
   return turns.map((turn, seat) => (seat === event.actor ? { counter: event.counter, steps } : turn));
 }
 
-function roundResult(message: Msg<'round_end'>, viewTotals: readonly number[] | undefined): RoundResult {
-  const totalsBefore = viewTotals ?? message.totals.map((total, seat) => total - (message.points[seat] ?? 0));
+/** Each seat's total now: the game's end, else the latest of the state's view and the latest round result. */
+export function currentTotals(game: Game): readonly number[] {
+  if (game.over !== null) return game.over.totals;
+  const last = game.rounds[game.rounds.length - 1];
+  if (last !== undefined && (game.state === null || game.roundStartedAt > game.state.counter)) return last.totals;
+  return game.state?.view.totals ?? game.info.seats.map(() => 0);
+}
+
+/**
+ * The totals a round started from: the previous round's result when the page has it (a seat that
+ * is out gets no state frames, so its view's totals can be rounds old), else the latest view's.
+ */
+function totalsBefore(game: Game, round: number): readonly number[] | undefined {
+  const previous = game.rounds[game.rounds.length - 1];
+  if (round === 1) return game.info.seats.map(() => 0);
+  return previous?.round === round - 1 ? previous.totals : game.state?.view.totals;
+}
+
+function roundResult(message: Msg<'round_end'>, before: readonly number[] | undefined): RoundResult {
+  const totalsBefore = before ?? message.totals.map((total, seat) => total - (message.points[seat] ?? 0));
   return {
     round: message.round,
     outcome: message.outcome,

@@ -5,18 +5,7 @@
  * off, Escape clears the picks. Keys typed into a form field, or with Ctrl, Alt or Meta, are
  * left alone.
  */
-
-export type Command =
-  | { readonly type: 'pick'; readonly index: number }
-  | { readonly type: 'discard' }
-  | { readonly type: 'deck' }
-  | { readonly type: 'take' }
-  | { readonly type: 'yaniv' }
-  | { readonly type: 'quick' }
-  | { readonly type: 'slapdown' }
-  | { readonly type: 'pass' }
-  | { readonly type: 'advisor' }
-  | { readonly type: 'clear' };
+import type { Intent } from './intents.js';
 
 export interface KeyPress {
   readonly key: string;
@@ -25,21 +14,21 @@ export interface KeyPress {
   readonly metaKey: boolean;
 }
 
-const LETTERS: Record<string, Command> = {
-  d: { type: 'deck' },
-  t: { type: 'take' },
-  y: { type: 'yaniv' },
-  q: { type: 'quick' },
-  s: { type: 'slapdown' },
-  p: { type: 'pass' },
-  a: { type: 'advisor' },
+const LETTERS: Record<string, Intent> = {
+  d: { type: 'draw' },
+  t: { type: 'take', card: null },
+  y: { type: 'call', kind: 'yaniv' },
+  q: { type: 'call', kind: 'quick' },
+  s: { type: 'call', kind: 'slapdown' },
+  p: { type: 'call', kind: 'pass' },
+  a: { type: 'advise' },
 };
 
-/** The command a key press stands for, or null. */
-export function commandFor(press: KeyPress): Command | null {
+/** What a key press means, or null. */
+export function intentOf(press: KeyPress): Intent | null {
   if (press.ctrlKey || press.altKey || press.metaKey) return null;
   if (/^[1-9]$/.test(press.key)) return { type: 'pick', index: Number(press.key) - 1 };
-  if (press.key === 'Enter') return { type: 'discard' };
+  if (press.key === 'Enter') return { type: 'lay' };
   if (press.key === 'Escape') return { type: 'clear' };
   return LETTERS[press.key.toLowerCase()] ?? null;
 }

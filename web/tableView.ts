@@ -6,17 +6,14 @@
  */
 import { Card, CardBacks, Face, cardClass } from './cardView.js';
 import { cardFace, cardsInWords, sortForDisplay } from './cards.js';
-import { type Game, mySeat, seatName } from './game.js';
+import { type Game, currentTotals, mySeat, previousLayer, seatName } from './game.js';
+import { MoveView } from './moveView.js';
 import { html } from './html.js';
+import { type Intent, isCall } from './intents.js';
 import type { LegalAction, Msg } from './protocol.js';
 
-export interface TableCommands {
-  readonly pick: (index: number) => void;
-  readonly discard: () => void;
-  readonly deck: () => void;
-  readonly take: (card: string) => void;
-  readonly play: (action: LegalAction) => void;
-}
+/** Clicks go where keys go: to the session's `dispatch` (intents.ts decides what they mean). */
+type Dispatch = (intent: Intent) => void;
 
 interface TableProps {
   readonly game: Game;
@@ -24,10 +21,10 @@ interface TableProps {
   readonly selected: readonly number[];
   readonly advice: Msg<'advice'> | null;
   readonly busy: boolean;
-  readonly commands: TableCommands;
+  readonly dispatch: Dispatch;
 }
 
-export function TableView({ game, state, selected, advice, busy, commands }: TableProps) {
+export function TableView({ game, state, selected, advice, busy, dispatch }: TableProps) {
   const view = state.view;
   const me = mySeat(game);
   const myMove = state.toMove === me && !busy;
@@ -38,13 +35,21 @@ export function TableView({ game, state, selected, advice, busy, commands }: Tab
       ${view.handSizes.map((_, seat) => (seat === me ? null : html`<${Opponent} key=${seat} game=${game} state=${state} seat=${seat} />`))}
     </section>
     <section class="middle" aria-label="The table">
-      <${PreviousGroup} state=${state} legal=${legal} pick=${pick} selection=${selected.length > 0} commands=${commands} />
+      <${PreviousGroup}
+        state=${state}
+        layer=${previousLayer(game, view.current)}
+        game=${game}
+        legal=${legal}
+        pick=${pick}
+        selection=${selected.length > 0}
+        dispatch=${dispatch}
+      />
       <div class="stock">
         <button
           type="button"
           class=${`deck${pick?.kind === 'draw' ? ' advised' : ''}`}
           disabled=${!canDrawFromDeck(view.phase, legal, selected.length)}
-          onClick=${commands.deck}
+          onClick=${() => dispatch({ type: 'draw' })}
           aria-keyshortcuts="D"
         >
           <span class="card back"></span>
@@ -53,16 +58,16 @@ export function TableView({ game, state, selected, advice, busy, commands }: Tab
         <div class="pile" title=${view.pile.join(' ')}>Pile <b>${view.pile.length}</b></div>
       </div>
       ${
-        view.laid && view.current === me
-          ? html`<div class="laid" aria-label="You laid this turn">
-              <span class="label">You laid</span>
+        view.laid
+          ? html`<div class="laid fresh">
+              <span class="label">${seatName(game, view.current)} laid</span>
               ${view.laid.cards.map((name, i) => html`<${Card} key=${i} name=${name} small=${true} />`)}
             </div>`
           : null
       }
     </section>
-    <${Hand} state=${state} selected=${selected} pick=${pick} commands=${commands} />
-    <${Moves} state=${state} legal=${legal} selected=${selected} pick=${pick} commands=${commands} />
+    <${Hand} state=${state} selected=${selected} pick=${pick} dispatch=${dispatch} />
+    <${Moves} state=${state} legal=${legal} selected=${selected} pick=${pick} dispatch=${dispatch} />
   </div>`;
 }
 
@@ -81,7 +86,7 @@ function Opponent({ game, state, seat }: { readonly game: Game; readonly state: 
     aria-label=${seatName(game, seat)}
   >
     <h3>${seatName(game, seat)}${view.current === seat && state.toMove !== null ? html` <span class="turn-mark">to play</span>` : null}</h3>
-    <div class="total">Total <b>${view.totals[seat]}</b>${out ? ' · out' : ''}</div>
+    <div class="total">Total <b>${currentTotals(game)[seat]}</b>${out ? ' · out' : ''}</div>
     ${out ? null : html`<${CardBacks} count=${view.handSizes[seat]} />`}
     ${
       known.length > 0
@@ -93,15 +98,13 @@ function Opponent({ game, state, seat }: { readonly game: Game; readonly state: 
     }
     ${
       turn
-        ? html`<p
-            class="last-move fresh"
-            key=${turn.counter}
-            aria-label=${`${seatName(game, seat)} just played ${turn.steps.map((s) => s.text).join(', then ')}`}
-          >
+        ? html`<p class="last-move fresh" key=${turn.counter}>
             ${turn.steps.map(
               (step, i) =>
-                html`<span key=${i} class="step"
-                  >${i > 0 ? ' · ' : ''}${step.text}${step.timeout ? ' (out of time)' : ''}${step.reshuffled ? ' (pile reshuffled)' : ''}</span
+                html`<span key=${i} class="step">
+                  <${MoveView} move=${step} tense="done" />${step.timeout ? ' (out of time)' : ''}${
+                    step.reshuffled ? ' (pile reshuffled)' : ''
+                  }</span
                 >`,
             )}
           </p>`
@@ -111,20 +114,22 @@ function Opponent({ game, state, seat }: { readonly game: Game; readonly state: 
 }
 
 interface PreviousProps {
+  readonly game: Game;
   readonly state: Msg<'state'>;
+  readonly layer: ReturnType<typeof previousLayer>;
   readonly legal: readonly LegalAction[];
   readonly pick: LegalAction | null;
   readonly selection: boolean;
-  readonly commands: TableCommands;
+  readonly dispatch: Dispatch;
 }
 
-function PreviousGroup({ state, legal, pick, selection, commands }: PreviousProps) {
+function PreviousGroup({ game, state, layer, legal, pick, selection, dispatch }: PreviousProps) {
   const previous = state.view.previous;
   const drawing = state.view.phase === 'draw';
   const laying = state.view.phase === 'turn' && selection && legal.some((l) => l.kind === 'discard');
   const takeable = (name: string) => (drawing ? legal.some((l) => l.kind === 'take' && l.cards[0] === name) : laying);
-  return html`<div class="previous" aria-label="Previous group">
-    <span class="label">Previous ${previous.type}</span>
+  return html`<div class="previous fresh" aria-label="Previous group" key=${layer?.counter ?? 'dealt'}>
+    <span class="label">Previous ${previous.type}${layer === null ? '' : ` · laid by ${seatName(game, layer.seat)}`}</span>
     <div class="cards">
       ${previous.cards.length === 0 ? html`<span class="hint">(taken)</span>` : null}
       ${previous.cards.map((name, i) => {
@@ -138,7 +143,7 @@ function PreviousGroup({ state, legal, pick, selection, commands }: PreviousProp
           class=${`${cardClass(face.colour, false)} pickable${advised ? ' advised' : ''}`}
           disabled=${!takeable(name)}
           aria-label=${`take ${face.words}`}
-          onClick=${() => commands.take(name)}
+          onClick=${() => dispatch({ type: 'take', card: name })}
         >
           <${Face} name=${name} />
         </button>`;
@@ -151,10 +156,10 @@ interface HandProps {
   readonly state: Msg<'state'>;
   readonly selected: readonly number[];
   readonly pick: LegalAction | null;
-  readonly commands: TableCommands;
+  readonly dispatch: Dispatch;
 }
 
-function Hand({ state, selected, pick, commands }: HandProps) {
+function Hand({ state, selected, pick, dispatch }: HandProps) {
   const view = state.view;
   const hand = sortForDisplay(view.hand);
   const advised = pick?.kind === 'discard' ? advisedIndices(hand, pick.cards) : new Set<number>();
@@ -176,7 +181,7 @@ function Hand({ state, selected, pick, commands }: HandProps) {
           aria-pressed=${order >= 0 ? 'true' : 'false'}
           aria-label=${`${face.words}, key ${i + 1}`}
           aria-keyshortcuts=${String(i + 1)}
-          onClick=${() => commands.pick(i)}
+          onClick=${() => dispatch({ type: 'pick', index: i })}
         >
           <span class="key" aria-hidden="true">${i + 1}</span>
           <${Face} name=${name} />
@@ -202,21 +207,21 @@ interface MovesProps {
   readonly legal: readonly LegalAction[];
   readonly selected: readonly number[];
   readonly pick: LegalAction | null;
-  readonly commands: TableCommands;
+  readonly dispatch: Dispatch;
 }
 
 const OFFER_KEYS: Partial<Record<LegalAction['kind'], string>> = { quick: 'Q', slapdown: 'S', pass: 'P' };
 
-function Moves({ state, legal, selected, pick, commands }: MovesProps) {
+function Moves({ state, legal, selected, pick, dispatch }: MovesProps) {
   const yaniv = legal.find((l) => l.kind === 'yaniv');
-  const offers = state.view.phase === 'afterDraw' ? legal : [];
+  const offers = state.view.phase === 'afterDraw' ? legal.filter(isCall) : [];
   const canLay = state.view.phase === 'turn' && legal.some((l) => l.kind === 'discard');
   return html`<div class="moves" role="toolbar" aria-label="Moves">
     <button
       type="button"
       class="primary"
       disabled=${!canLay || selected.length === 0}
-      onClick=${commands.discard}
+      onClick=${() => dispatch({ type: 'lay' })}
       aria-keyshortcuts="Enter"
     >
       Lay ${selected.length > 0 ? `${selected.length} card${selected.length === 1 ? '' : 's'}` : 'cards'} <kbd>Enter</kbd>
@@ -225,7 +230,7 @@ function Moves({ state, legal, selected, pick, commands }: MovesProps) {
       type="button"
       class=${`yaniv${pick?.kind === 'yaniv' ? ' advised' : ''}`}
       disabled=${yaniv === undefined}
-      onClick=${() => yaniv && commands.play(yaniv)}
+      onClick=${() => dispatch({ type: 'call', kind: 'yaniv' })}
       aria-keyshortcuts="Y"
     >
       Yaniv! <kbd>Y</kbd>
@@ -236,10 +241,11 @@ function Moves({ state, legal, selected, pick, commands }: MovesProps) {
           type="button"
           key=${offer.action}
           class=${`offer${pick?.action === offer.action ? ' advised' : ''}`}
-          onClick=${() => commands.play(offer)}
+          data-action=${offer.action}
+          onClick=${() => dispatch({ type: 'call', kind: offer.kind })}
           aria-keyshortcuts=${OFFER_KEYS[offer.kind]}
         >
-          ${offer.text} <kbd>${OFFER_KEYS[offer.kind]}</kbd>
+          <${MoveView} move=${offer} tense="suggest" /> <kbd>${OFFER_KEYS[offer.kind]}</kbd>
         </button>`,
     )}
   </div>`;

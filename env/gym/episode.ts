@@ -9,11 +9,13 @@ import { applyActionId } from './actionApply.js';
 import { ACTION_COUNT, DISCARD_START, DRAW_DECK_ACTION } from './actionLayout.js';
 import { MaskScratch, markLegalActions, writeActionMask } from './actionMask.js';
 import { actionToMove, describeAction } from './actionMoves.js';
+import { REWARD_SCALE_DESCRIPTION, REWARD_SCHEMES, describeRewardSchemes, writeRoundRewards } from './rewards.js';
 import { IllegalMoveError, newGame, startRound } from '../rules/engine.js';
+import { type HeadsUpEquity, EquityError, tableEquities } from './equity.js';
 import { encodeObservation } from './observation.js';
 import { GameHistory } from './position.js';
 import { type Rng, rngFromState, seededRng } from '../rules/random.js';
-import { MAX_PLAYERS, MIN_PLAYERS, type Rules, resolveRules, ruleOverridesSchema } from '../rules/rules.js';
+import { MAX_PLAYERS, MIN_PLAYERS, type Rules, resolveRules, ruleSelectionSchema } from '../rules/rules.js';
 import {
   type GameState,
   PHASE_BETWEEN_ROUNDS,
@@ -26,26 +28,20 @@ import {
 } from '../rules/state.js';
 
 export const EPISODE_MODES = ['round', 'game'] as const;
-export const REWARD_SCHEMES = ['roundPenalty', 'zeroSum', 'zeroSumTotals', 'winLoss'] as const;
 export type EpisodeMode = (typeof EPISODE_MODES)[number];
-export type RewardScheme = (typeof REWARD_SCHEMES)[number];
+export { REWARD_SCHEMES, type RewardScheme } from './rewards.js';
 
 /** Every environment setting, with its default, validated once. */
 export const envOptionsSchema = z.strictObject({
-  preset: z.string({ error: 'must be a preset name' }).default('standard').describe('Rule preset (RULES.md).'),
-  rules: ruleOverridesSchema.default({}).describe('Rule option overrides on top of the preset.'),
+  ...ruleSelectionSchema.shape,
   players: intFrom(MIN_PLAYERS, MAX_PLAYERS).describe('Seats at the table.'),
   episode: oneOf(EPISODE_MODES).default('game').describe('"round": an episode is one round; "game": rounds until the game ends.'),
-  reward: oneOf(REWARD_SCHEMES)
-    .default('zeroSum')
-    .describe(
-      '"roundPenalty": −points·scale per round; "zeroSum": −(points − mean of the round\'s seats)·scale per round; "zeroSumTotals": the same with each seat\'s change of total over the round (milestones and robbery included) in place of its points; "winLoss": +1 to the winner of the episode, −1/(n−1) to each of the n−1 others, at its end.',
-    ),
+  reward: oneOf(REWARD_SCHEMES).default('zeroSum').describe(`The reward scheme: ${describeRewardSchemes()}`),
   rewardScale: z
     .number({ error: 'must be a positive number' })
     .positive({ error: 'must be a positive number' })
     .default(0.01)
-    .describe('Multiplies round points in "roundPenalty" and "zeroSum".'),
+    .describe(REWARD_SCALE_DESCRIPTION),
   maxTurns: intFrom(1).nullable().default(null).describe('Whole turns after which an episode is truncated; null for no cap.'),
   seed: z.int({ error: 'must be an integer' }).default(0).describe('Seed of the episode seeds (used when reset() is given none).'),
   history: bool().default(true).describe('Keep the game record so positions can be exported (a little slower).'),
@@ -55,14 +51,15 @@ export type EnvOptions = z.input<typeof envOptionsSchema>;
 
 export type EnvConfig = z.output<typeof envOptionsSchema>;
 
-/** Thrown for an action id that is not legal now; the message names the action and why. */
+/** Thrown for an action id that is not legal now; the message names the action and why, `reason` only why. */
 export class IllegalActionError extends IllegalMoveError {
   override name = 'IllegalActionError';
   constructor(
     readonly action: number,
-    reason: string,
+    message: string,
+    readonly reason: string = message,
   ) {
-    super(reason);
+    super(message);
   }
 }
 
@@ -94,6 +91,15 @@ export interface ResetOptions {
   dealSeeds?: (round: number) => number;
 }
 
+/** The equity the "equity" reward reads, checked against the episode's table. */
+function checkedEquity(config: EnvConfig, rules: Rules, equity: HeadsUpEquity | null): HeadsUpEquity {
+  if (!equity) throw new EquityError('reward "equity" needs the solved game equity of the rules (agents/equity.ts shippedEquity)');
+  if (config.players !== 2) throw new EquityError(`reward "equity" is heads-up only today (got players ${config.players})`);
+  if (JSON.stringify(equity.rules) !== JSON.stringify(rules))
+    throw new EquityError('reward "equity": the equity was solved for other rules than the episode\'s');
+  return equity;
+}
+
 /** The rules core behind one environment, driven by action ids. */
 export class Episode {
   readonly config: EnvConfig;
@@ -111,11 +117,23 @@ export class Episode {
   private dealSeeds: ((round: number) => number) | null = null;
   /** The totals when the current round began (for the "zeroSumTotals" reward). */
   private readonly roundStartTotals = new Int32Array(MAX_PLAYERS);
+  /** Each seat's game equity when the current round began, and after it (for the "equity" reward). */
+  private readonly roundStartEquity = new Float64Array(MAX_PLAYERS);
+  private readonly roundEndEquity = new Float64Array(MAX_PLAYERS);
+  private readonly equity: HeadsUpEquity | null;
 
-  /** `rules` may be passed when many episodes share one configuration. */
-  constructor(config: EnvConfig, rules = resolveRules({ preset: config.preset, rules: config.rules, players: config.players })) {
+  /**
+   * `rules` may be passed when many episodes share one configuration; `equity`, the solved game
+   * equity of these rules, is what the "equity" reward reads (and it needs one).
+   */
+  constructor(
+    config: EnvConfig,
+    rules = resolveRules({ preset: config.preset, rules: config.rules, players: config.players }),
+    equity: HeadsUpEquity | null = null,
+  ) {
     this.config = config;
     this.rules = rules;
+    this.equity = config.reward === 'equity' ? checkedEquity(config, rules, equity) : null;
     this.seeds = seededRng(config.seed);
     this.state = newGame({ rules: this.rules, players: config.players });
   }
@@ -143,6 +161,7 @@ export class Episode {
     this.state = state;
     // Totals do not change inside a round, so the round in progress began at these.
     this.roundStartTotals.set(state.totals);
+    if (this.equity && !isRoundOver(state)) tableEquities(this.equity, state, state.starter, this.roundStartEquity);
     this.history = this.config.history ? history : null;
     this.dealSeeds = null;
     this.status =
@@ -205,32 +224,15 @@ export class Episode {
     const result = s.lastResult as RoundResult;
     this.roundResult = result;
     const over = this.config.episode === 'round' || s.phase === PHASE_GAME_OVER;
-    const { reward, rewardScale } = this.config;
-    if (reward === 'roundPenalty' || reward === 'zeroSum' || reward === 'zeroSumTotals') {
-      // What each seat of the round lost: its points, or for "zeroSumTotals" the change of its total.
-      const lost = (seat: number) =>
-        reward === 'zeroSumTotals' ? result.totals[seat] - this.roundStartTotals[seat] : (result.points[seat] as number);
-      let sum = 0;
-      let seats = 0;
-      for (let seat = 0; seat < s.players; seat++) {
-        if (result.points[seat] === null) continue;
-        sum += lost(seat);
-        seats++;
-      }
-      const mean = reward === 'roundPenalty' ? 0 : sum / seats;
-      for (let seat = 0; seat < s.players; seat++) {
-        if (result.points[seat] !== null) rewards[offset + seat] = -(lost(seat) - mean) * rewardScale;
-      }
-    } else if (over) {
-      const gameOver = this.config.episode === 'game';
-      const winner = gameOver ? s.winner : result.winner;
-      let losers = 0;
-      for (let seat = 0; seat < s.players; seat++) if (seat !== winner && (gameOver || result.points[seat] !== null)) losers++;
-      for (let seat = 0; seat < s.players; seat++) {
-        if (seat === winner) rewards[offset + seat] = 1;
-        else if (gameOver || result.points[seat] !== null) rewards[offset + seat] = -1 / losers;
-      }
-    }
+    const end = {
+      players: s.players,
+      result,
+      startTotals: this.roundStartTotals,
+      wholeGame: this.config.episode === 'game',
+      gameWinner: s.winner,
+      ...(this.equity ? { equity: this.equitiesOfRound(this.equity) } : {}),
+    };
+    writeRoundRewards(this.config.reward, this.config.rewardScale, end, over, rewards, offset);
     if (over) this.status = TERMINATED;
     else this.beginRound();
   }
@@ -239,7 +241,14 @@ export class Episode {
     if (this.dealSeeds) this.state.rng = seededRng(this.dealSeeds(this.state.round));
     this.roundStartTotals.set(this.state.totals);
     startRound(this.state);
+    if (this.equity) tableEquities(this.equity, this.state, this.state.starter, this.roundStartEquity);
     this.history?.beginRound(this.state);
+  }
+
+  /** Each seat's equity when the round began and now that it is over (the next starter's; the outcome once the game is over). */
+  private equitiesOfRound(equity: HeadsUpEquity): { start: Float64Array; end: Float64Array } {
+    tableEquities(equity, this.state, this.state.nextStarter, this.roundEndEquity);
+    return { start: this.roundStartEquity, end: this.roundEndEquity };
   }
 
   /** The error for an id that is not legal now, naming the action and why. */
@@ -257,11 +266,11 @@ export class Episode {
       if (error instanceof RangeError) reason = error.message;
       else throw error;
     }
-    return new IllegalActionError(id, `action ${id} (${name}) is illegal: ${reason}`);
+    return new IllegalActionError(id, `action ${id} (${name}) is illegal: ${reason}`, reason);
   }
 
   clone(): Episode {
-    const copy = new Episode(this.config, this.rules);
+    const copy = new Episode(this.config, this.rules, this.equity);
     copy.state = cloneState(this.state);
     copy.status = this.status;
     copy.turns = this.turns;
@@ -271,6 +280,7 @@ export class Episode {
     copy.seeds = rngFromState(this.seeds.getState());
     copy.dealSeeds = this.dealSeeds;
     copy.roundStartTotals.set(this.roundStartTotals);
+    copy.roundStartEquity.set(this.roundStartEquity);
     return copy;
   }
 }

@@ -82,7 +82,7 @@ export class Table {
         this.step(decision.action);
       } catch (error) {
         if (error instanceof IllegalActionError)
-          throw new IllegalActionError(error.action, `${agent.name} at seat ${seat}: ${error.message}`);
+          throw new IllegalActionError(error.action, `${agent.name} at seat ${seat}: ${error.message}`, error.reason);
         throw error;
       }
       onStep?.(seat, decision);

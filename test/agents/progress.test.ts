@@ -6,6 +6,11 @@
 // under the standard rules: each holding a 2 the other had seen it take, neither calls (an
 // equal hand is an Assaf) and both take the other's 2 for ever:
 // test/repro/strong-standoff.position.json, 40 turns into such a round.
+// A server table did the same with the shipped network (issue 15): `create_table` with seats
+// client, neural, neural and seed 7, the client laying its highest card and drawing from the deck
+// (the deadline's default action); once the client was out, in round 13 seat 1 (one card) and
+// seat 2 (three) took each other's 2H, 3S, 3D for ever, neither calling:
+// test/repro/neural-trade.position.json, 40 turns into that round.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type Action, actionToMove, cardName, legalActionIds, moveToAction, ruleTables } from '../../env/index.js';
@@ -16,6 +21,8 @@ import { isRoundOver } from '../../env/rules/state.js';
 import { playoutRoundStrong } from '../../agents/playout.js';
 import { createAgent } from '../../agents/registry.js';
 import { roundEndChance } from '../../agents/strong.js';
+import { progressGuard } from '../../agents/neural.js';
+import { PASS_ACTION, TAKE_START, YANIV_ACTION } from '../../env/gym/actionLayout.js';
 import { stallPenalty } from '../../agents/tactics.js';
 import { game } from '../env/helpers.js';
 import { playerView } from '../../env/rules/view.js';
@@ -24,6 +31,7 @@ const REPRO = JSON.parse(readFileSync(new URL('../repro/strong-loop.position.jso
   record: { rules: Record<string, unknown> };
 };
 const STANDOFF = JSON.parse(readFileSync(new URL('../repro/strong-standoff.position.json', import.meta.url), 'utf8')) as unknown;
+const NEURAL_TRADE = JSON.parse(readFileSync(new URL('../repro/neural-trade.position.json', import.meta.url), 'utf8')) as unknown;
 
 /** The repro with other rule settings (the milestones, say). */
 function repro(rules: Record<string, unknown> = {}): unknown {
@@ -150,6 +158,62 @@ describe('the standoff repro', () => {
       expect(isRoundOver(state)).toBe(true);
       expect(turns).toBeLessThan(60);
     }
+  });
+});
+
+describe('the neural-trade repro', () => {
+  it('is round 13 of the seed-7 table, 40 turns in: seat 0 out, seat 1 holding one card and seat 2 three', () => {
+    const { state } = importPosition(NEURAL_TRADE);
+    expect(state.round).toBe(13);
+    expect(state.turn).toBe(40);
+    expect(Array.from(state.active)).toEqual([0, 1, 1]);
+    expect(Array.from(state.handLength)).toEqual([0, 1, 3]);
+  });
+
+  it('two networks end the round once it has stalled, within a few turns a seat', async () => {
+    const unused = await createAgent('random');
+    const agents = [unused, await createAgent('neural'), await createAgent('neural')];
+    const { turns, moves } = playRound(NEURAL_TRADE, agents, 1000);
+    expect(turns, moves.join(', ')).not.toBeNull();
+    // Stalled from 60 turns (30 a seat, two seats): it ends soon after.
+    expect(turns).toBeLessThan(100);
+  });
+});
+
+describe("neural's progress guard", () => {
+  const view = (turn: number, active = [true, true]) => ({
+    ...playerView(game({ hands: ['2S', '3S'], discard: '2H' }), 0),
+    turn,
+    active,
+    players: active.length,
+  });
+  const legal = [YANIV_ACTION, 1352, TAKE_START + 27];
+  const policy = [0.001, 0.499, 0.5];
+
+  it('leaves the policy alone before the round stalls', () => {
+    expect(progressGuard(legal, policy, view(60))).toEqual(policy);
+  });
+
+  it('then moves weight from taking to the deck and to calling, more each turn, and stays a distribution', () => {
+    const early = progressGuard(legal, policy, view(70));
+    const late = progressGuard(legal, policy, view(90));
+    for (const weights of [early, late]) expect(weights.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+    expect(early[2]).toBeLessThan(policy[2]);
+    expect(late[2]).toBeLessThan(early[2]);
+    expect(early[0]).toBeGreaterThan(policy[0]);
+    expect(late[0]).toBeGreaterThan(0.9);
+    // The deck draw is neither pushed nor held back: only renormalised.
+    expect(early[1] / early[0]).toBeCloseTo(policy[1] / policy[0] / Math.exp(5), 6);
+    expect(PASS_ACTION).toBeGreaterThan(TAKE_START + 27);
+  });
+
+  it('counts the turns a seat of the active seats, lets a call the network gave 0 through, and stays finite', () => {
+    // Three active seats: 90 turns is 30 a seat, not yet stalled.
+    expect(progressGuard(legal, policy, view(90, [true, true, true]))).toEqual(policy);
+    const zero = progressGuard(legal, [0, 0.5, 0.5], view(400));
+    expect(zero[0]).toBeGreaterThan(0.5);
+    const far = progressGuard(legal, policy, view(1e7));
+    expect(far.every(Number.isFinite)).toBe(true);
   });
 });
 

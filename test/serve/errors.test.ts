@@ -6,7 +6,7 @@ import { DRAW_DECK_ACTION } from '../../env/index.js';
 import { discardId } from '../../env/gym/actionLayout.js';
 import { agentFor } from '../../serve/decide.js';
 import { ERROR_CODES, type Msg, type RunningServer, type ServerMessage } from '../../serve/index.js';
-import { TestClient, startTestServer } from './helpers.js';
+import { TestClient, playToEnd, startTestServer } from './helpers.js';
 
 type ErrorReply = Msg<'error'>;
 const seen = new Set<string>();
@@ -63,6 +63,37 @@ describe('error codes', () => {
     );
   });
 
+  it('bad_message answers with the id whenever it is readable, names the field and says what was expected in words', async () => {
+    // Refused for their shape, after the id was read (issue 15: answered id null).
+    const deep = `{"type":"ping","id":41,"x":${'['.repeat(40)}${']'.repeat(40)}}`;
+    const proto = '{"type":"ping","id":42,"__proto__":{"admin":true}}';
+    for (const [raw, id, text] of [
+      [deep, 41, /nested deeper than 16 levels/],
+      [proto, 42, /"__proto__" is not allowed/],
+    ] as const) {
+      const since = client.frames.length;
+      client.sendRaw(raw, false);
+      const reply = (await client.next((m) => m.type === 'error', since)) as ErrorReply;
+      expect(reply).toMatchObject({ id, code: 'bad_message' });
+      expect(reply.message).toMatch(text);
+    }
+    // Present with the wrong type: what it holds, not "(missing)".
+    const wrong = await expectError({ type: 'act', table: 't', action: '3', counter: 0 }, 'bad_message', /must be an integer/, 'action');
+    expect(wrong.message).toMatch(/\(got "3"\)$/);
+    await expectError({ type: 'act', table: 't', action: 3 }, 'bad_message', /must be an integer .*\(missing\)$/, 'counter');
+    // Checks without a message of their own are in words too, never zod's text.
+    const view = { format: 'yaniv-view/1', players: 2, seat: 0, current: 0, phase: 'turn', hand: ['AS'], handSizes: [1, 5] };
+    for (const [extra, field, text] of [
+      [{ drawnFromDeck: 'yes' }, 'view.drawnFromDeck', /must be true or false \(got "yes"\)/],
+      [{ known: 5 }, 'view.known', /must be a list \(got 5\)/],
+      [{ preset: 'x'.repeat(50) }, 'view.preset', /must be at most 40 characters/],
+      [{ known: [[], []], previous: 'KD' }, 'view.previous', /must be an object \(got "KD"\)/],
+    ] as const) {
+      const reply = await expectError({ type: 'advise', view: { ...view, ...extra } }, 'bad_message', text, field);
+      expect(reply.message).not.toMatch(/Invalid input|expected \w+, received|Too big/);
+    }
+  });
+
   it('bad_message before hello names the hello to send', async () => {
     const fresh = await TestClient.connect(server.url);
     await expectError({ type: 'advise', id: 5, table: 'x' }, 'bad_message', /say hello first/, 'type', fresh);
@@ -108,12 +139,13 @@ describe('error codes', () => {
     // Seed 1 deals seat 0 no pair: its two lowest cards by kind are no group (a regression: was internal).
     const twoCards = discardId(0b11, 0, 1);
     expect(state.legal.map((l) => l.action)).not.toContain(twoCards);
-    await expectError(
+    const illegal = await expectError(
       { type: 'act', table: created.table, action: twoCards, counter: 0 },
       'illegal_action',
       /^action \d+ \(discard \S+ \S+\) is illegal: \S+ \S+ is not a legal group: two cards of different ranks are not a set, and a run needs three$/,
       'action',
     );
+    expect(illegal.reason).toBe(illegal.message.replace(/^action \d+ \(.*?\) is illegal: /, ''));
     const stale = await expectError(
       { type: 'act', table: created.table, action: state.legal[0].action, counter: 3 },
       'stale_state',
@@ -121,6 +153,49 @@ describe('error codes', () => {
       'counter',
     );
     expect(stale.counter).toBe(0);
+    await client.request({ type: 'leave', table: created.table });
+  });
+
+  it("a discard by its cards: refused with the engine's reason as a field, or played as the legal id laying them", async () => {
+    const { created, state } = await table(['client', 'strong']);
+    const hand = state.view.hand;
+    // Seed 1 deals seat 0 no pair (above): its first two cards are no group.
+    const pair = [hand[0], hand[1]];
+    const refused = await expectError(
+      { type: 'act', table: created.table, cards: pair, counter: 0 },
+      'illegal_action',
+      /^cards: discard \S+ \S+ is illegal: \S+ \S+ is not a legal group: two cards of different ranks are not a set, and a run needs three$/,
+      'cards',
+    );
+    expect(refused.reason).toMatch(/^\S+ \S+ is not a legal group: two cards/);
+    const notHeld = await expectError(
+      { type: 'act', table: created.table, cards: ['JK'], counter: 0 },
+      'illegal_action',
+      /discard JK is illegal: JK is not in seat 0's hand/,
+      'cards',
+    );
+    expect(notHeld.reason).toBe("JK is not in seat 0's hand");
+    await expectError(
+      { type: 'act', table: created.table, cards: ['4D'], action: 1, counter: 0 },
+      'bad_message',
+      /give exactly one of action .* or cards/,
+      'cards',
+    );
+    await expectError({ type: 'act', table: created.table, counter: 0 }, 'bad_message', /give exactly one of action/, 'action');
+    await expectError({ type: 'act', table: created.table, cards: ['ZZ'], counter: 0 }, 'bad_message', /card name/, 'cards[0]');
+    const single = state.legal.find((l) => l.kind === 'discard' && l.cards.length === 1) as Msg<'state'>['legal'][number];
+    const since = client.frames.length;
+    const acted = await client.request({ type: 'act', table: created.table, cards: single.cards, counter: 0 });
+    expect(acted).toMatchObject({ type: 'acted', counter: 1 });
+    const event = (await client.next((m) => m.type === 'event' && m.table === created.table, since)) as Msg<'event'>;
+    expect(event).toMatchObject({ action: single.action, kind: 'discard', cards: single.cards });
+    const drawStep = (await client.next((m) => m.type === 'state' && m.counter === 1, since)) as Msg<'state'>;
+    await expectError(
+      { type: 'act', table: created.table, cards: [drawStep.view.hand[0]], counter: 1 },
+      'illegal_action',
+      /a group can be laid only at the start of a turn, not in phase draw/,
+      'cards',
+    );
     await client.request({ type: 'leave', table: created.table });
   });
 
@@ -141,9 +216,28 @@ describe('error codes', () => {
   it("table_full: the connection's table limit", async () => {
     const a = await table(['client', 'novice']);
     const b = await table(['client', 'novice']);
-    await expectError({ type: 'create_table', seats: ['client', 'novice'] }, 'table_full', /has 2 tables open, the most it may/);
+    await expectError({ type: 'create_table', seats: ['client', 'novice'] }, 'table_full', /has 2 tables in play, the most it may/);
     await client.request({ type: 'leave', table: a.created.table });
     await client.request({ type: 'leave', table: b.created.table });
+  });
+
+  it('table_full counts only tables in play: finished games on the connection do not (issue 15)', async () => {
+    // An elimination limit of 1: the first round ends each game.
+    const finished: string[] = [];
+    for (let game = 0; game < 5; game++) {
+      const { created } = await table(['client', 'novice'], { rules: { eliminationLimit: 1 } });
+      await playToEnd(client, created.table);
+      finished.push(created.table);
+    }
+    const open = await table(['client', 'novice']);
+    const more = await table(['client', 'novice']);
+    await expectError({ type: 'create_table', seats: ['client', 'novice'] }, 'table_full', /2 tables in play/);
+    // The two latest finished games are kept (as many as the limit), older ones were dropped.
+    const latest = await client.request({ type: 'advise', table: finished[4] });
+    expect(latest).toMatchObject({ type: 'error', code: 'not_your_turn', message: expect.stringMatching(/the game is over/) });
+    const oldest = await client.request({ type: 'advise', table: finished[0] });
+    expect(oldest).toMatchObject({ type: 'error', code: 'unknown_table' });
+    for (const id of [open.created.table, more.created.table, finished[3], finished[4]]) await client.request({ type: 'leave', table: id });
   });
 
   it('rate_limited: too many messages a second', async () => {

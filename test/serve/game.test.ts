@@ -23,6 +23,8 @@ import {
 } from '../../env/index.js';
 import type { Encoding, RunningServer, ServerMessage } from '../../serve/index.js';
 import { CARD_PATTERN, viewToJson } from '../../serve/viewJson.js';
+import { decideBatch } from '../../serve/decide.js';
+import { mixSeed } from '../../agents/tournament/seeds.js';
 import { LONG, TestClient, chooser, playToEnd, startTestServer } from './helpers.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -63,8 +65,13 @@ async function playGame(
   return { client, table: created.table, created, over };
 }
 
-/** Every true state of the game, by counter, re-played from the revealed seed and the actions the events told. */
-function statesOf(played: Played): GameState[] {
+/**
+ * Every true state of the game, by counter, re-played from the revealed seed and the actions the
+ * events told. Once every client seat is out the table is played out unstreamed (only the step
+ * ending each round is told): those steps are re-decided here as the server decides them (the
+ * seat's agent, seeded by the table seed and the counter), and checked against the told ones.
+ */
+async function statesOf(played: Played): Promise<GameState[]> {
   const { created, over } = played;
   const episode = new Episode(
     parseEnvOptions({
@@ -78,20 +85,41 @@ function statesOf(played: Played): GameState[] {
   );
   episode.reset({ seed: over.seed });
   const viewer = created.seats.find((s) => s.player === 'client')?.seat;
-  const events = played.client.frames.filter(
-    (m): m is Extract<ServerMessage, { type: 'event' }> => m.type === 'event' && m.seat === viewer,
+  const told = new Map(
+    played.client.frames
+      .filter((m): m is Extract<ServerMessage, { type: 'event' }> => m.type === 'event' && m.seat === viewer)
+      .map((event) => [event.counter, event]),
   );
   const states = [cloneState(episode.state)];
   const mask = new Uint8Array(ACTION_COUNT);
   const scratch = new MaskScratch();
   const rewards = new Float32Array(created.players);
-  events.forEach((event, i) => {
-    expect(event.counter).toBe(i + 1);
+  let streamed = true;
+  for (let counter = 1; counter <= over.counter; counter++) {
     episode.writeMask(scratch, mask, 0);
-    episode.step(event.action, mask, 0, rewards, 0);
+    const event = told.get(counter);
+    streamed &&= event !== undefined;
+    let action = event?.action ?? -1;
+    if (!streamed) {
+      const seat = episode.state.current;
+      const agent = created.seats[seat].agent;
+      expect(agent, `step ${counter} of a client seat was not told`).toBeDefined();
+      const view = playerView(episode.state, seat);
+      const [decided] = await decideBatch([
+        {
+          agent: agent as string,
+          source: { kind: 'playerView', view },
+          seed: mixSeed(over.seed, counter - 1),
+          explain: false,
+        },
+      ]);
+      if (!decided.ok) throw new Error(decided.message);
+      if (event) expect(decided.action).toBe(event.action);
+      action = decided.action;
+    }
+    episode.step(action, mask, 0, rewards, 0);
     states.push(cloneState(episode.state));
-  });
-  expect(states.length - 1).toBe(over.counter);
+  }
   expect(episode.history?.toPosition(episode.state).record).toEqual(over.record);
   return states;
 }
@@ -128,7 +156,7 @@ describe.each(['json', 'msgpack'] as const)('a whole game against bots over %s',
     expect(result.totals).toEqual(over.totals);
     const roundEnds = client.frames.filter((m) => m.type === 'round_end' && m.table === table);
     expect(roundEnds.map((m) => m.type === 'round_end' && m.totals)).toEqual(result.rounds.map((r) => r.totals));
-    statesOf(played);
+    await statesOf(played);
     await client.close();
   });
 });
@@ -161,7 +189,7 @@ describe('hidden information', () => {
   ])('%s %j: every frame to a seat names only cards that seat can see, and its view is its playerView', async (preset, rules, seed) => {
     // Two client seats on one connection, so each frame is addressed to one seat and the other seat's cards are hidden from it.
     const played = await playGame('json', ['client', 'strong', 'client'], seed, { ...RULES, ...rules }, preset);
-    const states = statesOf(played);
+    const states = await statesOf(played);
     let checked = 0;
     for (const frame of played.client.frames) {
       if (frame.type !== 'state' && frame.type !== 'event') continue;

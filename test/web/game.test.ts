@@ -3,7 +3,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRecord, replay } from '../../env/index.js';
 import type { Msg, RunningServer, ServerMessage } from '../../serve/index.js';
-import { type Game, type TableInfo, dismissResult, mySeat, newGame, receive, seatName } from '../../web/game.js';
+import {
+  type Game,
+  type TableInfo,
+  currentTotals,
+  dismissResult,
+  mySeat,
+  newGame,
+  previousLayer,
+  receive,
+  seatName,
+} from '../../web/game.js';
 import { TestClient, playToEnd, startTestServer } from '../serve/helpers.js';
 
 let server: RunningServer;
@@ -53,8 +63,45 @@ describe('web/game', () => {
     expect(game.rounds.map((r) => r.outcome)).toContain('assaf');
     expect(game.rounds.flatMap((r) => r.adjustments.filter((note) => note !== null))).toEqual(['milestone: 50 → 25', 'robbed: +30']);
     expect(game.over).toMatchObject({ winner: result.winner, totals: result.totals });
+    expect(currentTotals(game)).toEqual(result.totals);
+    // After each round, the totals shown are that round's, also once the client is out (no more states).
+    let folded = newGame(created);
+    for (const frame of client.frames) {
+      folded = receive(folded, frame);
+      if (frame.type === 'round_end' && frame.table === created.table) expect(currentTotals(folded)).toEqual(frame.totals);
+    }
     expect(game.unseenResult).toBe(game.rounds[game.rounds.length - 1]);
     expect(dismissResult(game).unseenResult).toBeNull();
+    await client.close();
+  });
+
+  it('names who laid the previous group at every state of a whole game (nobody for the card turned up at the deal)', async () => {
+    const client = await TestClient.greeted(server.url);
+    const created = await client.request<Msg<'table_created'>>({
+      type: 'create_table',
+      seats: ['client', 'intermediate', 'novice', 'novice'],
+      seed: 5,
+      rules: { eliminationLimit: 60 },
+    });
+    await playToEnd(client, created.table);
+    let game = newGame(created);
+    let checked = 0;
+    for (const frame of client.frames) {
+      game = receive(game, frame);
+      if (frame.type !== 'state' || frame.table !== created.table || frame.toMove === null) continue;
+      const { previous, current, turn } = frame.view;
+      const layer = previousLayer(game, current);
+      if (turn === 0) {
+        expect(layer).toBeNull();
+        continue;
+      }
+      expect(layer).not.toBeNull();
+      const laid = [...(game.turns[layer?.seat ?? -1]?.steps[0].cards ?? [])];
+      for (const card of previous.cards) laid.splice(laid.indexOf(card), laid.includes(card) ? 1 : 0);
+      expect(laid.length + previous.cards.length).toBe(game.turns[layer?.seat ?? -1]?.steps[0].cards.length);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(20);
     await client.close();
   });
 

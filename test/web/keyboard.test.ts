@@ -1,6 +1,6 @@
 // Keyboard play (web/keyboard.ts): which key is which command, and which keys stay with the element typed in.
 import { describe, expect, it } from 'vitest';
-import { belongsToTarget, commandFor } from '../../web/keyboard.js';
+import { belongsToTarget, intentOf } from '../../web/keyboard.js';
 
 const press = (key: string, mods: Partial<{ ctrlKey: boolean; altKey: boolean; metaKey: boolean }> = {}) => ({
   key,
@@ -12,23 +12,23 @@ const press = (key: string, mods: Partial<{ ctrlKey: boolean; altKey: boolean; m
 
 describe('web/keyboard', () => {
   it('maps number keys to cards, Enter to laying them, letters to the other moves', () => {
-    expect(commandFor(press('1'))).toEqual({ type: 'pick', index: 0 });
-    expect(commandFor(press('7'))).toEqual({ type: 'pick', index: 6 });
-    expect(commandFor(press('0'))).toBeNull();
-    expect(commandFor(press('Enter'))).toEqual({ type: 'discard' });
-    expect(commandFor(press('d'))).toEqual({ type: 'deck' });
-    expect(commandFor(press('D'))).toEqual({ type: 'deck' });
-    expect(commandFor(press('t'))).toEqual({ type: 'take' });
-    expect(commandFor(press('y'))).toEqual({ type: 'yaniv' });
-    expect(commandFor(press('q'))).toEqual({ type: 'quick' });
-    expect(commandFor(press('s'))).toEqual({ type: 'slapdown' });
-    expect(commandFor(press('p'))).toEqual({ type: 'pass' });
-    expect(commandFor(press('a'))).toEqual({ type: 'advisor' });
-    expect(commandFor(press('Escape'))).toEqual({ type: 'clear' });
-    expect(commandFor(press('x'))).toBeNull();
-    expect(commandFor(press('d', { ctrlKey: true }))).toBeNull();
-    expect(commandFor(press('1', { metaKey: true }))).toBeNull();
-    expect(commandFor(press('Enter', { altKey: true }))).toBeNull();
+    expect(intentOf(press('1'))).toEqual({ type: 'pick', index: 0 });
+    expect(intentOf(press('7'))).toEqual({ type: 'pick', index: 6 });
+    expect(intentOf(press('0'))).toBeNull();
+    expect(intentOf(press('Enter'))).toEqual({ type: 'lay' });
+    expect(intentOf(press('d'))).toEqual({ type: 'draw' });
+    expect(intentOf(press('D'))).toEqual({ type: 'draw' });
+    expect(intentOf(press('t'))).toEqual({ type: 'take', card: null });
+    expect(intentOf(press('y'))).toEqual({ type: 'call', kind: 'yaniv' });
+    expect(intentOf(press('q'))).toEqual({ type: 'call', kind: 'quick' });
+    expect(intentOf(press('s'))).toEqual({ type: 'call', kind: 'slapdown' });
+    expect(intentOf(press('p'))).toEqual({ type: 'call', kind: 'pass' });
+    expect(intentOf(press('a'))).toEqual({ type: 'advise' });
+    expect(intentOf(press('Escape'))).toEqual({ type: 'clear' });
+    expect(intentOf(press('x'))).toBeNull();
+    expect(intentOf(press('d', { ctrlKey: true }))).toBeNull();
+    expect(intentOf(press('1', { metaKey: true }))).toBeNull();
+    expect(intentOf(press('Enter', { altKey: true }))).toBeNull();
   });
 
   it('leaves form fields their keys, and buttons their own Enter and Space, but a card button its Enter', () => {

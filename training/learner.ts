@@ -1,0 +1,256 @@
+/**
+ * The learner of `yaniv train`: the network, its optimizer, the counters, the league and the random
+ * state — what a checkpoint saves (trainer.json beside the network, runFolder.ts) — and the one
+ * update of an iteration, imitation or PPO. trainer.ts drives it.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { mixSeed } from '../agents/tournament/seeds.js';
+import { ACTION_COUNT, ACTION_SPACE_VERSION } from '../env/gym/actionLayout.js';
+import { OBSERVATION_SIZE, OBSERVATION_VERSION } from '../env/gym/observation.js';
+import { type Rng, rngFromState, seededRng } from '../env/rules/random.js';
+import { buildNetwork, getFlatWeights, type Network, type PolicyValueConfig } from '../nn/networks.js';
+import { loadNetwork } from '../nn/persistence.js';
+import { createOptimizer, loadCheckpoint } from './checkpoint.js';
+import { type HyperParameters, type RunOptions, type TrainingEnv, hyperParametersSchema, runOptionsSchema, trainingEnv } from './config.js';
+import type { FastAdam } from './fastAdam.js';
+import { imitationUpdate } from './imitation.js';
+import { type Snapshot, SnapshotPool } from './league.js';
+import { ppoUpdate } from './ppo.js';
+import type { CollectMode } from './rollout.js';
+import type { RunFolder } from './runFolder.js';
+import type { TrajectoryBatch } from './trajectory.js';
+import type { TrajectoryPart, WeightStore } from './transport.js';
+
+/** Everything a resume needs besides the network and the optimizer. */
+export const trainerStateSchema = z.strictObject({
+  format: z.literal('yaniv-train-state/1'),
+  run: runOptionsSchema,
+  hyperParameters: hyperParametersSchema,
+  /** Updates done; also the learner's weights version. */
+  iteration: z.int().min(0),
+  episodes: z.int().min(0),
+  decisions: z.number().min(0),
+  samples: z.number().min(0),
+  wallSeconds: z.number().min(0),
+  phase: z.enum(['imitation', 'ppo']),
+  rng: z.array(z.number()),
+  league: z.array(z.strictObject({ id: z.int(), episodes: z.int() })),
+  lastEvaluation: z.unknown().nullable(),
+  best: z.strictObject({ matchup: z.string(), winRate: z.number(), iteration: z.int(), episodes: z.int() }).nullable(),
+  /** The command line of the start and of each resume. */
+  commandLines: z.array(z.array(z.string())),
+});
+export type TrainerState = z.output<typeof trainerStateSchema>;
+
+/** A user error in the run's settings (bad mix, a folder that already holds a run, …): the CLI exits 2. */
+export class TrainSetupError extends Error {
+  override name = 'TrainSetupError';
+}
+
+/** The versions a saved network must match. */
+const VERSIONS = { observationVersion: OBSERVATION_VERSION, actionSpaceVersion: ACTION_SPACE_VERSION };
+
+/** The loss figures of one update, for the iteration's metrics line. */
+export interface UpdateResult {
+  loss: number;
+  policyLoss?: number;
+  valueLoss?: number;
+  entropy?: number;
+  approxKl?: number;
+  clipFraction?: number;
+  gradNorm?: number;
+  explainedVariance?: number;
+  epochs?: number;
+  /** Passes over the batch (for the learner's samples/s). */
+  passes: number;
+}
+
+export class Learner {
+  /** The run's env settings, one object: the actors, the metadata and the evaluation take it as it is. */
+  readonly env: TrainingEnv;
+
+  private constructor(
+    readonly run: RunOptions,
+    readonly hp: HyperParameters,
+    readonly network: Network<PolicyValueConfig>,
+    private optimizer: FastAdam,
+    readonly state: TrainerState,
+    readonly pool: SnapshotPool,
+    private readonly rng: Rng,
+  ) {
+    this.env = trainingEnv(run, hp);
+  }
+
+  /** A fresh learner: a new network (or --init-from's), counters at zero. */
+  static async fresh(run: RunOptions, hp: HyperParameters, commandLine: string[]): Promise<Learner> {
+    const network = run.initFrom !== null ? await loadInitial(run.initFrom) : policyValueNetwork(hp, run.seed);
+    const phase = run.initFrom === null && hp.imitationEpisodes > 0 ? 'imitation' : 'ppo';
+    const state: TrainerState = {
+      format: 'yaniv-train-state/1',
+      run,
+      hyperParameters: hp,
+      iteration: 0,
+      episodes: 0,
+      decisions: 0,
+      samples: 0,
+      wallSeconds: 0,
+      phase,
+      rng: seededRng(mixSeed(run.seed, 1)).getState() as number[],
+      league: [],
+      lastEvaluation: null,
+      best: null,
+      commandLines: [commandLine],
+    };
+    const learningRate = phase === 'imitation' ? hp.imitationLearningRate : hp.learningRate;
+    const optimizer = createOptimizer({ kind: 'adam', learningRate, epsilon: hp.adamEpsilon }).optimizer;
+    return Learner.assemble(network, optimizer, state, []);
+  }
+
+  /** The learner of a checkpoint, with the settings of the resume. */
+  static async resume(folder: RunFolder, dir: string, state: TrainerState): Promise<Learner> {
+    const loaded = await loadCheckpoint(dir, { ...VERSIONS, kind: 'policy-value' });
+    return Learner.assemble(loaded.network as Network<PolicyValueConfig>, loaded.optimizer, state, folder.readLeague(dir, state.league));
+  }
+
+  private static assemble(network: Network<PolicyValueConfig>, optimizer: FastAdam, state: TrainerState, league: Snapshot[]): Learner {
+    const hp = state.hyperParameters;
+    const pool = new SnapshotPool(hp.leagueSize);
+    for (const snapshot of league) pool.add(snapshot);
+    const learner = new Learner(state.run, hp, network, optimizer, state, pool, rngFromState(state.rng));
+    // PPO plays "past" from the start: the network as it is joins an empty league.
+    if (state.phase === 'ppo' && pool.snapshots.length === 0) learner.addSnapshot();
+    return learner;
+  }
+
+  get iteration(): number {
+    return this.state.iteration;
+  }
+
+  /** Episodes of the imitation warm start (none after --init-from). */
+  get imitationTarget(): number {
+    return this.run.initFrom === null ? this.hp.imitationEpisodes : 0;
+  }
+
+  /** What the actors gather next: imitation (teacher playing, then DAgger) until its episodes are played, then PPO. */
+  collectMode(): CollectMode {
+    const target = this.imitationTarget;
+    if (this.state.episodes >= target) return { kind: 'ppo' };
+    return { kind: 'imitation', teacherPlays: this.state.episodes < target * (1 - this.hp.imitationDaggerShare) };
+  }
+
+  weights(): Float32Array {
+    return getFlatWeights(this.network.model);
+  }
+
+  /** Sends the weights out as the latest version, with the mode to gather in and the league. */
+  publish(store: WeightStore): Promise<void> {
+    const league = this.pool.snapshots;
+    return store.publish({ version: this.iteration, mode: this.collectMode(), league: league.map((s) => s.id) }, this.weights(), league);
+  }
+
+  /**
+   * Whether a part can go into the next update: played with weights at most `actorLag` versions old,
+   * and not an imitation part once PPO has begun.
+   */
+  canUse(part: TrajectoryPart): boolean {
+    return part.weightsVersion >= this.iteration - this.hp.actorLag && !(part.mode.kind === 'imitation' && this.state.phase === 'ppo');
+  }
+
+  /** The network as it is joins the league (when there is one). */
+  private addSnapshot(): void {
+    if (this.hp.leagueSize > 0) this.pool.add({ id: this.state.iteration, episodes: this.state.episodes, weights: this.weights() });
+  }
+
+  /** One update on a batch gathered in `mode`; the iteration count (the weights version) goes up by one. */
+  update(batch: TrajectoryBatch, mode: CollectMode, log: (message: string) => void): UpdateResult {
+    const hp = this.hp;
+    let result: UpdateResult;
+    if (mode.kind === 'imitation') {
+      result = { loss: imitationUpdate(this.network, this.optimizer, batch, hp, this.rng).loss, passes: hp.imitationEpochs };
+    } else {
+      if (this.state.phase === 'imitation') this.endImitation(log);
+      const { epochs, minibatches, stoppedEarly: _s, ...rest } = ppoUpdate(this.network, this.optimizer, batch, hp, this.rng);
+      result = { ...rest, epochs, passes: (minibatches * hp.minibatchSize) / Math.max(1, batch.count) };
+    }
+    this.state.iteration++;
+    return result;
+  }
+
+  /** Imitation is over: a fresh optimizer for PPO, and the imitated network joins the league as its first snapshot. */
+  private endImitation(log: (message: string) => void): void {
+    this.state.phase = 'ppo';
+    this.optimizer.dispose();
+    this.optimizer = createOptimizer({ kind: 'adam', learningRate: this.hp.learningRate, epsilon: this.hp.adamEpsilon }).optimizer;
+    this.addSnapshot();
+    log(`imitation done after ${this.state.episodes} episodes; PPO from here`);
+  }
+
+  /** After an update: every `leagueEvery` iterations of PPO the network joins the league. */
+  growLeague(): void {
+    if (this.state.phase === 'ppo' && this.state.iteration % this.hp.leagueEvery === 0) this.addSnapshot();
+  }
+
+  /** What a saved network's metadata.json records of the run (checkpoints and evaluation snapshots alike). */
+  trainingMetadata(): Record<string, unknown> {
+    const { run, hp, state } = this;
+    const { preset, rules, ...envSettings } = this.env;
+    return {
+      rules: { preset, rules },
+      ...envSettings,
+      players: run.players,
+      returnHorizon: hp.returnHorizon,
+      episodes: state.episodes,
+      iteration: state.iteration,
+      phase: state.phase,
+      decisions: state.decisions,
+      wallSeconds: state.wallSeconds,
+      hyperParameters: hp,
+      opponents: run.opponents,
+      evaluation: state.lastEvaluation,
+      commandLines: state.commandLines,
+      machine: `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}`,
+    };
+  }
+
+  saveOptions(): { observationVersion: string; actionSpaceVersion: string; training: Record<string, unknown> } {
+    return { ...VERSIONS, training: this.trainingMetadata() };
+  }
+
+  /** Writes a checkpoint of everything; returns its folder. */
+  saveCheckpoint(folder: RunFolder): Promise<string> {
+    this.state.rng = this.rng.getState() as number[];
+    this.state.league = this.pool.snapshots.map(({ id, episodes }) => ({ id, episodes }));
+    return folder.writeCheckpoint({
+      checkpoint: { network: this.network, optimizer: this.optimizer, optimizerConfig: this.optimizer.config },
+      metadata: this.saveOptions(),
+      league: this.pool.snapshots,
+      state: this.state,
+    });
+  }
+
+  dispose(): void {
+    this.optimizer.dispose();
+    this.network.model.dispose();
+  }
+}
+
+/** A fresh policy-value network of the hyper-parameters' shape. */
+export function policyValueNetwork(hp: Pick<HyperParameters, 'hiddenUnits' | 'activation'>, seed: number): Network<PolicyValueConfig> {
+  return buildNetwork({
+    kind: 'policy-value',
+    observationSize: OBSERVATION_SIZE,
+    actionCount: ACTION_COUNT,
+    hiddenUnits: hp.hiddenUnits,
+    activation: hp.activation,
+    seed,
+  });
+}
+
+async function loadInitial(dir: string): Promise<Network<PolicyValueConfig>> {
+  const loaded = await loadNetwork(path.resolve(dir), { ...VERSIONS, kind: 'policy-value' }).catch((error: Error) => {
+    throw new TrainSetupError(`--init-from: ${error.message}`);
+  });
+  return loaded.network as Network<PolicyValueConfig>;
+}

@@ -1,0 +1,294 @@
+/**
+ * The page's session with the server, as one preact hook: the connection (and the table taken
+ * back with its resume token after a drop or a reload), the table's model, the new-game
+ * settings, the picked cards, the advisor, and the player's intents carried out (intents.ts
+ * decides what each means; this sends it). App (app.ts) only lays it out.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { type Game, type TableInfo, dismissResult, newGame, receive } from './game.js';
+import { type Effect, type Intent, type PlannedDraw, adviceRequest, followUp, refusal, resolveIntent, type ActMove } from './intents.js';
+import { belongsToTarget, intentOf } from './keyboard.js';
+import { type LinkStatus, type Outgoing, ServerLink } from './link.js';
+import type { Msg, ServerMessage } from './protocol.js';
+import { type TableSettings, createTableRequest, settingsOf } from './setup.js';
+import { type SavedTable, forgetTable, loadTable, saveTable } from './storage.js';
+
+/** ws://host/ of the page's own server, with the page's ?token= when it has one. */
+export function serverUrl(location: Location): string {
+  const url = new URL('/', location.href);
+  url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const token = new URLSearchParams(location.search).get('token');
+  if (token !== null) url.searchParams.set('token', token);
+  return url.href;
+}
+
+export interface Session {
+  readonly linkStatus: LinkStatus;
+  readonly welcome: Msg<'welcome'> | null;
+  readonly game: Game | null;
+  /** The settings of the last deal (the form starts from them). */
+  readonly settings: TableSettings | null;
+  readonly selected: readonly number[];
+  readonly notice: string | null;
+  readonly busy: boolean;
+  readonly advisor: AdvisorState;
+  /** Keys and clicks: what the player means. */
+  readonly dispatch: (intent: Intent) => void;
+  readonly deal: (settings: TableSettings) => void;
+  readonly newGameForm: () => void;
+  readonly playAgain: () => void;
+  readonly dismiss: () => void;
+  readonly chooseAdvisor: (agent: string) => void;
+}
+
+export function useSession(): Session {
+  const [linkStatus, setLinkStatus] = useState<LinkStatus>('connecting');
+  const [welcome, setWelcome] = useState<Msg<'welcome'> | null>(null);
+  const [game, setGame] = useState<Game | null>(null);
+  const [settings, setSettings] = useState<TableSettings | null>(null);
+  const [selected, setSelected] = useState<readonly number[]>([]);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  /** Counts the times the table was taken back, so that the advice is asked again on the new connection. */
+  const [resumes, setResumes] = useState(0);
+
+  const link = useRef<ServerLink | null>(null);
+  const latest = useRef<Game | null>(game);
+  latest.current = game;
+  const actedAt = useRef<number | null>(null);
+  const planned = useRef<PlannedDraw | null>(null);
+
+  const request = (message: Outgoing): Promise<ServerMessage> =>
+    link.current ? link.current.request(message) : Promise.reject(new Error('not connected to the server'));
+
+  // ---------------------------------------------------------------- the connection
+
+  useEffect(() => {
+    const connection = new ServerLink(serverUrl(window.location), {
+      status: setLinkStatus,
+      message: (message) => {
+        setGame((g) => (g === null ? g : receive(g, message)));
+        if (message.type === 'table_closed') tableClosed(message);
+      },
+      ready: (hello) => {
+        setWelcome(hello);
+        const saved = loadTable();
+        if (saved !== null) void resume(saved);
+      },
+    });
+    link.current = connection;
+    connection.start();
+    return () => connection.stop();
+  }, []);
+
+  async function resume(saved: SavedTable): Promise<void> {
+    const reply = await request({ type: 'resume', table: saved.table, token: saved.token }).catch(() => null);
+    if (reply === null) return;
+    if (reply.type !== 'resumed') {
+      forgetTable();
+      setGame(null);
+      setNotice(`Your table could not be taken back (${reply.type === 'error' ? reply.message : reply.type}): deal a new one.`);
+      return;
+    }
+    actedAt.current = null;
+    planned.current = null;
+    setNotice(null);
+    setResumes((n) => n + 1);
+    const info = tableInfo(reply);
+    setGame((g) => (g !== null && g.info.table === info.table ? { ...g, info } : newGame(info, saved.rounds)));
+  }
+
+  function tableClosed(message: Msg<'table_closed'>): void {
+    if (latest.current?.info.table !== message.table) return;
+    if (message.reason === 'resumed_elsewhere') setNotice('This table is now played in another window. Reload the page to take it back.');
+    else if (message.reason === 'idle') setNotice('The table was closed after a long pause. Deal a new one.');
+    else setNotice('The server is shutting down.');
+  }
+
+  // ---------------------------------------------------------------- tables
+
+  async function deal(chosen: TableSettings): Promise<void> {
+    setSettings(chosen);
+    setBusy(true);
+    setNotice(null);
+    const previous = latest.current;
+    if (previous !== null) await request({ type: 'leave', table: previous.info.table }).catch(() => null);
+    const reply = await request(createTableRequest(chosen)).catch((error: Error) => error);
+    setBusy(false);
+    if (reply instanceof Error) return setNotice(reply.message);
+    if (reply.type !== 'table_created') return setNotice(reply.type === 'error' ? reply.message : `unexpected ${reply.type}`);
+    const info = tableInfo(reply);
+    saveTable({ table: info.table, token: info.token, rounds: [] });
+    actedAt.current = null;
+    planned.current = null;
+    setSelected([]);
+    setGame(newGame(info));
+  }
+
+  function newGameForm(): void {
+    const previous = latest.current;
+    if (previous !== null && previous.over === null && !window.confirm('Leave this game for a new one?')) return;
+    if (previous !== null) {
+      setSettings(settingsOf(previous.info));
+      void request({ type: 'leave', table: previous.info.table }).catch(() => null);
+    }
+    forgetTable();
+    setGame(null);
+    setNotice(null);
+  }
+
+  useEffect(() => {
+    if (game !== null) saveTable({ table: game.info.table, token: game.info.token, rounds: game.rounds });
+  }, [game?.rounds]);
+
+  // ---------------------------------------------------------------- moves
+
+  const state = game?.state ?? null;
+
+  async function act(move: ActMove, then: PlannedDraw | null): Promise<void> {
+    const current = latest.current?.state;
+    if (!current || actedAt.current === current.counter) return;
+    actedAt.current = current.counter;
+    planned.current = then;
+    setBusy(true);
+    setNotice(null);
+    const reply = await request({ type: 'act', table: current.table, counter: current.counter, ...move }).catch((error: Error) => error);
+    setBusy(false);
+    if (reply instanceof Error || reply.type === 'error') {
+      actedAt.current = null;
+      planned.current = null;
+      if (reply instanceof Error) setNotice(`${reply.message}: reconnecting…`);
+      else if (reply.code !== 'stale_state') setNotice(refusal(reply));
+    }
+  }
+
+  function perform(effect: Effect): void {
+    switch (effect.type) {
+      case 'none':
+        return;
+      case 'select':
+        return setSelected(effect.selected);
+      case 'act':
+        return void act(effect.move, effect.then);
+      case 'notice':
+        return setNotice(effect.text);
+      case 'toggleAdvisor':
+        return advisor.toggle();
+      case 'dismissResult':
+        return setGame((g) => g && dismissResult(g));
+    }
+  }
+
+  const dispatch = (intent: Intent): void => {
+    const current = latest.current;
+    if (current === null) return;
+    const sending = current.state !== null && actedAt.current === current.state.counter;
+    perform(resolveIntent(intent, { state: current.state, selected, resultShown: current.unseenResult !== null, sending }));
+  };
+
+  // After laying: the draw that was planned with it; after a draw with nothing on offer: the pass.
+  useEffect(() => {
+    if (state === null || actedAt.current === state.counter) return;
+    const move = followUp(state, planned.current);
+    planned.current = null;
+    if (move !== null) void act(move, null);
+  }, [state]);
+
+  useEffect(() => setSelected([]), [state?.view.hand.join(' ')]);
+
+  const advisor = useAdvisor(welcome, state, resumes, request, () =>
+    actedAt.current === latest.current?.state?.counter ? 'sending' : planned.current,
+  );
+  useKeys(dispatch, () => latest.current !== null);
+
+  return {
+    linkStatus,
+    welcome,
+    game,
+    settings,
+    selected,
+    notice,
+    busy,
+    advisor,
+    dispatch,
+    deal: (chosen) => void deal(chosen),
+    newGameForm,
+    playAgain: () => game && void deal(settingsOf(game.info)),
+    dismiss: () => setGame((g) => g && dismissResult(g)),
+    chooseAdvisor: advisor.choose,
+  };
+}
+
+interface AdvisorState {
+  readonly on: boolean;
+  readonly agent: string;
+  /** The advice, with the counter of the state it is for (null until it is there, or when off). */
+  readonly advice: { readonly counter: number; readonly advice: Msg<'advice'> } | null;
+  readonly toggle: () => void;
+  readonly choose: (agent: string) => void;
+}
+
+/**
+ * The advisor: on the player's choices, the chosen bot's advice for the current state; asked
+ * again when the table is taken back on a new connection (`resumes`). `pending` says whether a
+ * move of the player's is on its way or a draw is planned (then there is nothing to advise).
+ */
+function useAdvisor(
+  welcome: Msg<'welcome'> | null,
+  state: Msg<'state'> | null,
+  resumes: number,
+  request: (message: Outgoing) => Promise<ServerMessage>,
+  pending: () => PlannedDraw | 'sending' | null,
+): AdvisorState {
+  const [on, setOn] = useState(false);
+  const [chosen, setChosen] = useState('');
+  const [advice, setAdvice] = useState<AdvisorState['advice']>(null);
+  const agent = chosen || (welcome === null ? '' : (welcome.agents.find((a) => a.explains) ?? welcome.agents[0]).name);
+  const counter = useRef<number | null>(null);
+  counter.current = state?.counter ?? null;
+
+  useEffect(() => {
+    setAdvice(null);
+    const waiting = pending();
+    if (!on || waiting === 'sending') return;
+    const wanted = adviceRequest(state, agent, waiting);
+    if (wanted === null || state === null) return;
+    const asked = state.counter;
+    request(wanted).then(
+      (reply) => {
+        if (reply.type === 'advice' && counter.current === asked) setAdvice({ counter: asked, advice: reply });
+      },
+      () => undefined,
+    );
+  }, [on, agent, state?.counter, state?.toMove, resumes]);
+
+  return {
+    on,
+    agent,
+    advice: on && advice !== null && advice.counter === state?.counter ? advice : null,
+    toggle: () => setOn((was) => !was),
+    choose: setChosen,
+  };
+}
+
+/** Keys go where clicks go: what a key press means (keyboard.ts), to `dispatch`, while there is a table (`active`). */
+function useKeys(dispatch: (intent: Intent) => void, active: () => boolean): void {
+  const latest = useRef(dispatch);
+  latest.current = dispatch;
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (belongsToTarget(event, event.target as HTMLInputElement | null)) return;
+      const intent = intentOf(event);
+      if (intent === null || !active()) return;
+      event.preventDefault();
+      latest.current(intent);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+}
+
+function tableInfo(reply: Msg<'table_created'> | Msg<'resumed'>): TableInfo {
+  const { table, token, preset, rules, settledRules, players, seats, thinkMs, moveDeadlineMs } = reply;
+  return { table, token, preset, rules, settledRules, players, seats, thinkMs, moveDeadlineMs };
+}
