@@ -211,7 +211,6 @@ const welcome = z
       moveDeadlineMs: z.int().nullable(),
       idleTableMs: z.int(),
       maxTurns: z.int().describe("Whole turns after which a table's game stops unfinished (game_over with truncated: true)."),
-      assafSamples: z.int(),
       preset: presetNameSchema.describe('Rules of tables created with neither preset nor rules.'),
       rules: ruleOverridesSchema,
     }),
@@ -356,11 +355,17 @@ const advice = z
     value: z.number().nullable().describe("The agent's value estimate for the seat, in its own units (PROTOCOL.md)."),
     assaf: z
       .strictObject({
-        risk: z.number().describe("Share of sampled worlds in which calling now would be Assaf'ed."),
-        samples: z.int(),
+        risk: z
+          .number()
+          .describe("The chance that calling now would be Assaf'ed, the hidden hands dealt from the cards the seat has not seen."),
+        exact: z
+          .boolean()
+          .describe(
+            'true: computed exactly; false (big tables with a high threshold only): the share of Assafs in 4,096 deals from a fixed seed.',
+          ),
       })
       .nullable()
-      .describe('When Yaniv may be called: the estimated chance of Assaf, from determinised samples of the hidden hands.'),
+      .describe('When Yaniv may be called: the chance of Assaf (the same for the same view).'),
   })
   .describe('The answer to advise.')
   .meta({ id: 'Advice' });
