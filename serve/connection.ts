@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { DEFAULT_PRESET, RuleError, resolveRules, ruleErrorField } from '../env/index.js';
-import type { Codec } from './codec.js';
+import { type Codec, checkShape } from './codec.js';
 import type { DecideRequest, DecideResult, PositionSource } from './decide.js';
 import { ProtocolError } from './errors.js';
 import type { ServerOptions } from './options.js';
@@ -108,8 +108,10 @@ export class Connection implements TableOwner {
     this.messages++;
     let id: RequestId | null = null;
     try {
-      const value = this.codec.decode(data, isBinary);
+      const value = this.codec.read(data, isBinary);
+      // The id first, so that a message refused for its shape (nesting, `__proto__`) is answered with it.
       id = requestIdOf(value);
+      checkShape(value);
       if (!this.rate.take())
         throw new ProtocolError(
           'rate_limited',
@@ -155,8 +157,7 @@ export class Connection implements TableOwner {
 
   private createTable(message: Extract<ClientMessage, { type: 'create_table' }>): void {
     const { options, tables } = this.ctx;
-    if (this.tables.size >= options.maxTablesPerConnection)
-      throw new ProtocolError('table_full', `this connection has ${this.tables.size} tables open, the most it may; leave one first`);
+    this.checkRoom();
     const seats: SeatInfo[] = message.seats.map((entry, seat) => {
       if (entry === 'client') return { seat, player: 'client' };
       if (!this.ctx.agents.has(entry))
@@ -187,7 +188,7 @@ export class Connection implements TableOwner {
       moveDeadlineMs: message.moveDeadlineMs === undefined ? options.moveDeadlineMs : message.moveDeadlineMs,
       maxTurns: options.maxTurns,
     });
-    this.tables.set(table.id, table);
+    this.keep(table);
     table.owner = this;
     this.log.info({ event: 'table_created', table: table.id, seats: message.seats, preset, players: seats.length }, 'table created');
     this.send({ type: 'table_created', id: message.id, ...this.tableInfo(table, settled) });
@@ -202,6 +203,34 @@ export class Connection implements TableOwner {
   ) {
     const { id, token, preset, rules, seats, thinkMs, moveDeadlineMs } = table.settings;
     return { table: id, token, preset, rules, settledRules: settled, players: seats.length, seats: [...seats], thinkMs, moveDeadlineMs };
+  }
+
+  /** Tables in play: finished ones do not count toward the limit. */
+  private inPlay(): number {
+    let count = 0;
+    for (const table of this.tables.values()) if (!table.game.over) count++;
+    return count;
+  }
+
+  private checkRoom(): void {
+    const limit = this.ctx.options.maxTablesPerConnection;
+    const playing = this.inPlay();
+    if (playing >= limit)
+      throw new ProtocolError('table_full', `this connection has ${playing} tables in play, the most it may; finish or leave one first`);
+  }
+
+  /**
+   * Adds a table; a finished table stays (for resume and its record) until left or idle, but
+   * past as many finished tables as the limit, the oldest finished one is dropped.
+   */
+  private keep(table: Table): void {
+    this.tables.set(table.id, table);
+    const finished = [...this.tables.values()].filter((t) => t.game.over);
+    for (const old of finished.slice(0, Math.max(0, finished.length - this.ctx.options.maxTablesPerConnection))) {
+      this.tables.delete(old.id);
+      this.ctx.tables.remove(old);
+      this.log.info({ event: 'table_dropped', table: old.id }, 'finished table dropped to make room');
+    }
   }
 
   private tableOf(id: string): Table {
@@ -270,12 +299,10 @@ export class Connection implements TableOwner {
 
   private resume(message: Extract<ClientMessage, { type: 'resume' }>): void {
     const table = this.ctx.tables.claim(message.table, message.token);
-    if (!this.tables.has(table.id) && this.tables.size >= this.ctx.options.maxTablesPerConnection) {
-      throw new ProtocolError('table_full', `this connection has ${this.tables.size} tables open, the most it may; leave one first`);
-    }
+    if (!this.tables.has(table.id) && !table.game.over) this.checkRoom();
     const previous = table.owner;
     if (previous && previous !== this) previous.tableClosed(table, 'resumed_elsewhere');
-    this.tables.set(table.id, table);
+    this.keep(table);
     this.log.info({ event: 'table_resumed', table: table.id }, 'table resumed');
     this.send({ type: 'resumed', id: message.id, ...this.tableInfo(table), counter: table.game.counter });
     table.attach(this);

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { ACTION_COUNT, DEFAULT_PRESET, HAND_CAP, MAX_PLAYERS, MIN_PLAYERS, presetNameSchema, ruleOverridesSchema } from '../env/index.js';
 import { ERROR_CODES, ERROR_MEANINGS, ProtocolError } from './errors.js';
-import { fieldPath } from '../env/rules/schema.js';
+import { fieldPath, preview } from '../env/rules/schema.js';
 import { cardSchema, viewJsonSchema } from './viewJson.js';
 
 export const PROTOCOL_VERSION = 1;
@@ -422,7 +422,7 @@ export function parseClientMessage(value: unknown): ClientMessage {
       'type',
     );
   }
-  const parsed = clientMessageSchema.safeParse(value);
+  const parsed = clientMessageSchema.safeParse(value, { error: inWords });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const field = fieldPath(issue.path);
@@ -433,8 +433,53 @@ export function parseClientMessage(value: unknown): ClientMessage {
       field || undefined,
     );
   }
-  const missing = issue.code === 'invalid_type' && issue.input === undefined ? ' (missing)' : '';
-  throw new ProtocolError('bad_message', `${issue.message}${missing}`, field || undefined);
+  const suffix = issue.code === 'custom' ? '' : given(value, issue.path);
+  throw new ProtocolError('bad_message', `${issue.message}${suffix}`, field || undefined);
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'a list',
+  record: 'an object',
+  null: 'null',
+};
+
+/**
+ * What a schema expects, in words, for the checks that carry no message of their own (the
+ * protocol's own messages come first): never zod's text.
+ */
+function inWords(issue: z.core.$ZodRawIssue): string {
+  const items = (origin: string) => (origin === 'string' ? ' characters' : origin === 'array' ? ' entries' : '');
+  switch (issue.code) {
+    case 'invalid_type':
+      return `must be ${TYPE_WORDS[issue.expected] ?? issue.expected}`;
+    case 'too_big':
+      return `must be at most ${String(issue.maximum)}${items(issue.origin)}`;
+    case 'too_small':
+      return `must be at least ${String(issue.minimum)}${items(issue.origin)}`;
+    case 'invalid_value':
+      return `must be ${issue.values.length === 1 ? '' : 'one of '}${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'invalid_format':
+      return 'is not in the expected format';
+    case 'invalid_union':
+      return 'matches none of the forms this field takes';
+    default:
+      return 'is not valid here';
+  }
+}
+
+/** " (missing)" when the field is absent, else what it holds, shortened: " (got \"abc\")". */
+function given(value: unknown, path: readonly PropertyKey[]): string {
+  let at: unknown = value;
+  for (const key of path) {
+    if (typeof at !== 'object' || at === null || !Object.hasOwn(at, key)) return ' (missing)';
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return path.length === 0 ? '' : ` (got ${preview(at, 60)})`;
 }
 
 /** The JSON Schema of the whole protocol (both directions), generated from the zod schemas. */
