@@ -72,7 +72,8 @@ export function actionToMove(position: GameState | PlayerView, id: number): Acti
       return { type: 'quick' };
     case 'SLAPDOWN':
       return { type: 'slapdown' };
-    default: {
+    // No default: a move kind added to the layout without its move here does not compile.
+    case 'DISCARD': {
       const { hand, rules } = moverHand(position);
       const slots = handSlotsOf(hand);
       const out = new Uint8Array(GROUP_CAP);
