@@ -66,14 +66,18 @@ const FACTORIES = {
   strong: {
     description:
       "card tracking, sampled Assaf risk before calling, one-turn-ahead discard planning (equity=PRESET: milestone play valued by that preset's shipped game equity, heads-up)",
-    params: ['equity'],
+    params: ['equity', 'term'],
     create: async (spec) => {
       const [{ ruleAgent }, { explainStrong, strongBot }] = await Promise.all([import('./ruleAgent.js'), import('./strong.js')]);
       const preset = spec.params.equity;
       if (preset === undefined) return ruleAgent('strong', strongBot(), explainStrong());
       const { shippedEquity } = await import('./equity.js');
       const equity = shippedEquity(preset);
-      return ruleAgent(`strong?equity=${preset}`, strongBot({ equity }), explainStrong({ equity }));
+      const term = spec.params.term ?? 'milestone';
+      if (term !== 'milestone' && term !== 'hand')
+        throw new AgentSpecError(`agent "strong": parameter term must be milestone or hand (got ${JSON.stringify(term)})`);
+      const config = { equity, equityTerm: term } as const;
+      return ruleAgent(`strong?equity=${preset}&term=${term}`, strongBot(config), explainStrong(config));
     },
   },
   rollout: {

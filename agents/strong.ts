@@ -41,6 +41,13 @@ export interface StrongConfig {
    * in points at the position's exchange rate; elsewhere the plain milestone term.
    */
   equity?: HeadsUpEquity | null;
+  /**
+   * With `equity`: "milestone" values only a landing on a milestone, by the P(win) it adds over
+   * the same points without the milestone; "hand" replaces the hand's points by their cost in
+   * P(win) whatever they land on (the elimination limit too). Both in points at the position's
+   * exchange rate, weighted by the chance the round ends first.
+   */
+  equityTerm?: 'milestone' | 'hand';
 }
 
 // Tuned in heads-up games against earlier settings (0.6 / 0.2 lost 41.5% of 600 games to these).
@@ -190,7 +197,11 @@ function interacts(card: Card, hand: readonly Card[]): boolean {
 /** Points saved by landing exactly on a milestone, weighted by the chance the round ends first. */
 function milestoneBonus(view: PlayerView, handPoints: number, config: StrongConfig): number {
   const equity = config.equity && equityApplies(config.equity, view) ? config.equity : null;
-  if (equity) return roundEndChance(view) * (handPoints - equityPoints(equity, view, handPoints));
+  if (equity) {
+    const gain =
+      config.equityTerm === 'hand' ? handPoints - equityPoints(equity, view, handPoints) : milestoneEquityPoints(equity, view, handPoints);
+    return gain === 0 ? 0 : roundEndChance(view) * gain;
+  }
   const milestone = view.rules.milestones.find(([at]) => at === view.totals[view.seat] + handPoints);
   if (!milestone || milestone[1] >= milestone[0]) return 0;
   return roundEndChance(view) * (milestone[0] - milestone[1]);
@@ -209,24 +220,46 @@ function equityApplies(equity: HeadsUpEquity, view: PlayerView): boolean {
   return same;
 }
 
-/**
- * What scoring `handPoints` now would cost the seat in P(win), converted to points at the
- * position's exchange rate (the mean loss of equity per point over the next 20 points, read
- * without milestones): above the hand's points when it would pass the elimination limit, below
- * them when it lands on a milestone.
- */
-export function equityPoints(equity: HeadsUpEquity, view: PlayerView, handPoints: number): number {
+interface EquitySpot {
+  readonly own: number;
+  readonly opponent: number;
+  readonly ownStartsNext: boolean;
+  readonly now: number;
+  /** P(win) lost per point, the mean over the next 20 points read without milestones. */
+  readonly rate: number;
+}
+
+function equitySpot(equity: HeadsUpEquity, view: PlayerView): EquitySpot {
   const own = view.totals[view.seat];
   const opponent = view.totals[opponents(view)[0]];
   // Heads-up the seats take turns to start: the other seat starts the next round.
-  const ownStartsNext = view.starter !== view.seat;
+  const ownStartsNext = view.rules.nextStarter === 'rotate' ? view.starter !== view.seat : false;
   const now = equity.win(own, opponent, ownStartsNext);
   const limit = view.rules.eliminationLimit;
   let rate = 0;
   for (let p = 1; p <= 20; p++) rate += (now - equity.win(Math.min(own + p, limit + 1), opponent, ownStartsNext)) / p;
-  rate = Math.max(rate / 20, 1e-4);
+  return { own, opponent, ownStartsNext, now, rate: Math.max(rate / 20, 1e-4) };
+}
+
+/**
+ * What scoring `handPoints` now would cost the seat in P(win), in points at the position's
+ * exchange rate: above the hand's points when it would pass the elimination limit, below them
+ * when it lands on a milestone.
+ */
+export function equityPoints(equity: HeadsUpEquity, view: PlayerView, handPoints: number): number {
+  const spot = equitySpot(equity, view);
+  const after = afterPoints(view.rules, spot.own, handPoints);
+  return (spot.now - equity.win(after, spot.opponent, spot.ownStartsNext)) / spot.rate;
+}
+
+/** What landing on a milestone with `handPoints` is worth over the same points without it, in points (0: no milestone). */
+export function milestoneEquityPoints(equity: HeadsUpEquity, view: PlayerView, handPoints: number): number {
+  const own = view.totals[view.seat];
   const after = afterPoints(view.rules, own, handPoints);
-  return (now - equity.win(after, opponent, ownStartsNext)) / rate;
+  if (after === own + handPoints) return 0;
+  const spot = equitySpot(equity, view);
+  const plain = Math.min(own + handPoints, view.rules.eliminationLimit + 1);
+  return (equity.win(after, spot.opponent, spot.ownStartsNext) - equity.win(plain, spot.opponent, spot.ownStartsNext)) / spot.rate;
 }
 
 /**

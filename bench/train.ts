@@ -12,10 +12,10 @@ import { OBSERVATION_SIZE } from '../env/gym/observation.js';
 import { seededRng } from '../env/rules/random.js';
 import { ruleSelectionSchema } from '../env/rules/rules.js';
 import { describeBackend, initBackend } from '../nn/backend.js';
-import { buildNetwork, type Network, type PolicyValueConfig } from '../nn/networks.js';
 import { DEFAULT_HYPER_PARAMETERS, type HyperParameters, runOptionsSchema } from '../training/config.js';
 import { FastAdam } from '../training/fastAdam.js';
 import { imitationUpdate } from '../training/imitation.js';
+import { policyValueNetwork } from '../training/learner.js';
 import { parseOpponentMix } from '../training/league.js';
 import { ppoUpdate } from '../training/ppo.js';
 import { Rollout, type TrajectoryBatch } from '../training/rollout.js';
@@ -23,16 +23,7 @@ import { type IterationMetrics, train } from '../training/trainer.js';
 
 const hp = DEFAULT_HYPER_PARAMETERS;
 
-function network(seed: number): Network<PolicyValueConfig> {
-  return buildNetwork({
-    kind: 'policy-value',
-    observationSize: OBSERVATION_SIZE,
-    actionCount: ACTION_COUNT,
-    hiddenUnits: hp.hiddenUnits,
-    activation: hp.activation,
-    seed,
-  });
-}
+const network = (seed: number) => policyValueNetwork(hp, seed);
 
 /** Self-play (every seat the network) in one thread: decisions/s and the inference share. */
 async function selfPlay(

@@ -8,6 +8,7 @@ import { createAgent } from '../agents/registry.js';
 import type { Agent } from '../env/gym/agent.js';
 import { describeBackend, initBackend } from '../nn/backend.js';
 import { buildNetwork, setFlatWeights, type Network, type PolicyValueConfig } from '../nn/networks.js';
+import { AsyncQueue } from './asyncQueue.js';
 import { PAST, SELF } from './league.js';
 import { LocalTrajectoryBus, LocalWeightStore } from './localTransport.js';
 import type { ActorInit, ActorMessage, LearnerMessage } from './messages.js';
@@ -80,34 +81,9 @@ interface ActorChannel {
   close(): Promise<void>;
 }
 
-/** A queue of replies with waiting readers. */
-class Inbox {
-  private readonly messages: ActorMessage[] = [];
-  private readonly waiting: { resolve: (m: ActorMessage) => void; reject: (e: Error) => void }[] = [];
-  private failure: Error | null = null;
-
-  push(message: ActorMessage): void {
-    const reader = this.waiting.shift();
-    if (reader) reader.resolve(message);
-    else this.messages.push(message);
-  }
-
-  fail(error: Error): void {
-    this.failure ??= error;
-    for (const reader of this.waiting.splice(0)) reader.reject(error);
-  }
-
-  next(): Promise<ActorMessage> {
-    const message = this.messages.shift();
-    if (message) return Promise.resolve(message);
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
-  }
-}
-
 /** An actor in its own worker thread (the compiled actorWorker.js). */
 async function startWorkerActor(init: ActorInit, workerUrl: URL): Promise<ActorChannel> {
-  const inbox = new Inbox();
+  const inbox = new AsyncQueue<ActorMessage>();
   const worker = new Worker(workerUrl, { workerData: init });
   let stopping = false;
   worker.on('message', (message: ActorMessage) => {
@@ -133,7 +109,7 @@ async function startWorkerActor(init: ActorInit, workerUrl: URL): Promise<ActorC
 
 /** An actor in this thread: each message is handled when posted (--workers 0). */
 async function startInlineActor(init: ActorInit): Promise<ActorChannel> {
-  const inbox = new Inbox();
+  const inbox = new AsyncQueue<ActorMessage>();
   const { actor } = await Actor.create(init, false);
   return {
     post: (message) => {

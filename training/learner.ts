@@ -85,7 +85,7 @@ export class Learner {
 
   /** A fresh learner: a new network (or --init-from's), counters at zero. */
   static async fresh(run: RunOptions, hp: HyperParameters, commandLine: string[]): Promise<Learner> {
-    const network = run.initFrom !== null ? await loadInitial(run.initFrom) : newNetwork(run, hp);
+    const network = run.initFrom !== null ? await loadInitial(run.initFrom) : policyValueNetwork(hp, run.seed);
     const phase = run.initFrom === null && hp.imitationEpisodes > 0 ? 'imitation' : 'ppo';
     const state: TrainerState = {
       format: 'yaniv-train-state/1',
@@ -236,14 +236,15 @@ export class Learner {
   }
 }
 
-function newNetwork(run: RunOptions, hp: HyperParameters): Network<PolicyValueConfig> {
+/** A fresh policy-value network of the hyper-parameters' shape. */
+export function policyValueNetwork(hp: Pick<HyperParameters, 'hiddenUnits' | 'activation'>, seed: number): Network<PolicyValueConfig> {
   return buildNetwork({
     kind: 'policy-value',
     observationSize: OBSERVATION_SIZE,
     actionCount: ACTION_COUNT,
     hiddenUnits: hp.hiddenUnits,
     activation: hp.activation,
-    seed: run.seed,
+    seed,
   });
 }
 

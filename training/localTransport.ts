@@ -7,6 +7,7 @@
  * first take for 1 + `lag`, so that with lag 1 the actors play batch k+1 while the learner trains on
  * batch k.
  */
+import { AsyncQueue } from './asyncQueue.js';
 import type { Snapshot } from './league.js';
 import type { TakeRequest, TakenParts, TrajectoryBus, TrajectoryPart, WeightStore, WeightsHeader } from './transport.js';
 
@@ -41,33 +42,8 @@ export class LocalWeightStore implements WeightStore {
   }
 }
 
-/** A queue with waiting readers, which a failure rejects. */
-class PartQueue {
-  private readonly parts: TrajectoryPart[] = [];
-  private readonly waiting: { resolve: (p: TrajectoryPart) => void; reject: (e: Error) => void }[] = [];
-  private failure: Error | null = null;
-
-  push(part: TrajectoryPart): void {
-    const reader = this.waiting.shift();
-    if (reader) reader.resolve(part);
-    else this.parts.push(part);
-  }
-
-  fail(error: Error): void {
-    this.failure ??= error;
-    for (const reader of this.waiting.splice(0)) reader.reject(error);
-  }
-
-  next(): Promise<TrajectoryPart> {
-    const part = this.parts.shift();
-    if (part) return Promise.resolve(part);
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
-  }
-}
-
 export class LocalTrajectoryBus implements TrajectoryBus {
-  private readonly queues = new Map<string, PartQueue>();
+  private readonly queues = new Map<string, AsyncQueue<TrajectoryPart>>();
   private asked = false;
   private outstanding = 0;
 
@@ -80,10 +56,10 @@ export class LocalTrajectoryBus implements TrajectoryBus {
     private readonly lag: number,
     private readonly onDemand: (samples: number) => void,
   ) {
-    for (const actor of actors) this.queues.set(actor, new PartQueue());
+    for (const actor of actors) this.queues.set(actor, new AsyncQueue<TrajectoryPart>());
   }
 
-  private queue(actor: string): PartQueue {
+  private queue(actor: string): AsyncQueue<TrajectoryPart> {
     const queue = this.queues.get(actor);
     if (queue === undefined) throw new Error(`no actor ${JSON.stringify(actor)} on this bus`);
     return queue;

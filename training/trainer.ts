@@ -33,7 +33,8 @@ export interface TrainOptions extends GivenSettings {
   evalWorkerUrl?: URL;
 }
 
-export interface IterationMetrics {
+/** A metrics.jsonl line of an iteration: the counters, the rates, the update's losses (UpdateResult) and the games' health. */
+export interface IterationMetrics extends Omit<UpdateResult, 'passes'> {
   type: 'iteration';
   iteration: number;
   phase: 'imitation' | 'ppo';
@@ -48,15 +49,7 @@ export interface IterationMetrics {
   episodesPerSecond: number;
   decisionsPerSecond: number;
   learnerSamplesPerSecond: number;
-  loss: number;
-  policyLoss?: number;
-  valueLoss?: number;
-  entropy?: number;
-  approxKl?: number;
-  clipFraction?: number;
-  gradNorm?: number;
-  explainedVariance?: number;
-  epochs?: number;
+  /** Imitation: the share of decisions where the network's most probable action was the teacher's. */
   teacherAgreement?: number;
   meanReward: number;
   truncatedEpisodes: number;

@@ -93,7 +93,7 @@ export interface ResetOptions {
 
 /** The equity the "equity" reward reads, checked against the episode's table. */
 function checkedEquity(config: EnvConfig, rules: Rules, equity: HeadsUpEquity | null): HeadsUpEquity {
-  if (!equity) throw new EquityError('reward "equity" needs the solved game equity of the rules (agents/equity.ts loadEquity)');
+  if (!equity) throw new EquityError('reward "equity" needs the solved game equity of the rules (agents/equity.ts shippedEquity)');
   if (config.players !== 2) throw new EquityError(`reward "equity" is heads-up only today (got players ${config.players})`);
   if (JSON.stringify(equity.rules) !== JSON.stringify(rules))
     throw new EquityError('reward "equity": the equity was solved for other rules than the episode\'s');
@@ -117,7 +117,7 @@ export class Episode {
   private dealSeeds: ((round: number) => number) | null = null;
   /** The totals when the current round began (for the "zeroSumTotals" reward). */
   private readonly roundStartTotals = new Int32Array(MAX_PLAYERS);
-  /** Each seat's game equity when the current round began (for the "equity" reward). */
+  /** Each seat's game equity when the current round began, and after it (for the "equity" reward). */
   private readonly roundStartEquity = new Float64Array(MAX_PLAYERS);
   private readonly roundEndEquity = new Float64Array(MAX_PLAYERS);
   private readonly equity: HeadsUpEquity | null;
@@ -224,15 +224,13 @@ export class Episode {
     const result = s.lastResult as RoundResult;
     this.roundResult = result;
     const over = this.config.episode === 'round' || s.phase === PHASE_GAME_OVER;
-    if (this.equity) tableEquities(this.equity, s, s.nextStarter, this.roundEndEquity);
     const end = {
       players: s.players,
       result,
       startTotals: this.roundStartTotals,
       wholeGame: this.config.episode === 'game',
       gameWinner: s.winner,
-      startEquity: this.roundStartEquity,
-      endEquity: this.roundEndEquity,
+      ...(this.equity ? { equity: this.equitiesOfRound(this.equity) } : {}),
     };
     writeRoundRewards(this.config.reward, this.config.rewardScale, end, over, rewards, offset);
     if (over) this.status = TERMINATED;
@@ -245,6 +243,12 @@ export class Episode {
     startRound(this.state);
     if (this.equity) tableEquities(this.equity, this.state, this.state.starter, this.roundStartEquity);
     this.history?.beginRound(this.state);
+  }
+
+  /** Each seat's equity when the round began and now that it is over (the next starter's; the outcome once the game is over). */
+  private equitiesOfRound(equity: HeadsUpEquity): { start: Float64Array; end: Float64Array } {
+    tableEquities(equity, this.state, this.state.nextStarter, this.roundEndEquity);
+    return { start: this.roundStartEquity, end: this.roundEndEquity };
   }
 
   /** The error for an id that is not legal now, naming the action and why. */

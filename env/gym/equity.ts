@@ -85,7 +85,8 @@ class SpikeWeights {
   /** The factor of an outcome in which the seat scores `points`, when its milestones are `gaps` away. */
   factor(points: number, gaps: readonly number[]): number {
     if (gaps.length === 0) return 1;
-    if (gaps.includes(points)) return this.landing[points] / Math.max(this.base[points], 1e-9);
+    // A score never measured has no spike to scale.
+    if (gaps.includes(points)) return this.base[points] > 0 ? this.landing[points] / this.base[points] : 1;
     let landing = 0;
     let base = 0;
     for (const g of gaps) {

@@ -15,9 +15,8 @@ export interface EndedRound {
   readonly wholeGame: boolean;
   /** The game's winner once it is over, else −1. */
   readonly gameWinner: number;
-  /** Each seat's game equity (P(win), env/gym/equity.ts) when the round began and after it; read by "equity" only. */
-  readonly startEquity: ArrayLike<number>;
-  readonly endEquity: ArrayLike<number>;
+  /** Each seat's game equity (P(win), env/gym/equity.ts) when the round began and after it, where the episode has the equity. */
+  readonly equity?: { readonly start: ArrayLike<number>; readonly end: ArrayLike<number> };
 }
 
 /**
@@ -30,8 +29,8 @@ interface PerRoundScheme {
   readonly per: 'round';
   readonly lost: (end: EndedRound, seat: number) => number;
   readonly baseline: 'zero' | 'mean';
-  /** Whether rewardScale multiplies it (an equity change is already in units of a game). */
-  readonly scaled: boolean;
+  /** Paid as it is, not multiplied by rewardScale (it is already in its own units). */
+  readonly unscaled?: true;
 }
 
 /**
@@ -63,20 +62,23 @@ function winLossLost(end: EndedRound, seat: number): number | null {
   return 1 / losers;
 }
 
+function equityLost(end: EndedRound, seat: number): number {
+  if (!end.equity) throw new Error('reward "equity": the episode has no game equity');
+  return end.equity.start[seat] - end.equity.end[seat];
+}
+
 export const REWARD_TABLE = {
   roundPenalty: {
     description: "−(the seat's round points) × rewardScale (the points before milestones, RULES.md; the round sums to ≤ 0).",
     per: 'round',
     lost: roundPoints,
     baseline: 'zero',
-    scaled: true,
   },
   zeroSum: {
     description: "−(the seat's round points − the mean points of the round's seats) × rewardScale; the round sums to 0.",
     per: 'round',
     lost: roundPoints,
     baseline: 'mean',
-    scaled: true,
   },
   zeroSumTotals: {
     description:
@@ -84,7 +86,6 @@ export const REWARD_TABLE = {
     per: 'round',
     lost: (end, seat) => end.result.totals[seat] - end.startTotals[seat],
     baseline: 'mean',
-    scaled: true,
   },
   winLoss: {
     description:
@@ -94,23 +95,23 @@ export const REWARD_TABLE = {
   },
   equity: {
     description:
-      "the change of the seat's game equity (its P(win), env/gym/equity.ts) over the round, unscaled; over a game a seat's rewards sum to its outcome (1 or 0) minus its equity when the game began. Needs the solved equity of the rules (heads-up).",
+      "the change of the seat's game equity (its probability of winning the game, env/gym/equity.ts) over the round, unscaled: over a game a seat's rewards sum to its outcome (1 or 0) minus its equity when the game began. Heads-up, with the solved equity of the rules (Episode's `equity`).",
     per: 'round',
-    lost: (end, seat) => end.startEquity[seat] - end.endEquity[seat],
+    lost: equityLost,
     baseline: 'zero',
-    scaled: false,
+    unscaled: true,
   },
 } as const satisfies Record<string, RewardSchemeEntry>;
 
 export type RewardScheme = keyof typeof REWARD_TABLE;
 export const REWARD_SCHEMES = Object.keys(REWARD_TABLE) as [RewardScheme, ...RewardScheme[]];
 
-const isScaled = (entry: RewardSchemeEntry) => entry.per === 'round' && entry.scaled;
-const scaled = REWARD_SCHEMES.filter((name) => isScaled(REWARD_TABLE[name]));
-const unscaled = REWARD_SCHEMES.filter((name) => !isScaled(REWARD_TABLE[name]));
+const isScaled = (entry: RewardSchemeEntry) => entry.per === 'round' && entry.unscaled !== true;
+const perRound = REWARD_SCHEMES.filter((name) => isScaled(REWARD_TABLE[name]));
+const unscaledSchemes = REWARD_SCHEMES.filter((name) => !isScaled(REWARD_TABLE[name]));
 
 /** What rewardScale does, from the table (the env option's and the trainer's flag's description). */
-export const REWARD_SCALE_DESCRIPTION = `Multiplies the rewards of ${scaled.join(', ')}, not those of ${unscaled.join(', ')}.`;
+export const REWARD_SCALE_DESCRIPTION = `Multiplies the per-round rewards (${perRound.join(', ')}), not the others (${unscaledSchemes.join(', ')}).`;
 
 /** When a scheme pays, in words. */
 export const PAID_AT: Record<RewardSchemeEntry['per'], string> = { round: 'at each round end', episode: 'at the end of the episode only' };
@@ -155,6 +156,6 @@ export function writeRoundRewards(
     mean = sum / seats;
   }
   for (let seat = 0; seat < players; seat++) {
-    if (result.points[seat] !== null) rewards[offset + seat] = -(entry.lost(end, seat) - mean) * (entry.scaled ? scale : 1);
+    if (result.points[seat] !== null) rewards[offset + seat] = -(entry.lost(end, seat) - mean) * (entry.unscaled ? 1 : scale);
   }
 }

@@ -20,8 +20,6 @@ const end = (wholeGame: boolean, gameWinner = -1): EndedRound => ({
   startTotals: [20, 5, 40, 210],
   wholeGame,
   gameWinner,
-  startEquity: [0.2, 0.3, 0.4, 0.1],
-  endEquity: [0.1, 0.5, 0.4, 0],
 });
 
 function rewards(scheme: RewardScheme, roundEnd: EndedRound, episodeOver: boolean): number[] {
@@ -46,9 +44,10 @@ describe('reward schemes', () => {
     expect(rewards('winLoss', end(false), true)).toEqual([9, -0.5, 1, -0.5, 9, 9]);
   });
 
-  it('equity pays each seat of the round its change of equity, unscaled', () => {
-    const change = [0.1 - 0.2, 0.5 - 0.3, -0].map((d) => Math.fround(d));
-    expect(rewards('equity', end(true), false)).toEqual([9, ...change, 9, 9]);
+  it('equity pays each seat of the round its change of equity, unscaled, every round', () => {
+    const equity = { start: [0.3, 0.4, 0.3, 0], end: [0.1, 0.5, 0.4, 0] };
+    expect(rewards('equity', { ...end(true), equity }, false)).toEqual([9, ...[-0.2, 0.1, 0.1].map(Math.fround), 9, 9]);
+    expect(() => rewards('equity', end(true), false)).toThrow(/no game equity/);
   });
 
   it('are the values of the env option, whose description names each of them', () => {
