@@ -5,7 +5,16 @@
  * committed as serve/protocol.schema.json). serve/PROTOCOL.md explains it with examples.
  */
 import { z } from 'zod';
-import { ACTION_COUNT, DEFAULT_PRESET, HAND_CAP, MAX_PLAYERS, MIN_PLAYERS, presetNameSchema, ruleOverridesSchema } from '../env/index.js';
+import {
+  ACTION_COUNT,
+  DEFAULT_PRESET,
+  MOVE_KIND_NAMES,
+  HAND_CAP,
+  MAX_PLAYERS,
+  MIN_PLAYERS,
+  presetNameSchema,
+  ruleOverridesSchema,
+} from '../env/index.js';
 import { SCORE_KINDS } from '../agents/registry.js';
 import { ERROR_CODES, ERROR_MEANINGS, ProtocolError } from './errors.js';
 import { fieldPath, preview } from '../env/rules/schema.js';
@@ -163,7 +172,7 @@ export const CLIENT_MESSAGE_TYPES = clientMessageSchema.options.map((o) => o.sha
 const legalAction = z
   .strictObject({
     action: z.int().describe('The action id to send in act.'),
-    kind: z.enum(['yaniv', 'discard', 'draw', 'take', 'pass', 'quick', 'slapdown']),
+    kind: z.enum(MOVE_KIND_NAMES).describe('The move kind (the action layout\'s, README "Actions").'),
     cards: z.array(cardSchema).describe('discard: the group in laid order; take: the card; quick: the card drawn; else empty.'),
     text: z.string().describe('The move for people: "discard 5S 6S 7S", "take 7H", "draw from the deck", "Yaniv".'),
   })
