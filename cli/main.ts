@@ -7,6 +7,7 @@ import { backendCommand } from './backend.js';
 import { benchCommand } from './bench.js';
 import { replayCommand } from './replay.js';
 import { schemaCommand, serveCommand } from './serve.js';
+import { actorCommand } from './actor.js';
 import { plotCommand, trainCommand } from './train.js';
 
 /** commander's own usage errors (unknown option, bad choice, missing argument) exit 2, like a bad record. */
@@ -20,7 +21,7 @@ function isUserError(error: unknown): error is Error {
     error instanceof InvalidArgumentError ||
     error instanceof RuleError ||
     (error instanceof Error &&
-      ['BackendUnavailableError', 'AgentSpecError', 'TrainSetupError', 'MetadataMismatchError'].includes(error.name))
+      ['BackendUnavailableError', 'AgentSpecError', 'TrainSetupError', 'MetadataMismatchError', 'TransportSetupError'].includes(error.name))
   );
 }
 
@@ -55,6 +56,7 @@ export function buildProgram(): Command {
   program.addCommand(schemaCommand().exitOverride(usageErrorExit));
   program.addCommand(trainCommand().exitOverride(usageErrorExit));
   program.addCommand(plotCommand().exitOverride(usageErrorExit));
+  program.addCommand(actorCommand().exitOverride(usageErrorExit));
 
   return program;
 }
