@@ -272,7 +272,7 @@ export class Connection implements TableOwner {
     if (message.table !== undefined) source = { kind: 'playerView', view: this.tableOf(message.table).adviceView(message.seat) };
     else if (message.view !== undefined) source = { kind: 'view', view: message.view };
     else source = { kind: 'position', position: message.position, seat: message.seat ?? 0 };
-    const request: DecideRequest = { agent, source, seed: message.seed ?? 0, explain: true, assafSamples: options.assafSamples };
+    const request: DecideRequest = { agent, source, seed: message.seed ?? 0, explain: true };
     const started = performance.now();
     this.pending++;
     void this.ctx.pool.decide(request).then((result) => {

@@ -6,10 +6,11 @@
  * Everything starts from what the seat knows (a PlayerView). The legal actions come from a
  * determinised state (`determinize`): the mover's legal actions depend only on what the mover
  * knows, so any sampled world gives the same mask. The observation comes from the view alone
- * (`encodeView`). The Assaf risk is the share of sampled worlds in which calling now loses.
+ * (`encodeView`). The Assaf risk is computed exactly from the view (`assafRisk`), the same number `strong` decides on.
  */
 import {
   ACTION_COUNT,
+  type AssafRisk,
   type GameState,
   MaskScratch,
   type PlayerView,
@@ -17,7 +18,7 @@ import {
   RecordError,
   RuleError,
   YANIV_ACTION,
-  applyAction,
+  assafRisk,
   determinize,
   encodeView,
   importPosition,
@@ -43,10 +44,8 @@ export interface DecideRequest {
   readonly agent: string;
   readonly source: PositionSource;
   readonly seed: number;
-  /** Advisor: describe and rank the actions and estimate the Assaf risk. */
+  /** Advisor: describe and rank the actions and give the Assaf risk. */
   readonly explain: boolean;
-  /** Determinised worlds for the Assaf risk (advisor only). */
-  readonly assafSamples: number;
 }
 
 export type { ScoreKind } from '../agents/registry.js';
@@ -59,7 +58,7 @@ export interface Advice {
   readonly legal: LegalAction[];
   readonly scores: ScoreKind;
   readonly value: number | null;
-  readonly assaf: { risk: number; samples: number } | null;
+  readonly assaf: AssafRisk | null;
 }
 
 export type DecideResult =
@@ -185,9 +184,7 @@ function finish(request: DecideRequest, spec: string, { view, input }: Prepared,
   const actions: RankedAction[] = policy
     ? policy.actions.map((id, i) => ({ ...(byId.get(id) as LegalAction), score: policy.scores[i] + 0 })) // + 0: no −0 (neither encoding keeps it)
     : [{ ...(byId.get(decision.action) as LegalAction), score: 0 }];
-  const assaf = input.mask[YANIV_ACTION]
-    ? { risk: assafRisk(view, request.assafSamples, request.seed), samples: request.assafSamples }
-    : null;
+  const assaf = input.mask[YANIV_ACTION] ? assafRisk(view) : null;
   return {
     ok: true,
     action: decision.action,
@@ -202,19 +199,6 @@ function finish(request: DecideRequest, spec: string, { view, input }: Prepared,
       assaf,
     },
   };
-}
-
-/** Share of determinised worlds in which a Yaniv call now is Assaf'ed (0 when the rules have no Assaf). */
-export function assafRisk(view: PlayerView, samples: number, seed: number): number {
-  if (samples <= 0) return 0;
-  const rng = seededRng(seed ^ 0x5a5a5a5a);
-  let assafs = 0;
-  for (let i = 0; i < samples; i++) {
-    const world = determinize(view, rng);
-    applyAction(world, { type: 'yaniv' });
-    if (world.lastResult?.outcome === 'assaf') assafs++;
-  }
-  return assafs / samples;
 }
 
 function failure(error: unknown): DecideResult {

@@ -5,7 +5,16 @@
  * committed as serve/protocol.schema.json). serve/PROTOCOL.md explains it with examples.
  */
 import { z } from 'zod';
-import { ACTION_COUNT, DEFAULT_PRESET, HAND_CAP, MAX_PLAYERS, MIN_PLAYERS, presetNameSchema, ruleOverridesSchema } from '../env/index.js';
+import {
+  ACTION_COUNT,
+  DEFAULT_PRESET,
+  MOVE_KIND_NAMES,
+  HAND_CAP,
+  MAX_PLAYERS,
+  MIN_PLAYERS,
+  presetNameSchema,
+  ruleOverridesSchema,
+} from '../env/index.js';
 import { SCORE_KINDS } from '../agents/registry.js';
 import { ERROR_CODES, ERROR_MEANINGS, ProtocolError } from './errors.js';
 import { fieldPath, preview } from '../env/rules/schema.js';
@@ -163,7 +172,7 @@ export const CLIENT_MESSAGE_TYPES = clientMessageSchema.options.map((o) => o.sha
 const legalAction = z
   .strictObject({
     action: z.int().describe('The action id to send in act.'),
-    kind: z.enum(['yaniv', 'discard', 'draw', 'take', 'pass', 'quick', 'slapdown']),
+    kind: z.enum(MOVE_KIND_NAMES).describe('The move kind (the action layout\'s, README "Actions").'),
     cards: z.array(cardSchema).describe('discard: the group in laid order; take: the card; quick: the card drawn; else empty.'),
     text: z.string().describe('The move for people: "discard 5S 6S 7S", "take 7H", "draw from the deck", "Yaniv".'),
   })
@@ -211,7 +220,6 @@ const welcome = z
       moveDeadlineMs: z.int().nullable(),
       idleTableMs: z.int(),
       maxTurns: z.int().describe("Whole turns after which a table's game stops unfinished (game_over with truncated: true)."),
-      assafSamples: z.int(),
       preset: presetNameSchema.describe('Rules of tables created with neither preset nor rules.'),
       rules: ruleOverridesSchema,
     }),
@@ -356,11 +364,17 @@ const advice = z
     value: z.number().nullable().describe("The agent's value estimate for the seat, in its own units (PROTOCOL.md)."),
     assaf: z
       .strictObject({
-        risk: z.number().describe("Share of sampled worlds in which calling now would be Assaf'ed."),
-        samples: z.int(),
+        risk: z
+          .number()
+          .describe("The chance that calling now would be Assaf'ed, the hidden hands dealt from the cards the seat has not seen."),
+        exact: z
+          .boolean()
+          .describe(
+            'true: computed exactly; false (big tables with a high threshold only): the share of Assafs in 4,096 deals from a fixed seed.',
+          ),
       })
       .nullable()
-      .describe('When Yaniv may be called: the estimated chance of Assaf, from determinised samples of the hidden hands.'),
+      .describe('When Yaniv may be called: the chance of Assaf (the same for the same view).'),
   })
   .describe('The answer to advise.')
   .meta({ id: 'Advice' });

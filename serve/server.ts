@@ -99,13 +99,12 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
       moveDeadlineMs: options.moveDeadlineMs,
       idleTableMs: options.idleTableMs,
       maxTurns: options.maxTurns,
-      assafSamples: options.assafSamples,
       preset: options.preset,
       rules: { ...options.rules },
     },
   };
   const tables = new TableRegistry(options.maxTables, {
-    decide: (agent, view, seed) => pool.decide({ agent, source: { kind: 'playerView', view }, seed, explain: false, assafSamples: 0 }),
+    decide: (agent, view, seed) => pool.decide({ agent, source: { kind: 'playerView', view }, seed, explain: false }),
     log,
     now: Date.now,
   });
