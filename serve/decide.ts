@@ -28,7 +28,7 @@ import {
   writeActionMask,
 } from '../env/index.js';
 import type { Agent, DecisionInput } from '../env/gym/agent.js';
-import { createAgent } from '../agents/registry.js';
+import { type ScoreKind, agentAbilities, createAgent } from '../agents/registry.js';
 import { type ErrorCode, ProtocolError } from './errors.js';
 import { describeLegal } from './moves.js';
 import type { LegalAction, RankedAction } from './protocol.js';
@@ -48,7 +48,7 @@ export interface DecideRequest {
   readonly explain: boolean;
 }
 
-export type ScoreKind = 'probability' | 'score' | 'none';
+export type { ScoreKind } from '../agents/registry.js';
 
 export interface Advice {
   readonly seat: number;
@@ -64,11 +64,6 @@ export interface Advice {
 export type DecideResult =
   | { readonly ok: true; readonly action: number; readonly advice?: Advice }
   | { readonly ok: false; readonly code: ErrorCode; readonly message: string; readonly field?: string };
-
-/** What an agent's advice scores are: probabilities for trained models, the agent's own scores otherwise. */
-export function scoreKind(agent: string): Exclude<ScoreKind, 'none'> {
-  return agent.startsWith('neural') ? 'probability' : 'score';
-}
 
 const agents = new Map<string, Promise<Agent>>();
 
@@ -203,7 +198,7 @@ function finish(request: DecideRequest, spec: string, { view, input }: Prepared,
       pick: byId.get(decision.action) as LegalAction,
       actions,
       legal,
-      scores: policy ? scoreKind(spec) : 'none',
+      scores: policy ? agentAbilities(spec).scores : 'none',
       value: policy?.value === undefined ? null : policy.value + 0,
       assaf,
     },

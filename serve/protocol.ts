@@ -5,7 +5,17 @@
  * committed as serve/protocol.schema.json). serve/PROTOCOL.md explains it with examples.
  */
 import { z } from 'zod';
-import { ACTION_COUNT, DEFAULT_PRESET, HAND_CAP, MAX_PLAYERS, MIN_PLAYERS, presetNameSchema, ruleOverridesSchema } from '../env/index.js';
+import {
+  ACTION_COUNT,
+  DEFAULT_PRESET,
+  MOVE_KIND_NAMES,
+  HAND_CAP,
+  MAX_PLAYERS,
+  MIN_PLAYERS,
+  presetNameSchema,
+  ruleOverridesSchema,
+} from '../env/index.js';
+import { SCORE_KINDS } from '../agents/registry.js';
 import { ERROR_CODES, ERROR_MEANINGS, ProtocolError } from './errors.js';
 import { fieldPath, preview } from '../env/rules/schema.js';
 import { cardSchema, viewJsonSchema } from './viewJson.js';
@@ -162,7 +172,7 @@ export const CLIENT_MESSAGE_TYPES = clientMessageSchema.options.map((o) => o.sha
 const legalAction = z
   .strictObject({
     action: z.int().describe('The action id to send in act.'),
-    kind: z.enum(['yaniv', 'discard', 'draw', 'take', 'pass', 'quick', 'slapdown']),
+    kind: z.enum(MOVE_KIND_NAMES).describe('The move kind (the action layout\'s, README "Actions").'),
     cards: z.array(cardSchema).describe('discard: the group in laid order; take: the card; quick: the card drawn; else empty.'),
     text: z.string().describe('The move for people: "discard 5S 6S 7S", "take 7H", "draw from the deck", "Yaniv".'),
   })
@@ -190,7 +200,11 @@ const welcome = z
         name: z.string().describe('What to name in seats, advise.agent.'),
         description: z.string(),
         explains: z.boolean().describe('Whether advice from it ranks every legal action with scores (else only its pick is known).'),
-        scores: z.enum(['probability', 'score']).describe('What its advice scores are.'),
+        scores: z
+          .enum(SCORE_KINDS)
+          .describe(
+            "What its advice scores are (advice.scores): a trained model's probabilities, its own scores, or none (only its pick).",
+          ),
         model: z
           .record(z.string(), z.unknown())
           .optional()
@@ -345,7 +359,7 @@ const advice = z
       ),
     legal: z.array(legalAction).describe('Every legal action, in id order.'),
     scores: z
-      .enum(['probability', 'score', 'none'])
+      .enum(SCORE_KINDS)
       .describe("probability: a trained model's policy; score: the agent's own scores (PROTOCOL.md); none: the agent gives only its pick."),
     value: z.number().nullable().describe("The agent's value estimate for the seat, in its own units (PROTOCOL.md)."),
     assaf: z
@@ -395,6 +409,24 @@ export const serverMessageSchema = z
   .meta({ id: 'ServerMessage' });
 export type ServerMessage = z.output<typeof serverMessageSchema>;
 export type Msg<T extends ServerMessage['type']> = Extract<ServerMessage, { type: T }>;
+
+/**
+ * The reply each request gets when it succeeds (any request may get `error` instead): the one
+ * place that pairs them, typed so that a request type without a reply does not compile.
+ */
+export const REPLY_TYPES = {
+  hello: 'welcome',
+  ping: 'pong',
+  create_table: 'table_created',
+  act: 'acted',
+  advise: 'advice',
+  resume: 'resumed',
+  leave: 'left',
+} as const satisfies Record<ClientMessageType, ServerMessage['type']>;
+/** A request of one type, as a client writes it (optional fields may be left out). */
+export type Request<T extends ClientMessageType> = Extract<z.input<typeof clientMessageSchema>, { type: T }>;
+/** The success reply to a request of type T. */
+export type ReplyTo<T extends ClientMessageType> = Msg<(typeof REPLY_TYPES)[T]>;
 export type LegalAction = z.output<typeof legalAction>;
 export type RankedAction = z.output<typeof rankedAction>;
 export type SeatInfo = z.output<typeof seatInfo>;

@@ -110,8 +110,8 @@ export class Learner {
 
   /** The learner of a checkpoint, with the settings of the resume. */
   static async resume(folder: RunFolder, dir: string, state: TrainerState): Promise<Learner> {
-    const loaded = await loadCheckpoint(dir, { ...VERSIONS, kind: 'policy-value' });
-    return Learner.assemble(loaded.network as Network<PolicyValueConfig>, loaded.optimizer, state, folder.readLeague(dir, state.league));
+    const loaded = await loadCheckpoint(dir, VERSIONS);
+    return Learner.assemble(loaded.network, loaded.optimizer, state, folder.readLeague(dir, state.league));
   }
 
   private static assemble(network: Network<PolicyValueConfig>, optimizer: FastAdam, state: TrainerState, league: Snapshot[]): Learner {
@@ -151,11 +151,12 @@ export class Learner {
   }
 
   /**
-   * Whether a part can go into the next update: played with weights at most `actorLag` versions old,
-   * and not an imitation part once PPO has begun.
+   * Whether a part can go into the next update: played with weights at most `maxStaleness` (or
+   * `actorLag`) versions old, and not an imitation part once PPO has begun.
    */
   canUse(part: TrajectoryPart): boolean {
-    return part.weightsVersion >= this.iteration - this.hp.actorLag && !(part.mode.kind === 'imitation' && this.state.phase === 'ppo');
+    const oldest = this.iteration - Math.max(this.hp.actorLag, this.hp.maxStaleness);
+    return part.weightsVersion >= oldest && !(part.mode.kind === 'imitation' && this.state.phase === 'ppo');
   }
 
   /** The network as it is joins the league (when there is one). */
@@ -249,8 +250,8 @@ export function policyValueNetwork(hp: Pick<HyperParameters, 'hiddenUnits' | 'ac
 }
 
 async function loadInitial(dir: string): Promise<Network<PolicyValueConfig>> {
-  const loaded = await loadNetwork(path.resolve(dir), { ...VERSIONS, kind: 'policy-value' }).catch((error: Error) => {
+  const loaded = await loadNetwork(path.resolve(dir), VERSIONS).catch((error: Error) => {
     throw new TrainSetupError(`--init-from: ${error.message}`);
   });
-  return loaded.network as Network<PolicyValueConfig>;
+  return loaded.network;
 }

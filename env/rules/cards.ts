@@ -30,10 +30,6 @@ export function cardOf(suit: number, rank: number): Card {
   return suit * RANK_COUNT + rank - 1;
 }
 
-export function isJoker(card: Card): boolean {
-  return card === JOKER;
-}
-
 const NAMES: readonly string[] = Array.from({ length: KIND_COUNT }, (_, k) =>
   k === JOKER ? 'JK' : RANKS[RANK_OF[k] - 1] + SUITS[SUIT_OF[k]],
 );

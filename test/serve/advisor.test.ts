@@ -178,3 +178,32 @@ describe('the Assaf risk', () => {
     expect(safe.pick.kind).toBe('yaniv');
   });
 });
+
+describe('welcome.agents', () => {
+  it('says for each agent what its advice then shows: whether it explains, and the kind of its scores (issue 15)', async () => {
+    const welcome = await client.request<Msg<'welcome'>>({ type: 'hello', version: 1 });
+    expect(welcome.agents.map((a) => a.name)).toEqual(AGENTS);
+    // A turn step with several discards, so that an agent that explains ranks more than its pick.
+    const view = {
+      format: 'yaniv-view/1',
+      players: 2,
+      seat: 0,
+      current: 0,
+      phase: 'turn',
+      hand: ['AS', '2S', '9H', 'KD'],
+      handSizes: [4, 5],
+      known: [[], []],
+      previous: { type: 'single', cards: ['QC'], pickable: ['QC'] },
+      pile: [],
+      deckSize: 44,
+      totals: [0, 0],
+    };
+    for (const agent of welcome.agents) {
+      const advice = await client.request<Msg<'advice'>>({ type: 'advise', agent: agent.name, view });
+      expect(advice.type, agent.name).toBe('advice');
+      expect(advice.scores, agent.name).toBe(agent.scores);
+      expect(advice.actions.length > 1, agent.name).toBe(agent.explains);
+    }
+    expect(welcome.agents.filter((a) => !a.explains).map((a) => a.scores)).toEqual(['none', 'none']);
+  });
+});
