@@ -4,10 +4,16 @@
 // (every phase); requests/s and p50/p99 latency at 1, 16, 64 and 256 clients. Opponent mode:
 // 16 clients each playing whole standard games against strong (the client plays its first
 // legal action), games/s. The trained model is measured too once the registry has one.
+// Rows for JSON and MessagePack, and for positions of every phase ("mixed") and positions where
+// Yaniv may be called ("callable", where the Assaf risk is computed). BENCH_SERVE_COMPARE=DIR
+// runs a second build's server (DIR/dist/cli/main.js, e.g. a worktree of an older commit) side by
+// side: each row is measured on both, one after the other.
 import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Packr } from 'msgpackr';
 import WebSocket from 'ws';
-import { DEFAULT_PRESET, YanivEnv, randomLegalAction, seededRng } from '../env/index.js';
+import { DEFAULT_PRESET, YANIV_ACTION, YanivEnv, randomLegalAction, seededRng } from '../env/index.js';
 import { isAgentName } from '../agents/registry.js';
 import { type ViewJson, viewToJson } from '../serve/viewJson.js';
 
@@ -17,8 +23,8 @@ const SECONDS = Number(process.env.BENCH_SERVE_SECONDS ?? 4);
 type Message = { type: string; id?: number; [key: string]: unknown };
 
 /** Starts `yaniv serve` on a free port; resolves with its URL. */
-function startServer(agents: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--log-level', 'error', '--agents', agents], {
+function startServer(agents: string, main = MAIN): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [main, 'serve', '--port', '0', '--log-level', 'error', '--agents', agents], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -33,12 +39,15 @@ function startServer(agents: string): Promise<{ child: ChildProcess; url: string
 }
 
 /** A connection with request/reply by id and a handler for other messages. */
-async function connect(url: string, onOther: (m: Message) => void = () => undefined) {
-  const ws = new WebSocket(url, 'yaniv.v1.json', { perMessageDeflate: false });
+const packr = new Packr({ useRecords: false, mapsAsObjects: true });
+type Encoding = 'json' | 'msgpack';
+
+async function connect(url: string, onOther: (m: Message) => void = () => undefined, encoding: Encoding = 'json') {
+  const ws = new WebSocket(url, `yaniv.v1.${encoding}`, { perMessageDeflate: false });
   const waiting = new Map<number, (m: Message) => void>();
   let next = 1;
   ws.on('message', (data) => {
-    const m = JSON.parse((data as Buffer).toString()) as Message;
+    const m = (encoding === 'json' ? JSON.parse((data as Buffer).toString()) : packr.unpack(data as Buffer)) as Message;
     const resolve = m.id !== undefined ? waiting.get(m.id) : undefined;
     if (resolve) {
       waiting.delete(m.id as number);
@@ -53,21 +62,21 @@ async function connect(url: string, onOther: (m: Message) => void = () => undefi
     new Promise<Message>((resolve) => {
       const id = next++;
       waiting.set(id, resolve);
-      ws.send(JSON.stringify({ ...m, id }));
+      ws.send(encoding === 'json' ? JSON.stringify({ ...m, id }) : packr.pack({ ...m, id }));
     });
   await request({ type: 'hello', version: 1, client: 'bench' });
   return { ws, request };
 }
 
-/** Views of the player to move in random 3-player games, every phase. */
-function positions(count: number): ViewJson[] {
+/** Views of the player to move in random 3-player games, every phase, or only where Yaniv may be called. */
+function positions(count: number, callable = false): ViewJson[] {
   const views: ViewJson[] = [];
   const rng = seededRng(1);
   for (let game = 0; views.length < count; game++) {
     const env = new YanivEnv({ players: 3, episode: 'round' });
     let { info } = env.reset({ seed: game });
     while (!env.done && views.length < count) {
-      views.push(viewToJson(env.view(info.currentPlayer), DEFAULT_PRESET, {}));
+      if (!callable || info.actionMask[YANIV_ACTION]) views.push(viewToJson(env.view(info.currentPlayer), DEFAULT_PRESET, {}));
       ({ info } = env.step(randomLegalAction(info.actionMask, rng)));
     }
   }
@@ -76,8 +85,8 @@ function positions(count: number): ViewJson[] {
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 
-async function advisorLoad(url: string, agent: string, clients: number, views: ViewJson[]): Promise<string> {
-  const connections = await Promise.all(Array.from({ length: clients }, () => connect(url)));
+async function advisorLoad(url: string, agent: string, clients: number, views: ViewJson[], encoding: Encoding): Promise<string> {
+  const connections = await Promise.all(Array.from({ length: clients }, () => connect(url, undefined, encoding)));
   const latencies: number[] = [];
   let errors = 0;
   const run = async (c: Awaited<ReturnType<typeof connect>>, i: number, until: number, record: boolean) => {
@@ -95,7 +104,8 @@ async function advisorLoad(url: string, agent: string, clients: number, views: V
   const seconds = (performance.now() - started) / 1000;
   for (const c of connections) c.ws.close();
   latencies.sort((a, b) => a - b);
-  return `| ${agent} | ${clients} | ${Math.round(latencies.length / seconds).toLocaleString('en')} | ${percentile(latencies, 0.5).toFixed(2)} | ${percentile(latencies, 0.99).toFixed(2)} |${errors ? ` ${errors} errors` : ''}`;
+  const rate = Math.round(latencies.length / seconds).toLocaleString('en');
+  return `${rate} | ${percentile(latencies, 0.5).toFixed(2)} | ${percentile(latencies, 0.99).toFixed(2)}${errors ? ` (${errors} errors)` : ''}`;
 }
 
 async function opponentLoad(url: string, clients: number): Promise<string> {
@@ -133,17 +143,26 @@ async function opponentLoad(url: string, clients: number): Promise<string> {
 
 export async function run(): Promise<void> {
   const agents = ['strong', ...(isAgentName('neural') ? ['neural'] : [])];
-  const { child, url } = await startServer(agents.join(','));
+  const compare = process.env.BENCH_SERVE_COMPARE;
+  const servers = [{ name: 'this build', ...(await startServer(agents.join(','))) }];
+  if (compare) servers.push({ name: compare, ...(await startServer(agents.join(','), path.join(compare, 'dist/cli/main.js'))) });
   try {
-    const views = positions(2000);
-    console.log(`advisor mode (JSON, ${SECONDS} s per row, positions of random 3-player games in every phase):\n`);
-    console.log('| agent | clients | requests/s | p50 ms | p99 ms |\n| --- | --- | --- | --- | --- |');
-    for (const agent of agents) {
-      for (const clients of [1, 16, 64, 256]) console.log(await advisorLoad(url, agent, clients, views));
-    }
+    const sets = { mixed: positions(2000), callable: positions(2000, true) };
+    console.log(`advisor mode (${SECONDS} s per row, positions of random 3-player games: every phase, or where Yaniv may be called)`);
+    if (compare) console.log(`each row measured on this build, then on ${compare}, one after the other`);
+    const head = servers.map((s) => `${s.name}: requests/s | p50 ms | p99 ms`).join(' | ');
+    console.log(`\n| agent | positions | encoding | clients | ${head} |\n|${' --- |'.repeat(4 + 3 * servers.length)}`);
+    for (const agent of agents)
+      for (const [kind, views] of Object.entries(sets))
+        for (const encoding of ['json', 'msgpack'] as const)
+          for (const clients of [1, 16, 64, 256]) {
+            const cells: string[] = [];
+            for (const server of servers) cells.push(await advisorLoad(server.url, agent, clients, views, encoding));
+            console.log(`| ${agent} | ${kind} | ${encoding} | ${clients} | ${cells.join(' | ')} |`);
+          }
     console.log('');
-    console.log(await opponentLoad(url, 16));
+    console.log(await opponentLoad(servers[0].url, 16));
   } finally {
-    child.kill('SIGTERM');
+    for (const server of servers) server.child.kill('SIGTERM');
   }
 }

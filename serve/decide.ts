@@ -124,7 +124,7 @@ function viewOf(source: PositionSource): PlayerView {
   return playerView(state, source.seat);
 }
 
-/** Decides a batch: agents with `actBatch` get one call per agent, the others one per request. */
+/** Decides a batch: table moves of agents with `actBatch` get one call per agent; advice and the other agents one call per request. */
 export async function decideBatch(requests: readonly DecideRequest[]): Promise<DecideResult[]> {
   const results: DecideResult[] = new Array<DecideResult>(requests.length);
   const groups = new Map<string, { index: number; prepared: Prepared }[]>();
@@ -153,17 +153,21 @@ export async function decideBatch(requests: readonly DecideRequest[]): Promise<D
         results[index] = failure(error);
       }
     };
-    if (agent.actBatch && group.length > 1) {
-      agent.reset(requests[group[0].index].seed);
+    // Advice goes one request at a time, each reset with its own seed: the same request gets the
+    // same answer bit for bit, whatever else arrived with it (a batched inference differs from a
+    // single one in the last digits, and one batch shares one seeded rng). Table moves batch.
+    const batched = agent.actBatch ? group.filter(({ index }) => !requests[index].explain) : [];
+    if (agent.actBatch && batched.length > 1) {
+      agent.reset(requests[batched[0].index].seed);
       try {
-        const decisions = agent.actBatch(group.map((g) => g.prepared.input));
-        group.forEach(({ index, prepared }, i) => decide(index, prepared, decisions[i]));
+        const decisions = agent.actBatch(batched.map((g) => g.prepared.input));
+        batched.forEach(({ index, prepared }, i) => decide(index, prepared, decisions[i]));
       } catch (error) {
-        for (const { index } of group) results[index] = failure(error);
+        for (const { index } of batched) results[index] = failure(error);
       }
-      continue;
     }
     for (const { index, prepared } of group) {
+      if (batched.length > 1 && !requests[index].explain) continue;
       try {
         agent.reset(requests[index].seed);
         decide(index, prepared, agent.act(prepared.input));

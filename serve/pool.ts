@@ -38,6 +38,17 @@ interface Slot {
 
 const IN_FLIGHT_PER_WORKER = 2;
 
+/**
+ * Agents cheap enough to answer on the main thread (well under a millisecond a decision, no
+ * inference): for them the worker round trip (two structured clones and a thread hop) cost more
+ * than the decision. Trained models and the searching `rollout` go to the workers.
+ */
+const INLINE_AGENTS: ReadonlySet<string> = new Set(['strong', 'intermediate', 'novice', 'random']);
+
+function runsInline(spec: string): boolean {
+  return INLINE_AGENTS.has(spec);
+}
+
 /** The worker script next to this module, or the compiled one when this runs from source (tests). */
 export function defaultWorkerUrl(): URL {
   return import.meta.url.endsWith('.ts')
@@ -113,6 +124,7 @@ export class InferencePool {
   decide(request: DecideRequest): Promise<DecideResult> {
     if (this.closed) return Promise.resolve({ ok: false, code: 'internal', message: 'the server is shutting down' });
     this.stats.requests++;
+    if (runsInline(request.agent)) return decideBatch([request]).then(([result]) => result);
     return new Promise((resolve) => {
       this.queue.push({ request, resolve });
       if (this.queue.length >= this.options.batchMax) this.flush();

@@ -20,7 +20,7 @@ import { loadNeuralAgent } from '../../agents/neural.js';
 import { buildNetwork } from '../../nn/networks.js';
 import { saveNetwork } from '../../nn/persistence.js';
 import type { Msg, RunningServer, ServerMessage } from '../../serve/index.js';
-import { viewToJson } from '../../serve/viewJson.js';
+import { type ViewJson, viewToJson } from '../../serve/viewJson.js';
 import { TestClient, chooser, playToEnd, startTestServer } from './helpers.js';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'yaniv-serve-neural-'));
@@ -85,11 +85,28 @@ describe('a neural model served', () => {
       });
       expect(advice.pick.action).toBe(direct.action);
       expect(advice.actions.map((a) => a.action)).toEqual(direct.policy?.actions);
-      // The server's worker runs the network on batches: the same numbers to float rounding.
+      // The server's worker thread runs the same single-position path: the same numbers to float rounding at most.
       advice.actions.forEach((a, k) => expect(a.score).toBeCloseTo(direct.policy?.scores[k] ?? NaN, 6));
       expect(advice.value).toBeCloseTo(direct.policy?.value ?? NaN, 5);
       ({ info } = env.step(randomLegalAction(info.actionMask, rng)));
     }
+  });
+
+  it('gives the same advice bit for bit alone or among concurrent requests (which share a batch)', async () => {
+    const env = new YanivEnv({ players: 3 });
+    let { info } = env.reset({ seed: 11 });
+    const rng = seededRng(11);
+    const views: ViewJson[] = [];
+    for (let step = 0; step < 8 && !env.done; step++) {
+      views.push(viewToJson(playerView(env.state, info.currentPlayer), 'standard', {}));
+      ({ info } = env.step(randomLegalAction(info.actionMask, rng)));
+    }
+    const ask = (view: ViewJson, seed: number) => client.request<Msg<'advice'>>({ type: 'advise', agent: spec, seed, view });
+    const alone: Msg<'advice'>[] = [];
+    for (const [i, view] of views.entries()) alone.push(await ask(view, i));
+    const together = await Promise.all([...views.entries(), ...views.entries()].map(([i, view]) => ask(view, i)));
+    const strip = ({ id: _, ...advice }: Msg<'advice'>) => advice;
+    together.forEach((advice, k) => expect(strip(advice)).toEqual(strip(alone[k % views.length])));
   });
 
   it('plays a seat at a table to the end of a game', async () => {
