@@ -4,9 +4,9 @@
  * 1. **Card tracking.** From its own view it knows every card seen: the pile, the previous
  *    group, and the cards each opponent took from the pile and still holds. Everything else
  *    is *unseen* and equally likely to be in an opponent's unknown slots or in the deck.
- * 2. **Assaf risk before calling.** When it may call Yaniv it samples the opponents' unknown
- *    cards from the unseen ones (known cards stay put) and estimates the chance that some
- *    opponent holds no more than it does; it calls only when that risk is low.
+ * 2. **Assaf risk before calling.** When it may call Yaniv it computes the chance that some
+ *    opponent holds no more than it does, the opponents' unknown cards dealt from the unseen
+ *    ones (known cards stay put; `assafRisk`, exact), and calls only when that risk is low.
  * 3. **Planning a turn ahead.** It scores each discard by the hand it leaves after the best
  *    draw: the hand's points, less a share of the points it could lay as one group next turn
  *    (so it keeps pairs and run fragments and takes cards that complete them). A deck draw
@@ -21,9 +21,8 @@
  *    the previous group costs a little more each turn (`stallPenalty`), so that two bots that
  *    keep trading cards (each holding a 2 that neither dares call with) draw from the deck.
  */
-import { type Action, type Card, type PlayerView, callableValue, unseenCounts } from '../env/index.js';
-import { JOKER, KIND_COUNT, RANK_OF, SUIT_OF, cardsFromCounts } from '../env/index.js';
-import { randomInt, type Rng } from '../env/rules/random.js';
+import { type Action, type Card, type PlayerView, assafRisk, callableValue, unseenCounts } from '../env/index.js';
+import { JOKER, KIND_COUNT, RANK_OF, SUIT_OF } from '../env/index.js';
 import { type HeadsUpEquity, afterPoints } from '../env/gym/equity.js';
 import { type RuleBot, type RuleExplainer, type RankedAction, afterDraw, legalOfType } from './ruleBot.js';
 import { bestDiscardPoints, canDrawFromDeck, opponents, pointsOf, stallPenalty, valuesOf } from './tactics.js';
@@ -31,10 +30,8 @@ import { bestDiscardPoints, canDrawFromDeck, opponents, pointsOf, stallPenalty, 
 export interface StrongConfig {
   /** Share of next turn's best group counted as already gone. */
   lookahead: number;
-  /** Highest estimated Assaf risk at which it calls. */
+  /** Highest Assaf risk at which it calls. */
   callRisk: number;
-  /** Samples of the opponents' unknown cards for the Assaf risk. */
-  samples: number;
   /**
    * The solved game equity: heads-up under its rules, the milestone term becomes what the hand's
    * points would cost in P(win) if the round ended now (milestones, the elimination limit),
@@ -51,15 +48,15 @@ export interface StrongConfig {
 }
 
 // Tuned in heads-up games against earlier settings (0.6 / 0.2 lost 41.5% of 600 games to these).
-export const STRONG_DEFAULTS: StrongConfig = { lookahead: 0.8, callRisk: 0.1, samples: 64 };
+export const STRONG_DEFAULTS: StrongConfig = { lookahead: 0.8, callRisk: 0.1 };
 
 export function strongBot(config: Partial<StrongConfig> = {}): RuleBot {
   const settings = { ...STRONG_DEFAULTS, ...config };
-  return ({ view, legal, rng }) => {
+  return ({ view, legal }) => {
     if (view.phase === 'afterDraw') return afterDraw(legal);
     const unseen = unseenCounts(view);
     if (view.phase === 'draw') return bestDraw(view, legalOfType(legal, 'draw'), unseen, settings);
-    if (legal.some((a) => a.type === 'yaniv') && assafRisk(view, unseen, settings.samples, rng) <= settings.callRisk) {
+    if (legal.some((a) => a.type === 'yaniv') && assafRisk(view).risk <= settings.callRisk) {
       return { type: 'yaniv' };
     }
     return bestDiscard(view, legal, unseen, settings);
@@ -71,20 +68,20 @@ export function strongBot(config: Partial<StrongConfig> = {}): RuleBot {
  * the rest best first, each scored as minus the points strong expects it to cost (higher is
  * better): for discards and draws minus its planning score (the hand's points after the best
  * next draw, less 0.8 × the best group it could lay next turn); for a Yaniv call minus its
- * expected cost, risk × (hand + Assaf penalty), with the same sampled risk `strongBot` uses
+ * expected cost, risk × (hand + Assaf penalty), with the same risk `strongBot` decides on
  * (it calls when the risk is at most `callRisk`; otherwise the call comes last); after the
  * draw minus the hand's points left (a slapdown ends the round with 0). The value is the
- * score of the choice. Its first action is always the one `strongBot` plays with the same rng.
+ * score of the choice, and `assaf` the risk it decided on. Its first action is always the one `strongBot` plays.
  */
 export function explainStrong(config: Partial<StrongConfig> = {}): RuleExplainer {
   const settings = { ...STRONG_DEFAULTS, ...config };
-  return ({ view, legal, rng }) => {
-    const ranked = rankStrong(view, legal, rng, settings);
+  return ({ view, legal }) => {
+    const ranked = rankStrong(view, legal, settings);
     return { ranked, value: ranked[0]?.score };
   };
 }
 
-function rankStrong(view: PlayerView, legal: readonly Action[], rng: Rng, config: StrongConfig): RankedAction[] {
+function rankStrong(view: PlayerView, legal: readonly Action[], config: StrongConfig): RankedAction[] {
   const byScore = (list: RankedAction[]) => list.sort((a, b) => b.score - a.score);
   if (view.phase === 'afterDraw') {
     const values = valuesOf(view);
@@ -103,7 +100,7 @@ function rankStrong(view: PlayerView, legal: readonly Action[], rng: Rng, config
     return scoreDraws(view, legalOfType(legal, 'draw'), unseen, config).map(({ action, score }) => ({ action, score: -score }));
   const discards = rankDiscards(view, legal, unseen, config).map(({ action, score }) => ({ action, score: -score }));
   if (!legal.some((a) => a.type === 'yaniv')) return discards;
-  const risk = assafRisk(view, unseen, config.samples, rng);
+  const { risk } = assafRisk(view);
   const call = { action: { type: 'yaniv' } as Action, score: -risk * (view.handValue + view.rules.assafPenalty) };
   return risk <= config.callRisk ? [call, ...discards] : [...discards, call];
 }
@@ -279,31 +276,6 @@ export function roundEndChance(view: PlayerView): number {
     chance = 0.1;
   }
   return chance;
-}
-
-/** Estimated chance that some opponent's hand is worth no more than the seat's. */
-export function assafRisk(view: PlayerView, unseen: Uint8Array, samples: number, rng: Rng): number {
-  if (!view.rules.assaf) return 0;
-  const values = valuesOf(view);
-  const pool = cardsFromCounts(unseen);
-  const seats = opponents(view);
-  let hits = 0;
-  for (let s = 0; s < samples; s++) {
-    let drawn = 0;
-    const lowest = Math.min(
-      ...seats.map((seat) => {
-        let points = pointsOf(view.known[seat], values);
-        for (let i = view.known[seat].length; i < view.handSizes[seat] && drawn < pool.length; i++) {
-          const j = randomInt(rng, drawn, pool.length - 1);
-          [pool[drawn], pool[j]] = [pool[j], pool[drawn]];
-          points += values[pool[drawn++]];
-        }
-        return points;
-      }),
-    );
-    if (lowest <= view.handValue) hits++;
-  }
-  return hits / samples;
 }
 
 function without(hand: readonly Card[], cards: readonly Card[]): Card[] {

@@ -8,6 +8,7 @@ import { benchCommand } from './bench.js';
 import { equityCommand } from './equity.js';
 import { replayCommand } from './replay.js';
 import { schemaCommand, serveCommand } from './serve.js';
+import { actorCommand } from './actor.js';
 import { plotCommand, trainCommand } from './train.js';
 
 /** commander's own usage errors (unknown option, bad choice, missing argument) exit 2, like a bad record. */
@@ -21,7 +22,14 @@ function isUserError(error: unknown): error is Error {
     error instanceof InvalidArgumentError ||
     error instanceof RuleError ||
     (error instanceof Error &&
-      ['BackendUnavailableError', 'AgentSpecError', 'EquityError', 'TrainSetupError', 'MetadataMismatchError'].includes(error.name))
+      [
+        'BackendUnavailableError',
+        'AgentSpecError',
+        'EquityError',
+        'TrainSetupError',
+        'MetadataMismatchError',
+        'TransportSetupError',
+      ].includes(error.name))
   );
 }
 
@@ -57,6 +65,7 @@ export function buildProgram(): Command {
   program.addCommand(schemaCommand().exitOverride(usageErrorExit));
   program.addCommand(trainCommand().exitOverride(usageErrorExit));
   program.addCommand(plotCommand().exitOverride(usageErrorExit));
+  program.addCommand(actorCommand().exitOverride(usageErrorExit));
 
   return program;
 }

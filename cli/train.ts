@@ -105,6 +105,11 @@ export function trainCommand(): Command {
     .option('--seed <s>', 'seed of the run', '1')
     .option('--workers <w>', "actor worker threads (0: in the learner's thread)", '1')
     .option('--no-progress', 'no progress bar (a line every 10 iterations instead)')
+    .addOption(
+      new Option('--redis <url>', 'learn over Redis: actors on any machine join with yaniv actor --redis URL --run ID (see README)').env(
+        'REDIS_URL',
+      ),
+    )
     .addOption(backendOption());
   for (const [key, field] of Object.entries(hyperParametersSchema.shape)) {
     const value = DEFAULT_HYPER_PARAMETERS[key as keyof HyperParameters];
@@ -139,7 +144,7 @@ export function trainCommand(): Command {
     const bars = tty
       ? new MultiBar({
           format:
-            'train {bar} {value}/{total} episodes | {eps} ep/s | {dps} decisions/s | {phase} loss {loss} | eval {evaluation} | ETA {eta_formatted}',
+            'train {bar} {value}/{total} episodes | {eps} ep/s | {dps} decisions/s | {actors} actor(s) | {phase} loss {loss} | eval {evaluation} | ETA {eta_formatted}',
           hideCursor: true,
           etaBuffer: 20,
         })
@@ -148,8 +153,10 @@ export function trainCommand(): Command {
     let latestEvaluation = '–';
     let target = run.episodes;
     const log = (message: string) => (bars ? bars.log(message + '\n') : process.stderr.write(message + '\n'));
+    const redis = typeof raw.redis === 'string' ? raw.redis : undefined;
+    const transport = redis === undefined ? undefined : (await import('../training/redisRun.js')).redisTransportFactory(redis);
     const result = await train(
-      { run, hyperParameters, explicit, commandLine: process.argv.slice(1) },
+      { run, hyperParameters, explicit, commandLine: process.argv.slice(1), transport },
       {
         log,
         stopRequested: () => stop.requested,
@@ -159,13 +166,20 @@ export function trainCommand(): Command {
             `yaniv train → ${info.out} (${info.backend}); ${info.episodesDone} of ${target} episodes done, iteration ${info.iteration}, ${info.phase}`,
           );
           bar =
-            bars?.create(target, info.episodesDone, { eps: '–', dps: '–', loss: '–', phase: info.phase, evaluation: latestEvaluation }) ??
-            null;
+            bars?.create(target, info.episodesDone, {
+              eps: '–',
+              dps: '–',
+              actors: '–',
+              loss: '–',
+              phase: info.phase,
+              evaluation: latestEvaluation,
+            }) ?? null;
         },
         onIteration: (m) => {
           const values = {
             eps: m.episodesPerSecond.toFixed(2),
             dps: m.decisionsPerSecond.toFixed(0),
+            actors: String(m.actors),
             loss: m.loss.toFixed(3),
             phase: m.phase,
             evaluation: latestEvaluation,
@@ -173,7 +187,7 @@ export function trainCommand(): Command {
           if (bar) bar.update(Math.min(m.episodes, target), values);
           else if (m.iteration % 10 === 0)
             log(
-              `iteration ${m.iteration}: ${m.episodes}/${target} episodes, ${values.eps} ep/s, ${values.dps} decisions/s, ${m.phase} loss ${values.loss}, eval ${latestEvaluation}`,
+              `iteration ${m.iteration}: ${m.episodes}/${target} episodes, ${values.eps} ep/s, ${values.dps} decisions/s, ${m.actors} actor(s), ${m.phase} loss ${values.loss}, eval ${latestEvaluation}`,
             );
         },
         onEvaluation: (e) => {

@@ -11,8 +11,10 @@ import type { DecideRequest, DecideResult, PositionSource } from './decide.js';
 import { ProtocolError } from './errors.js';
 import type { ServerOptions } from './options.js';
 import type { InferencePool } from './pool.js';
+import type { SlowLog } from './slowLog.js';
 import {
   type ClientMessage,
+  type ClientMessageType,
   type Msg,
   PROTOCOL_VERSION,
   type RequestId,
@@ -30,10 +32,19 @@ export interface ServerContext {
   readonly tables: TableRegistry;
   readonly pool: InferencePool;
   readonly log: Logger;
+  /** The rate-limited "slow advice" warning. */
+  readonly slow: SlowLog;
   /** The agents served, by name. */
   readonly agents: ReadonlySet<string>;
   welcome(id: RequestId, encoding: Codec['encoding']): Msg<'welcome'>;
 }
+
+/** A validated client message of one type. */
+type ClientRequest<T extends ClientMessageType> = Extract<ClientMessage, { type: T }>;
+type Handler<T extends ClientMessageType> = (message: ClientRequest<T>) => void;
+
+/** The messages a client may send before hello. */
+const BEFORE_HELLO: ReadonlySet<ClientMessageType> = new Set(['hello', 'ping']);
 
 /** WebSocket close codes the server uses. */
 export const CLOSE = { goingAway: 1001, policy: 1008, tooBig: 1009, tryAgainLater: 1013 } as const;
@@ -123,26 +134,24 @@ export class Connection implements TableOwner {
     }
   }
 
+  /** One handler per client message type: a type without one does not compile. */
+  private readonly handlers: { readonly [T in ClientMessageType]: Handler<T> } = {
+    hello: (message) => this.hello(message),
+    ping: (message) => this.send({ type: 'pong', id: message.id, time: Date.now() }),
+    create_table: (message) => this.createTable(message),
+    act: (message) => this.act(message),
+    advise: (message) => this.advise(message),
+    resume: (message) => this.resume(message),
+    leave: (message) => this.leave(message),
+  };
+
   private dispatch(message: ClientMessage): void {
-    if (message.type === 'ping') return this.send({ type: 'pong', id: message.id, time: Date.now() });
-    if (message.type === 'hello') return this.hello(message);
-    if (!this.greeted)
+    if (!this.greeted && !BEFORE_HELLO.has(message.type))
       throw new ProtocolError('bad_message', `say hello first: {"type":"hello","id":1,"version":${PROTOCOL_VERSION}}`, 'type');
-    switch (message.type) {
-      case 'create_table':
-        return this.createTable(message);
-      case 'act':
-        return this.act(message);
-      case 'advise':
-        return this.advise(message);
-      case 'resume':
-        return this.resume(message);
-      case 'leave':
-        return this.leave(message);
-    }
+    (this.handlers[message.type] as Handler<ClientMessageType>)(message);
   }
 
-  private hello(message: Extract<ClientMessage, { type: 'hello' }>): void {
+  private hello(message: ClientRequest<'hello'>): void {
     if (message.version !== PROTOCOL_VERSION) {
       throw new ProtocolError(
         'unsupported_version',
@@ -155,7 +164,7 @@ export class Connection implements TableOwner {
     this.send(this.ctx.welcome(message.id, this.codec.encoding));
   }
 
-  private createTable(message: Extract<ClientMessage, { type: 'create_table' }>): void {
+  private createTable(message: ClientRequest<'create_table'>): void {
     const { options, tables } = this.ctx;
     this.checkRoom();
     const seats: SeatInfo[] = message.seats.map((entry, seat) => {
@@ -239,13 +248,13 @@ export class Connection implements TableOwner {
     return table;
   }
 
-  private act(message: Extract<ClientMessage, { type: 'act' }>): void {
+  private act(message: ClientRequest<'act'>): void {
     const table = this.tableOf(message.table);
     const move = message.cards !== undefined ? { cards: message.cards } : { action: message.action ?? -1 };
     table.act(message.seat, move, message.counter, (counter) => this.send({ type: 'acted', id: message.id, table: table.id, counter }));
   }
 
-  private advise(message: Extract<ClientMessage, { type: 'advise' }>): void {
+  private advise(message: ClientRequest<'advise'>): void {
     const { options } = this.ctx;
     if (this.pending >= options.maxPending)
       throw new ProtocolError(
@@ -263,13 +272,13 @@ export class Connection implements TableOwner {
     if (message.table !== undefined) source = { kind: 'playerView', view: this.tableOf(message.table).adviceView(message.seat) };
     else if (message.view !== undefined) source = { kind: 'view', view: message.view };
     else source = { kind: 'position', position: message.position, seat: message.seat ?? 0 };
-    const request: DecideRequest = { agent, source, seed: message.seed ?? 0, explain: true, assafSamples: options.assafSamples };
+    const request: DecideRequest = { agent, source, seed: message.seed ?? 0, explain: true };
     const started = performance.now();
     this.pending++;
     void this.ctx.pool.decide(request).then((result) => {
       this.pending--;
       const ms = performance.now() - started;
-      if (ms > options.slowMs) this.log.warn({ event: 'slow_request', type: 'advise', agent, ms: Math.round(ms) }, 'slow advice');
+      if (ms > options.slowMs) this.ctx.slow.record(agent, ms);
       this.answerAdvice(message.id, agent, result);
     });
   }
@@ -297,7 +306,7 @@ export class Connection implements TableOwner {
     });
   }
 
-  private resume(message: Extract<ClientMessage, { type: 'resume' }>): void {
+  private resume(message: ClientRequest<'resume'>): void {
     const table = this.ctx.tables.claim(message.table, message.token);
     if (!this.tables.has(table.id) && !table.game.over) this.checkRoom();
     const previous = table.owner;
@@ -308,7 +317,7 @@ export class Connection implements TableOwner {
     table.attach(this);
   }
 
-  private leave(message: Extract<ClientMessage, { type: 'leave' }>): void {
+  private leave(message: ClientRequest<'leave'>): void {
     const table = this.tableOf(message.table);
     this.tables.delete(table.id);
     this.ctx.tables.remove(table);

@@ -59,7 +59,6 @@ export const serverOptionsSchema = z.strictObject({
   idleTableMs: int(100)
     .default(10 * 60_000)
     .describe('A table no client touched for this long is closed.'),
-  assafSamples: int(1, 10_000).default(200).describe("Determinised worlds behind the advisor's Assaf risk."),
   workers: int(0, 64)
     .default(Math.max(1, availableParallelism() - 1))
     .describe('Inference worker threads (0: on the main thread).'),

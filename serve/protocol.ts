@@ -15,6 +15,7 @@ import {
   presetNameSchema,
   ruleOverridesSchema,
 } from '../env/index.js';
+import { SCORE_KINDS } from '../agents/registry.js';
 import { ERROR_CODES, ERROR_MEANINGS, ProtocolError } from './errors.js';
 import { fieldPath, preview } from '../env/rules/schema.js';
 import { cardSchema, viewJsonSchema } from './viewJson.js';
@@ -199,7 +200,11 @@ const welcome = z
         name: z.string().describe('What to name in seats, advise.agent.'),
         description: z.string(),
         explains: z.boolean().describe('Whether advice from it ranks every legal action with scores (else only its pick is known).'),
-        scores: z.enum(['probability', 'score']).describe('What its advice scores are.'),
+        scores: z
+          .enum(SCORE_KINDS)
+          .describe(
+            "What its advice scores are (advice.scores): a trained model's probabilities, its own scores, or none (only its pick).",
+          ),
         model: z
           .record(z.string(), z.unknown())
           .optional()
@@ -215,7 +220,6 @@ const welcome = z
       moveDeadlineMs: z.int().nullable(),
       idleTableMs: z.int(),
       maxTurns: z.int().describe("Whole turns after which a table's game stops unfinished (game_over with truncated: true)."),
-      assafSamples: z.int(),
       preset: presetNameSchema.describe('Rules of tables created with neither preset nor rules.'),
       rules: ruleOverridesSchema,
     }),
@@ -355,16 +359,22 @@ const advice = z
       ),
     legal: z.array(legalAction).describe('Every legal action, in id order.'),
     scores: z
-      .enum(['probability', 'score', 'none'])
+      .enum(SCORE_KINDS)
       .describe("probability: a trained model's policy; score: the agent's own scores (PROTOCOL.md); none: the agent gives only its pick."),
     value: z.number().nullable().describe("The agent's value estimate for the seat, in its own units (PROTOCOL.md)."),
     assaf: z
       .strictObject({
-        risk: z.number().describe("Share of sampled worlds in which calling now would be Assaf'ed."),
-        samples: z.int(),
+        risk: z
+          .number()
+          .describe("The chance that calling now would be Assaf'ed, the hidden hands dealt from the cards the seat has not seen."),
+        exact: z
+          .boolean()
+          .describe(
+            'true: computed exactly; false (big tables with a high threshold only): the share of Assafs in 4,096 deals from a fixed seed.',
+          ),
       })
       .nullable()
-      .describe('When Yaniv may be called: the estimated chance of Assaf, from determinised samples of the hidden hands.'),
+      .describe('When Yaniv may be called: the chance of Assaf (the same for the same view).'),
   })
   .describe('The answer to advise.')
   .meta({ id: 'Advice' });
@@ -399,6 +409,24 @@ export const serverMessageSchema = z
   .meta({ id: 'ServerMessage' });
 export type ServerMessage = z.output<typeof serverMessageSchema>;
 export type Msg<T extends ServerMessage['type']> = Extract<ServerMessage, { type: T }>;
+
+/**
+ * The reply each request gets when it succeeds (any request may get `error` instead): the one
+ * place that pairs them, typed so that a request type without a reply does not compile.
+ */
+export const REPLY_TYPES = {
+  hello: 'welcome',
+  ping: 'pong',
+  create_table: 'table_created',
+  act: 'acted',
+  advise: 'advice',
+  resume: 'resumed',
+  leave: 'left',
+} as const satisfies Record<ClientMessageType, ServerMessage['type']>;
+/** A request of one type, as a client writes it (optional fields may be left out). */
+export type Request<T extends ClientMessageType> = Extract<z.input<typeof clientMessageSchema>, { type: T }>;
+/** The success reply to a request of type T. */
+export type ReplyTo<T extends ClientMessageType> = Msg<(typeof REPLY_TYPES)[T]>;
 export type LegalAction = z.output<typeof legalAction>;
 export type RankedAction = z.output<typeof rankedAction>;
 export type SeatInfo = z.output<typeof seatInfo>;

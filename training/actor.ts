@@ -75,14 +75,14 @@ export class Actor {
 }
 
 /** The learner's end of one actor: post messages, await replies in order. */
-interface ActorChannel {
+export interface ActorChannel {
   post(message: LearnerMessage): void;
   next(): Promise<ActorMessage>;
   close(): Promise<void>;
 }
 
 /** An actor in its own worker thread (the compiled actorWorker.js). */
-async function startWorkerActor(init: ActorInit, workerUrl: URL): Promise<ActorChannel> {
+export async function startWorkerActor(init: ActorInit, workerUrl: URL): Promise<ActorChannel> {
   const inbox = new AsyncQueue<ActorMessage>();
   const worker = new Worker(workerUrl, { workerData: init });
   let stopping = false;
@@ -108,7 +108,7 @@ async function startWorkerActor(init: ActorInit, workerUrl: URL): Promise<ActorC
 }
 
 /** An actor in this thread: each message is handled when posted (--workers 0). */
-async function startInlineActor(init: ActorInit): Promise<ActorChannel> {
+export async function startInlineActor(init: ActorInit): Promise<ActorChannel> {
   const inbox = new AsyncQueue<ActorMessage>();
   const { actor } = await Actor.create(init, false);
   return {

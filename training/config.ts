@@ -73,6 +73,11 @@ export const hyperParametersSchema = z.strictObject({
     .describe(
       '1: actors gather the next batch with the previous weights while the learner updates (both cores busy; the data is one version old); 0: they wait for the new weights.',
     ),
+  maxStaleness: nonNegativeInt()
+    .default(2)
+    .describe(
+      "Trajectories played with weights more than this many versions older than the learner's (or than --actor-lag, if larger) are dropped and counted (staleParts): actors on other machines (--redis) run free.",
+    ),
 
   // PPO.
   learningRate: positive().default(2e-4).describe('Adam step size of the PPO phase.'),

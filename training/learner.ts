@@ -151,11 +151,12 @@ export class Learner {
   }
 
   /**
-   * Whether a part can go into the next update: played with weights at most `actorLag` versions old,
-   * and not an imitation part once PPO has begun.
+   * Whether a part can go into the next update: played with weights at most `maxStaleness` (or
+   * `actorLag`) versions old, and not an imitation part once PPO has begun.
    */
   canUse(part: TrajectoryPart): boolean {
-    return part.weightsVersion >= this.iteration - this.hp.actorLag && !(part.mode.kind === 'imitation' && this.state.phase === 'ppo');
+    const oldest = this.iteration - Math.max(this.hp.actorLag, this.hp.maxStaleness);
+    return part.weightsVersion >= oldest && !(part.mode.kind === 'imitation' && this.state.phase === 'ppo');
   }
 
   /** The network as it is joins the league (when there is one). */

@@ -77,7 +77,7 @@ export class LocalTrajectoryBus implements TrajectoryBus {
 
   async take(request: TakeRequest): Promise<TakenParts> {
     const share = Math.ceil(request.samples / this.actors.length);
-    const taken: TakenParts = { parts: [], stale: { parts: 0, decisions: 0 }, receipt: null };
+    const taken: TakenParts = { parts: [], stale: { parts: 0, decisions: 0 }, bad: 0, receipt: null };
     while (taken.parts.length === 0) {
       for (let k = this.asked ? 0 : this.lag; k >= 0; k--) this.onDemand(share);
       this.asked = true;

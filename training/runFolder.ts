@@ -6,6 +6,7 @@
  *   best/            the best evaluated network (agents/modelFolder.ts looks for best/, then checkpoint/)
  *   eval/iter-N/     the network an evaluation is playing, until it becomes best/ or is deleted
  *   metrics.jsonl    one line per iteration and per evaluation; curve.svg drawn from it (curve.ts)
+ *   redis-run.txt    the Redis run ID of a run trained with --redis (a resume keeps it)
  *
  * A checkpoint is written whole to checkpoint.tmp/ and swapped in by two renames (checkpoint/ →
  * checkpoint.old/, then checkpoint.tmp/ → checkpoint/), so a kill at any moment leaves one whole
@@ -25,6 +26,8 @@ export const BEST_DIR = 'best';
 export const TRAINER_STATE = 'trainer.json';
 const LEAGUE_DIR = 'league';
 const EVAL_DIR = 'eval';
+/** The Redis run ID of a run trained with --redis, so that a resume goes on under the same ID. */
+const REDIS_RUN_FILE = 'redis-run.txt';
 
 /** What a checkpoint holds besides the network and the optimizer. */
 export interface CheckpointContents {
@@ -119,6 +122,16 @@ export class RunFolder {
       renameSync(snapshot, path.join(this.root, BEST_DIR));
     }
     rmSync(path.join(this.root, EVAL_DIR), { recursive: true, force: true });
+  }
+
+  /** The Redis run ID this run was trained under, or null. */
+  redisRun(): string | null {
+    const file = path.join(this.root, REDIS_RUN_FILE);
+    return existsSync(file) ? readFileSync(file, 'utf8').trim() || null : null;
+  }
+
+  saveRedisRun(run: string): void {
+    writeFileSync(path.join(this.root, REDIS_RUN_FILE), run + '\n');
   }
 
   /** Redraws curve.svg from metrics.jsonl. */

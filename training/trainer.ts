@@ -21,13 +21,15 @@ import { Learner, type TrainerState, type UpdateResult } from './learner.js';
 import type { ActorInit } from './messages.js';
 import { rewardEquity } from './rewardEquity.js';
 import { RunFolder } from './runFolder.js';
-import { type CollectedBatch, type Transport, mergeParts } from './transport.js';
+import { type CollectedBatch, type Transport, type TransportFactory, mergeParts } from './transport.js';
 import { type GivenSettings, type RunSettings, resolveSettings } from './runSettings.js';
 
 export { type TrainerState, TrainSetupError } from './learner.js';
 
 export interface TrainOptions extends GivenSettings {
   commandLine: string[];
+  /** Where the actors are (default: in this process, --workers threads). */
+  transport?: TransportFactory;
   /** Compiled worker scripts (default: beside this file, dist/training/). */
   actorWorkerUrl?: URL;
   evalWorkerUrl?: URL;
@@ -58,6 +60,12 @@ export interface IterationMetrics extends Omit<UpdateResult, 'passes'> {
   weightsVersion: number;
   actingVersion: number;
   league: number[];
+  /** Parts dropped because the learner could not use them (weights too old), their decisions, and stream entries that could not be read. */
+  staleParts: number;
+  staleDecisions: number;
+  badEntries: number;
+  /** Actors connected. */
+  actors: number;
 }
 
 export interface EvaluationMetrics {
@@ -106,10 +114,14 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
   let checkpoint = folder.checkpointDir;
   try {
     // Actors, with the learner's weights.
-    transport = await startInProcessTransport(actorInits(settings, learner), {
-      inline: run.workers === 0,
+    const inProcess: TransportFactory = (plan) =>
+      startInProcessTransport(plan.inits, { inline: run.workers === 0, lag: plan.lag, workerUrl: options.actorWorkerUrl });
+    transport = await (options.transport ?? inProcess)({
+      inits: actorInits(settings, learner),
       lag: hp.actorLag,
-      workerUrl: options.actorWorkerUrl,
+      samples: hp.rolloutSamples,
+      folder,
+      log: (message) => hooks.log(message),
     });
     const { bus, weights } = transport;
     await learner.publish(weights);
@@ -140,7 +152,13 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
       await learner.publish(weights);
       await bus.ack(taken);
 
-      const metrics = iterationMetrics(learner, collected, update, iterationSeconds, updateSeconds);
+      const metrics = {
+        ...iterationMetrics(learner, collected, update, iterationSeconds, updateSeconds),
+        staleParts: taken.stale.parts,
+        staleDecisions: taken.stale.decisions,
+        badEntries: taken.bad,
+        actors: (await transport.status?.())?.actors ?? Math.max(1, run.workers),
+      };
       folder.appendMetrics(metrics);
       hooks.onIteration?.(metrics);
       if (state.episodes >= run.episodes || hooks.stopRequested()) {
@@ -226,7 +244,7 @@ function iterationMetrics(
   update: UpdateResult,
   iterationSeconds: number,
   updateSeconds: number,
-): IterationMetrics {
+): Omit<IterationMetrics, 'staleParts' | 'staleDecisions' | 'badEntries' | 'actors'> {
   const { state } = learner;
   const { passes, ...losses } = update;
   const teacherAgreement = stats.learnerDecisions > 0 ? stats.teacherAgreement / stats.learnerDecisions : 0;

@@ -11,6 +11,8 @@
  *   past snapshot of the league, which is a past version).
  */
 import type { Snapshot } from './league.js';
+import type { ActorInit } from './messages.js';
+import type { RunFolder } from './runFolder.js';
 import type { CollectMode } from './rollout.js';
 import { type RolloutStats, type TrajectoryBatch, mergeRolloutStats, mergeTrajectoryBatches } from './trajectory.js';
 
@@ -39,6 +41,8 @@ export interface TakenParts {
   parts: TrajectoryPart[];
   /** Parts dropped (and acknowledged) because the learner could not use them, and their decisions. */
   stale: { parts: number; decisions: number };
+  /** Entries dropped (and acknowledged) because they could not be read: truncated or foreign. */
+  bad: number;
   /** The transport's handle for `ack`. */
   receipt: unknown;
 }
@@ -74,7 +78,24 @@ export interface Transport {
   weights: WeightStore;
   /** Stops the actors this transport started (none for actors elsewhere) and closes connections. */
   close(): Promise<void>;
+  /** The actors connected and their rate, for the progress line (when the transport knows them). */
+  status?(): Promise<{ actors: number; decisionsPerSecond: number }>;
 }
+
+/** What the learner asks a transport to start or reach: the actors' settings and how many decisions a batch needs. */
+export interface ActorPlan {
+  /** What each in-process actor starts with (a remote transport hands the first one's, its seed aside, to actors elsewhere). */
+  inits: ActorInit[];
+  /** Batches in-process actors play ahead (actorLag). */
+  lag: number;
+  /** Learner decisions per batch (rolloutSamples). */
+  samples: number;
+  folder: RunFolder;
+  log(message: string): void;
+}
+
+/** How `train` gets its transport (default: in-process actors, actor.ts). */
+export type TransportFactory = (plan: ActorPlan) => Promise<Transport>;
 
 /** One batch as the learner trains on it: the parts merged, with the mode and the weights version (the oldest) they were played with. */
 export interface CollectedBatch {

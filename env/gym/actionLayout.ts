@@ -15,7 +15,7 @@
  * (pass, quick discard, slapdown), which the rules core enters after every draw the rules could
  * follow with one (a deck draw under quickDiscard, any draw under slapdown), offered or not.
  */
-import { type Card, JOKER, KIND_COUNT, RANK_OF, SUIT_OF, cardOf, sortByKind } from '../rules/cards.js';
+import { type Card, JOKER, KIND_COUNT, RANK_OF, SUIT_OF, binomial, cardOf, sortByKind } from '../rules/cards.js';
 import { type PickRules, RUN, SET, SINGLE } from '../rules/groups.js';
 import { type GameState, HAND_CAP } from '../rules/state.js';
 
@@ -23,12 +23,6 @@ export const ACTION_SPACE_VERSION = 'yaniv-actions/1';
 
 /** A hand never holds more than 7 cards when its owner may lay a group. */
 export const HAND_SLOTS = 7;
-
-function binomial(n: number, k: number): number {
-  let r = 1;
-  for (let i = 1; i <= k; i++) r = (r * (n - k + i)) / i;
-  return r;
-}
 
 /** Singles, plus for every k ≥ 2 slots: C(7,k) masks × k first slots × (k−1) last slots. */
 export const DISCARD_COUNT = Array.from({ length: HAND_SLOTS }, (_, i) => i + 1).reduce(

@@ -31,3 +31,4 @@ export * from './agent.js';
 export * from './singleAgent.js';
 export * from './table.js';
 export * from './position.js';
+export * from './equity.js';
