@@ -173,7 +173,7 @@ export const ruleOverridesSchema = z
 export const DEFAULT_PRESET: PresetName = 'standard';
 
 /** A preset's name as documents and messages give it (resolveRules says whether it is one). */
-export const presetNameSchema = z.string({ error: 'must be a preset name' }).max(40, { error: 'must be a preset name' });
+export const presetNameSchema = z.string({ error: 'must be a preset name' }).max(40, { error: 'must be at most 40 characters' });
 
 /**
  * How rules are picked everywhere (env, records, views, the server, the trainer, the command
