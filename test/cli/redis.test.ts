@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisServer, redisAvailable } from '../redisServer.js';
+import { RedisServer, redisAvailable } from '../../scripts/redisServer.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const available = redisAvailable();

@@ -1,4 +1,4 @@
-// A throwaway redis-server for the tests that need one: on a free loopback port, nothing saved to
+// A throwaway redis-server for the tests and benches that need one: on a free loopback port, nothing saved to
 // disk, stopped after. Without the binary the tests skip with one line saying how to install it,
 // except in CI (CI=true), where a missing binary fails the run.
 import { spawnSync } from 'node:child_process';
