@@ -81,3 +81,26 @@ export function readModelCard(arg?: string): ModelCard {
     benchmark: training.benchmark ?? null,
   };
 }
+
+/**
+ * Why a model may play below its strength at this table: the rules or table size differ from
+ * those it was trained on (its card's `rules` and `players`); null when they match or the card
+ * does not say.
+ */
+export function trainingMismatch(
+  card: Pick<ModelCard, 'rules' | 'players'>,
+  preset: string,
+  overrides: object,
+  players: number,
+): string | null {
+  const trained = (card.rules ?? {}) as { preset?: unknown; overrides?: unknown };
+  const sizes = Array.isArray(card.players) ? (card.players as unknown[]) : null;
+  const problems: string[] = [];
+  const trainedOverrides = trained.overrides && typeof trained.overrides === 'object' ? trained.overrides : {};
+  if (typeof trained.preset === 'string' && (trained.preset !== preset || JSON.stringify(trainedOverrides) !== JSON.stringify(overrides)))
+    problems.push(
+      `rules ${preset}${Object.keys(overrides).length ? ` + ${JSON.stringify(overrides)}` : ''} (trained on ${trained.preset})`,
+    );
+  if (sizes && !sizes.includes(players)) problems.push(`${players} players (trained on ${sizes.join(', ')})`);
+  return problems.length ? `plays ${problems.join(' and ')}: expect it below its measured strength` : null;
+}

@@ -144,8 +144,6 @@ export async function loadNeuralAgent(
   const { network, metadata } = await loadNetwork(dir, {
     observationVersion: OBSERVATION_VERSION,
     actionSpaceVersion: ACTION_SPACE_VERSION,
-    kind: 'policy-value',
   });
-  const net = network as Network<PolicyValueConfig>;
-  return { agent: neuralAgent(net, options), network: net, metadata, dir };
+  return { agent: neuralAgent(network, options), network, metadata, dir };
 }

@@ -13,7 +13,19 @@ export interface AgentSpec {
   readonly params: Readonly<Record<string, string>>;
 }
 
-interface Factory {
+/** What an agent's scores are: a trained policy's probabilities, the agent's own scores, or none (only its pick). */
+export const SCORE_KINDS = ['probability', 'score', 'none'] as const;
+export type ScoreKind = (typeof SCORE_KINDS)[number];
+
+/** What an agent can tell besides its move: declared here, shown by the server's welcome and advice. */
+export interface AgentAbilities {
+  /** Whether it ranks actions with scores when asked to explain (its policy), else only its pick is known. */
+  readonly explains: boolean;
+  /** What those scores are ('none' for agents that do not explain). */
+  readonly scores: ScoreKind;
+}
+
+interface Factory extends AgentAbilities {
   readonly description: string;
   /** The parameters the agent takes (anything else is an error). */
   readonly params: readonly string[];
@@ -43,11 +55,15 @@ function booleanParam(spec: AgentSpec, key: string): boolean | undefined {
 
 const FACTORIES = {
   random: {
+    explains: false,
+    scores: 'none',
     description: 'uniform over the legal actions (seeded)',
     params: [],
     create: async () => (await import('./random.js')).randomAgent(),
   },
   novice: {
+    explains: false,
+    scores: 'none',
     description: 'lays the most points, takes cards worth ≤ 2, calls when no opponent is known to be lower',
     params: [],
     create: async () => {
@@ -56,6 +72,8 @@ const FACTORIES = {
     },
   },
   intermediate: {
+    explains: false,
+    scores: 'none',
     description: 'lays the longest group, takes cards that make groups, calls whenever legal',
     params: [],
     create: async () => {
@@ -64,14 +82,27 @@ const FACTORIES = {
     },
   },
   strong: {
-    description: 'card tracking, sampled Assaf risk before calling, one-turn-ahead discard planning',
-    params: [],
-    create: async () => {
+    explains: true,
+    scores: 'score',
+    description:
+      "card tracking, sampled Assaf risk before calling, one-turn-ahead discard planning (equity=PRESET: milestone play valued by that preset's shipped game equity, heads-up)",
+    params: ['equity', 'term'],
+    create: async (spec) => {
       const [{ ruleAgent }, { explainStrong, strongBot }] = await Promise.all([import('./ruleAgent.js'), import('./strong.js')]);
-      return ruleAgent('strong', strongBot(), explainStrong());
+      const preset = spec.params.equity;
+      if (preset === undefined) return ruleAgent('strong', strongBot(), explainStrong());
+      const { shippedEquity } = await import('./equity.js');
+      const equity = shippedEquity(preset);
+      const term = spec.params.term ?? 'milestone';
+      if (term !== 'milestone' && term !== 'hand')
+        throw new AgentSpecError(`agent "strong": parameter term must be milestone or hand (got ${JSON.stringify(term)})`);
+      const config = { equity, equityTerm: term } as const;
+      return ruleAgent(`strong?equity=${preset}&term=${term}`, strongBot(config), explainStrong(config));
     },
   },
   rollout: {
+    explains: true,
+    scores: 'score',
     description: 'search over strong: determinised worlds and strong-like playouts (samples=N worlds, ms=N budget)',
     params: ['samples', 'ms'],
     create: async (spec) => {
@@ -85,6 +116,8 @@ const FACTORIES = {
     },
   },
   neural: {
+    explains: true,
+    scores: 'probability',
     description:
       'a trained policy-value network (neural:PATH for a model folder or training run; the shipped model without; greedy=0 samples)',
     params: ['greedy'],
@@ -95,7 +128,7 @@ const FACTORIES = {
       return (await loadNeuralAgent(spec.arg, { ...(greedy !== undefined ? { greedy } : {}) })).agent;
     },
   },
-} satisfies Record<string, Factory>;
+} as const satisfies Record<string, Factory>;
 
 export type AgentName = keyof typeof FACTORIES;
 export const AGENT_NAMES = Object.keys(FACTORIES) as AgentName[];
@@ -109,9 +142,18 @@ export function isAgentName(name: string): name is AgentName {
   return Object.hasOwn(FACTORIES, name);
 }
 
-/** The agents with a line each, for help texts and the server's welcome. */
-export function describeAgents(): { name: AgentName; description: string }[] {
-  return AGENT_NAMES.map((name) => ({ name, description: FACTORIES[name].description }));
+/** The agents with a line each and what they can tell, for help texts and the server's welcome. */
+export function describeAgents(): ({ name: AgentName; description: string } & AgentAbilities)[] {
+  return AGENT_NAMES.map((name) => {
+    const { description, explains, scores } = FACTORIES[name];
+    return { name, description, explains, scores };
+  });
+}
+
+/** What the agent a spec names can tell (its explanation, what its scores mean); throws AgentSpecError. */
+export function agentAbilities(spec: string): AgentAbilities {
+  const { explains, scores }: Factory = FACTORIES[parseAgentSpec(spec).name as AgentName];
+  return { explains, scores };
 }
 
 /** Reads `name[:arg][?k=v&…]` and checks it against the registry; throws AgentSpecError naming the problem. */

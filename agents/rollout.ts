@@ -40,11 +40,11 @@ import { YANIV_ACTION } from '../env/gym/actionLayout.js';
 import { actionToMove, moveToAction } from '../env/gym/actionMoves.js';
 import { legalActionIds } from '../env/gym/actionMask.js';
 import { determinize } from '../env/rules/determinize.js';
-import { type GameState, type PlayerView, applyAction, cloneState, handValue, isRoundOver, unseenCounts } from '../env/index.js';
+import { type GameState, type PlayerView, applyAction, assafRisk, cloneState, handValue, isRoundOver, unseenCounts } from '../env/index.js';
 import { type Rng, seededRng } from '../env/rules/random.js';
 import type { Agent, Decision } from '../env/gym/agent.js';
 import { STRONG_PLAYOUT, handScoreOf, playoutRound, playoutRoundStrong } from './playout.js';
-import { STRONG_DEFAULTS, assafRisk, rankDiscards, strongBot } from './strong.js';
+import { STRONG_DEFAULTS, rankDiscards, strongBot } from './strong.js';
 
 export interface RolloutConfig {
   /** Sampled worlds per decision. */
@@ -143,7 +143,7 @@ function candidates(view: PlayerView, ids: number[], settings: RolloutConfig, rn
     .slice(0, settings.discards)
     .map((r) => moveToAction(view, r.action));
   if (ids.includes(YANIV_ACTION)) {
-    const calls = assafRisk(view, unseen, STRONG_DEFAULTS.samples, rng) <= STRONG_DEFAULTS.callRisk;
+    const calls = assafRisk(view).risk <= STRONG_DEFAULTS.callRisk;
     if (!settings.searchCalls || ranked.length === 0) return calls || ranked.length === 0 ? [YANIV_ACTION] : ranked;
     return calls ? [YANIV_ACTION, ...ranked] : [...ranked, YANIV_ACTION];
   }

@@ -4,9 +4,9 @@
  * 1. **Card tracking.** From its own view it knows every card seen: the pile, the previous
  *    group, and the cards each opponent took from the pile and still holds. Everything else
  *    is *unseen* and equally likely to be in an opponent's unknown slots or in the deck.
- * 2. **Assaf risk before calling.** When it may call Yaniv it samples the opponents' unknown
- *    cards from the unseen ones (known cards stay put) and estimates the chance that some
- *    opponent holds no more than it does; it calls only when that risk is low.
+ * 2. **Assaf risk before calling.** When it may call Yaniv it computes the chance that some
+ *    opponent holds no more than it does, the opponents' unknown cards dealt from the unseen
+ *    ones (known cards stay put; `assafRisk`, exact), and calls only when that risk is low.
  * 3. **Planning a turn ahead.** It scores each discard by the hand it leaves after the best
  *    draw: the hand's points, less a share of the points it could lay as one group next turn
  *    (so it keeps pairs and run fragments and takes cards that complete them). A deck draw
@@ -21,31 +21,42 @@
  *    the previous group costs a little more each turn (`stallPenalty`), so that two bots that
  *    keep trading cards (each holding a 2 that neither dares call with) draw from the deck.
  */
-import { type Action, type Card, type PlayerView, callableValue, unseenCounts } from '../env/index.js';
-import { JOKER, KIND_COUNT, RANK_OF, SUIT_OF, cardsFromCounts } from '../env/index.js';
-import { randomInt, type Rng } from '../env/rules/random.js';
+import { type Action, type Card, type PlayerView, assafRisk, callableValue, unseenCounts } from '../env/index.js';
+import { JOKER, KIND_COUNT, RANK_OF, SUIT_OF } from '../env/index.js';
+import { type HeadsUpEquity, afterPoints } from '../env/gym/equity.js';
 import { type RuleBot, type RuleExplainer, type RankedAction, afterDraw, legalOfType } from './ruleBot.js';
 import { bestDiscardPoints, canDrawFromDeck, opponents, pointsOf, stallPenalty, valuesOf } from './tactics.js';
 
 export interface StrongConfig {
   /** Share of next turn's best group counted as already gone. */
   lookahead: number;
-  /** Highest estimated Assaf risk at which it calls. */
+  /** Highest Assaf risk at which it calls. */
   callRisk: number;
-  /** Samples of the opponents' unknown cards for the Assaf risk. */
-  samples: number;
+  /**
+   * The solved game equity: heads-up under its rules, the milestone term becomes what the hand's
+   * points would cost in P(win) if the round ended now (milestones, the elimination limit),
+   * in points at the position's exchange rate; elsewhere the plain milestone term.
+   */
+  equity?: HeadsUpEquity | null;
+  /**
+   * With `equity`: "milestone" values only a landing on a milestone, by the P(win) it adds over
+   * the same points without the milestone; "hand" replaces the hand's points by their cost in
+   * P(win) whatever they land on (the elimination limit too). Both in points at the position's
+   * exchange rate, weighted by the chance the round ends first.
+   */
+  equityTerm?: 'milestone' | 'hand';
 }
 
 // Tuned in heads-up games against earlier settings (0.6 / 0.2 lost 41.5% of 600 games to these).
-export const STRONG_DEFAULTS: StrongConfig = { lookahead: 0.8, callRisk: 0.1, samples: 64 };
+export const STRONG_DEFAULTS: StrongConfig = { lookahead: 0.8, callRisk: 0.1 };
 
 export function strongBot(config: Partial<StrongConfig> = {}): RuleBot {
   const settings = { ...STRONG_DEFAULTS, ...config };
-  return ({ view, legal, rng }) => {
+  return ({ view, legal }) => {
     if (view.phase === 'afterDraw') return afterDraw(legal);
     const unseen = unseenCounts(view);
     if (view.phase === 'draw') return bestDraw(view, legalOfType(legal, 'draw'), unseen, settings);
-    if (legal.some((a) => a.type === 'yaniv') && assafRisk(view, unseen, settings.samples, rng) <= settings.callRisk) {
+    if (legal.some((a) => a.type === 'yaniv') && assafRisk(view).risk <= settings.callRisk) {
       return { type: 'yaniv' };
     }
     return bestDiscard(view, legal, unseen, settings);
@@ -57,20 +68,20 @@ export function strongBot(config: Partial<StrongConfig> = {}): RuleBot {
  * the rest best first, each scored as minus the points strong expects it to cost (higher is
  * better): for discards and draws minus its planning score (the hand's points after the best
  * next draw, less 0.8 × the best group it could lay next turn); for a Yaniv call minus its
- * expected cost, risk × (hand + Assaf penalty), with the same sampled risk `strongBot` uses
+ * expected cost, risk × (hand + Assaf penalty), with the same risk `strongBot` decides on
  * (it calls when the risk is at most `callRisk`; otherwise the call comes last); after the
  * draw minus the hand's points left (a slapdown ends the round with 0). The value is the
- * score of the choice. Its first action is always the one `strongBot` plays with the same rng.
+ * score of the choice, and `assaf` the risk it decided on. Its first action is always the one `strongBot` plays.
  */
 export function explainStrong(config: Partial<StrongConfig> = {}): RuleExplainer {
   const settings = { ...STRONG_DEFAULTS, ...config };
-  return ({ view, legal, rng }) => {
-    const ranked = rankStrong(view, legal, rng, settings);
+  return ({ view, legal }) => {
+    const ranked = rankStrong(view, legal, settings);
     return { ranked, value: ranked[0]?.score };
   };
 }
 
-function rankStrong(view: PlayerView, legal: readonly Action[], rng: Rng, config: StrongConfig): RankedAction[] {
+function rankStrong(view: PlayerView, legal: readonly Action[], config: StrongConfig): RankedAction[] {
   const byScore = (list: RankedAction[]) => list.sort((a, b) => b.score - a.score);
   if (view.phase === 'afterDraw') {
     const values = valuesOf(view);
@@ -89,7 +100,7 @@ function rankStrong(view: PlayerView, legal: readonly Action[], rng: Rng, config
     return scoreDraws(view, legalOfType(legal, 'draw'), unseen, config).map(({ action, score }) => ({ action, score: -score }));
   const discards = rankDiscards(view, legal, unseen, config).map(({ action, score }) => ({ action, score: -score }));
   if (!legal.some((a) => a.type === 'yaniv')) return discards;
-  const risk = assafRisk(view, unseen, config.samples, rng);
+  const { risk } = assafRisk(view);
   const call = { action: { type: 'yaniv' } as Action, score: -risk * (view.handValue + view.rules.assafPenalty) };
   return risk <= config.callRisk ? [call, ...discards] : [...discards, call];
 }
@@ -145,7 +156,7 @@ function takeStall(view: PlayerView): number {
 function handScore(view: PlayerView, hand: readonly Card[], config: StrongConfig): number {
   const values = valuesOf(view);
   const points = pointsOf(hand, values);
-  return points - config.lookahead * bestDiscardPoints(hand, view) - milestoneBonus(view, points);
+  return points - config.lookahead * bestDiscardPoints(hand, view) - milestoneBonus(view, points, config);
 }
 
 /**
@@ -163,7 +174,7 @@ function deckScore(view: PlayerView, hand: readonly Card[], unseen: Uint8Array, 
     if (count === 0) continue;
     const score = interacts(kind, hand)
       ? handScore(view, [...hand, kind], config)
-      : points + values[kind] - config.lookahead * Math.max(best, values[kind]) - milestoneBonus(view, points + values[kind]);
+      : points + values[kind] - config.lookahead * Math.max(best, values[kind]) - milestoneBonus(view, points + values[kind], config);
     total += count * score;
     weight += count;
   }
@@ -181,10 +192,71 @@ function interacts(card: Card, hand: readonly Card[]): boolean {
 }
 
 /** Points saved by landing exactly on a milestone, weighted by the chance the round ends first. */
-function milestoneBonus(view: PlayerView, handPoints: number): number {
+function milestoneBonus(view: PlayerView, handPoints: number, config: StrongConfig): number {
+  const equity = config.equity && equityApplies(config.equity, view) ? config.equity : null;
+  if (equity) {
+    const gain =
+      config.equityTerm === 'hand' ? handPoints - equityPoints(equity, view, handPoints) : milestoneEquityPoints(equity, view, handPoints);
+    return gain === 0 ? 0 : roundEndChance(view) * gain;
+  }
   const milestone = view.rules.milestones.find(([at]) => at === view.totals[view.seat] + handPoints);
   if (!milestone || milestone[1] >= milestone[0]) return 0;
   return roundEndChance(view) * (milestone[0] - milestone[1]);
+}
+
+const equityMatches = new WeakMap<object, boolean>();
+
+/** Whether the equity was solved for the view's rules, with two seats in the game. */
+function equityApplies(equity: HeadsUpEquity, view: PlayerView): boolean {
+  if (opponents(view).length !== 1) return false;
+  let same = equityMatches.get(view.rules);
+  if (same === undefined) {
+    same = JSON.stringify(equity.rules) === JSON.stringify(view.rules);
+    equityMatches.set(view.rules, same);
+  }
+  return same;
+}
+
+interface EquitySpot {
+  readonly own: number;
+  readonly opponent: number;
+  readonly ownStartsNext: boolean;
+  readonly now: number;
+  /** P(win) lost per point, the mean over the next 20 points read without milestones. */
+  readonly rate: number;
+}
+
+function equitySpot(equity: HeadsUpEquity, view: PlayerView): EquitySpot {
+  const own = view.totals[view.seat];
+  const opponent = view.totals[opponents(view)[0]];
+  // Heads-up the seats take turns to start: the other seat starts the next round.
+  const ownStartsNext = view.rules.nextStarter === 'rotate' ? view.starter !== view.seat : false;
+  const now = equity.win(own, opponent, ownStartsNext);
+  const limit = view.rules.eliminationLimit;
+  let rate = 0;
+  for (let p = 1; p <= 20; p++) rate += (now - equity.win(Math.min(own + p, limit + 1), opponent, ownStartsNext)) / p;
+  return { own, opponent, ownStartsNext, now, rate: Math.max(rate / 20, 1e-4) };
+}
+
+/**
+ * What scoring `handPoints` now would cost the seat in P(win), in points at the position's
+ * exchange rate: above the hand's points when it would pass the elimination limit, below them
+ * when it lands on a milestone.
+ */
+export function equityPoints(equity: HeadsUpEquity, view: PlayerView, handPoints: number): number {
+  const spot = equitySpot(equity, view);
+  const after = afterPoints(view.rules, spot.own, handPoints);
+  return (spot.now - equity.win(after, spot.opponent, spot.ownStartsNext)) / spot.rate;
+}
+
+/** What landing on a milestone with `handPoints` is worth over the same points without it, in points (0: no milestone). */
+export function milestoneEquityPoints(equity: HeadsUpEquity, view: PlayerView, handPoints: number): number {
+  const own = view.totals[view.seat];
+  const after = afterPoints(view.rules, own, handPoints);
+  if (after === own + handPoints) return 0;
+  const spot = equitySpot(equity, view);
+  const plain = Math.min(own + handPoints, view.rules.eliminationLimit + 1);
+  return (equity.win(after, spot.opponent, spot.ownStartsNext) - equity.win(plain, spot.opponent, spot.ownStartsNext)) / spot.rate;
 }
 
 /**
@@ -204,31 +276,6 @@ export function roundEndChance(view: PlayerView): number {
     chance = 0.1;
   }
   return chance;
-}
-
-/** Estimated chance that some opponent's hand is worth no more than the seat's. */
-export function assafRisk(view: PlayerView, unseen: Uint8Array, samples: number, rng: Rng): number {
-  if (!view.rules.assaf) return 0;
-  const values = valuesOf(view);
-  const pool = cardsFromCounts(unseen);
-  const seats = opponents(view);
-  let hits = 0;
-  for (let s = 0; s < samples; s++) {
-    let drawn = 0;
-    const lowest = Math.min(
-      ...seats.map((seat) => {
-        let points = pointsOf(view.known[seat], values);
-        for (let i = view.known[seat].length; i < view.handSizes[seat] && drawn < pool.length; i++) {
-          const j = randomInt(rng, drawn, pool.length - 1);
-          [pool[drawn], pool[j]] = [pool[j], pool[drawn]];
-          points += values[pool[drawn++]];
-        }
-        return points;
-      }),
-    );
-    if (lowest <= view.handValue) hits++;
-  }
-  return hits / samples;
 }
 
 function without(hand: readonly Card[], cards: readonly Card[]): Card[] {

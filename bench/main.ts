@@ -7,6 +7,7 @@ type Section = { name: string; load: () => Promise<{ run: () => void | Promise<v
 const sections: Section[] = [
   { name: 'engine', load: () => import('./engine.js') },
   { name: 'env', load: () => import('./env.js') },
+  { name: 'equity', load: () => import('./equity.js') },
   { name: 'tf', load: () => import('./tf.js') },
   { name: 'serve', load: () => import('./serve.js') },
   { name: 'train', load: () => import('./train.js') },

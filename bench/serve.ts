@@ -7,7 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { YanivEnv, randomLegalAction, seededRng } from '../env/index.js';
+import { DEFAULT_PRESET, YanivEnv, randomLegalAction, seededRng } from '../env/index.js';
 import { isAgentName } from '../agents/registry.js';
 import { type ViewJson, viewToJson } from '../serve/viewJson.js';
 
@@ -67,7 +67,7 @@ function positions(count: number): ViewJson[] {
     const env = new YanivEnv({ players: 3, episode: 'round' });
     let { info } = env.reset({ seed: game });
     while (!env.done && views.length < count) {
-      views.push(viewToJson(env.view(info.currentPlayer), 'standard', {}));
+      views.push(viewToJson(env.view(info.currentPlayer), DEFAULT_PRESET, {}));
       ({ info } = env.step(randomLegalAction(info.actionMask, rng)));
     }
   }

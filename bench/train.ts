@@ -12,6 +12,7 @@ import { createAgent } from '../agents/registry.js';
 import { ACTION_COUNT } from '../env/gym/actionLayout.js';
 import { OBSERVATION_SIZE } from '../env/gym/observation.js';
 import { seededRng } from '../env/rules/random.js';
+import { ruleSelectionSchema } from '../env/rules/rules.js';
 import { describeBackend, initBackend } from '../nn/backend.js';
 import { DEFAULT_HYPER_PARAMETERS, type HyperParameters, runOptionsSchema } from '../training/config.js';
 import { FastAdam } from '../training/fastAdam.js';
@@ -42,11 +43,7 @@ async function selfPlay(
     {
       players,
       games: hp.gamesPerActor,
-      preset: 'standard',
-      episode: 'game',
-      reward: hp.reward,
-      rewardScale: hp.rewardScale,
-      maxTurns: hp.maxTurns,
+      env: { ...ruleSelectionSchema.parse({}), episode: 'game', reward: hp.reward, rewardScale: hp.rewardScale, maxTurns: hp.maxTurns },
       returnHorizon: hp.returnHorizon,
       opponents: mix,
       seed: 1,

@@ -7,6 +7,7 @@ import Table from 'cli-table3';
 import { SingleBar } from 'cli-progress';
 import { z } from 'zod';
 import { AGENT_NAMES, AgentSpecError, parseAgentSpec } from '../agents/registry.js';
+import { readModelCard, trainingMismatch } from '../agents/modelFolder.js';
 import { DEFAULT_MAX_TURNS } from '../agents/tournament/match.js';
 import { type TournamentConfig, runTournament } from '../agents/tournament/run.js';
 import type { TournamentSummary } from '../agents/tournament/stats.js';
@@ -140,6 +141,16 @@ export function formatSummary(summary: TournamentSummary): string {
   return lines.join('\n');
 }
 
+/** A warning for each neural agent that plays rules or a table size its model was not trained for. */
+export function modelWarnings(config: Pick<TournamentConfig, 'agents' | 'preset' | 'rules' | 'players'>): string[] {
+  return config.agents.flatMap((spec) => {
+    const parsed = parseAgentSpec(spec);
+    if (parsed.name !== 'neural') return [];
+    const mismatch = trainingMismatch(readModelCard(parsed.arg), config.preset, config.rules, config.players);
+    return mismatch ? [`${spec} ${mismatch}`] : [];
+  });
+}
+
 export function benchCommand(): Command {
   const command = new Command('bench')
     .description('Play a tournament between agents: seat rotation, duplicate deals, win rates with 95% intervals, head-to-head and Elo')
@@ -160,6 +171,7 @@ export function benchCommand(): Command {
     .option('--no-progress', 'hide the progress bar')
     .action(async (raw: Record<string, unknown> & RuleFlags) => {
       const config = parseBenchFlags(raw);
+      for (const warning of modelWarnings(config)) process.stderr.write(`yaniv bench: warning: ${warning}\n`);
       const started = Date.now();
       const bar =
         config.progress && process.stderr.isTTY

@@ -5,6 +5,7 @@ import { Command, type CommanderError, InvalidArgumentError } from 'commander';
 import { RuleError } from '../env/rules/rules.js';
 import { backendCommand } from './backend.js';
 import { benchCommand } from './bench.js';
+import { equityCommand } from './equity.js';
 import { replayCommand } from './replay.js';
 import { schemaCommand, serveCommand } from './serve.js';
 import { actorCommand } from './actor.js';
@@ -21,7 +22,14 @@ function isUserError(error: unknown): error is Error {
     error instanceof InvalidArgumentError ||
     error instanceof RuleError ||
     (error instanceof Error &&
-      ['BackendUnavailableError', 'AgentSpecError', 'TrainSetupError', 'MetadataMismatchError', 'TransportSetupError'].includes(error.name))
+      [
+        'BackendUnavailableError',
+        'AgentSpecError',
+        'EquityError',
+        'TrainSetupError',
+        'MetadataMismatchError',
+        'TransportSetupError',
+      ].includes(error.name))
   );
 }
 
@@ -51,6 +59,7 @@ export function buildProgram(): Command {
     });
 
   program.addCommand(benchCommand().exitOverride(usageErrorExit));
+  program.addCommand(equityCommand().exitOverride(usageErrorExit));
   program.addCommand(backendCommand().exitOverride(usageErrorExit));
   program.addCommand(serveCommand().exitOverride(usageErrorExit));
   program.addCommand(schemaCommand().exitOverride(usageErrorExit));

@@ -1,9 +1,9 @@
-// The rule flags of every command that plays under some rules (bench today; train and serve next):
+// The rule flags of every command that plays under some rules (bench, train, serve):
 // a preset, then a rules file, then single options, each on top of the one before, all validated
 // by the one rule schema (env/rules/rules.ts), whose errors name the option and the allowed values.
 import { readFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
-import { MIN_PLAYERS, PRESET_NAMES, RuleError, type RuleOptionsInput, resolveRules } from '../env/index.js';
+import { DEFAULT_PRESET, MIN_PLAYERS, PRESET_NAMES, type RuleChoice, RuleError, resolveRules } from '../env/index.js';
 
 /** The parsed flags, as commander hands them over. */
 export interface RuleFlags {
@@ -12,18 +12,12 @@ export interface RuleFlags {
   rulesFile?: string;
 }
 
-/** A preset and the option overrides on top of it, ready for resolveRules or a TournamentConfig. */
-export interface RuleChoice {
-  preset: string;
-  rules: RuleOptionsInput;
-}
-
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** Adds --rules, --rules-file and the repeatable --rule to a command. */
 export function ruleOptions(command: Command): Command {
   return command
-    .addOption(new Option('--rules <preset>', `rule preset: ${PRESET_NAMES.join(', ')} (default: standard)`))
+    .addOption(new Option('--rules <preset>', `rule preset: ${PRESET_NAMES.join(', ')} (default: ${DEFAULT_PRESET})`))
     .addOption(new Option('--rules-file <file>', 'JSON object of rule options, optionally with a "preset"'))
     .addOption(
       new Option(
@@ -77,7 +71,7 @@ function readRulesFile(file: string): { preset?: string; options: Record<string,
 export function readRuleSelection(flags: RuleFlags, players = MIN_PLAYERS): RuleChoice {
   const file = flags.rulesFile === undefined ? { options: {} } : readRulesFile(flags.rulesFile);
   const rules: Record<string, unknown> = { ...file.options, ...Object.fromEntries((flags.rule ?? []).map(parseRuleFlag)) };
-  const preset = flags.rules ?? file.preset ?? 'standard';
+  const preset = flags.rules ?? file.preset ?? DEFAULT_PRESET;
   resolveRules({ preset, rules, players });
   return { preset, rules };
 }

@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import pino from 'pino';
 import { AgentSpecError, parseAgentSpec } from '../agents/registry.js';
 import { DEFAULT_AGENTS, type ServerOptionsInput, protocolJsonSchema, startServer } from '../serve/index.js';
+import { type RuleFlags, readRuleSelection, ruleOptions } from './ruleOptions.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -32,26 +33,8 @@ function agentList(text: string): string[] {
   return specs;
 }
 
-// ---- Rule flags (--rules PRESET, --rule name=value): a small parser of our own until the
-// shared --rules/--rule/--rules-file helper of the tooling branch lands; swap it in here. The
-// values are validated by the one rule schema when the server starts (resolveRules).
-function ruleOverride(text: string, previous: Record<string, unknown> = {}): Record<string, unknown> {
-  const eq = text.indexOf('=');
-  if (eq <= 0) throw new InvalidArgumentError(`--rule takes name=value (got ${JSON.stringify(text)})`);
-  const name = text.slice(0, eq).trim();
-  const raw = text.slice(eq + 1).trim();
-  let value: unknown = raw;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    // a bare word such as lowest: the string itself
-  }
-  return { ...previous, [name]: value };
-}
-// ---- end of the rule flags
-
 export function serveCommand(): Command {
-  return new Command('serve')
+  const command = new Command('serve')
     .description('Serve the bots over WebSocket: opponents at tables and advice on positions (serve/PROTOCOL.md)')
     .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
     .addOption(new Option('--port <n>', 'TCP port (0: any free one)').default(8080).argParser(wholeNumber('--port', 0, 65535)))
@@ -64,76 +47,74 @@ export function serveCommand(): Command {
     .addOption(new Option('--allow-origin <origin...>', 'browser origins allowed besides the server\'s own ("*": any)'))
     .addOption(new Option('--max-tables <n>', 'tables on the server').default(1000).argParser(wholeNumber('--max-tables', 1, 1_000_000)))
     .addOption(new Option('--workers <n>', 'inference worker threads (0: main thread)').argParser(wholeNumber('--workers', 0, 64)))
-    .addOption(new Option('--rules <preset>', 'rule preset of tables created without rules').default('standard'))
-    .addOption(new Option('--rule <name=value>', 'a rule override for such tables (repeatable)').argParser(ruleOverride))
     .addOption(new Option('--think-ms <n>', 'default bot think delay').argParser(wholeNumber('--think-ms', 0, 10_000)))
     .addOption(
       new Option('--max-turns <n>', "whole turns after which a table's game stops unfinished (as yaniv bench --max-turns)").argParser(
         wholeNumber('--max-turns', 1, Number.MAX_SAFE_INTEGER),
       ),
     )
-    .addOption(new Option('--log-level <level>', 'log level (JSON lines on standard error)').choices(LOG_LEVELS).default('info'))
-    .action(
-      async (flags: {
+    .addOption(new Option('--log-level <level>', 'log level (JSON lines on standard error)').choices(LOG_LEVELS).default('info'));
+  // The rules of tables whose create_table names neither preset nor rules.
+  return ruleOptions(command).action(
+    async (
+      flags: RuleFlags & {
         host: string;
         port: number;
         agents: string[];
         token?: string;
         allowOrigin?: string[];
         maxTables: number;
-        rules: string;
-        rule?: Record<string, unknown>;
         workers?: number;
         thinkMs?: number;
         maxTurns?: number;
         logLevel: string;
-      }) => {
-        const logger = pino({ level: flags.logLevel, base: { service: 'yaniv-serve' } }, pino.destination(2));
-        const options: ServerOptionsInput = {
-          host: flags.host,
-          port: flags.port,
-          agents: flags.agents,
-          token: flags.token ?? null,
-          allowOrigins: flags.allowOrigin ?? [],
-          maxTables: flags.maxTables,
-          preset: flags.rules,
-          rules: flags.rule ?? {},
-          ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
-          ...(flags.thinkMs !== undefined ? { thinkMs: flags.thinkMs } : {}),
-          ...(flags.maxTurns !== undefined ? { maxTurns: flags.maxTurns } : {}),
-        };
-        const server = await startServer(options, { logger }).catch((error: NodeJS.ErrnoException) => {
-          if (error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL') {
-            throw new InvalidArgumentError(`cannot listen on ${flags.host}:${flags.port} (${error.code}): pick another --host or --port`);
-          }
-          throw error;
-        });
-        const health = server.pageUrl + 'health';
-        const token = flags.token === undefined ? '' : ' (add ?token=… : --token is set)';
-        process.stdout.write(
-          `yaniv serve: play the bots in your browser at ${server.pageUrl}${token}\n` +
-            `yaniv serve: ${server.url} (agents ${flags.agents.join(', ')}; health ${health}; Ctrl-C stops)\n`,
-        );
-        let stopping = false;
-        const stop = (signal: string) => {
-          if (stopping) return;
-          stopping = true;
-          logger.info({ event: 'signal', signal }, 'shutting down');
-          server.close().then(
-            () => {
-              logger.flush();
-              process.exit(0);
-            },
-            (error: Error) => {
-              logger.error({ event: 'shutdown_failed', err: error.message }, 'shutdown failed');
-              process.exit(1);
-            },
-          );
-        };
-        process.once('SIGINT', () => stop('SIGINT'));
-        process.once('SIGTERM', () => stop('SIGTERM'));
       },
-    );
+    ) => {
+      const logger = pino({ level: flags.logLevel, base: { service: 'yaniv-serve' } }, pino.destination(2));
+      const options: ServerOptionsInput = {
+        host: flags.host,
+        port: flags.port,
+        agents: flags.agents,
+        token: flags.token ?? null,
+        allowOrigins: flags.allowOrigin ?? [],
+        maxTables: flags.maxTables,
+        ...readRuleSelection(flags),
+        ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
+        ...(flags.thinkMs !== undefined ? { thinkMs: flags.thinkMs } : {}),
+        ...(flags.maxTurns !== undefined ? { maxTurns: flags.maxTurns } : {}),
+      };
+      const server = await startServer(options, { logger }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL') {
+          throw new InvalidArgumentError(`cannot listen on ${flags.host}:${flags.port} (${error.code}): pick another --host or --port`);
+        }
+        throw error;
+      });
+      const health = server.pageUrl + 'health';
+      const token = flags.token === undefined ? '' : ' (add ?token=… : --token is set)';
+      process.stdout.write(
+        `yaniv serve: play the bots in your browser at ${server.pageUrl}${token}\n` +
+          `yaniv serve: ${server.url} (agents ${flags.agents.join(', ')}; health ${health}; Ctrl-C stops)\n`,
+      );
+      let stopping = false;
+      const stop = (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        logger.info({ event: 'signal', signal }, 'shutting down');
+        server.close().then(
+          () => {
+            logger.flush();
+            process.exit(0);
+          },
+          (error: Error) => {
+            logger.error({ event: 'shutdown_failed', err: error.message }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
+      };
+      process.once('SIGINT', () => stop('SIGINT'));
+      process.once('SIGTERM', () => stop('SIGTERM'));
+    },
+  );
 }
 
 export function schemaCommand(): Command {

@@ -6,6 +6,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { MultiBar, type SingleBar } from 'cli-progress';
 import { z } from 'zod';
 import { backendOption } from '../nn/backendChoice.js';
+import { type RuleFlags, readRuleSelection, ruleOptions } from './ruleOptions.js';
 import {
   DEFAULT_HYPER_PARAMETERS,
   type HyperParameters,
@@ -39,24 +40,8 @@ function flagIssues(error: z.ZodError, flagOf: (key: string) => string): string 
     .join('; ');
 }
 
-const RUN_FLAGS: Record<keyof RunOptions, string> = {
-  episodes: '--episodes',
-  players: '--players',
-  preset: '--rules',
-  episode: '--episode',
-  out: '--out',
-  resume: '--resume',
-  initFrom: '--init-from',
-  opponents: '--opponents',
-  evalEvery: '--eval-every',
-  evalGames: '--eval-games',
-  seed: '--seed',
-  workers: '--workers',
-  backend: '--backend',
-};
-
 /** Reads commander's option values into the run options and hyper-parameters; bad values are InvalidArgumentError naming the flag. */
-export function parseTrainFlags(raw: Record<string, unknown>): { run: RunOptions; hyperParameters: HyperParameters } {
+export function parseTrainFlags(raw: Record<string, unknown> & RuleFlags): { run: RunOptions; hyperParameters: HyperParameters } {
   const hpInput: Record<string, unknown> = {};
   for (const key of Object.keys(hyperParametersSchema.shape) as (keyof HyperParameters)[]) {
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- commander hands these flags over as strings
@@ -70,7 +55,7 @@ export function parseTrainFlags(raw: Record<string, unknown>): { run: RunOptions
     episodes: number(raw.episodes),
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- commander hands these flags over as strings
     players: raw.players === undefined ? undefined : flagValue(String(raw.players), []),
-    preset: raw.rules,
+    ...readRuleSelection(raw),
     episode: raw.episode,
     out: raw.out ?? path.join('runs', new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)),
     resume: raw.resume === true,
@@ -83,7 +68,7 @@ export function parseTrainFlags(raw: Record<string, unknown>): { run: RunOptions
     backend: raw.backend,
   };
   const run = runOptionsSchema.safeParse(Object.fromEntries(Object.entries(runInput).filter(([, v]) => v !== undefined)));
-  if (!run.success) throw new InvalidArgumentError(flagIssues(run.error, (key) => RUN_FLAGS[key as keyof RunOptions] ?? key));
+  if (!run.success) throw new InvalidArgumentError(flagIssues(run.error, flagName));
   return { run: run.data, hyperParameters: hp.data };
 }
 
@@ -100,8 +85,8 @@ export function trainCommand(): Command {
       '--episodes <n>',
       "episodes to play in all (with --resume: the new total, those already played included; default the run's own)",
     )
-    .option('--players <list>', 'table sizes, e.g. 2 or 2,4: the games are split evenly, one network plays them all', '2')
-    .option('--rules <preset>', 'rule preset', 'standard')
+    .option('--players <list>', 'table sizes, e.g. 2 or 2,4: the games are split evenly, one network plays them all', '2');
+  ruleOptions(command)
     .addOption(new Option('--episode <kind>', 'what an episode is: a whole game or one round').choices(['game', 'round']).default('game'))
     .option('--out <dir>', 'run folder (default runs/<time>)')
     .option('--resume', 'continue the run in --out from its last checkpoint (optimizer, counters, league, random state)')
@@ -132,14 +117,17 @@ export function trainCommand(): Command {
       new Option(`${flagName(key)} <value>`, `${field.description ?? ''} (default ${describeDefault(value)})`).argParser((text) => text),
     );
   }
-  command.action(async (raw: Record<string, unknown>, cmd: Command) => {
+  command.action(async (raw: Record<string, unknown> & RuleFlags, cmd: Command) => {
     if (raw.episodes === undefined && raw.resume !== true)
       throw new InvalidArgumentError('--episodes is required: how many episodes (games, or rounds with --episode round) to play');
     // A resume without --episodes keeps the run's own target (the placeholder is not explicit, so the saved value wins).
     const { run, hyperParameters } = parseTrainFlags({ ...raw, episodes: raw.episodes ?? '1' });
     const explicit = new Set<string>();
     for (const key of Object.keys(raw)) {
-      if (cmd.getOptionValueSource(key) === 'cli') explicit.add(key === 'rules' ? 'preset' : key);
+      if (cmd.getOptionValueSource(key) !== 'cli') continue;
+      // Any rule flag states the whole rule selection (a --rule alone keeps the default preset).
+      if (key === 'rules' || key === 'rule' || key === 'rulesFile') explicit.add('preset').add('rules');
+      else explicit.add(key);
     }
     // tfjs and the trainer load only for this command.
     const { train } = await import('../training/trainer.js');

@@ -3,20 +3,12 @@
 import * as tf from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import { ILLEGAL_PENALTY, LOGIT_LIMIT } from './maskedSoftmax.js';
-import type { ActionScoringConfig, Network, PolicyValueConfig } from './networks.js';
+import type { Network, PolicyValueConfig } from './networks.js';
 
 export interface PolicyValueOutput {
   /** Row-major [rows, actionCount]; zero at illegal actions. */
   probabilities: Float32Array;
   /** One value per row. */
-  values: Float32Array;
-  rows: number;
-}
-
-export interface ActionScoresOutput {
-  /** One score per (observation, action) row. */
-  scores: Float32Array;
-  /** One value per row, from the observation alone. */
   values: Float32Array;
   rows: number;
 }
@@ -156,36 +148,4 @@ export function evaluatePolicyValueWithPenalty(
     return [tf.softmax(penalised), value];
   });
   return finishPolicy(probabilities, values, rows, actionCount, emptyRows);
-}
-
-/** Scores (observation, action) pairs given row by row: observations [rows, observationSize], actionFeatures [rows, actionFeatureSize]. */
-export function scoreActions(
-  net: Network<ActionScoringConfig>,
-  observations: Float32Array,
-  actionFeatures: Float32Array,
-): ActionScoresOutput {
-  const { observationSize, actionFeatureSize } = net.config;
-  const rows = rowsOf(observations, observationSize, 'observations');
-  if (rowsOf(actionFeatures, actionFeatureSize, 'actionFeatures') !== rows)
-    throw new Error(`actionFeatures has ${actionFeatures.length / actionFeatureSize} rows, observations ${rows}`);
-  const [scores, values] = readAll(() => {
-    const x = tf.tensor2d(observations, [rows, observationSize]);
-    const a = tf.tensor2d(actionFeatures, [rows, actionFeatureSize]);
-    return net.model.apply([x, a]) as tf.Tensor[];
-  });
-  return { scores, values, rows };
-}
-
-/** Scores every candidate action of one decision in one batch: candidates is [count, actionFeatureSize]. */
-export function scoreCandidates(
-  net: Network<ActionScoringConfig>,
-  observation: Float32Array,
-  candidates: Float32Array,
-): ActionScoresOutput {
-  const { observationSize } = net.config;
-  if (observation.length !== observationSize) throw new Error(`observation has ${observation.length} numbers, expected ${observationSize}`);
-  const count = rowsOf(candidates, net.config.actionFeatureSize, 'candidates');
-  const tiled = new Float32Array(count * observationSize);
-  for (let i = 0; i < count; i++) tiled.set(observation, i * observationSize);
-  return scoreActions(net, tiled, candidates);
 }

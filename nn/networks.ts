@@ -7,8 +7,11 @@ const units = z.array(z.number().int().positive()).min(1);
 const activation = z.enum(['relu', 'tanh', 'elu']).default('relu').describe('activation of every hidden layer');
 const seed = z.number().int().optional().describe('seed for the weight initialisers; omit for a random start');
 
+/** The kind of network this layer builds, stated in every saved config. */
+export const NETWORK_KIND = 'policy-value';
+
 export const PolicyValueConfigSchema = z.strictObject({
-  kind: z.literal('policy-value').describe('MLP over a fixed observation, with policy logits over a fixed action space and a value'),
+  kind: z.literal(NETWORK_KIND).describe('MLP over a fixed observation, with policy logits over a fixed action space and a value'),
   observationSize: z.number().int().positive().describe('length of the observation vector'),
   actionCount: z.number().int().positive().describe('size of the fixed action space (one logit each)'),
   hiddenUnits: units.describe('widths of the shared hidden layers, input side first'),
@@ -16,32 +19,17 @@ export const PolicyValueConfigSchema = z.strictObject({
   seed,
 });
 
-export const ActionScoringConfigSchema = z.strictObject({
-  kind: z
-    .literal('action-scoring')
-    .describe('scores (observation, action-features) pairs, Deep Monte-Carlo style, with a value of the observation'),
-  observationSize: z.number().int().positive().describe('length of the observation vector'),
-  actionFeatureSize: z.number().int().positive().describe('length of one action feature vector'),
-  observationUnits: units.describe('widths of the observation encoder, whose output also feeds the value head'),
-  hiddenUnits: units.describe('widths of the layers over [encoded observation, action features]'),
-  activation,
-  seed,
-});
-
-export const NetworkConfigSchema = z.discriminatedUnion('kind', [PolicyValueConfigSchema, ActionScoringConfigSchema]);
+/** The one network kind (the trainer's PPO drives it); `kind` stays in saved configs, so another kind is refused on load. */
+export const NetworkConfigSchema = PolicyValueConfigSchema;
 
 export type PolicyValueConfig = z.output<typeof PolicyValueConfigSchema>;
-export type ActionScoringConfig = z.output<typeof ActionScoringConfigSchema>;
 export type NetworkConfig = z.output<typeof NetworkConfigSchema>;
 export type NetworkConfigInput = z.input<typeof NetworkConfigSchema>;
 
 export interface Network<C extends NetworkConfig = NetworkConfig> {
   /** The validated config, a copy owned by the network. */
   readonly config: C;
-  /**
-   * policy-value: input [N, observationSize] → outputs [logits [N, actionCount], value [N, 1]].
-   * action-scoring: inputs [observations [N, observationSize], actionFeatures [N, actionFeatureSize]] → outputs [score [N, 1], value [N, 1]].
-   */
+  /** Input [N, observationSize] → outputs [logits [N, actionCount], value [N, 1]]. */
   readonly model: tf.LayersModel;
 }
 
@@ -85,25 +73,9 @@ function buildPolicyValue(config: PolicyValueConfig): tf.LayersModel {
   return tf.model({ inputs: observation, outputs: [logits, value], name: 'policy_value' });
 }
 
-function buildActionScoring(config: ActionScoringConfig): tf.LayersModel {
-  const seeds = new SeedSequence(config.seed);
-  const observation = tf.input({ shape: [config.observationSize], name: 'observation' });
-  const actionFeatures = tf.input({ shape: [config.actionFeatureSize], name: 'action_features' });
-  const encoded = denseStack(observation, config.observationUnits, config, 'observation_encoder', seeds);
-  const joined = tf.layers.concatenate({ name: 'observation_action' }).apply([encoded, actionFeatures]) as tf.SymbolicTensor;
-  const hidden = denseStack(joined, config.hiddenUnits, config, 'scorer', seeds);
-  const score = head(hidden, 1, 'action_score', seeds);
-  const value = head(encoded, 1, 'value', seeds);
-  return tf.model({ inputs: [observation, actionFeatures], outputs: [score, value], name: 'action_scoring' });
-}
-
-export function buildNetwork(input: z.input<typeof PolicyValueConfigSchema>): Network<PolicyValueConfig>;
-export function buildNetwork(input: z.input<typeof ActionScoringConfigSchema>): Network<ActionScoringConfig>;
-export function buildNetwork(input: NetworkConfigInput): Network;
 export function buildNetwork(input: NetworkConfigInput): Network {
   const config = parseConfig(NetworkConfigSchema, structuredClone(input), 'network config');
-  const model = config.kind === 'policy-value' ? buildPolicyValue(config) : buildActionScoring(config);
-  return { config, model };
+  return { config, model: buildPolicyValue(config) };
 }
 
 /**

@@ -6,7 +6,7 @@ import * as tf from '@tensorflow/tfjs';
 import { z } from 'zod';
 import { parseConfig } from './config.js';
 import { METADATA_JSON, MODEL_JSON, WEIGHTS_BIN } from './modelFiles.js';
-import { NetworkConfigSchema, type Network } from './networks.js';
+import { NETWORK_KIND, NetworkConfigSchema, type Network } from './networks.js';
 
 export const MODEL_FORMAT_VERSION = 1;
 export { METADATA_JSON, MODEL_JSON, WEIGHTS_BIN } from './modelFiles.js';
@@ -34,7 +34,6 @@ export type SaveOptions = z.input<typeof SaveOptionsSchema>;
 export const ExpectedMetadataSchema = z.strictObject({
   observationVersion: z.string().min(1).describe('observation version this build produces'),
   actionSpaceVersion: z.string().min(1).describe('action-space version this build uses'),
-  kind: z.enum(['policy-value', 'action-scoring']).optional().describe('network kind the caller can drive'),
 });
 export type ExpectedMetadata = z.input<typeof ExpectedMetadataSchema>;
 
@@ -117,15 +116,15 @@ export async function readMetadata(dir: string, expected: ExpectedMetadata): Pro
   const raw: unknown = JSON.parse(await readFile(path.join(dir, METADATA_JSON), 'utf8'));
   const formatVersion = (raw as { formatVersion?: unknown } | null)?.formatVersion;
   if (formatVersion !== MODEL_FORMAT_VERSION) throw new MetadataMismatchError('format version', formatVersion, MODEL_FORMAT_VERSION, dir);
+  // One network kind is built and driven here (an action-scoring network once was: refused by name, not by a schema issue).
+  const kind = (raw as { network?: { kind?: unknown } }).network?.kind;
+  if (kind !== NETWORK_KIND) throw new MetadataMismatchError('network kind', kind, NETWORK_KIND, dir);
   const metadata = parseConfig(ModelMetadataSchema, raw, `${METADATA_JSON} in ${dir}`);
   if (metadata.observationVersion !== want.observationVersion) {
     throw new MetadataMismatchError('observation version', metadata.observationVersion, want.observationVersion, dir);
   }
   if (metadata.actionSpaceVersion !== want.actionSpaceVersion) {
     throw new MetadataMismatchError('action-space version', metadata.actionSpaceVersion, want.actionSpaceVersion, dir);
-  }
-  if (want.kind !== undefined && metadata.network.kind !== want.kind) {
-    throw new MetadataMismatchError('network kind', metadata.network.kind, want.kind, dir);
   }
   return metadata;
 }

@@ -126,20 +126,31 @@ export const GENERATED_FILES: Record<string, Generated> = {
     presets: presetsTable,
     actions: actionTableMarkdown,
     observation: observationTableMarkdown,
+    network: networkShape,
   },
   'docs/env.md': envTables,
-  'docs/training.md': { 'train-hyper-parameters': trainHyperParametersTable },
+  'docs/training.md': { 'train-hyper-parameters': trainHyperParametersTable, network: networkShape },
 };
 
-/** Replaces the text between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`. */
+/**
+ * Replaces the text between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`: on lines
+ * of its own, or inside a sentence when both markers sit on one line.
+ */
 export function regenerate(text: string, generated: Generated): string {
   let out = text;
   for (const [name, make] of Object.entries(generated)) {
-    const pattern = new RegExp(`(<!-- generated:${name} -->)[\\s\\S]*?(<!-- /generated:${name} -->)`);
+    const pattern = new RegExp(`(<!-- generated:${name} -->)([\\s\\S]*?)(<!-- /generated:${name} -->)`, 'g');
     if (!pattern.test(out)) throw new Error(`no generated:${name} markers`);
-    out = out.replace(pattern, (_, open: string, close: string) => `${open}\n${make()}\n${close}`);
+    out = out.replace(pattern, (_, open: string, old: string, close: string) =>
+      old.includes('\n') ? `${open}\n${make()}\n${close}` : `${open}${make()}${close}`,
+    );
   }
   return out;
+}
+
+/** The default network's layer sizes, from the layouts and the default hidden units: "1184 → 256 → 128 → 1409". */
+export function networkShape(): string {
+  return [OBSERVATION_SIZE, ...DEFAULT_HYPER_PARAMETERS.hiddenUnits, ACTION_COUNT].join(' → ');
 }
 
 if (process.argv[1]?.endsWith('docs.js')) {

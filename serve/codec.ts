@@ -19,14 +19,23 @@ export interface Codec {
   readonly encoding: Encoding;
   /** Text for JSON, a Buffer of its own (safe to queue) for MessagePack. */
   encode(message: object): string | Buffer;
-  /** A frame's payload to a plain value; throws ProtocolError('bad_message'). */
+  /** A frame's payload to a value, unchecked (see checkShape); throws ProtocolError('bad_message'). */
+  read(data: Buffer, isBinary: boolean): unknown;
+  /** A frame's payload to a plain value: read, then checkShape; throws ProtocolError('bad_message'). */
   decode(data: Buffer, isBinary: boolean): unknown;
 }
+
+const decode = function (this: Codec, data: Buffer, isBinary: boolean): unknown {
+  const value = this.read(data, isBinary);
+  checkShape(value);
+  return value;
+};
 
 export const jsonCodec: Codec = {
   encoding: 'json',
   encode: (message) => JSON.stringify(message),
-  decode(data, isBinary) {
+  decode,
+  read(data, isBinary) {
     if (isBinary)
       throw new ProtocolError('bad_message', 'this connection speaks yaniv.v1.json: send text frames of JSON, not binary frames');
     let value: unknown;
@@ -35,7 +44,6 @@ export const jsonCodec: Codec = {
     } catch (error) {
       throw new ProtocolError('bad_message', `not valid JSON: ${(error as Error).message.slice(0, 200)}`);
     }
-    checkShape(value);
     return value;
   },
 };
@@ -43,16 +51,18 @@ export const jsonCodec: Codec = {
 export const msgpackCodec: Codec = {
   encoding: 'msgpack',
   encode: (message) => Buffer.from(packr.pack(message)),
-  decode(data, isBinary) {
+  decode,
+  read(data, isBinary) {
     if (!isBinary)
       throw new ProtocolError('bad_message', 'this connection speaks yaniv.v1.msgpack: send binary frames of MessagePack, not text frames');
     let value: unknown;
     try {
       value = packr.unpack(data);
     } catch (error) {
+      // The decoder recurses: nesting thousands deep overflows its stack before checkShape could refuse it.
+      if (error instanceof RangeError && /call stack/i.test(error.message)) throw tooDeep('');
       throw new ProtocolError('bad_message', `not valid MessagePack: ${(error as Error).message.slice(0, 200)}`);
     }
-    checkShape(value);
     return value;
   },
 };
@@ -64,9 +74,9 @@ export const CODECS: Record<Encoding, Codec> = { json: jsonCodec, msgpack: msgpa
  * internals, and non-plain values (MessagePack extensions such as timestamps decode to them).
  * Bounded work: it stops at the first problem and never recurses past MAX_DEPTH.
  */
-function checkShape(value: unknown, depth = 0, path = ''): void {
+export function checkShape(value: unknown, depth = 0, path = ''): void {
   if (value === null || typeof value !== 'object') return;
-  if (depth >= MAX_DEPTH) throw new ProtocolError('bad_message', `nested deeper than ${MAX_DEPTH} levels`, path || undefined);
+  if (depth >= MAX_DEPTH) throw tooDeep(path);
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) checkShape(value[i], depth + 1, `${path}[${i}]`);
     return;
@@ -83,4 +93,12 @@ function checkShape(value: unknown, depth = 0, path = ''): void {
       throw new ProtocolError('bad_message', `the key ${JSON.stringify(key)} is not allowed`, path || undefined);
     checkShape((value as Record<string, unknown>)[key], depth + 1, path ? `${path}.${key}` : key);
   }
+}
+
+function tooDeep(path: string): ProtocolError {
+  return new ProtocolError(
+    'bad_message',
+    `nested deeper than ${MAX_DEPTH} levels: no message of the protocol needs more (lists and objects inside each other)`,
+    path || undefined,
+  );
 }

@@ -5,14 +5,16 @@
  */
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
-import { RuleError, isPresetName, resolveRules } from '../env/index.js';
-import type { Codec } from './codec.js';
+import { DEFAULT_PRESET, RuleError, resolveRules, ruleErrorField } from '../env/index.js';
+import { type Codec, checkShape } from './codec.js';
 import type { DecideRequest, DecideResult, PositionSource } from './decide.js';
 import { ProtocolError } from './errors.js';
 import type { ServerOptions } from './options.js';
 import type { InferencePool } from './pool.js';
+import type { SlowLog } from './slowLog.js';
 import {
   type ClientMessage,
+  type ClientMessageType,
   type Msg,
   PROTOCOL_VERSION,
   type RequestId,
@@ -30,10 +32,19 @@ export interface ServerContext {
   readonly tables: TableRegistry;
   readonly pool: InferencePool;
   readonly log: Logger;
+  /** The rate-limited "slow advice" warning. */
+  readonly slow: SlowLog;
   /** The agents served, by name. */
   readonly agents: ReadonlySet<string>;
   welcome(id: RequestId, encoding: Codec['encoding']): Msg<'welcome'>;
 }
+
+/** A validated client message of one type. */
+type ClientRequest<T extends ClientMessageType> = Extract<ClientMessage, { type: T }>;
+type Handler<T extends ClientMessageType> = (message: ClientRequest<T>) => void;
+
+/** The messages a client may send before hello. */
+const BEFORE_HELLO: ReadonlySet<ClientMessageType> = new Set(['hello', 'ping']);
 
 /** WebSocket close codes the server uses. */
 export const CLOSE = { goingAway: 1001, policy: 1008, tooBig: 1009, tryAgainLater: 1013 } as const;
@@ -108,8 +119,10 @@ export class Connection implements TableOwner {
     this.messages++;
     let id: RequestId | null = null;
     try {
-      const value = this.codec.decode(data, isBinary);
+      const value = this.codec.read(data, isBinary);
+      // The id first, so that a message refused for its shape (nesting, `__proto__`) is answered with it.
       id = requestIdOf(value);
+      checkShape(value);
       if (!this.rate.take())
         throw new ProtocolError(
           'rate_limited',
@@ -121,26 +134,24 @@ export class Connection implements TableOwner {
     }
   }
 
+  /** One handler per client message type: a type without one does not compile. */
+  private readonly handlers: { readonly [T in ClientMessageType]: Handler<T> } = {
+    hello: (message) => this.hello(message),
+    ping: (message) => this.send({ type: 'pong', id: message.id, time: Date.now() }),
+    create_table: (message) => this.createTable(message),
+    act: (message) => this.act(message),
+    advise: (message) => this.advise(message),
+    resume: (message) => this.resume(message),
+    leave: (message) => this.leave(message),
+  };
+
   private dispatch(message: ClientMessage): void {
-    if (message.type === 'ping') return this.send({ type: 'pong', id: message.id, time: Date.now() });
-    if (message.type === 'hello') return this.hello(message);
-    if (!this.greeted)
+    if (!this.greeted && !BEFORE_HELLO.has(message.type))
       throw new ProtocolError('bad_message', `say hello first: {"type":"hello","id":1,"version":${PROTOCOL_VERSION}}`, 'type');
-    switch (message.type) {
-      case 'create_table':
-        return this.createTable(message);
-      case 'act':
-        return this.act(message);
-      case 'advise':
-        return this.advise(message);
-      case 'resume':
-        return this.resume(message);
-      case 'leave':
-        return this.leave(message);
-    }
+    (this.handlers[message.type] as Handler<ClientMessageType>)(message);
   }
 
-  private hello(message: Extract<ClientMessage, { type: 'hello' }>): void {
+  private hello(message: ClientRequest<'hello'>): void {
     if (message.version !== PROTOCOL_VERSION) {
       throw new ProtocolError(
         'unsupported_version',
@@ -153,10 +164,9 @@ export class Connection implements TableOwner {
     this.send(this.ctx.welcome(message.id, this.codec.encoding));
   }
 
-  private createTable(message: Extract<ClientMessage, { type: 'create_table' }>): void {
+  private createTable(message: ClientRequest<'create_table'>): void {
     const { options, tables } = this.ctx;
-    if (this.tables.size >= options.maxTablesPerConnection)
-      throw new ProtocolError('table_full', `this connection has ${this.tables.size} tables open, the most it may; leave one first`);
+    this.checkRoom();
     const seats: SeatInfo[] = message.seats.map((entry, seat) => {
       if (entry === 'client') return { seat, player: 'client' };
       if (!this.ctx.agents.has(entry))
@@ -169,13 +179,13 @@ export class Connection implements TableOwner {
     });
     if (!seats.some((s) => s.player === 'client')) throw new ProtocolError('bad_message', 'at least one seat must be "client"', 'seats');
     const defaults = message.preset === undefined && message.rules === undefined;
-    const preset = defaults ? options.preset : (message.preset ?? 'standard');
+    const preset = defaults ? options.preset : (message.preset ?? DEFAULT_PRESET);
     const rules = defaults ? options.rules : (message.rules ?? {});
     let settled: Record<string, unknown>;
     try {
       settled = { ...resolveRules({ preset, rules, players: seats.length }) };
     } catch (error) {
-      if (error instanceof RuleError) throw new ProtocolError('bad_message', error.message, isPresetName(preset) ? 'rules' : 'preset');
+      if (error instanceof RuleError) throw new ProtocolError('bad_message', error.message, ruleErrorField(preset));
       throw error;
     }
     const table = tables.create({
@@ -187,7 +197,7 @@ export class Connection implements TableOwner {
       moveDeadlineMs: message.moveDeadlineMs === undefined ? options.moveDeadlineMs : message.moveDeadlineMs,
       maxTurns: options.maxTurns,
     });
-    this.tables.set(table.id, table);
+    this.keep(table);
     table.owner = this;
     this.log.info({ event: 'table_created', table: table.id, seats: message.seats, preset, players: seats.length }, 'table created');
     this.send({ type: 'table_created', id: message.id, ...this.tableInfo(table, settled) });
@@ -204,19 +214,47 @@ export class Connection implements TableOwner {
     return { table: id, token, preset, rules, settledRules: settled, players: seats.length, seats: [...seats], thinkMs, moveDeadlineMs };
   }
 
+  /** Tables in play: finished ones do not count toward the limit. */
+  private inPlay(): number {
+    let count = 0;
+    for (const table of this.tables.values()) if (!table.game.over) count++;
+    return count;
+  }
+
+  private checkRoom(): void {
+    const limit = this.ctx.options.maxTablesPerConnection;
+    const playing = this.inPlay();
+    if (playing >= limit)
+      throw new ProtocolError('table_full', `this connection has ${playing} tables in play, the most it may; finish or leave one first`);
+  }
+
+  /**
+   * Adds a table; a finished table stays (for resume and its record) until left or idle, but
+   * past as many finished tables as the limit, the oldest finished one is dropped.
+   */
+  private keep(table: Table): void {
+    this.tables.set(table.id, table);
+    const finished = [...this.tables.values()].filter((t) => t.game.over);
+    for (const old of finished.slice(0, Math.max(0, finished.length - this.ctx.options.maxTablesPerConnection))) {
+      this.tables.delete(old.id);
+      this.ctx.tables.remove(old);
+      this.log.info({ event: 'table_dropped', table: old.id }, 'finished table dropped to make room');
+    }
+  }
+
   private tableOf(id: string): Table {
     const table = this.tables.get(id);
     if (!table) throw new ProtocolError('unknown_table', `no table ${JSON.stringify(id.slice(0, 64))} on this connection`, 'table');
     return table;
   }
 
-  private act(message: Extract<ClientMessage, { type: 'act' }>): void {
+  private act(message: ClientRequest<'act'>): void {
     const table = this.tableOf(message.table);
     const move = message.cards !== undefined ? { cards: message.cards } : { action: message.action ?? -1 };
     table.act(message.seat, move, message.counter, (counter) => this.send({ type: 'acted', id: message.id, table: table.id, counter }));
   }
 
-  private advise(message: Extract<ClientMessage, { type: 'advise' }>): void {
+  private advise(message: ClientRequest<'advise'>): void {
     const { options } = this.ctx;
     if (this.pending >= options.maxPending)
       throw new ProtocolError(
@@ -234,13 +272,13 @@ export class Connection implements TableOwner {
     if (message.table !== undefined) source = { kind: 'playerView', view: this.tableOf(message.table).adviceView(message.seat) };
     else if (message.view !== undefined) source = { kind: 'view', view: message.view };
     else source = { kind: 'position', position: message.position, seat: message.seat ?? 0 };
-    const request: DecideRequest = { agent, source, seed: message.seed ?? 0, explain: true, assafSamples: options.assafSamples };
+    const request: DecideRequest = { agent, source, seed: message.seed ?? 0, explain: true };
     const started = performance.now();
     this.pending++;
     void this.ctx.pool.decide(request).then((result) => {
       this.pending--;
       const ms = performance.now() - started;
-      if (ms > options.slowMs) this.log.warn({ event: 'slow_request', type: 'advise', agent, ms: Math.round(ms) }, 'slow advice');
+      if (ms > options.slowMs) this.ctx.slow.record(agent, ms);
       this.answerAdvice(message.id, agent, result);
     });
   }
@@ -268,20 +306,18 @@ export class Connection implements TableOwner {
     });
   }
 
-  private resume(message: Extract<ClientMessage, { type: 'resume' }>): void {
+  private resume(message: ClientRequest<'resume'>): void {
     const table = this.ctx.tables.claim(message.table, message.token);
-    if (!this.tables.has(table.id) && this.tables.size >= this.ctx.options.maxTablesPerConnection) {
-      throw new ProtocolError('table_full', `this connection has ${this.tables.size} tables open, the most it may; leave one first`);
-    }
+    if (!this.tables.has(table.id) && !table.game.over) this.checkRoom();
     const previous = table.owner;
     if (previous && previous !== this) previous.tableClosed(table, 'resumed_elsewhere');
-    this.tables.set(table.id, table);
+    this.keep(table);
     this.log.info({ event: 'table_resumed', table: table.id }, 'table resumed');
     this.send({ type: 'resumed', id: message.id, ...this.tableInfo(table), counter: table.game.counter });
     table.attach(this);
   }
 
-  private leave(message: Extract<ClientMessage, { type: 'leave' }>): void {
+  private leave(message: ClientRequest<'leave'>): void {
     const table = this.tableOf(message.table);
     this.tables.delete(table.id);
     this.ctx.tables.remove(table);

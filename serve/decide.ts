@@ -6,10 +6,11 @@
  * Everything starts from what the seat knows (a PlayerView). The legal actions come from a
  * determinised state (`determinize`): the mover's legal actions depend only on what the mover
  * knows, so any sampled world gives the same mask. The observation comes from the view alone
- * (`encodeView`). The Assaf risk is the share of sampled worlds in which calling now loses.
+ * (`encodeView`). The Assaf risk is computed exactly from the view (`assafRisk`), the same number `strong` decides on.
  */
 import {
   ACTION_COUNT,
+  type AssafRisk,
   type GameState,
   MaskScratch,
   type PlayerView,
@@ -17,7 +18,7 @@ import {
   RecordError,
   RuleError,
   YANIV_ACTION,
-  applyAction,
+  assafRisk,
   determinize,
   encodeView,
   importPosition,
@@ -27,7 +28,7 @@ import {
   writeActionMask,
 } from '../env/index.js';
 import type { Agent, DecisionInput } from '../env/gym/agent.js';
-import { createAgent } from '../agents/registry.js';
+import { type ScoreKind, agentAbilities, createAgent } from '../agents/registry.js';
 import { type ErrorCode, ProtocolError } from './errors.js';
 import { describeLegal } from './moves.js';
 import type { LegalAction, RankedAction } from './protocol.js';
@@ -43,13 +44,11 @@ export interface DecideRequest {
   readonly agent: string;
   readonly source: PositionSource;
   readonly seed: number;
-  /** Advisor: describe and rank the actions and estimate the Assaf risk. */
+  /** Advisor: describe and rank the actions and give the Assaf risk. */
   readonly explain: boolean;
-  /** Determinised worlds for the Assaf risk (advisor only). */
-  readonly assafSamples: number;
 }
 
-export type ScoreKind = 'probability' | 'score' | 'none';
+export type { ScoreKind } from '../agents/registry.js';
 
 export interface Advice {
   readonly seat: number;
@@ -59,17 +58,12 @@ export interface Advice {
   readonly legal: LegalAction[];
   readonly scores: ScoreKind;
   readonly value: number | null;
-  readonly assaf: { risk: number; samples: number } | null;
+  readonly assaf: AssafRisk | null;
 }
 
 export type DecideResult =
   | { readonly ok: true; readonly action: number; readonly advice?: Advice }
   | { readonly ok: false; readonly code: ErrorCode; readonly message: string; readonly field?: string };
-
-/** What an agent's advice scores are: probabilities for trained models, the agent's own scores otherwise. */
-export function scoreKind(agent: string): Exclude<ScoreKind, 'none'> {
-  return agent.startsWith('neural') ? 'probability' : 'score';
-}
 
 const agents = new Map<string, Promise<Agent>>();
 
@@ -190,9 +184,7 @@ function finish(request: DecideRequest, spec: string, { view, input }: Prepared,
   const actions: RankedAction[] = policy
     ? policy.actions.map((id, i) => ({ ...(byId.get(id) as LegalAction), score: policy.scores[i] + 0 })) // + 0: no −0 (neither encoding keeps it)
     : [{ ...(byId.get(decision.action) as LegalAction), score: 0 }];
-  const assaf = input.mask[YANIV_ACTION]
-    ? { risk: assafRisk(view, request.assafSamples, request.seed), samples: request.assafSamples }
-    : null;
+  const assaf = input.mask[YANIV_ACTION] ? assafRisk(view) : null;
   return {
     ok: true,
     action: decision.action,
@@ -202,24 +194,11 @@ function finish(request: DecideRequest, spec: string, { view, input }: Prepared,
       pick: byId.get(decision.action) as LegalAction,
       actions,
       legal,
-      scores: policy ? scoreKind(spec) : 'none',
+      scores: policy ? agentAbilities(spec).scores : 'none',
       value: policy?.value === undefined ? null : policy.value + 0,
       assaf,
     },
   };
-}
-
-/** Share of determinised worlds in which a Yaniv call now is Assaf'ed (0 when the rules have no Assaf). */
-export function assafRisk(view: PlayerView, samples: number, seed: number): number {
-  if (samples <= 0) return 0;
-  const rng = seededRng(seed ^ 0x5a5a5a5a);
-  let assafs = 0;
-  for (let i = 0; i < samples; i++) {
-    const world = determinize(view, rng);
-    applyAction(world, { type: 'yaniv' });
-    if (world.lastResult?.outcome === 'assaf') assafs++;
-  }
-  return assafs / samples;
 }
 
 function failure(error: unknown): DecideResult {

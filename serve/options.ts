@@ -1,6 +1,7 @@
 /** The server's settings, each with its default, validated once (errors name the option). */
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { ruleSelectionSchema } from '../env/rules/rules.js';
 import { formatOptionIssues } from '../env/rules/schema.js';
 import { DEFAULT_MAX_TURNS } from '../agents/tournament/match.js';
 
@@ -46,8 +47,8 @@ export const serverOptionsSchema = z.strictObject({
     .default(4 * 1024 * 1024)
     .describe('A client that lets more than this pile up unread is closed (1013).'),
   heartbeatMs: int(100).default(30_000).describe('Protocol ping interval; a peer that misses one is terminated.'),
-  preset: z.string().default('standard').describe('Rule preset of tables whose create_table names neither preset nor rules.'),
-  rules: z.record(z.string(), z.unknown()).default({}).describe('Rule overrides of such tables.'),
+  preset: ruleSelectionSchema.shape.preset.describe('Rule preset of tables whose create_table names neither preset nor rules.'),
+  rules: ruleSelectionSchema.shape.rules.describe('Rule overrides of such tables.'),
   thinkMs: int(0, 10_000).default(0).describe('Default bot think delay.'),
   moveDeadlineMs: int(100, 3_600_000).nullable().default(120_000).describe('Default time a client seat has for each step (null: none).'),
   maxTurns: int(1)
@@ -58,7 +59,6 @@ export const serverOptionsSchema = z.strictObject({
   idleTableMs: int(100)
     .default(10 * 60_000)
     .describe('A table no client touched for this long is closed.'),
-  assafSamples: int(1, 10_000).default(200).describe("Determinised worlds behind the advisor's Assaf risk."),
   workers: int(0, 64)
     .default(Math.max(1, availableParallelism() - 1))
     .describe('Inference worker threads (0: on the main thread).'),

@@ -5,9 +5,19 @@
  * committed as serve/protocol.schema.json). serve/PROTOCOL.md explains it with examples.
  */
 import { z } from 'zod';
-import { ACTION_COUNT, HAND_CAP, MAX_PLAYERS, MIN_PLAYERS } from '../env/index.js';
+import {
+  ACTION_COUNT,
+  DEFAULT_PRESET,
+  MOVE_KIND_NAMES,
+  HAND_CAP,
+  MAX_PLAYERS,
+  MIN_PLAYERS,
+  presetNameSchema,
+  ruleOverridesSchema,
+} from '../env/index.js';
+import { SCORE_KINDS } from '../agents/registry.js';
 import { ERROR_CODES, ERROR_MEANINGS, ProtocolError } from './errors.js';
-import { fieldPath } from '../env/rules/schema.js';
+import { fieldPath, preview } from '../env/rules/schema.js';
 import { cardSchema, viewJsonSchema } from './viewJson.js';
 
 export const PROTOCOL_VERSION = 1;
@@ -53,15 +63,12 @@ const createTable = z
   .strictObject({
     type: z.literal('create_table'),
     id: requestId,
-    preset: text(40)
+    preset: presetNameSchema
       .optional()
       .describe(
-        'Rule preset (default "standard"; with neither preset nor rules, the server\'s default rules, welcome.limits.preset/rules).',
+        `Rule preset (default "${DEFAULT_PRESET}"; with neither preset nor rules, the server's default rules, welcome.limits.preset/rules).`,
       ),
-    rules: z
-      .record(z.string(), z.unknown(), { error: 'must be an object of rule options' })
-      .optional()
-      .describe('Rule option overrides on top of the preset (schema: welcome.ruleOptions).'),
+    rules: ruleOverridesSchema.optional().describe('Rule option overrides on top of the preset (schema: welcome.ruleOptions).'),
     seats: z
       .array(text(200), { error: 'must be a list with "client" or an agent name for each seat' })
       .min(MIN_PLAYERS, { error: `must list ${MIN_PLAYERS} to ${MAX_PLAYERS} seats` })
@@ -165,7 +172,7 @@ export const CLIENT_MESSAGE_TYPES = clientMessageSchema.options.map((o) => o.sha
 const legalAction = z
   .strictObject({
     action: z.int().describe('The action id to send in act.'),
-    kind: z.enum(['yaniv', 'discard', 'draw', 'take', 'pass', 'quick', 'slapdown']),
+    kind: z.enum(MOVE_KIND_NAMES).describe('The move kind (the action layout\'s, README "Actions").'),
     cards: z.array(cardSchema).describe('discard: the group in laid order; take: the card; quick: the card drawn; else empty.'),
     text: z.string().describe('The move for people: "discard 5S 6S 7S", "take 7H", "draw from the deck", "Yaniv".'),
   })
@@ -193,7 +200,11 @@ const welcome = z
         name: z.string().describe('What to name in seats, advise.agent.'),
         description: z.string(),
         explains: z.boolean().describe('Whether advice from it ranks every legal action with scores (else only its pick is known).'),
-        scores: z.enum(['probability', 'score']).describe('What its advice scores are.'),
+        scores: z
+          .enum(SCORE_KINDS)
+          .describe(
+            "What its advice scores are (advice.scores): a trained model's probabilities, its own scores, or none (only its pick).",
+          ),
         model: z
           .record(z.string(), z.unknown())
           .optional()
@@ -209,9 +220,8 @@ const welcome = z
       moveDeadlineMs: z.int().nullable(),
       idleTableMs: z.int(),
       maxTurns: z.int().describe("Whole turns after which a table's game stops unfinished (game_over with truncated: true)."),
-      assafSamples: z.int(),
-      preset: z.string().describe('Rules of tables created with neither preset nor rules.'),
-      rules: z.record(z.string(), z.unknown()),
+      preset: presetNameSchema.describe('Rules of tables created with neither preset nor rules.'),
+      rules: ruleOverridesSchema,
     }),
   })
   .describe('The answer to hello: what this server offers.')
@@ -250,8 +260,8 @@ const seatInfo = z
 const tableInfo = {
   table: z.string(),
   token: z.string().describe('Keep it: resume takes the table back after a reconnect.'),
-  preset: z.string(),
-  rules: z.record(z.string(), z.unknown()).describe('The overrides given.'),
+  preset: presetNameSchema,
+  rules: ruleOverridesSchema.describe('The overrides given.'),
   settledRules: z.record(z.string(), z.unknown()).describe('Every rule option as settled for this table.'),
   players: z.int(),
   seats: z.array(seatInfo),
@@ -349,16 +359,22 @@ const advice = z
       ),
     legal: z.array(legalAction).describe('Every legal action, in id order.'),
     scores: z
-      .enum(['probability', 'score', 'none'])
+      .enum(SCORE_KINDS)
       .describe("probability: a trained model's policy; score: the agent's own scores (PROTOCOL.md); none: the agent gives only its pick."),
     value: z.number().nullable().describe("The agent's value estimate for the seat, in its own units (PROTOCOL.md)."),
     assaf: z
       .strictObject({
-        risk: z.number().describe("Share of sampled worlds in which calling now would be Assaf'ed."),
-        samples: z.int(),
+        risk: z
+          .number()
+          .describe("The chance that calling now would be Assaf'ed, the hidden hands dealt from the cards the seat has not seen."),
+        exact: z
+          .boolean()
+          .describe(
+            'true: computed exactly; false (big tables with a high threshold only): the share of Assafs in 4,096 deals from a fixed seed.',
+          ),
       })
       .nullable()
-      .describe('When Yaniv may be called: the estimated chance of Assaf, from determinised samples of the hidden hands.'),
+      .describe('When Yaniv may be called: the chance of Assaf (the same for the same view).'),
   })
   .describe('The answer to advise.')
   .meta({ id: 'Advice' });
@@ -393,6 +409,24 @@ export const serverMessageSchema = z
   .meta({ id: 'ServerMessage' });
 export type ServerMessage = z.output<typeof serverMessageSchema>;
 export type Msg<T extends ServerMessage['type']> = Extract<ServerMessage, { type: T }>;
+
+/**
+ * The reply each request gets when it succeeds (any request may get `error` instead): the one
+ * place that pairs them, typed so that a request type without a reply does not compile.
+ */
+export const REPLY_TYPES = {
+  hello: 'welcome',
+  ping: 'pong',
+  create_table: 'table_created',
+  act: 'acted',
+  advise: 'advice',
+  resume: 'resumed',
+  leave: 'left',
+} as const satisfies Record<ClientMessageType, ServerMessage['type']>;
+/** A request of one type, as a client writes it (optional fields may be left out). */
+export type Request<T extends ClientMessageType> = Extract<z.input<typeof clientMessageSchema>, { type: T }>;
+/** The success reply to a request of type T. */
+export type ReplyTo<T extends ClientMessageType> = Msg<(typeof REPLY_TYPES)[T]>;
 export type LegalAction = z.output<typeof legalAction>;
 export type RankedAction = z.output<typeof rankedAction>;
 export type SeatInfo = z.output<typeof seatInfo>;
@@ -425,7 +459,7 @@ export function parseClientMessage(value: unknown): ClientMessage {
       'type',
     );
   }
-  const parsed = clientMessageSchema.safeParse(value);
+  const parsed = clientMessageSchema.safeParse(value, { error: inWords });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const field = fieldPath(issue.path);
@@ -436,8 +470,53 @@ export function parseClientMessage(value: unknown): ClientMessage {
       field || undefined,
     );
   }
-  const missing = issue.code === 'invalid_type' && issue.input === undefined ? ' (missing)' : '';
-  throw new ProtocolError('bad_message', `${issue.message}${missing}`, field || undefined);
+  const suffix = issue.code === 'custom' ? '' : given(value, issue.path);
+  throw new ProtocolError('bad_message', `${issue.message}${suffix}`, field || undefined);
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'a list',
+  record: 'an object',
+  null: 'null',
+};
+
+/**
+ * What a schema expects, in words, for the checks that carry no message of their own (the
+ * protocol's own messages come first): never zod's text.
+ */
+function inWords(issue: z.core.$ZodRawIssue): string {
+  const items = (origin: string) => (origin === 'string' ? ' characters' : origin === 'array' ? ' entries' : '');
+  switch (issue.code) {
+    case 'invalid_type':
+      return `must be ${TYPE_WORDS[issue.expected] ?? issue.expected}`;
+    case 'too_big':
+      return `must be at most ${String(issue.maximum)}${items(issue.origin)}`;
+    case 'too_small':
+      return `must be at least ${String(issue.minimum)}${items(issue.origin)}`;
+    case 'invalid_value':
+      return `must be ${issue.values.length === 1 ? '' : 'one of '}${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'invalid_format':
+      return 'is not in the expected format';
+    case 'invalid_union':
+      return 'matches none of the forms this field takes';
+    default:
+      return 'is not valid here';
+  }
+}
+
+/** " (missing)" when the field is absent, else what it holds, shortened: " (got \"abc\")". */
+function given(value: unknown, path: readonly PropertyKey[]): string {
+  let at: unknown = value;
+  for (const key of path) {
+    if (typeof at !== 'object' || at === null || !Object.hasOwn(at, key)) return ' (missing)';
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return path.length === 0 ? '' : ` (got ${preview(at, 60)})`;
 }
 
 /** The JSON Schema of the whole protocol (both directions), generated from the zod schemas. */

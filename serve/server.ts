@@ -25,14 +25,14 @@ import {
   ruleOptionsJsonSchema,
 } from '../env/index.js';
 import { packageRoot, readModelCard } from '../agents/modelFolder.js';
-import { describeAgents, parseAgentSpec } from '../agents/registry.js';
+import { agentAbilities, describeAgents, parseAgentSpec } from '../agents/registry.js';
 import { CODECS } from './codec.js';
 import { CLOSE, Connection, type ServerContext } from './connection.js';
-import { scoreKind } from './decide.js';
 import { type ServerOptions, type ServerOptionsInput, parseServerOptions } from './options.js';
 import { InferencePool, type PoolOptions } from './pool.js';
 import { type Encoding, type Msg, PROTOCOL_VERSION, type RequestId, SUBPROTOCOLS } from './protocol.js';
 import { StaticSite, serveStatic } from './static.js';
+import { SlowLog } from './slowLog.js';
 import { TableRegistry } from './tables.js';
 import { VIEW_FORMAT } from './viewJson.js';
 
@@ -55,8 +55,6 @@ export interface StartOptions {
   /** The compiled inference worker (default: dist/serve/inferenceWorker.js). */
   workerUrl?: URL;
 }
-
-const AGENTS_THAT_EXPLAIN = new Set(['strong', 'rollout', 'neural']);
 
 /** The project's version, from package.json. */
 export function serverVersion(): string {
@@ -89,8 +87,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     agents: specs.map(({ spec, parsed }) => ({
       name: spec,
       description: descriptions.get(parsed.name) ?? '',
-      explains: AGENTS_THAT_EXPLAIN.has(parsed.name),
-      scores: scoreKind(spec),
+      ...agentAbilities(spec),
       ...(parsed.name === 'neural' ? { model: { ...readModelCard(parsed.arg) } } : {}),
     })),
     limits: {
@@ -102,21 +99,22 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
       moveDeadlineMs: options.moveDeadlineMs,
       idleTableMs: options.idleTableMs,
       maxTurns: options.maxTurns,
-      assafSamples: options.assafSamples,
       preset: options.preset,
       rules: { ...options.rules },
     },
   };
   const tables = new TableRegistry(options.maxTables, {
-    decide: (agent, view, seed) => pool.decide({ agent, source: { kind: 'playerView', view }, seed, explain: false, assafSamples: 0 }),
+    decide: (agent, view, seed) => pool.decide({ agent, source: { kind: 'playerView', view }, seed, explain: false }),
     log,
     now: Date.now,
   });
+  const slow = new SlowLog(log);
   const ctx: ServerContext = {
     options,
     tables,
     pool,
     log,
+    slow,
     agents: new Set(options.agents),
     welcome: (id: RequestId, encoding: Encoding) => ({ ...welcomeBase, id, encoding }),
   };
@@ -246,6 +244,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     for (const connection of open) connection.terminate();
     http.closeAllConnections();
     tables.closeAll();
+    slow.close();
     await pool.close();
     await httpClosed;
     log.info({ event: 'stopped' }, 'yaniv serve stopped');

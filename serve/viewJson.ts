@@ -18,12 +18,16 @@ import {
   type Rules,
   RuleError,
   cardName,
+  classifyLaid,
   deckComposition,
-  isPresetName,
+  formatCards,
+  ruleErrorField,
+  ruleSelectionSchema,
   parseCard,
   resolveRules,
   ruleTables,
 } from '../env/index.js';
+import { GROUP_TYPE_NAMES, type GroupTypeName, groupTypeOf, pickableMask } from '../env/rules/groups.js';
 import { ProtocolError } from './errors.js';
 
 export const VIEW_FORMAT = 'yaniv-view/1';
@@ -47,11 +51,8 @@ const groupType = z.enum(['single', 'set', 'run'], { error: 'must be "single", "
 export const viewJsonSchema = z
   .strictObject({
     format: z.literal(VIEW_FORMAT, { error: `must be "${VIEW_FORMAT}"` }),
-    preset: z.string().max(40).default('standard').describe('Rule preset (welcome.presets).'),
-    rules: z
-      .record(z.string(), z.unknown(), { error: 'must be an object of rule options' })
-      .default({})
-      .describe('Rule option overrides on top of the preset (welcome.ruleOptions).'),
+    preset: ruleSelectionSchema.shape.preset.describe('Rule preset (welcome.presets).'),
+    rules: ruleSelectionSchema.shape.rules.describe('Rule option overrides on top of the preset (welcome.ruleOptions).'),
     players: int(MIN_PLAYERS, MAX_PLAYERS).describe('Seats at the table.'),
     seat: seat.describe('Whose view this is.'),
     current: seat.describe('The seat to move.'),
@@ -159,6 +160,8 @@ export function viewFromJson(json: ViewJson, prefix = ''): PlayerView {
   const laid = json.laid && { type: json.laid.type, cards: parse(json.laid.cards) };
   const drawn = json.drawn === null ? null : (parseCard(json.drawn) as Card);
   checkPhase(json, hand, drawn, at);
+  checkGroups(json, rules, previous, laid, at);
+  checkHandSizes(json, rules, active, laid?.cards.length ?? 0, at);
   const pile = parse(json.pile).sort(byKind);
   checkCounts(json, rules, { hand, known, previous: previous.cards, laid: laid?.cards ?? [], pile }, at);
   const values = ruleTables(rules).values;
@@ -208,7 +211,7 @@ function settleRules(json: ViewJson, at: (field: string) => string): Rules {
     settled.set(key, rules);
     return rules;
   } catch (error) {
-    if (error instanceof RuleError) fail(at(isPresetName(json.preset) ? 'rules' : 'preset'), error.message);
+    if (error instanceof RuleError) fail(at(ruleErrorField(json.preset)), error.message);
     throw error;
   }
 }
@@ -264,6 +267,72 @@ function checkPhase(json: ViewJson, hand: Card[], drawn: Card | null, at: (field
     if (json.drawnFromDeck === null) fail(at('drawnFromDeck'), 'the after-draw step needs whether the card came from the deck');
     if (drawn !== null && !hand.includes(drawn)) fail(at('drawn'), `${cardName(drawn)} was drawn but is not in the hand`);
   }
+}
+
+/**
+ * The groups as the rules make them (the rules core classifies them and says which cards may be
+ * taken): the group laid this turn, and the previous group while it is whole — in the turn and
+ * draw steps, and after a deck draw (after a take, what is left of it need not be a group).
+ */
+function checkGroups(
+  json: ViewJson,
+  rules: Rules,
+  previous: PlayerView['previous'],
+  laid: PlayerView['laid'],
+  at: (field: string) => string,
+): void {
+  if (laid) checkShape(laid.cards, laid.type, rules, at('laid'));
+  const whole = json.phase !== 'afterDraw' || json.drawnFromDeck === true;
+  if (!whole) return;
+  const cards = parse(json.previous.cards);
+  if (cards.length === 0) fail(at('previous.cards'), 'the previous group is whole until the player to move draws: give its cards');
+  checkShape(cards, json.previous.type, rules, at('previous'));
+  const mask = pickableMask(groupTypeOf(json.previous.type), cards.length, rules);
+  const allowed = cards.filter((_, i) => (mask >> i) & 1);
+  const given = parse(json.previous.pickable);
+  if (formatCards([...allowed].sort(byKind)) !== formatCards([...given].sort(byKind))) {
+    const rule = json.previous.type === 'run' ? `pickFromRun "${rules.pickFromRun}"` : `pickFromSet "${rules.pickFromSet}"`;
+    fail(
+      at('previous.pickable'),
+      `is ${formatCards(given) || 'empty'}, but the cards that may be taken from the ${json.previous.type} ${formatCards(cards)} are ${formatCards(allowed)}${json.previous.type === 'single' ? '' : ` (${rule})`}`,
+    );
+  }
+}
+
+/** A group's cards, in laid order, are a legal group of the type given. */
+function checkShape(cards: readonly Card[], type: GroupTypeName, rules: Rules, field: string): void {
+  const classified = classifyLaid(cards, rules);
+  if ('error' in classified) fail(`${field}.cards`, classified.error);
+  else if (GROUP_TYPE_NAMES[classified.type] !== type)
+    fail(`${field}.type`, `is "${type}", but ${formatCards(cards)} is a ${GROUP_TYPE_NAMES[classified.type]}`);
+}
+
+/**
+ * Hand sizes a table can reach: a hand is dealt `handSize` cards and every turn lays at least one
+ * and draws one, so no hand holds more (the mover, after laying `laid` cards, that many fewer
+ * until it draws); a hand is empty only after a quick discard laid its last card (rule
+ * quickDiscard), or in the mover's draw step after laying it all.
+ */
+function checkHandSizes(json: ViewJson, rules: Rules, active: readonly boolean[], laid: number, at: (field: string) => string): void {
+  json.handSizes.forEach((size, p) => {
+    if (!active[p]) return;
+    const field = at(p === json.seat ? 'hand' : `handSizes[${p}]`);
+    const mover = p === json.current;
+    const most = rules.handSize - (mover && json.phase === 'draw' ? laid : mover && json.phase === 'afterDraw' ? laid - 1 : 0);
+    if (size > most)
+      fail(
+        field,
+        `seat ${p} holds ${size} cards, more than it can (${most}): hands are dealt ${rules.handSize} cards and each turn lays at least one before drawing one${mover && json.phase !== 'turn' ? `, and it laid ${laid} this turn` : ''}`,
+      );
+    const emptyOk = mover ? json.phase === 'draw' || (json.phase === 'turn' && rules.quickDiscard) : rules.quickDiscard;
+    if (size === 0 && !emptyOk)
+      fail(
+        field,
+        mover && json.phase === 'afterDraw'
+          ? `seat ${p} has just drawn a card: its hand cannot be empty`
+          : `seat ${p} holds no cards in the ${json.phase} step: a hand is empty only after a quick discard laid its last card (rule quickDiscard, off here)`,
+      );
+  });
 }
 
 interface Seen {

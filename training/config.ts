@@ -4,8 +4,12 @@
  * store the parsed object, and nothing else holds a setting.
  */
 import { z } from 'zod';
-import { EPISODE_MODES, REWARD_SCHEMES } from '../env/gym/episode.js';
-import { REWARD_SCALE_DESCRIPTION, describeRewardSchemes } from '../env/gym/rewards.js';
+import { ACTION_COUNT } from '../env/gym/actionLayout.js';
+import { type EnvConfig, envOptionsSchema } from '../env/gym/episode.js';
+import { OBSERVATION_SIZE } from '../env/gym/observation.js';
+
+/** The env's own settings (env/gym/episode.ts): the run's fields below are picked from them. */
+const env = envOptionsSchema.shape;
 
 const positiveInt = (what: string) =>
   z.int({ error: `must be a whole number ≥ 1 (${what})` }).min(1, { error: 'must be a whole number ≥ 1' });
@@ -23,7 +27,9 @@ export const hyperParametersSchema = z.strictObject({
     .array(positiveInt('a layer width'), { error: 'must be layer widths such as 256,128' })
     .min(1)
     .default([256, 128])
-    .describe("Widths of the policy-value MLP's hidden layers, input side first (1184 inputs, 1409 logits + a value)."),
+    .describe(
+      `Widths of the policy-value MLP's hidden layers, input side first (${OBSERVATION_SIZE} inputs, ${ACTION_COUNT} logits + a value).`,
+    ),
   activation: z
     .enum(['relu', 'tanh', 'elu'], { error: 'must be relu, tanh or elu' })
     .default('relu')
@@ -33,14 +39,23 @@ export const hyperParametersSchema = z.strictObject({
   gamesPerActor: positiveInt('games')
     .default(64)
     .describe('Games each actor steps together (its VecEnv batch, split over the table sizes): the batch of every inference call.'),
-  maxTurns: positiveInt('turns')
+  // The env's, but never null: a training game always has a cap.
+  maxTurns: env.maxTurns
+    .unwrap()
+    .unwrap()
     .default(1000)
     .describe('Whole turns after which a game is cut short (truncated), a guard against play that never ends a round.'),
-  reward: z
-    .enum(REWARD_SCHEMES, { error: `must be one of ${REWARD_SCHEMES.join(', ')}` })
+  reward: env.reward
+    .unwrap()
     .default('zeroSumTotals')
-    .describe(`Reward of the environment: ${describeRewardSchemes()}`),
-  rewardScale: positive().default(0.01).describe(REWARD_SCALE_DESCRIPTION),
+    .describe(env.reward.description ?? ''),
+  equityFile: z
+    .string()
+    .min(1)
+    .nullable()
+    .default(null)
+    .describe('The game equity data the "equity" reward reads (yaniv equity --out); null: the one shipped for the rules (models/equity).'),
+  rewardScale: env.rewardScale,
   returnHorizon: z
     .enum(['round', 'game'], { error: 'must be round or game' })
     .default('round')
@@ -115,9 +130,12 @@ export const hyperParametersSchema = z.strictObject({
 
 export type HyperParameters = z.output<typeof hyperParametersSchema>;
 
-/** The command-line flag of a setting: hiddenUnits → --hidden-units. */
+/** Settings whose flag is not their name in kebab case: the rule flags every command shares (cli/ruleOptions.ts). */
+const FLAG_RENAMES: Record<string, string> = { preset: '--rules', rules: '--rule' };
+
+/** The command-line flag of a setting: hiddenUnits → --hidden-units, preset → --rules. */
 export function flagName(key: string): string {
-  return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  return FLAG_RENAMES[key] ?? `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 }
 export type HyperParametersInput = z.input<typeof hyperParametersSchema>;
 
@@ -132,8 +150,9 @@ export const runOptionsSchema = z.strictObject({
     .array(z.int().min(2).max(8), { error: 'must be table sizes from 2 to 8' })
     .min(1)
     .describe('Table sizes, e.g. 2 or 2,4 (the games are split evenly between them; one network plays all of them).'),
-  preset: z.string().min(1).default('standard').describe('Rule preset.'),
-  episode: z.enum(EPISODE_MODES).default('game').describe('What one episode is: a whole game, or one round.'),
+  preset: env.preset,
+  rules: env.rules,
+  episode: env.episode,
   out: z.string().min(1).describe('Run folder: checkpoint/, best/, metrics.jsonl, curve.svg.'),
   resume: z.boolean().default(false).describe('Continue the run in --out from its last checkpoint.'),
   initFrom: z
@@ -156,3 +175,21 @@ export const runOptionsSchema = z.strictObject({
 
 export type RunOptions = z.output<typeof runOptionsSchema>;
 export type RunOptionsInput = z.input<typeof runOptionsSchema>;
+
+/** The env settings every game of a run is played under (the table size and seed aside). */
+export type TrainingEnv = Pick<EnvConfig, 'preset' | 'rules' | 'episode' | 'reward' | 'rewardScale'> & { maxTurns: number };
+
+/**
+ * A run's env settings as one object, built once from its options: the actors' VecEnvs, the
+ * saved metadata and the evaluation all take this object as it is.
+ */
+export function trainingEnv(run: RunOptions, hp: HyperParameters): TrainingEnv {
+  return {
+    preset: run.preset,
+    rules: run.rules,
+    episode: run.episode,
+    reward: hp.reward,
+    rewardScale: hp.rewardScale,
+    maxTurns: hp.maxTurns,
+  };
+}

@@ -5,7 +5,7 @@
  * thread so that training does not stall.
  */
 import { Worker } from 'node:worker_threads';
-import type { EpisodeMode } from '../env/gym/episode.js';
+import type { TrainingEnv } from './config.js';
 import { runTournament } from '../agents/tournament/run.js';
 import { initBackend } from '../nn/backend.js';
 import type { BackendChoice } from '../nn/backendChoice.js';
@@ -19,8 +19,8 @@ export interface EvaluationRequest {
   /** Games per match-up (rounded up to whole seat rotations). */
   games: number;
   seed: number;
-  preset: string;
-  episode: EpisodeMode;
+  /** The run's env settings: its games are played under their rules and episode mode. */
+  env: Pick<TrainingEnv, 'preset' | 'rules' | 'episode'>;
   backend: BackendChoice;
 }
 
@@ -56,10 +56,10 @@ export async function evaluate(request: EvaluationRequest): Promise<MatchupResul
       agents: [neural, opponent],
       games: request.games,
       players,
-      preset: request.preset,
-      rules: {},
+      preset: request.env.preset,
+      rules: request.env.rules,
       seed: request.seed,
-      episode: request.episode,
+      episode: request.env.episode,
       workers: 1,
       lineup,
     });

@@ -13,7 +13,7 @@ import { type Rng, rngFromState, seededRng } from '../env/rules/random.js';
 import { buildNetwork, getFlatWeights, type Network, type PolicyValueConfig } from '../nn/networks.js';
 import { loadNetwork } from '../nn/persistence.js';
 import { createOptimizer, loadCheckpoint } from './checkpoint.js';
-import { type HyperParameters, type RunOptions, hyperParametersSchema, runOptionsSchema } from './config.js';
+import { type HyperParameters, type RunOptions, type TrainingEnv, hyperParametersSchema, runOptionsSchema, trainingEnv } from './config.js';
 import type { FastAdam } from './fastAdam.js';
 import { imitationUpdate } from './imitation.js';
 import { type Snapshot, SnapshotPool } from './league.js';
@@ -68,6 +68,9 @@ export interface UpdateResult {
 }
 
 export class Learner {
+  /** The run's env settings, one object: the actors, the metadata and the evaluation take it as it is. */
+  readonly env: TrainingEnv;
+
   private constructor(
     readonly run: RunOptions,
     readonly hp: HyperParameters,
@@ -76,7 +79,9 @@ export class Learner {
     readonly state: TrainerState,
     readonly pool: SnapshotPool,
     private readonly rng: Rng,
-  ) {}
+  ) {
+    this.env = trainingEnv(run, hp);
+  }
 
   /** A fresh learner: a new network (or --init-from's), counters at zero. */
   static async fresh(run: RunOptions, hp: HyperParameters, commandLine: string[]): Promise<Learner> {
@@ -105,8 +110,8 @@ export class Learner {
 
   /** The learner of a checkpoint, with the settings of the resume. */
   static async resume(folder: RunFolder, dir: string, state: TrainerState): Promise<Learner> {
-    const loaded = await loadCheckpoint(dir, { ...VERSIONS, kind: 'policy-value' });
-    return Learner.assemble(loaded.network as Network<PolicyValueConfig>, loaded.optimizer, state, folder.readLeague(dir, state.league));
+    const loaded = await loadCheckpoint(dir, VERSIONS);
+    return Learner.assemble(loaded.network, loaded.optimizer, state, folder.readLeague(dir, state.league));
   }
 
   private static assemble(network: Network<PolicyValueConfig>, optimizer: FastAdam, state: TrainerState, league: Snapshot[]): Learner {
@@ -191,12 +196,11 @@ export class Learner {
   /** What a saved network's metadata.json records of the run (checkpoints and evaluation snapshots alike). */
   trainingMetadata(): Record<string, unknown> {
     const { run, hp, state } = this;
+    const { preset, rules, ...envSettings } = this.env;
     return {
-      rules: { preset: run.preset },
+      rules: { preset, rules },
+      ...envSettings,
       players: run.players,
-      episode: run.episode,
-      reward: hp.reward,
-      rewardScale: hp.rewardScale,
       returnHorizon: hp.returnHorizon,
       episodes: state.episodes,
       iteration: state.iteration,
@@ -246,8 +250,8 @@ export function policyValueNetwork(hp: Pick<HyperParameters, 'hiddenUnits' | 'ac
 }
 
 async function loadInitial(dir: string): Promise<Network<PolicyValueConfig>> {
-  const loaded = await loadNetwork(path.resolve(dir), { ...VERSIONS, kind: 'policy-value' }).catch((error: Error) => {
+  const loaded = await loadNetwork(path.resolve(dir), VERSIONS).catch((error: Error) => {
     throw new TrainSetupError(`--init-from: ${error.message}`);
   });
-  return loaded.network as Network<PolicyValueConfig>;
+  return loaded.network;
 }

@@ -2,7 +2,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { maskedLogSoftmax, maskedSoftmax, maskedSoftmaxCrossEntropy } from '../nn/maskedSoftmax.js';
 import { FastAdam } from './fastAdam.js';
-import { trainableVariables, type ActionScoringConfig, type Network, type PolicyValueConfig } from '../nn/networks.js';
+import { trainableVariables, type Network, type PolicyValueConfig } from '../nn/networks.js';
 
 /**
  * Minimises loss() over the model's trainable variables and returns the loss as a tensor, for the
@@ -68,24 +68,5 @@ export function ppoLoss(
       tf.add(tf.neg(tf.mean(surrogate)), tf.mul(valueLoss, coefficients.valueCoef)),
       tf.mul(entropy, coefficients.entropyCoef),
     );
-  });
-}
-
-export interface ActionScoringBatch {
-  observations: tf.Tensor2D;
-  actionFeatures: tf.Tensor2D;
-  /** [rows, 1] return observed after taking the row's action (the Deep Monte-Carlo target). */
-  targetScore: tf.Tensor2D;
-  /** [rows, 1]. */
-  targetValue: tf.Tensor2D;
-}
-
-/** Squared error of the action score against the observed return, plus valueWeight × squared value error. */
-export function actionScoringLoss(net: Network<ActionScoringConfig>, batch: ActionScoringBatch, valueWeight = 1): tf.Scalar {
-  return tf.tidy(() => {
-    const [score, value] = net.model.apply([batch.observations, batch.actionFeatures], { training: true }) as tf.Tensor[];
-    const scoreLoss = tf.mean(tf.square(tf.sub(score, batch.targetScore)));
-    const valueLoss = tf.mean(tf.square(tf.sub(value, batch.targetValue)));
-    return tf.add<tf.Scalar>(scoreLoss, tf.mul(valueLoss, valueWeight));
   });
 }

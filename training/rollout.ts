@@ -21,7 +21,9 @@ import { ACTION_COUNT } from '../env/gym/actionLayout.js';
 import type { Agent, Decision, DecisionInput } from '../env/gym/agent.js';
 import { OBSERVATION_SIZE } from '../env/gym/observation.js';
 import { VecEnv } from '../env/gym/vecEnv.js';
-import type { EpisodeMode, RewardScheme } from '../env/gym/episode.js';
+import type { TrainingEnv } from './config.js';
+import type { EquityData } from '../env/gym/equity.js';
+import { solveEquityData } from '../agents/equity.js';
 import { type Rng, seededRng } from '../env/rules/random.js';
 import { MAX_PLAYERS } from '../env/rules/rules.js';
 import { playerView } from '../env/rules/view.js';
@@ -46,14 +48,13 @@ export interface RolloutSetup {
   /** Table sizes; the games are split evenly between them. */
   players: number[];
   games: number;
-  preset: string;
-  episode: EpisodeMode;
-  reward: RewardScheme;
-  rewardScale: number;
-  maxTurns: number;
+  /** The run's env settings, as they are. */
+  env: TrainingEnv;
   returnHorizon: 'round' | 'game';
   opponents: OpponentShare[];
   seed: number;
+  /** The game equity data the "equity" reward is solved from (agents/equity.ts). */
+  equity?: EquityData | null;
 }
 
 /** The growing store of recorded decisions (every trajectory column); slots are reused once emitted. */
@@ -117,18 +118,16 @@ export class Rollout {
   ) {
     this.setup = setup;
     const sizes = setup.players;
+    const equity = setup.env.reward === 'equity' && setup.equity ? solveEquityData(setup.equity) : undefined;
     if (setup.games < sizes.length) throw new RangeError(`${setup.games} games cannot be split over ${sizes.length} table sizes`);
     this.tables = sizes.map((players, t) => {
       const num = Math.floor(setup.games / sizes.length) + (t < setup.games % sizes.length ? 1 : 0);
       const env = new VecEnv({
+        ...setup.env,
         num,
         players,
-        preset: setup.preset,
-        episode: setup.episode,
-        reward: setup.reward,
-        rewardScale: setup.rewardScale,
-        maxTurns: setup.maxTurns,
         seed: setup.seed + 7919 * t,
+        ...(equity ? { equity } : {}),
       });
       env.reset(setup.seed + 7919 * t);
       return env;

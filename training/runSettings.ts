@@ -51,7 +51,7 @@ export function resolveSettings(folder: RunFolder, given: GivenSettings): RunSet
   let mix;
   try {
     mix = parseOpponentMix(run.opponents);
-    for (const players of run.players) resolveRules({ preset: run.preset, players });
+    for (const players of run.players) resolveRules({ preset: run.preset, rules: run.rules, players });
   } catch (error) {
     throw new TrainSetupError((error as Error).message);
   }
@@ -66,7 +66,7 @@ function resumeSettings(saved: TrainerState, options: GivenSettings): { run: Run
     if (RESUMABLE_RUN_OPTIONS.includes(key)) (run as Record<string, unknown>)[key] = options.run[key];
     else if (JSON.stringify(options.run[key]) !== JSON.stringify(saved.run[key])) {
       throw new TrainSetupError(
-        `${key === 'preset' ? '--rules' : flagName(key)} cannot change on --resume (the run has ${JSON.stringify(saved.run[key])}, given ${JSON.stringify(options.run[key])})`,
+        `${flagName(key)} cannot change on --resume (the run has ${JSON.stringify(saved.run[key])}, given ${JSON.stringify(options.run[key])})`,
       );
     }
   }

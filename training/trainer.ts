@@ -19,6 +19,7 @@ import { startInProcessTransport } from './actor.js';
 import { EvaluationWorker, type MatchupResult, evaluationMatchups, matchupKey } from './evaluation.js';
 import { Learner, type TrainerState, type UpdateResult } from './learner.js';
 import type { ActorInit } from './messages.js';
+import { rewardEquity } from './rewardEquity.js';
 import { RunFolder } from './runFolder.js';
 import { type CollectedBatch, type Transport, type TransportFactory, mergeParts } from './transport.js';
 import { type GivenSettings, type RunSettings, resolveSettings } from './runSettings.js';
@@ -222,14 +223,11 @@ function actorInits(settings: RunSettings, learner: Learner): ActorInit[] {
     setup: {
       players: run.players,
       games: hp.gamesPerActor,
-      preset: run.preset,
-      episode: run.episode,
-      reward: hp.reward,
-      rewardScale: hp.rewardScale,
-      maxTurns: hp.maxTurns,
+      env: learner.env,
       returnHorizon: hp.returnHorizon,
       opponents: mix,
       seed: mixSeed(run.seed, 2, state.iteration, actor),
+      equity: rewardEquity(hp, run),
     },
   }));
 }
@@ -313,8 +311,7 @@ class PeriodicEvaluation {
         matchups: evaluationMatchups(run.players),
         games: run.evalGames,
         seed: run.seed,
-        preset: run.preset,
-        episode: run.episode,
+        env: this.learner.env,
         backend: run.backend,
       })
       .then(

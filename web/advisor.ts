@@ -78,7 +78,10 @@ function AdviceBody({
         ? null
         : html`<p class="assaf">
             Assaf risk if you call Yaniv now: <b>${riskInWords(advice.assaf.risk)}</b>
-            <span class="hint">(the chance that another player holds as few points or fewer)</span>
+            <span class="hint"
+              >(the chance that another player holds as few points or
+              fewer${advice.assaf.exact ? '' : ', estimated from 4,096 deals'})</span
+            >
           </p>`
     }
   </div>`;

@@ -57,7 +57,7 @@ export function receive(game: Game, message: ServerMessage): Game {
       return { ...game, turns: withStep(game.turns, message) };
     case 'round_end': {
       if (game.rounds.some((r) => r.round === message.round)) return game;
-      const result = roundResult(message, game.state?.view.totals);
+      const result = roundResult(message, totalsBefore(game, message.round));
       return { ...game, rounds: [...game.rounds, result], unseenResult: result, roundStartedAt: message.counter };
     }
     case 'game_over':
@@ -106,8 +106,26 @@ function withStep(turns: readonly (SeatTurn | null)[], event: Msg<'event'>): (Se
   return turns.map((turn, seat) => (seat === event.actor ? { counter: event.counter, steps } : turn));
 }
 
-function roundResult(message: Msg<'round_end'>, viewTotals: readonly number[] | undefined): RoundResult {
-  const totalsBefore = viewTotals ?? message.totals.map((total, seat) => total - (message.points[seat] ?? 0));
+/** Each seat's total now: the game's end, else the latest of the state's view and the latest round result. */
+export function currentTotals(game: Game): readonly number[] {
+  if (game.over !== null) return game.over.totals;
+  const last = game.rounds[game.rounds.length - 1];
+  if (last !== undefined && (game.state === null || game.roundStartedAt > game.state.counter)) return last.totals;
+  return game.state?.view.totals ?? game.info.seats.map(() => 0);
+}
+
+/**
+ * The totals a round started from: the previous round's result when the page has it (a seat that
+ * is out gets no state frames, so its view's totals can be rounds old), else the latest view's.
+ */
+function totalsBefore(game: Game, round: number): readonly number[] | undefined {
+  const previous = game.rounds[game.rounds.length - 1];
+  if (round === 1) return game.info.seats.map(() => 0);
+  return previous?.round === round - 1 ? previous.totals : game.state?.view.totals;
+}
+
+function roundResult(message: Msg<'round_end'>, before: readonly number[] | undefined): RoundResult {
+  const totalsBefore = before ?? message.totals.map((total, seat) => total - (message.points[seat] ?? 0));
   return {
     round: message.round,
     outcome: message.outcome,

@@ -5,7 +5,7 @@
  */
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { Card } from './cardView.js';
-import { type Game, type RoundResult, mySeat, seatName, shortSeatName } from './game.js';
+import { type Game, type RoundResult, currentTotals, mySeat, seatName, shortSeatName } from './game.js';
 import { html } from './html.js';
 import type { Msg } from './protocol.js';
 import { IS, WINS, withVerb } from './words.js';
@@ -84,6 +84,14 @@ export function eliminationText(game: Game, result: RoundResult): string {
   )} out of the game.`;
 }
 
+/** "You win the game!", "Game over: strong (seat 2) wins.", and for a game stopped at the turn cap, why. */
+export function gameOverTitle(game: Game, over: Pick<Msg<'game_over'>, 'winner' | 'truncated'>): string {
+  const mine = over.winner === mySeat(game);
+  const winner = seatName(game, over.winner);
+  if (over.truncated) return `The game went on too long and was stopped: ${mine ? 'you win' : `${winner} wins`} with the lowest total.`;
+  return mine ? 'You win the game!' : `Game over: ${winner} wins.`;
+}
+
 interface GameOverProps {
   readonly game: Game;
   readonly over: Msg<'game_over'>;
@@ -97,21 +105,23 @@ export function GameOver({ game, over, onPlayAgain, onNewGame }: GameOverProps) 
     [over],
   );
   useEffect(() => () => URL.revokeObjectURL(recordUrl), [recordUrl]);
-  const won = over.winner === mySeat(game);
   return html`<section class="game-over" aria-label="Game over">
-    <h2>${won ? 'You win the game!' : `Game over: ${seatName(game, over.winner)} wins.`}</h2>
+    <h2>${gameOverTitle(game, over)}</h2>
     <p>Final totals: ${over.totals.map((total, seat) => `${seatName(game, seat)} ${total}`).join(', ')}. Seed ${over.seed}.</p>
     <div class="row">
       <a class="button" href=${recordUrl} download=${`yaniv-game-seed-${over.seed}.json`}>Download the game record</a>
       <button type="button" class="primary" onClick=${onPlayAgain}>Play again</button>
       <button type="button" onClick=${onNewGame}>New game…</button>
     </div>
-    <p class="hint">The record is a yaniv-record/1 document: <code>npx yaniv replay FILE</code> replays and checks it.</p>
+    <details class="details">
+      <summary>Details</summary>
+      <p class="hint">The record is a yaniv-record/1 document: <code>npx yaniv replay FILE</code> replays and checks it.</p>
+    </details>
   </section>`;
 }
 
 export function ScoreTable({ game }: { readonly game: Game }) {
-  const totals = game.state?.view.totals ?? game.info.seats.map(() => 0);
+  const totals = currentTotals(game);
   return html`<div class="scores-box">
     <table class="scores">
       <caption>

@@ -4,6 +4,7 @@
  * a whole number in a range, one of a few values —, each with the preset's value as its
  * default. Options of other shapes (milestone lists) keep the preset's value.
  */
+import { spaced } from './words.js';
 
 export type RuleValue = string | number | boolean | null | undefined;
 
@@ -69,5 +70,5 @@ export function valueLabel(value: RuleValue): string {
   if (value === undefined) return 'as the rules decide';
   if (value === null) return 'not set';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  return String(value);
+  return typeof value === 'string' ? spaced(value) : String(value);
 }

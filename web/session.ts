@@ -31,7 +31,7 @@ export interface Session {
   readonly selected: readonly number[];
   readonly notice: string | null;
   readonly busy: boolean;
-  readonly advisor: { readonly on: boolean; readonly agent: string; readonly advice: { counter: number; advice: Msg<'advice'> } | null };
+  readonly advisor: AdvisorState;
   /** Keys and clicks: what the player means. */
   readonly dispatch: (intent: Intent) => void;
   readonly deal: (settings: TableSettings) => void;
@@ -49,9 +49,6 @@ export function useSession(): Session {
   const [selected, setSelected] = useState<readonly number[]>([]);
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [advisorOn, setAdvisorOn] = useState(false);
-  const [advisorAgent, setAdvisorAgent] = useState('');
-  const [advice, setAdvice] = useState<{ counter: number; advice: Msg<'advice'> } | null>(null);
   /** Counts the times the table was taken back, so that the advice is asked again on the new connection. */
   const [resumes, setResumes] = useState(0);
 
@@ -75,7 +72,6 @@ export function useSession(): Session {
       },
       ready: (hello) => {
         setWelcome(hello);
-        setAdvisorAgent((agent) => agent || (hello.agents.find((a) => a.explains) ?? hello.agents[0]).name);
         const saved = loadTable();
         if (saved !== null) void resume(saved);
       },
@@ -126,7 +122,6 @@ export function useSession(): Session {
     actedAt.current = null;
     planned.current = null;
     setSelected([]);
-    setAdvice(null);
     setGame(newGame(info));
   }
 
@@ -178,19 +173,17 @@ export function useSession(): Session {
       case 'notice':
         return setNotice(effect.text);
       case 'toggleAdvisor':
-        return setAdvisorOn((on) => !on);
+        return advisor.toggle();
       case 'dismissResult':
         return setGame((g) => g && dismissResult(g));
     }
   }
 
-  const moment = useRef({ selected, resultShown: false });
-  moment.current = { selected, resultShown: game?.unseenResult != null };
   const dispatch = (intent: Intent): void => {
     const current = latest.current;
     if (current === null) return;
     const sending = current.state !== null && actedAt.current === current.state.counter;
-    perform(resolveIntent(intent, { state: current.state, ...moment.current, sending }));
+    perform(resolveIntent(intent, { state: current.state, selected, resultShown: current.unseenResult !== null, sending }));
   };
 
   // After laying: the draw that was planned with it; after a draw with nothing on offer: the pass.
@@ -203,39 +196,11 @@ export function useSession(): Session {
 
   useEffect(() => setSelected([]), [state?.view.hand.join(' ')]);
 
-  // ---------------------------------------------------------------- advisor
+  const advisor = useAdvisor(welcome, state, resumes, request, () =>
+    actedAt.current === latest.current?.state?.counter ? 'sending' : planned.current,
+  );
+  useKeys(dispatch, () => latest.current !== null);
 
-  useEffect(() => {
-    setAdvice(null);
-    if (!advisorOn || state === null || actedAt.current === state.counter) return;
-    const wanted = adviceRequest(state, advisorAgent, planned.current);
-    if (wanted === null) return;
-    const counter = state.counter;
-    request(wanted).then(
-      (reply) => {
-        if (reply.type === 'advice' && latest.current?.state?.counter === counter) setAdvice({ counter, advice: reply });
-      },
-      () => undefined,
-    );
-  }, [advisorOn, advisorAgent, state?.counter, state?.toMove, resumes]);
-
-  // ---------------------------------------------------------------- keys
-
-  const dispatchRef = useRef(dispatch);
-  dispatchRef.current = dispatch;
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (belongsToTarget(event, event.target as HTMLInputElement | null)) return;
-      const intent = intentOf(event);
-      if (intent === null || latest.current === null) return;
-      event.preventDefault();
-      dispatchRef.current(intent);
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, []);
-
-  const shownAdvice = advisorOn && advice !== null && advice.counter === state?.counter ? advice : null;
   return {
     linkStatus,
     welcome,
@@ -244,14 +209,83 @@ export function useSession(): Session {
     selected,
     notice,
     busy,
-    advisor: { on: advisorOn, agent: advisorAgent, advice: shownAdvice },
+    advisor,
     dispatch,
     deal: (chosen) => void deal(chosen),
     newGameForm,
     playAgain: () => game && void deal(settingsOf(game.info)),
     dismiss: () => setGame((g) => g && dismissResult(g)),
-    chooseAdvisor: setAdvisorAgent,
+    chooseAdvisor: advisor.choose,
   };
+}
+
+interface AdvisorState {
+  readonly on: boolean;
+  readonly agent: string;
+  /** The advice, with the counter of the state it is for (null until it is there, or when off). */
+  readonly advice: { readonly counter: number; readonly advice: Msg<'advice'> } | null;
+  readonly toggle: () => void;
+  readonly choose: (agent: string) => void;
+}
+
+/**
+ * The advisor: on the player's choices, the chosen bot's advice for the current state; asked
+ * again when the table is taken back on a new connection (`resumes`). `pending` says whether a
+ * move of the player's is on its way or a draw is planned (then there is nothing to advise).
+ */
+function useAdvisor(
+  welcome: Msg<'welcome'> | null,
+  state: Msg<'state'> | null,
+  resumes: number,
+  request: (message: Outgoing) => Promise<ServerMessage>,
+  pending: () => PlannedDraw | 'sending' | null,
+): AdvisorState {
+  const [on, setOn] = useState(false);
+  const [chosen, setChosen] = useState('');
+  const [advice, setAdvice] = useState<AdvisorState['advice']>(null);
+  const agent = chosen || (welcome === null ? '' : (welcome.agents.find((a) => a.explains) ?? welcome.agents[0]).name);
+  const counter = useRef<number | null>(null);
+  counter.current = state?.counter ?? null;
+
+  useEffect(() => {
+    setAdvice(null);
+    const waiting = pending();
+    if (!on || waiting === 'sending') return;
+    const wanted = adviceRequest(state, agent, waiting);
+    if (wanted === null || state === null) return;
+    const asked = state.counter;
+    request(wanted).then(
+      (reply) => {
+        if (reply.type === 'advice' && counter.current === asked) setAdvice({ counter: asked, advice: reply });
+      },
+      () => undefined,
+    );
+  }, [on, agent, state?.counter, state?.toMove, resumes]);
+
+  return {
+    on,
+    agent,
+    advice: on && advice !== null && advice.counter === state?.counter ? advice : null,
+    toggle: () => setOn((was) => !was),
+    choose: setChosen,
+  };
+}
+
+/** Keys go where clicks go: what a key press means (keyboard.ts), to `dispatch`, while there is a table (`active`). */
+function useKeys(dispatch: (intent: Intent) => void, active: () => boolean): void {
+  const latest = useRef(dispatch);
+  latest.current = dispatch;
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (belongsToTarget(event, event.target as HTMLInputElement | null)) return;
+      const intent = intentOf(event);
+      if (intent === null || !active()) return;
+      event.preventDefault();
+      latest.current(intent);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
 }
 
 function tableInfo(reply: Msg<'table_created'> | Msg<'resumed'>): TableInfo {

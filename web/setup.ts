@@ -8,7 +8,9 @@ import type { TableInfo } from './game.js';
 import { html } from './html.js';
 import type { Outgoing } from './link.js';
 import { MAX_PLAYERS, MIN_PLAYERS, type Msg } from './protocol.js';
+import { agentBlurb, presetBlurb } from './blurbs.js';
 import { type RuleField, type RuleValue, ruleFields, valueLabel } from './ruleOptions.js';
+import { labelOf } from './words.js';
 
 export interface TableSettings {
   readonly preset: string;
@@ -99,7 +101,7 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
         ${welcome.presets.map((p) => html`<option key=${p.name} value=${p.name}>${p.name}</option>`)}
       </select>
     </label>
-    <p class="hint">${preset?.description}</p>
+    <p class="hint preset-blurb">${preset ? presetBlurb(preset, fields) : null}</p>
     <label class="row"
       >Players
       <select name="players" value=${String(players)} onChange=${(e: Event) => setPlayers(Number((e.target as HTMLSelectElement).value))}>
@@ -115,11 +117,16 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
           html`<label class="row" key=${i}
             >Seat ${i + 2}
             <select name=${`seat-${i + 2}`} value=${bot} onChange=${(e: Event) => setBot(i, (e.target as HTMLSelectElement).value)}>
-              ${welcome.agents.map((a) => html`<option key=${a.name} value=${a.name} title=${a.description}>${a.name}</option>`)}
+              ${welcome.agents.map((a) => html`<option key=${a.name} value=${a.name} title=${agentBlurb(a)}>${a.name}</option>`)}
             </select>
           </label>`,
       )}
-      <p class="hint">${welcome.agents.map((a) => html`<span key=${a.name}><b>${a.name}</b>: ${a.description}. </span>`)}</p>
+      <ul class="hint bot-blurbs">
+        ${[...new Set(settings.bots)].map((name) => {
+          const agent = welcome.agents.find((a) => a.name === name);
+          return agent ? html`<li key=${name}><b>${name}</b>: ${agentBlurb(agent)}</li>` : null;
+        })}
+      </ul>
     </fieldset>
     <label class="row"
       >Bot pace
@@ -150,7 +157,28 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
       </label>
     </details>
     <button type="submit" class="primary" disabled=${busy}>Deal</button>
+    <${Details} welcome=${welcome} preset=${preset} />
   </form>`;
+}
+
+/** What the server says of its presets and bots, for developers: behind a toggle. */
+function Details({
+  welcome,
+  preset,
+}: {
+  readonly welcome: Msg<'welcome'>;
+  readonly preset: Msg<'welcome'>['presets'][number] | undefined;
+}) {
+  return html`<details class="details">
+    <summary>Details</summary>
+    ${preset ? html`<p class="hint"><b>${preset.name}</b> rules: ${preset.description}</p>` : null}
+    <ul class="hint">
+      ${welcome.agents.map((a) => html`<li key=${a.name}><b>${a.name}</b>: ${a.description}</li>`)}
+    </ul>
+    <p class="hint">
+      Server ${welcome.server.name} ${welcome.server.version}, protocol ${welcome.version}, actions ${welcome.actionSpace}.
+    </p>
+  </details>`;
 }
 
 function valueOf(rules: Readonly<Record<string, RuleValue>>, field: RuleField): RuleValue {
@@ -168,7 +196,7 @@ function RuleInput({ field, value, onChange }: RuleInputProps) {
   const label = (control: unknown) =>
     html`<div class=${`rule${value === field.preset ? '' : ' changed'}`}>
       <label class="row">
-        <span>${field.name}</span>
+        <span>${labelOf(field.name)}</span>
         ${control}
       </label>
       <p class="hint" id=${hint}>${field.description}</p>

@@ -6,7 +6,7 @@
  */
 import { Card, CardBacks, Face, cardClass } from './cardView.js';
 import { cardFace, cardsInWords, sortForDisplay } from './cards.js';
-import { type Game, mySeat, previousLayer, seatName } from './game.js';
+import { type Game, currentTotals, mySeat, previousLayer, seatName } from './game.js';
 import { MoveView } from './moveView.js';
 import { html } from './html.js';
 import { type Intent, isCall } from './intents.js';
@@ -86,7 +86,7 @@ function Opponent({ game, state, seat }: { readonly game: Game; readonly state: 
     aria-label=${seatName(game, seat)}
   >
     <h3>${seatName(game, seat)}${view.current === seat && state.toMove !== null ? html` <span class="turn-mark">to play</span>` : null}</h3>
-    <div class="total">Total <b>${view.totals[seat]}</b>${out ? ' · out' : ''}</div>
+    <div class="total">Total <b>${currentTotals(game)[seat]}</b>${out ? ' · out' : ''}</div>
     ${out ? null : html`<${CardBacks} count=${view.handSizes[seat]} />`}
     ${
       known.length > 0

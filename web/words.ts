@@ -21,3 +21,18 @@ export function withVerb(names: readonly string[], forms: { readonly one: string
 
 export const IS = { one: 'is', many: 'are' } as const;
 export const WINS = { one: 'wins', many: 'win' } as const;
+
+/** A camelCase name as lower-case words: "othersZero" → "others zero"; Yaniv and Assaf keep their capitals. */
+export function spaced(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/\byaniv\b/g, 'Yaniv')
+    .replace(/\bassaf\b/g, 'Assaf');
+}
+
+/** The same, as a label: "yanivThreshold" → "Yaniv threshold". */
+export function labelOf(name: string): string {
+  const words = spaced(name);
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

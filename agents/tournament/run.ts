@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { type RuleOptionsInput, resolveRules } from '../../env/index.js';
+import { type RuleChoice, resolveRules } from '../../env/index.js';
 import type { Agent } from '../../env/gym/agent.js';
 import { createAgent } from '../registry.js';
 import type { EpisodeMode } from '../../env/gym/episode.js';
@@ -15,12 +15,11 @@ import { type ScheduledGame, schedule } from './schedule.js';
 import { mixSeed } from './seeds.js';
 import { type PlayedGame, type TournamentSummary, summarize } from './stats.js';
 
-export interface TournamentConfig {
+/** The rules: a preset and overrides (`RuleChoice`), the same as every command's rule flags. */
+export interface TournamentConfig extends RuleChoice {
   agents: string[];
   games: number;
   players: number;
-  preset: string;
-  rules: RuleOptionsInput;
   seed: number;
   episode: EpisodeMode;
   workers: number;

@@ -15,7 +15,7 @@
  * (pass, quick discard, slapdown), which the rules core enters after every draw the rules could
  * follow with one (a deck draw under quickDiscard, any draw under slapdown), offered or not.
  */
-import { type Card, JOKER, KIND_COUNT, RANK_OF, SUIT_OF, cardOf, sortByKind } from '../rules/cards.js';
+import { type Card, JOKER, KIND_COUNT, RANK_OF, SUIT_OF, binomial, cardOf, sortByKind } from '../rules/cards.js';
 import { type PickRules, RUN, SET, SINGLE } from '../rules/groups.js';
 import { type GameState, HAND_CAP } from '../rules/state.js';
 
@@ -24,51 +24,93 @@ export const ACTION_SPACE_VERSION = 'yaniv-actions/1';
 /** A hand never holds more than 7 cards when its owner may lay a group. */
 export const HAND_SLOTS = 7;
 
-function binomial(n: number, k: number): number {
-  let r = 1;
-  for (let i = 1; i <= k; i++) r = (r * (n - k + i)) / i;
-  return r;
-}
-
 /** Singles, plus for every k ≥ 2 slots: C(7,k) masks × k first slots × (k−1) last slots. */
 export const DISCARD_COUNT = Array.from({ length: HAND_SLOTS }, (_, i) => i + 1).reduce(
   (sum, k) => sum + binomial(HAND_SLOTS, k) * (k === 1 ? 1 : k * (k - 1)),
   0,
 );
 
-export interface ActionRange {
-  readonly name: string;
-  readonly start: number;
+/** The step of a turn in which a move kind is played (the phase the rules core is in). */
+export type MoveStep = 'turn' | 'draw' | 'afterDraw';
+
+interface MoveKindSpec {
   readonly size: number;
+  /** Its name in the protocol (LegalAction.kind, event.kind), the engine's Action.type and records where it has one. */
+  readonly kind: string;
+  readonly step: MoveStep;
+  /** How a move of this kind reads, before its cards (if any): "take 5S", "quick discard 7H". */
+  readonly words: string;
   readonly description: string;
 }
 
-const RANGE_SPECS = [
-  ['YANIV', 1, 'Call Yaniv (turn step).'],
-  [
-    'DISCARD',
-    DISCARD_COUNT,
-    'Lay a group, as (slots used, slot of the first card laid, slot of the last card laid) of the hand sorted by kind (turn step).',
-  ],
-  ['DRAW_DECK', 1, 'Draw the top card of the deck (draw step).'],
-  [
-    'TAKE',
-    KIND_COUNT,
-    'Take the card of this kind (id − start = kind = suit·13 + rank − 1, joker 52) from the previous group (draw step).',
-  ],
-  ['PASS', 1, 'Decline the quick discard or slapdown on offer (after-draw step).'],
-  ['QUICK', 1, 'Add the card just drawn from the deck to the group just laid (after-draw step, rule quickDiscard).'],
-  ['SLAPDOWN', 1, 'End the round with a hand worth 0 (after-draw step, rule slapdown).'],
-] as const;
+/**
+ * The move kinds, one row each, in id order: the id range (name and size), the protocol's kind,
+ * the step and the words that name a move. Everything else that speaks of move kinds (the
+ * protocol's enum, readable move names, the generated table) reads this table.
+ */
+const MOVE_KINDS = {
+  YANIV: { size: 1, kind: 'yaniv', step: 'turn', words: 'Yaniv', description: 'Call Yaniv (turn step).' },
+  DISCARD: {
+    size: DISCARD_COUNT,
+    kind: 'discard',
+    step: 'turn',
+    words: 'discard',
+    description:
+      'Lay a group, as (slots used, slot of the first card laid, slot of the last card laid) of the hand sorted by kind (turn step).',
+  },
+  DRAW_DECK: {
+    size: 1,
+    kind: 'draw',
+    step: 'draw',
+    words: 'draw from the deck',
+    description: 'Draw the top card of the deck (draw step).',
+  },
+  TAKE: {
+    size: KIND_COUNT,
+    kind: 'take',
+    step: 'draw',
+    words: 'take',
+    description: 'Take the card of this kind (id − start = kind = suit·13 + rank − 1, joker 52) from the previous group (draw step).',
+  },
+  PASS: {
+    size: 1,
+    kind: 'pass',
+    step: 'afterDraw',
+    words: 'pass',
+    description: 'Decline the quick discard or slapdown on offer (after-draw step).',
+  },
+  QUICK: {
+    size: 1,
+    kind: 'quick',
+    step: 'afterDraw',
+    words: 'quick discard',
+    description: 'Add the card just drawn from the deck to the group just laid (after-draw step, rule quickDiscard).',
+  },
+  SLAPDOWN: {
+    size: 1,
+    kind: 'slapdown',
+    step: 'afterDraw',
+    words: 'slapdown',
+    description: 'End the round with a hand worth 0 (after-draw step, rule slapdown).',
+  },
+} as const satisfies Record<string, MoveKindSpec>;
 
-type RangeName = (typeof RANGE_SPECS)[number][0];
+type RangeName = keyof typeof MOVE_KINDS;
+/** A move kind as the protocol names it. */
+export type MoveKind = (typeof MOVE_KINDS)[RangeName]['kind'];
+
+export interface ActionRange extends MoveKindSpec {
+  readonly name: RangeName;
+  readonly kind: MoveKind;
+  readonly start: number;
+}
 
 function buildRanges(): Record<RangeName, ActionRange> {
   let start = 0;
   const ranges = {} as Record<RangeName, ActionRange>;
-  for (const [name, size, description] of RANGE_SPECS) {
-    ranges[name] = { name, start, size, description };
-    start += size;
+  for (const name of Object.keys(MOVE_KINDS) as RangeName[]) {
+    ranges[name] = { name, start, ...MOVE_KINDS[name] };
+    start += MOVE_KINDS[name].size;
   }
   return ranges;
 }
@@ -77,6 +119,8 @@ function buildRanges(): Record<RangeName, ActionRange> {
 export const ACTION_RANGES: Readonly<Record<RangeName, ActionRange>> = buildRanges();
 export const ACTION_RANGE_LIST: readonly ActionRange[] = Object.values(ACTION_RANGES);
 export const ACTION_COUNT = ACTION_RANGE_LIST.reduce((sum, r) => sum + r.size, 0);
+/** The protocol's move kinds, in id order (its enum). */
+export const MOVE_KIND_NAMES = ACTION_RANGE_LIST.map((r) => r.kind) as [MoveKind, ...MoveKind[]];
 
 export const YANIV_ACTION = ACTION_RANGES.YANIV.start;
 export const DISCARD_START = ACTION_RANGES.DISCARD.start;

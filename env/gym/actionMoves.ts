@@ -72,7 +72,8 @@ export function actionToMove(position: GameState | PlayerView, id: number): Acti
       return { type: 'quick' };
     case 'SLAPDOWN':
       return { type: 'slapdown' };
-    default: {
+    // No default: a move kind added to the layout without its move here does not compile.
+    case 'DISCARD': {
       const { hand, rules } = moverHand(position);
       const slots = handSlotsOf(hand);
       const out = new Uint8Array(GROUP_CAP);
@@ -136,33 +137,26 @@ function describeDiscardSlots(id: number): string {
   return `slots ${slots.join(',')}, first ${DISCARD_FIRST[index]}, last ${DISCARD_LAST[index]}`;
 }
 
-/** "Yaniv", "discard 5S 6S 7S", "draw from the deck", "take 7H", "pass", "quick discard", "slapdown". */
-export function describeAction(id: number, position?: GameState | PlayerView): string {
+/**
+ * The one name of a move, from its kind's words in the action layout and its cards: "Yaniv",
+ * "discard 5S 6S 7S" (read against the mover's hand in `position`), "draw from the deck",
+ * "take 7H", "pass", "quick discard" ("quick discard 7H" given the card drawn), "slapdown".
+ */
+export function describeAction(id: number, position?: GameState | PlayerView, drawn: Card | null = null): string {
   const range = actionRangeOf(id);
   if (!range) return `invalid action ${id}`;
-  switch (range.name) {
-    case 'YANIV':
-      return 'Yaniv';
-    case 'DRAW_DECK':
-      return 'draw from the deck';
-    case 'TAKE':
-      return `take ${cardName(id - TAKE_START)}`;
-    case 'PASS':
-      return 'pass';
-    case 'QUICK':
-      return 'quick discard';
-    case 'SLAPDOWN':
-      return 'slapdown';
-    default: {
-      if (!position) return `discard ${describeDiscardSlots(id)}`;
-      try {
-        const move = actionToMove(position, id);
-        return move.type === 'discard' ? `discard ${formatCards(move.cards)}` : describeDiscardSlots(id);
-      } catch {
-        const laid =
-          'hands' in position || position.seat === position.current ? slotCards(handSlotsOf(moverHand(position).hand), id) : null;
-        return laid ? `discard ${formatCards(laid)}` : `discard ${describeDiscardSlots(id)} (no such group in this hand)`;
-      }
-    }
+  if (range.name === 'DISCARD') return describeDiscard(id, position);
+  const card = range.name === 'TAKE' ? id - TAKE_START : range.name === 'QUICK' ? drawn : null;
+  return card === null ? range.words : `${range.words} ${cardName(card)}`;
+}
+
+function describeDiscard(id: number, position: GameState | PlayerView | undefined): string {
+  if (!position) return `discard ${describeDiscardSlots(id)}`;
+  try {
+    const move = actionToMove(position, id);
+    return move.type === 'discard' ? `discard ${formatCards(move.cards)}` : describeDiscardSlots(id);
+  } catch {
+    const laid = 'hands' in position || position.seat === position.current ? slotCards(handSlotsOf(moverHand(position).hand), id) : null;
+    return laid ? `discard ${formatCards(laid)}` : `discard ${describeDiscardSlots(id)} (no such group in this hand)`;
   }
 }

@@ -11,10 +11,11 @@ import { MaskScratch, markLegalActions, writeActionMask } from './actionMask.js'
 import { actionToMove, describeAction } from './actionMoves.js';
 import { REWARD_SCALE_DESCRIPTION, REWARD_SCHEMES, describeRewardSchemes, writeRoundRewards } from './rewards.js';
 import { IllegalMoveError, newGame, startRound } from '../rules/engine.js';
+import { type HeadsUpEquity, EquityError, tableEquities } from './equity.js';
 import { encodeObservation } from './observation.js';
 import { GameHistory } from './position.js';
 import { type Rng, rngFromState, seededRng } from '../rules/random.js';
-import { MAX_PLAYERS, MIN_PLAYERS, type Rules, resolveRules, ruleOverridesSchema } from '../rules/rules.js';
+import { MAX_PLAYERS, MIN_PLAYERS, type Rules, resolveRules, ruleSelectionSchema } from '../rules/rules.js';
 import {
   type GameState,
   PHASE_BETWEEN_ROUNDS,
@@ -32,8 +33,7 @@ export { REWARD_SCHEMES, type RewardScheme } from './rewards.js';
 
 /** Every environment setting, with its default, validated once. */
 export const envOptionsSchema = z.strictObject({
-  preset: z.string({ error: 'must be a preset name' }).default('standard').describe('Rule preset (RULES.md).'),
-  rules: ruleOverridesSchema.default({}).describe('Rule option overrides on top of the preset.'),
+  ...ruleSelectionSchema.shape,
   players: intFrom(MIN_PLAYERS, MAX_PLAYERS).describe('Seats at the table.'),
   episode: oneOf(EPISODE_MODES).default('game').describe('"round": an episode is one round; "game": rounds until the game ends.'),
   reward: oneOf(REWARD_SCHEMES).default('zeroSum').describe(`The reward scheme: ${describeRewardSchemes()}`),
@@ -91,6 +91,15 @@ export interface ResetOptions {
   dealSeeds?: (round: number) => number;
 }
 
+/** The equity the "equity" reward reads, checked against the episode's table. */
+function checkedEquity(config: EnvConfig, rules: Rules, equity: HeadsUpEquity | null): HeadsUpEquity {
+  if (!equity) throw new EquityError('reward "equity" needs the solved game equity of the rules (agents/equity.ts shippedEquity)');
+  if (config.players !== 2) throw new EquityError(`reward "equity" is heads-up only today (got players ${config.players})`);
+  if (JSON.stringify(equity.rules) !== JSON.stringify(rules))
+    throw new EquityError('reward "equity": the equity was solved for other rules than the episode\'s');
+  return equity;
+}
+
 /** The rules core behind one environment, driven by action ids. */
 export class Episode {
   readonly config: EnvConfig;
@@ -108,11 +117,23 @@ export class Episode {
   private dealSeeds: ((round: number) => number) | null = null;
   /** The totals when the current round began (for the "zeroSumTotals" reward). */
   private readonly roundStartTotals = new Int32Array(MAX_PLAYERS);
+  /** Each seat's game equity when the current round began, and after it (for the "equity" reward). */
+  private readonly roundStartEquity = new Float64Array(MAX_PLAYERS);
+  private readonly roundEndEquity = new Float64Array(MAX_PLAYERS);
+  private readonly equity: HeadsUpEquity | null;
 
-  /** `rules` may be passed when many episodes share one configuration. */
-  constructor(config: EnvConfig, rules = resolveRules({ preset: config.preset, rules: config.rules, players: config.players })) {
+  /**
+   * `rules` may be passed when many episodes share one configuration; `equity`, the solved game
+   * equity of these rules, is what the "equity" reward reads (and it needs one).
+   */
+  constructor(
+    config: EnvConfig,
+    rules = resolveRules({ preset: config.preset, rules: config.rules, players: config.players }),
+    equity: HeadsUpEquity | null = null,
+  ) {
     this.config = config;
     this.rules = rules;
+    this.equity = config.reward === 'equity' ? checkedEquity(config, rules, equity) : null;
     this.seeds = seededRng(config.seed);
     this.state = newGame({ rules: this.rules, players: config.players });
   }
@@ -140,6 +161,7 @@ export class Episode {
     this.state = state;
     // Totals do not change inside a round, so the round in progress began at these.
     this.roundStartTotals.set(state.totals);
+    if (this.equity && !isRoundOver(state)) tableEquities(this.equity, state, state.starter, this.roundStartEquity);
     this.history = this.config.history ? history : null;
     this.dealSeeds = null;
     this.status =
@@ -208,6 +230,7 @@ export class Episode {
       startTotals: this.roundStartTotals,
       wholeGame: this.config.episode === 'game',
       gameWinner: s.winner,
+      ...(this.equity ? { equity: this.equitiesOfRound(this.equity) } : {}),
     };
     writeRoundRewards(this.config.reward, this.config.rewardScale, end, over, rewards, offset);
     if (over) this.status = TERMINATED;
@@ -218,7 +241,14 @@ export class Episode {
     if (this.dealSeeds) this.state.rng = seededRng(this.dealSeeds(this.state.round));
     this.roundStartTotals.set(this.state.totals);
     startRound(this.state);
+    if (this.equity) tableEquities(this.equity, this.state, this.state.starter, this.roundStartEquity);
     this.history?.beginRound(this.state);
+  }
+
+  /** Each seat's equity when the round began and now that it is over (the next starter's; the outcome once the game is over). */
+  private equitiesOfRound(equity: HeadsUpEquity): { start: Float64Array; end: Float64Array } {
+    tableEquities(equity, this.state, this.state.nextStarter, this.roundEndEquity);
+    return { start: this.roundStartEquity, end: this.roundEndEquity };
   }
 
   /** The error for an id that is not legal now, naming the action and why. */
@@ -240,7 +270,7 @@ export class Episode {
   }
 
   clone(): Episode {
-    const copy = new Episode(this.config, this.rules);
+    const copy = new Episode(this.config, this.rules, this.equity);
     copy.state = cloneState(this.state);
     copy.status = this.status;
     copy.turns = this.turns;
@@ -250,6 +280,7 @@ export class Episode {
     copy.seeds = rngFromState(this.seeds.getState());
     copy.dealSeeds = this.dealSeeds;
     copy.roundStartTotals.set(this.roundStartTotals);
+    copy.roundStartEquity.set(this.roundStartEquity);
     return copy;
   }
 }

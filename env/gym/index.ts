@@ -7,6 +7,9 @@ export {
   HAND_SLOTS,
   DISCARD_COUNT,
   type ActionRange,
+  type MoveKind,
+  type MoveStep,
+  MOVE_KIND_NAMES,
   ACTION_RANGES,
   ACTION_RANGE_LIST,
   ACTION_COUNT,
@@ -28,3 +31,4 @@ export * from './agent.js';
 export * from './singleAgent.js';
 export * from './table.js';
 export * from './position.js';
+export * from './equity.js';

@@ -6,7 +6,7 @@
 import type { RoundResult } from '../rules/state.js';
 
 /** The round that just ended, as a reward scheme reads it. */
-export interface RoundEnd {
+export interface EndedRound {
   readonly players: number;
   readonly result: RoundResult;
   /** Each seat's total when the round began. */
@@ -15,6 +15,8 @@ export interface RoundEnd {
   readonly wholeGame: boolean;
   /** The game's winner once it is over, else −1. */
   readonly gameWinner: number;
+  /** Each seat's game equity (P(win), env/gym/equity.ts) when the round began and after it, where the episode has the equity. */
+  readonly equity?: { readonly start: ArrayLike<number>; readonly end: ArrayLike<number> };
 }
 
 /**
@@ -25,8 +27,10 @@ export interface RoundEnd {
 interface PerRoundScheme {
   readonly description: string;
   readonly per: 'round';
-  readonly lost: (end: RoundEnd, seat: number) => number;
+  readonly lost: (end: EndedRound, seat: number) => number;
   readonly baseline: 'zero' | 'mean';
+  /** Paid as it is, not multiplied by rewardScale (it is already in its own units). */
+  readonly unscaled?: true;
 }
 
 /**
@@ -36,26 +40,31 @@ interface PerRoundScheme {
 interface PerEpisodeScheme {
   readonly description: string;
   readonly per: 'episode';
-  readonly lost: (end: RoundEnd, seat: number) => number | null;
+  readonly lost: (end: EndedRound, seat: number) => number | null;
 }
 
 export type RewardSchemeEntry = PerRoundScheme | PerEpisodeScheme;
 
-const roundPoints = (end: RoundEnd, seat: number) => end.result.points[seat] as number;
+const roundPoints = (end: EndedRound, seat: number) => end.result.points[seat] as number;
 
 /** The winner of the episode: of the game in game mode, of the round in round mode. */
-const episodeWinner = (end: RoundEnd) => (end.wholeGame ? end.gameWinner : end.result.winner);
+const episodeWinner = (end: EndedRound) => (end.wholeGame ? end.gameWinner : end.result.winner);
 
 /** The seats an episode-end reward goes to: every seat of a game, the seats of a round. */
-const inEpisode = (end: RoundEnd, seat: number) => end.wholeGame || end.result.points[seat] !== null;
+const inEpisode = (end: EndedRound, seat: number) => end.wholeGame || end.result.points[seat] !== null;
 
-function winLossLost(end: RoundEnd, seat: number): number | null {
+function winLossLost(end: EndedRound, seat: number): number | null {
   if (!inEpisode(end, seat)) return null;
   const winner = episodeWinner(end);
   if (seat === winner) return -1;
   let losers = 0;
   for (let other = 0; other < end.players; other++) if (other !== winner && inEpisode(end, other)) losers++;
   return 1 / losers;
+}
+
+function equityLost(end: EndedRound, seat: number): number {
+  if (!end.equity) throw new Error('reward "equity": the episode has no game equity');
+  return end.equity.start[seat] - end.equity.end[seat];
 }
 
 export const REWARD_TABLE = {
@@ -84,16 +93,25 @@ export const REWARD_TABLE = {
     per: 'episode',
     lost: winLossLost,
   },
+  equity: {
+    description:
+      "the change of the seat's game equity (its probability of winning the game, env/gym/equity.ts) over the round, unscaled: over a game a seat's rewards sum to its outcome (1 or 0) minus its equity when the game began. Heads-up, with the solved equity of the rules (Episode's `equity`).",
+    per: 'round',
+    lost: equityLost,
+    baseline: 'zero',
+    unscaled: true,
+  },
 } as const satisfies Record<string, RewardSchemeEntry>;
 
 export type RewardScheme = keyof typeof REWARD_TABLE;
 export const REWARD_SCHEMES = Object.keys(REWARD_TABLE) as [RewardScheme, ...RewardScheme[]];
 
-const perRound = REWARD_SCHEMES.filter((name) => REWARD_TABLE[name].per === 'round');
-const perEpisode = REWARD_SCHEMES.filter((name) => REWARD_TABLE[name].per === 'episode');
+const isScaled = (entry: RewardSchemeEntry) => entry.per === 'round' && entry.unscaled !== true;
+const perRound = REWARD_SCHEMES.filter((name) => isScaled(REWARD_TABLE[name]));
+const unscaledSchemes = REWARD_SCHEMES.filter((name) => !isScaled(REWARD_TABLE[name]));
 
 /** What rewardScale does, from the table (the env option's and the trainer's flag's description). */
-export const REWARD_SCALE_DESCRIPTION = `Multiplies the per-round rewards (${perRound.join(', ')}), not the per-episode ones (${perEpisode.join(', ')}).`;
+export const REWARD_SCALE_DESCRIPTION = `Multiplies the per-round rewards (${perRound.join(', ')}), not the others (${unscaledSchemes.join(', ')}).`;
 
 /** When a scheme pays, in words. */
 export const PAID_AT: Record<RewardSchemeEntry['per'], string> = { round: 'at each round end', episode: 'at the end of the episode only' };
@@ -111,7 +129,7 @@ export function describeRewardSchemes(): string {
 export function writeRoundRewards(
   scheme: RewardScheme,
   scale: number,
-  end: RoundEnd,
+  end: EndedRound,
   episodeOver: boolean,
   rewards: Float32Array,
   offset: number,
@@ -138,6 +156,6 @@ export function writeRoundRewards(
     mean = sum / seats;
   }
   for (let seat = 0; seat < players; seat++) {
-    if (result.points[seat] !== null) rewards[offset + seat] = -(entry.lost(end, seat) - mean) * scale;
+    if (result.points[seat] !== null) rewards[offset + seat] = -(entry.lost(end, seat) - mean) * (entry.unscaled ? 1 : scale);
   }
 }

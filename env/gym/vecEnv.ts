@@ -20,6 +20,7 @@ import {
   TRUNCATED,
   parseEnvOptions,
 } from './episode.js';
+import type { HeadsUpEquity } from './equity.js';
 import { OBSERVATION_SIZE } from './observation.js';
 import { MAX_PLAYERS } from '../rules/rules.js';
 import { type GameState, STATE_ARRAYS, type StateArrayKey } from '../rules/state.js';
@@ -56,6 +57,8 @@ function packState(s: GameState, buffer: ArrayBuffer, at: number): void {
 export interface VecEnvOptions extends EnvOptions {
   /** Number of games. */
   num: number;
+  /** The solved game equity the "equity" reward reads. */
+  equity?: HeadsUpEquity;
 }
 
 export class VecEnv {
@@ -93,12 +96,12 @@ export class VecEnv {
   private readonly stateBuffer: ArrayBuffer;
   private readonly stateStride: number;
 
-  constructor({ num, ...options }: VecEnvOptions) {
+  constructor({ num, equity, ...options }: VecEnvOptions) {
     if (!Number.isInteger(num) || num < 1) throw new RangeError(`num must be a positive integer (got ${num})`);
     this.num = num;
     this.config = parseEnvOptions({ history: false, ...options });
-    const first = new Episode(this.config);
-    this.games = Array.from({ length: num }, (_, i) => (i === 0 ? first : new Episode(this.config, first.rules)));
+    const first = new Episode(this.config, undefined, equity ?? null);
+    this.games = Array.from({ length: num }, (_, i) => (i === 0 ? first : new Episode(this.config, first.rules, equity ?? null)));
     this.stateStride = packedStateBytes(first.state);
     this.stateBuffer = new ArrayBuffer(num * this.stateStride);
     this.observations = new Float32Array(num * OBSERVATION_SIZE);

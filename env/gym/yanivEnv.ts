@@ -6,6 +6,7 @@
  * The returned `observation`, `info.actionMask` and `info.rewards` are the env's own buffers,
  * overwritten by the next step or reset: read them, or `.slice()` them to keep them.
  */
+import type { HeadsUpEquity } from './equity.js';
 import { ACTION_COUNT } from './actionLayout.js';
 import type { Agent } from './agent.js';
 import {
@@ -71,10 +72,11 @@ export class YanivEnv {
   private game: Table;
   private started = false;
 
-  constructor(options: EnvOptions) {
+  /** `equity`: the solved game equity of the rules, which reward "equity" reads (agents/equity.ts `shippedEquity`). */
+  constructor(options: EnvOptions, { equity }: { equity?: HeadsUpEquity } = {}) {
     this.config = parseEnvOptions(options);
     this.players = this.config.players;
-    this.game = new Table(new Episode(this.config));
+    this.game = new Table(new Episode(this.config, undefined, equity ?? null));
   }
 
   reset({ seed, options = {} }: { seed?: number; options?: Omit<ResetOptions, 'seed'> } = {}): ResetResult {

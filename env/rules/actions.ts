@@ -2,7 +2,7 @@
  * Actions: the steps of a turn as data, with the pure `step(state, action) → state`,
  * validation with reasons, and the list of legal actions in any position.
  */
-import { type Card, formatCards } from './cards.js';
+import type { Card } from './cards.js';
 import { DiscardList } from './discards.js';
 import {
   IllegalMoveError,
@@ -102,15 +102,4 @@ export function legalActions(s: GameState): Action[] {
     if (canSlapDown(s)) actions.push({ type: 'slapdown' });
   }
   return actions;
-}
-
-export function formatAction(action: Action): string {
-  switch (action.type) {
-    case 'discard':
-      return `discard ${formatCards(action.cards)}`;
-    case 'draw':
-      return action.source === 'deck' ? 'draw from the deck' : `take ${formatCards([action.source])}`;
-    default:
-      return action.type;
-  }
 }

@@ -30,10 +30,6 @@ export function cardOf(suit: number, rank: number): Card {
   return suit * RANK_COUNT + rank - 1;
 }
 
-export function isJoker(card: Card): boolean {
-  return card === JOKER;
-}
-
 const NAMES: readonly string[] = Array.from({ length: KIND_COUNT }, (_, k) =>
   k === JOKER ? 'JK' : RANKS[RANK_OF[k] - 1] + SUITS[SUIT_OF[k]],
 );
@@ -79,13 +75,16 @@ export function formatCards(cards: ArrayLike<Card>): string {
   return cardNames(cards).join(' ');
 }
 
+/** The most a card is worth (a ten, queen or king; a jack at most). */
+export const MAX_CARD_VALUE = 10;
+
 /** Point value of every kind under a given jack value: A=1, 2–10 face, J=jackValue, Q/K=10, joker 0. */
 export function valueTable(jackValue: number): Uint8Array {
   return Uint8Array.from({ length: KIND_COUNT }, (_, k) => {
     const rank = RANK_OF[k];
     if (k === JOKER) return 0;
     if (rank === JACK) return jackValue;
-    return Math.min(rank, 10);
+    return Math.min(rank, MAX_CARD_VALUE);
   });
 }
 
@@ -99,6 +98,14 @@ export function deckComposition(decks: number, jokersPerDeck: number): Uint8Arra
 /** Every card of the configured decks, kinds in ascending order. */
 export function fullDeck(decks: number, jokersPerDeck: number): Card[] {
   return cardsFromCounts(deckComposition(decks, jokersPerDeck));
+}
+
+/** Ways to choose k of n things (exact for the small counts of cards and hand slots). */
+export function binomial(n: number, k: number): number {
+  if (k < 0 || k > n) return 0;
+  let r = 1;
+  for (let i = 1; i <= k; i++) r = (r * (n - k + i)) / i;
+  return r;
 }
 
 /** The cards a count per kind stands for, kinds in ascending order. */

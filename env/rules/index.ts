@@ -37,4 +37,5 @@ export * from './play.js';
 export * from './view.js';
 export * from './random.js';
 export * from './determinize.js';
+export * from './assafRisk.js';
 export * from './render.js';

@@ -1,7 +1,7 @@
 /** Playing whole games with a chooser of turns, writing the record as it goes. */
 import { newGame, startRound } from './engine.js';
 import { RecordWriter, type RecordJson } from './record.js';
-import { type RuleOptionsInput, resolveRules } from './rules.js';
+import { DEFAULT_PRESET, type RuleOptionsInput, resolveRules } from './rules.js';
 import { type GameState, PHASE_BETWEEN_ROUNDS, PHASE_GAME_OVER } from './state.js';
 import { type TurnMove, legalTurns, playTurn } from './turns.js';
 
@@ -22,7 +22,7 @@ export interface PlayedGame {
   turns: number;
 }
 
-export function playGame({ preset = 'standard', rules = {}, players, seed, choose, maxTurns = Infinity }: PlayGameOptions): PlayedGame {
+export function playGame({ preset = DEFAULT_PRESET, rules = {}, players, seed, choose, maxTurns = Infinity }: PlayGameOptions): PlayedGame {
   let state = newGame({ rules: resolveRules({ preset, rules, players }), players, seed });
   const writer = new RecordWriter({ preset, rules, players });
   let turns = 0;

@@ -11,9 +11,10 @@ import {
   type RuleOptionsInput,
   type Rules,
   RuleError,
-  isPresetName,
   resolveRules,
-  ruleOverridesSchema,
+  ruleSelectionSchema,
+  DEFAULT_PRESET,
+  ruleErrorField,
 } from './rules.js';
 import { documentIssue, preview } from './schema.js';
 import { type GameState, type Outcome, PHASE_GAME_OVER, deckTopFirst, handOf, handValue, isRoundOver } from './state.js';
@@ -84,8 +85,7 @@ const roundSchema = z.strictObject(
 
 export const recordSchema = z.strictObject({
   format: z.literal(RECORD_FORMAT, { error: `must be "${RECORD_FORMAT}"` }),
-  preset: z.string({ error: 'must be a preset name' }).default('standard'),
-  rules: ruleOverridesSchema.default({}),
+  ...ruleSelectionSchema.shape,
   players: z
     .int({ error: `must be an integer from ${MIN_PLAYERS} to ${MAX_PLAYERS}` })
     .min(MIN_PLAYERS, { error: `must be an integer from ${MIN_PLAYERS} to ${MAX_PLAYERS}` })
@@ -129,7 +129,7 @@ export function parseRecord(input: unknown): GameRecord {
   try {
     settledRules = resolveRules({ preset: record.preset, rules: record.rules, players: record.players });
   } catch (error) {
-    if (error instanceof RuleError) throw new RecordError(isPresetName(record.preset) ? 'rules' : 'preset', error.message);
+    if (error instanceof RuleError) throw new RecordError(ruleErrorField(record.preset), error.message);
     throw error;
   }
   checkShapes(record, settledRules);
@@ -325,7 +325,7 @@ interface RoundCards {
 function recordJson(selection: RecordSelection, rounds: RoundJson[]): RecordJson {
   return {
     format: RECORD_FORMAT,
-    preset: selection.preset ?? 'standard',
+    preset: selection.preset ?? DEFAULT_PRESET,
     rules: { ...(selection.rules ?? {}) },
     players: selection.players,
     ...(selection.startTotals ? { startTotals: [...selection.startTotals] } : {}),

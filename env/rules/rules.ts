@@ -165,10 +165,36 @@ export const ruleOverridesSchema = z
   .custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), {
     error: 'must be an object of rule options',
   })
-  .transform((value) => ({ ...value }));
+  .overwrite((value) => ({ ...value }))
+  // What z.record would say in a JSON Schema (a custom check has no JSON form of its own).
+  .meta({ type: 'object', propertyNames: { type: 'string' }, additionalProperties: {} });
+
+/** The preset of a table whose rules name none. */
+export const DEFAULT_PRESET: PresetName = 'standard';
+
+/** A preset's name as documents and messages give it (resolveRules says whether it is one). */
+export const presetNameSchema = z.string({ error: 'must be a preset name' }).max(40, { error: 'must be a preset name' });
+
+/**
+ * How rules are picked everywhere (env, records, views, the server, the trainer, the command
+ * line): a preset, and option overrides on top of it checked by the one rule schema. Schemas
+ * that name rules embed its fields (`...ruleSelectionSchema.shape`).
+ */
+export const ruleSelectionSchema = z.strictObject({
+  preset: presetNameSchema.default(DEFAULT_PRESET).describe(`Rule preset: ${PRESET_NAMES.join(', ')} (RULES.md).`),
+  rules: ruleOverridesSchema.default({}).describe('Rule option overrides on top of the preset (RULES.md names).'),
+});
+
+/** The field of a rule selection that a RuleError of resolveRules is about: an unknown preset, else the overrides. */
+export function ruleErrorField(preset: string): 'preset' | 'rules' {
+  return isPresetName(preset) ? 'rules' : 'preset';
+}
+
+/** A preset and the option overrides on top of it, as chosen (resolveRules settles them for a table). */
+export type RuleChoice = z.output<typeof ruleSelectionSchema>;
 
 export interface RuleSelection {
-  /** A preset name (default "standard"). */
+  /** A preset name (default DEFAULT_PRESET). */
   preset?: string;
   /** Overrides on top of the preset, with the option names of RULES.md. */
   rules?: unknown;
@@ -176,7 +202,7 @@ export interface RuleSelection {
 }
 
 /** Settles the rules for a table: preset, then overrides, then the defaults; validates everything. */
-export function resolveRules({ preset = 'standard', rules = {}, players }: RuleSelection): Rules {
+export function resolveRules({ preset = DEFAULT_PRESET, rules = {}, players }: RuleSelection): Rules {
   const base = presetOf(preset);
   if (!Number.isInteger(players) || players < MIN_PLAYERS || players > MAX_PLAYERS) {
     throw new RuleError(`players must be an integer from ${MIN_PLAYERS} to ${MAX_PLAYERS} (got ${preview(players)})`);

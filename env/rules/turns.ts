@@ -80,8 +80,3 @@ export function legalTurns(s: GameState): TurnMove[] {
 export function drawName(draw: 'deck' | Card): string {
   return draw === 'deck' ? 'deck' : cardName(draw);
 }
-
-export function formatTurn(move: TurnMove): string {
-  if ('yaniv' in move) return 'Yaniv';
-  return `${move.discard.map(cardName).join(' ')} / ${drawName(move.draw)}${move.quick ? ' +quick' : ''}${move.slapdown ? ' +slapdown' : ''}`;
-}

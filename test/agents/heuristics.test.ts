@@ -1,11 +1,11 @@
 // The rule-based bots follow their stated rules on hand-made positions.
 import { describe, expect, it } from 'vitest';
-import { type Action, type GameState, applyAction, cardName, legalActions, playerView, unseenCounts } from '../../env/index.js';
+import { type Action, type GameState, applyAction, assafRisk, cardName, legalActions, playerView } from '../../env/index.js';
 import { seededRng } from '../../env/rules/random.js';
 import { intermediate } from '../../agents/intermediate.js';
 import { novice } from '../../agents/novice.js';
 import type { RuleBot } from '../../agents/ruleBot.js';
-import { assafRisk, strongBot } from '../../agents/strong.js';
+import { strongBot } from '../../agents/strong.js';
 import { card, game, play } from '../env/helpers.js';
 
 function decide(bot: RuleBot, s: GameState): Action {
@@ -99,13 +99,13 @@ describe('strong', () => {
     expect(show(decide(strong, drawPosition('KS 9C 4H 3D 10H', 'KS', '9D')))).toBe('9D');
   });
 
-  it('estimates the Assaf risk from the unseen cards: certain when an opponent is known to be lower', () => {
+  it('computes the Assaf risk from the unseen cards: certain when an opponent is known to be lower', () => {
     // Seat 1 holds only two cards it took from the pile, both known: AS and AD (2 points).
     const s = position('3S 4H', '9H', 'AS AD');
     const view = playerView(s, 0);
     const known = { ...view, known: [[], [card('AS'), card('AD')]] };
-    expect(assafRisk(known, unseenCounts(known), 32, seededRng(1))).toBe(1);
-    expect(assafRisk(view, unseenCounts(view), 256, seededRng(1))).toBeLessThan(0.2);
+    expect(assafRisk(known).risk).toBe(1);
+    expect(assafRisk(view).risk).toBeLessThan(0.2);
   });
 
   it('calls with a low hand against unknown hands, and not when an opponent is known to be lower', () => {

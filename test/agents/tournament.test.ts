@@ -366,7 +366,7 @@ describe('agent registry', () => {
     expect(() => parseAgentSpec('strongest')).toThrow(
       /unknown agent "strongest"; the agents are random, novice, intermediate, strong, rollout/,
     );
-    expect(() => parseAgentSpec('strong?depth=2')).toThrow(/agent "strong" has no parameter "depth"; it takes no parameters/);
+    expect(() => parseAgentSpec('strong?depth=2')).toThrow(/agent "strong" has no parameter "depth"; its parameters are equity, term/);
     expect(() => parseAgentSpec('strong:path')).toThrow(/takes no ":" argument/);
     await expect(createAgent('rollout?samples=-1')).rejects.toThrow(/samples must be a positive number/);
   });

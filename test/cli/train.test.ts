@@ -68,7 +68,7 @@ const trainerState = (dir: string) =>
 describe('yaniv train', () => {
   it('trains a tiny network, whose checkpoint neural:PATH loads and plays a legal game with, and resumes', async () => {
     const run = path.join(folder, 'run');
-    const first = yaniv('train', '--episodes', '4', '--out', run, ...TINY);
+    const first = yaniv('train', '--episodes', '4', '--out', run, '--rule', 'slapdown=true', ...TINY);
     expect(first.stderr).toMatch(/finished at \d+ episodes/);
     expect(first.code).toBe(0);
     for (const file of [
@@ -85,6 +85,8 @@ describe('yaniv train', () => {
       training: Record<string, unknown>;
     };
     expect(metadata.training).toMatchObject({ rules: { preset: 'standard' }, players: [2], episode: 'round' });
+    // The run's rules, overrides included (the actors and the evaluation play under them).
+    expect(metadata.training.rules).toEqual({ preset: 'standard', rules: { slapdown: true } });
     expect(metadata.training.episodes).toBeGreaterThanOrEqual(4);
     expect(metadata.training.hyperParameters).toMatchObject({ hiddenUnits: [8], rolloutSamples: 128 });
     expect((metadata.training.commandLines as string[][])[0]).toContain('--episodes');
@@ -121,6 +123,11 @@ describe('yaniv train', () => {
       .filter((l) => l.type === 'iteration')
       .map((l) => l.iteration as number);
     expect(iterations).toEqual(Array.from({ length: after.iteration }, (_, i) => i + 1));
+
+    // The rules are the run's identity: a resume may not change them.
+    const changed = yaniv('train', '--resume', '--out', run, '--rule', 'quickDiscard=true');
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toMatch(/--rule cannot change on --resume \(the run has \{"slapdown":true\}, given \{"quickDiscard":true\}\)/);
 
     // A resume without --episodes keeps the run's target: nothing left to play, one more checkpoint.
     const third = yaniv('train', '--resume', '--out', run, '--eval-games', '0');

@@ -1,19 +1,11 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initBackend } from '../../nn/backend.js';
-import { evaluatePolicyValue, scoreActions, scoreCandidates } from '../../nn/inference.js';
+import { evaluatePolicyValue } from '../../nn/inference.js';
 import { buildNetwork, trainableVariables, widenInputs } from '../../nn/networks.js';
-import { actionScoringLoss, policyValueLoss, trainStep } from '../../training/losses.js';
+import { policyValueLoss, trainStep } from '../../training/losses.js';
 
 const pvConfig = { kind: 'policy-value' as const, observationSize: 6, actionCount: 5, hiddenUnits: [8, 8], seed: 3 };
-const asConfig = {
-  kind: 'action-scoring' as const,
-  observationSize: 6,
-  actionFeatureSize: 4,
-  observationUnits: [8],
-  hiddenUnits: [8],
-  seed: 4,
-};
 
 function data(n: number, seed: number): Float32Array {
   return Float32Array.from({ length: n }, (_, i) => Math.sin(seed * 13.7 + i * 1.3));
@@ -37,16 +29,6 @@ describe('networks', () => {
 
   it('refuses a config key it does not know, naming it (a typo is not silently dropped)', () => {
     expect(() => buildNetwork({ ...pvConfig, hiddenUnit: [8] } as never)).toThrow('network config: Unrecognized key: "hiddenUnit"');
-    expect(() =>
-      buildNetwork({
-        kind: 'action-scoring',
-        observationSize: 3,
-        actionFeatureSize: 2,
-        observationUnits: [4],
-        hiddenUnits: [4],
-        actionCount: 5,
-      } as never),
-    ).toThrow('network config: Unrecognized key: "actionCount"');
   });
 
   it('builds the same weights from the same seed', () => {
@@ -71,26 +53,9 @@ describe('networks', () => {
     net.model.dispose();
   });
 
-  it('action-scoring: candidates of one decision scored in one batch, same as row by row', () => {
-    const net = buildNetwork(asConfig);
-    const observation = data(6, 2);
-    const candidates = data(3 * 4, 3);
-    const batched = scoreCandidates(net, observation, candidates);
-    expect(batched.rows).toBe(3);
-    for (let i = 0; i < 3; i++) {
-      const single = scoreActions(net, observation, candidates.slice(i * 4, (i + 1) * 4));
-      expect(single.scores[0]).toBeCloseTo(batched.scores[i], 5);
-      expect(single.values[0]).toBeCloseTo(batched.values[0], 5);
-    }
-    expect(new Set(batched.scores).size).toBe(3);
-    net.model.dispose();
-  });
-
   it('keeps tf.memory().numTensors flat over many train and inference steps', () => {
     const pv = buildNetwork(pvConfig);
-    const as = buildNetwork(asConfig);
-    // Adam keeps its moments by position in the variable list, so one optimizer per model.
-    const [opt, asOpt] = [tf.train.adam(1e-2), tf.train.adam(1e-2)];
+    const opt = tf.train.adam(1e-2);
     const rows = 4;
     const batch = {
       observations: tf.tensor2d(data(rows * 6, 5), [rows, 6]),
@@ -98,19 +63,11 @@ describe('networks', () => {
       targetPolicy: tf.tensor2d([1, 0, 0, 0, 0, 0, 0.5, 0.5, 0, 0, 0, 0, 0, 0, 1, 0.2, 0.2, 0.2, 0.2, 0.2], [rows, 5]),
       targetValue: tf.tensor2d([1, -1, 0, 0.5], [rows, 1]),
     };
-    const asBatch = {
-      observations: batch.observations,
-      actionFeatures: tf.tensor2d(data(rows * 4, 6), [rows, 4]),
-      targetScore: tf.tensor2d([1, 0, -1, 0], [rows, 1]),
-      targetValue: batch.targetValue,
-    };
     const step = (): number[] => {
       const l1 = trainStep(opt, pv.model, () => policyValueLoss(pv, batch));
-      const l2 = trainStep(asOpt, as.model, () => actionScoringLoss(as, asBatch));
-      const losses = [l1.dataSync()[0], l2.dataSync()[0]];
-      tf.dispose([l1, l2]);
+      const losses = [l1.dataSync()[0]];
+      tf.dispose(l1);
       evaluatePolicyValue(pv, data(6, 7), [1, 1, 1, 0, 0]);
-      scoreCandidates(as, data(6, 8), data(8, 9));
       return losses;
     };
     const first = step(); // creates the optimizer's moment variables
@@ -119,13 +76,10 @@ describe('networks', () => {
     for (let i = 0; i < 60; i++) last = step();
     expect(tf.memory().numTensors).toBe(before);
     expect(last[0]).toBeLessThan(first[0]);
-    expect(last[1]).toBeLessThan(first[1]);
     expect(trainableVariables(pv.model).length).toBe(8);
-    tf.dispose([batch.observations, batch.legalMask, batch.targetPolicy, batch.targetValue, asBatch.actionFeatures, asBatch.targetScore]);
+    tf.dispose([batch.observations, batch.legalMask, batch.targetPolicy, batch.targetValue]);
     opt.dispose();
-    asOpt.dispose();
     pv.model.dispose();
-    as.model.dispose();
   });
 });
 

@@ -17,21 +17,21 @@ import {
   playerView,
   randomLegalAction,
   seededRng,
+  assafRisk,
   writeActionMask,
 } from '../../env/index.js';
 import { createAgent } from '../../agents/registry.js';
+import { STRONG_DEFAULTS } from '../../agents/strong.js';
 import type { Msg, RunningServer } from '../../serve/index.js';
-import { assafRisk } from '../../serve/decide.js';
 import { viewToJson } from '../../serve/viewJson.js';
 import { LONG, TestClient, startTestServer } from './helpers.js';
 
 const AGENTS = ['strong', 'rollout?samples=4', 'novice', 'random'];
-const SAMPLES = 64;
 let server: RunningServer;
 let client: TestClient;
 
 beforeAll(async () => {
-  server = await startTestServer({ agents: AGENTS, assafSamples: SAMPLES });
+  server = await startTestServer({ agents: AGENTS });
   client = await TestClient.greeted(server.url, 'msgpack');
 });
 afterAll(async () => {
@@ -72,8 +72,11 @@ async function checkAdvice(advice: Msg<'advice'>, agent: string, view: PlayerVie
     expect(advice.actions.map((a) => a.action)).toEqual([decision.action]);
     expect(advice.scores).toBe('none');
   }
-  if (mask[YANIV_ACTION]) expect(advice.assaf).toEqual({ risk: assafRisk(view, SAMPLES, seed), samples: SAMPLES });
-  else expect(advice.assaf).toBeNull();
+  if (mask[YANIV_ACTION]) {
+    expect(advice.assaf).toEqual(assafRisk(view));
+    // strong calls exactly when the risk shown is at most its 10%: the shown risk is the one it decided on.
+    if (agent === 'strong') expect(advice.pick.kind === 'yaniv').toBe((advice.assaf?.risk ?? 1) <= STRONG_DEFAULTS.callRisk);
+  } else expect(advice.assaf).toBeNull();
 }
 
 /** Positions of games YanivEnv plays at random: every few steps, as a position document and the view. */
@@ -164,7 +167,7 @@ describe('the Assaf risk', () => {
       totals: [0, 0],
     };
     const risky = await client.request<Msg<'advice'>>({ type: 'advise', view: base });
-    expect(risky.assaf).toEqual({ risk: 1, samples: SAMPLES });
+    expect(risky.assaf).toEqual({ risk: 1, exact: true });
     const family = await client.request<Msg<'advice'>>({ type: 'advise', view: { ...base, preset: 'family' } });
     expect(family.assaf?.risk).toBe(0);
     const safe = await client.request<Msg<'advice'>>({
@@ -173,5 +176,34 @@ describe('the Assaf risk', () => {
     });
     expect(safe.assaf?.risk).toBeLessThan(0.2);
     expect(safe.pick.kind).toBe('yaniv');
+  });
+});
+
+describe('welcome.agents', () => {
+  it('says for each agent what its advice then shows: whether it explains, and the kind of its scores (issue 15)', async () => {
+    const welcome = await client.request<Msg<'welcome'>>({ type: 'hello', version: 1 });
+    expect(welcome.agents.map((a) => a.name)).toEqual(AGENTS);
+    // A turn step with several discards, so that an agent that explains ranks more than its pick.
+    const view = {
+      format: 'yaniv-view/1',
+      players: 2,
+      seat: 0,
+      current: 0,
+      phase: 'turn',
+      hand: ['AS', '2S', '9H', 'KD'],
+      handSizes: [4, 5],
+      known: [[], []],
+      previous: { type: 'single', cards: ['QC'], pickable: ['QC'] },
+      pile: [],
+      deckSize: 44,
+      totals: [0, 0],
+    };
+    for (const agent of welcome.agents) {
+      const advice = await client.request<Msg<'advice'>>({ type: 'advise', agent: agent.name, view });
+      expect(advice.type, agent.name).toBe('advice');
+      expect(advice.scores, agent.name).toBe(agent.scores);
+      expect(advice.actions.length > 1, agent.name).toBe(agent.explains);
+    }
+    expect(welcome.agents.filter((a) => !a.explains).map((a) => a.scores)).toEqual(['none', 'none']);
   });
 });

@@ -2,7 +2,9 @@
 // printed URL, /health, a client game, graceful shutdown on SIGTERM and SIGINT (clients closed
 // with 1001, exit 0), and the example client playing a whole game with the advisor.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,6 +62,24 @@ describe('yaniv serve', () => {
     );
     expect(result).toMatchObject({ code: 2 });
     expect((result as { stderr: string }).stderr).toMatch(/--agents: unknown agent "grandmaster"/);
+  });
+
+  it('takes the rule flags of every command for the tables created without rules: --rules, --rules-file, --rule', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'yaniv-serve-rules-'));
+    const file = path.join(dir, 'rules.json');
+    writeFileSync(file, '{ "preset": "dutch", "quickDiscard": true }');
+    const { child, url, exited } = await serve('--log-level', 'silent', '--rules-file', file, '--rule', 'slapdown=true');
+    const client = await TestClient.connect(url);
+    const welcome = await client.request<Msg<'welcome'>>({ type: 'hello', version: 1 });
+    expect(welcome.limits).toMatchObject({ preset: 'dutch', rules: { quickDiscard: true, slapdown: true } });
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    rmSync(dir, { recursive: true, force: true });
+    const bad = await run(process.execPath, [MAIN, 'serve', '--rules', 'pagat', '--rule', 'yanivThreshold=31']).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(bad).toMatchObject({ code: 2 });
+    expect((bad as { stderr: string }).stderr).toMatch(/rule option "yanivThreshold" must be an integer from 0 to 30 \(got 31\)/);
   });
 
   it('says so, exit 2, when its port is taken', async () => {

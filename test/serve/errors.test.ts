@@ -6,7 +6,7 @@ import { DRAW_DECK_ACTION } from '../../env/index.js';
 import { discardId } from '../../env/gym/actionLayout.js';
 import { agentFor } from '../../serve/decide.js';
 import { ERROR_CODES, type Msg, type RunningServer, type ServerMessage } from '../../serve/index.js';
-import { TestClient, startTestServer } from './helpers.js';
+import { TestClient, playToEnd, startTestServer } from './helpers.js';
 
 type ErrorReply = Msg<'error'>;
 const seen = new Set<string>();
@@ -61,6 +61,37 @@ describe('error codes', () => {
       /rule option "yanivThreshold" must be an integer from 0 to 30 \(got 99\)/,
       'rules',
     );
+  });
+
+  it('bad_message answers with the id whenever it is readable, names the field and says what was expected in words', async () => {
+    // Refused for their shape, after the id was read (issue 15: answered id null).
+    const deep = `{"type":"ping","id":41,"x":${'['.repeat(40)}${']'.repeat(40)}}`;
+    const proto = '{"type":"ping","id":42,"__proto__":{"admin":true}}';
+    for (const [raw, id, text] of [
+      [deep, 41, /nested deeper than 16 levels/],
+      [proto, 42, /"__proto__" is not allowed/],
+    ] as const) {
+      const since = client.frames.length;
+      client.sendRaw(raw, false);
+      const reply = (await client.next((m) => m.type === 'error', since)) as ErrorReply;
+      expect(reply).toMatchObject({ id, code: 'bad_message' });
+      expect(reply.message).toMatch(text);
+    }
+    // Present with the wrong type: what it holds, not "(missing)".
+    const wrong = await expectError({ type: 'act', table: 't', action: '3', counter: 0 }, 'bad_message', /must be an integer/, 'action');
+    expect(wrong.message).toMatch(/\(got "3"\)$/);
+    await expectError({ type: 'act', table: 't', action: 3 }, 'bad_message', /must be an integer .*\(missing\)$/, 'counter');
+    // Checks without a message of their own are in words too, never zod's text.
+    const view = { format: 'yaniv-view/1', players: 2, seat: 0, current: 0, phase: 'turn', hand: ['AS'], handSizes: [1, 5] };
+    for (const [extra, field, text] of [
+      [{ drawnFromDeck: 'yes' }, 'view.drawnFromDeck', /must be true or false \(got "yes"\)/],
+      [{ known: 5 }, 'view.known', /must be a list \(got 5\)/],
+      [{ preset: 'x'.repeat(50) }, 'view.preset', /must be a preset name \(got "x{40}…"\)/],
+      [{ known: [[], []], previous: 'KD' }, 'view.previous', /must be an object \(got "KD"\)/],
+    ] as const) {
+      const reply = await expectError({ type: 'advise', view: { ...view, ...extra } }, 'bad_message', text, field);
+      expect(reply.message).not.toMatch(/Invalid input|expected \w+, received|Too big/);
+    }
   });
 
   it('bad_message before hello names the hello to send', async () => {
@@ -185,9 +216,28 @@ describe('error codes', () => {
   it("table_full: the connection's table limit", async () => {
     const a = await table(['client', 'novice']);
     const b = await table(['client', 'novice']);
-    await expectError({ type: 'create_table', seats: ['client', 'novice'] }, 'table_full', /has 2 tables open, the most it may/);
+    await expectError({ type: 'create_table', seats: ['client', 'novice'] }, 'table_full', /has 2 tables in play, the most it may/);
     await client.request({ type: 'leave', table: a.created.table });
     await client.request({ type: 'leave', table: b.created.table });
+  });
+
+  it('table_full counts only tables in play: finished games on the connection do not (issue 15)', async () => {
+    // An elimination limit of 1: the first round ends each game.
+    const finished: string[] = [];
+    for (let game = 0; game < 5; game++) {
+      const { created } = await table(['client', 'novice'], { rules: { eliminationLimit: 1 } });
+      await playToEnd(client, created.table);
+      finished.push(created.table);
+    }
+    const open = await table(['client', 'novice']);
+    const more = await table(['client', 'novice']);
+    await expectError({ type: 'create_table', seats: ['client', 'novice'] }, 'table_full', /2 tables in play/);
+    // The two latest finished games are kept (as many as the limit), older ones were dropped.
+    const latest = await client.request({ type: 'advise', table: finished[4] });
+    expect(latest).toMatchObject({ type: 'error', code: 'not_your_turn', message: expect.stringMatching(/the game is over/) });
+    const oldest = await client.request({ type: 'advise', table: finished[0] });
+    expect(oldest).toMatchObject({ type: 'error', code: 'unknown_table' });
+    for (const id of [open.created.table, more.created.table, finished[3], finished[4]]) await client.request({ type: 'leave', table: id });
   });
 
   it('rate_limited: too many messages a second', async () => {

@@ -111,7 +111,6 @@ async function statesOf(played: Played): Promise<GameState[]> {
           source: { kind: 'playerView', view },
           seed: mixSeed(over.seed, counter - 1),
           explain: false,
-          assafSamples: 0,
         },
       ]);
       if (!decided.ok) throw new Error(decided.message);

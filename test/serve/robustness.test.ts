@@ -7,10 +7,11 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRecord, replay } from '../../env/index.js';
 import type { Msg, RunningServer, ServerMessage } from '../../serve/index.js';
+import { REPLY_TYPES, type ReplyTo, type Request } from '../../serve/protocol.js';
 import { LONG, TestClient, chooser, playToEnd, startTestServer, until } from './helpers.js';
 
 const SHORT_GAME = { eliminationLimit: 30 };
-const REPLIES = new Set(['welcome', 'pong', 'error', 'table_created', 'resumed', 'acted', 'advice', 'left']);
+const REPLIES = new Set<string>([...Object.values(REPLY_TYPES), 'error']);
 
 /** A reply to a request (as opposed to a table message). */
 const isReply = (m: ServerMessage) => REPLIES.has(m.type);
@@ -298,5 +299,62 @@ describe('connections', () => {
     socket.resume();
     expect(await slow.closedPromise).toBe(1013);
     await server.close();
+  });
+});
+
+describe('documented close codes and origins (PROTOCOL.md)', () => {
+  it('invalid UTF-8 in a text frame closes with 1007; Origin: null is refused unless allowed', async () => {
+    const served = await startTestServer({ workers: 0, agents: ['novice'] });
+    const allowing = await startTestServer({ workers: 0, agents: ['novice'], allowOrigins: ['null'] });
+    try {
+      const client = await TestClient.connect(served.url);
+      client.sendRaw(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), false);
+      expect(await client.closedPromise).toBe(1007);
+      const sandboxed = new TestClient(served.url, 'json', { origin: 'null' });
+      await expect(sandboxed.opened).rejects.toThrow('HTTP 403');
+      const allowed = new TestClient(allowing.url, 'json', { origin: 'null' });
+      await allowed.opened;
+      await allowed.close();
+    } finally {
+      await served.close();
+      await allowing.close();
+    }
+  });
+});
+
+describe('the request → reply map (REPLY_TYPES)', () => {
+  it('is what the server answers to each request type, and types the reply', async () => {
+    const served = await startTestServer({ workers: 0, agents: ['novice'] });
+    try {
+      const client = await TestClient.connect(served.url);
+      /** A typed request: the compiler knows the reply's fields from the request's type. */
+      const ask = <T extends keyof typeof REPLY_TYPES>(message: Request<T>) => client.request<ReplyTo<T>>({ ...message });
+      const welcome = await ask({ type: 'hello', id: 'h', version: 1 });
+      expect(welcome.limits.maxTablesPerConnection).toBe(16);
+      const created = await ask({ type: 'create_table', id: 'c', seats: ['client', 'novice'], seed: 4 });
+      const state = (await client.next((m) => m.type === 'state' && m.legal.length > 0, 0)) as Msg<'state'>;
+      const replies = [
+        welcome,
+        await ask({ type: 'ping', id: 'p' }),
+        created,
+        await ask({ type: 'advise', id: 'a', table: created.table }),
+        await ask({ type: 'act', id: 'x', table: created.table, action: state.legal[0].action, counter: state.counter }),
+        await ask({ type: 'resume', id: 'r', table: created.table, token: created.token }),
+        await ask({ type: 'leave', id: 'l', table: created.table }),
+      ];
+      expect(replies.map((r) => r.type)).toEqual(['welcome', 'pong', 'table_created', 'advice', 'acted', 'resumed', 'left']);
+      expect(Object.keys(REPLY_TYPES).map((type) => REPLY_TYPES[type as keyof typeof REPLY_TYPES])).toEqual([
+        'welcome',
+        'pong',
+        'table_created',
+        'acted',
+        'advice',
+        'resumed',
+        'left',
+      ]);
+      await client.close();
+    } finally {
+      await served.close();
+    }
   });
 });

@@ -118,6 +118,71 @@ describe('consistency errors name the field', () => {
       /QD is not among/,
     ],
     [
+      'a "set" of cards of two ranks (issue 15)',
+      (v) => {
+        v.previous = { type: 'set', cards: ['KD', '4C'], pickable: ['KD', '4C'] };
+        v.deckSize = 44;
+      },
+      'previous.cards',
+      /KD 4C is not a legal group: two cards of different ranks are not a set, and a run needs three/,
+    ],
+    [
+      'a group of another type than it says',
+      (v) => {
+        v.previous = { type: 'run', cards: ['KD', 'KC'], pickable: ['KD', 'KC'] };
+        v.deckSize = 44;
+      },
+      'previous.type',
+      /is "run", but KD KC is a set/,
+    ],
+    [
+      'the middle card of a run pickable under the ends-only rule (issue 15)',
+      (v) => {
+        v.previous = { type: 'run', cards: ['5D', '6D', '7D'], pickable: ['6D'] };
+        v.deckSize = 43;
+      },
+      'previous.pickable',
+      /is 6D, but the cards that may be taken from the run 5D 6D 7D are 5D 7D \(pickFromRun "ends"\)/,
+    ],
+    [
+      'an empty hand in the turn step (issue 15)',
+      (v) => {
+        v.hand = [];
+        v.handSizes = [0, 5];
+        v.deckSize = 48;
+      },
+      'hand',
+      /seat 0 holds no cards in the turn step: a hand is empty only after a quick discard/,
+    ],
+    [
+      'an empty hand of another seat',
+      (v) => {
+        v.handSizes = [3, 0];
+        v.deckSize = 50;
+      },
+      'handSizes[1]',
+      /seat 1 holds no cards in the turn step/,
+    ],
+    [
+      'a hand larger than dealt',
+      (v) => {
+        v.handSizes = [3, 6];
+        v.deckSize = 44;
+      },
+      'handSizes[1]',
+      /seat 1 holds 6 cards, more than it can \(5\)/,
+    ],
+    [
+      'a laid group that is no group',
+      (v) => {
+        v.phase = 'draw';
+        v.laid = { type: 'set', cards: ['9C', '8H'] };
+        v.deckSize = 43;
+      },
+      'laid.cards',
+      /9C 8H is not a legal group/,
+    ],
+    [
       'a laid group in the turn step',
       (v) => {
         v.laid = { type: 'single', cards: ['9C'] };
@@ -174,5 +239,20 @@ describe('consistency errors name the field', () => {
     const error = refusal(change);
     expect(error.field).toBe(field);
     expect(error.message).toMatch(message);
+  });
+});
+
+describe('what the rules allow is accepted', () => {
+  it('an empty hand under quickDiscard, and the middle of a run under pickFromRun "any"', () => {
+    const empty = structuredClone(base());
+    Object.assign(empty, { rules: { quickDiscard: true }, hand: [], handSizes: [0, 5], deckSize: 48 });
+    expect(viewFromJson(empty).handValue).toBe(0);
+    const middle = structuredClone(base());
+    Object.assign(middle, {
+      rules: { pickFromRun: 'any' },
+      previous: { type: 'run', cards: ['5D', '6D', '7D'], pickable: ['5D', '6D', '7D'] },
+      deckSize: 43,
+    });
+    expect(viewFromJson(middle).previous.pickable).toHaveLength(3);
   });
 });

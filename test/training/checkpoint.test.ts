@@ -70,12 +70,12 @@ describe('checkpoint', () => {
     expect(resumed.optimizerConfig).toEqual(config);
     expect(resumed.optimizer.iterations).toBe(7);
     expect(resumed.metadata.training).toEqual({ steps: 7 });
-    train(resumed.network as Network<PolicyValueConfig>, resumed.optimizer, batch, 5);
+    train(resumed.network, resumed.optimizer, batch, 5);
     expect(weightsOf(resumed.network)).toEqual(continued);
 
     // A fresh optimizer on the same weights would not continue the same way.
     const naive = await loadCheckpoint(dir, versions);
-    train(naive.network as Network<PolicyValueConfig>, createOptimizer(config).optimizer, batch, 5);
+    train(naive.network, createOptimizer(config).optimizer, batch, 5);
     expect(weightsOf(naive.network)).not.toEqual(continued);
 
     // optimizer.json holds exactly what its strict schema reads; another key is refused by name.

@@ -96,11 +96,7 @@ describe('in-process actors', () => {
       setup: {
         players: [2],
         games: 2,
-        preset: 'standard',
-        episode: 'round',
-        reward: 'zeroSum',
-        rewardScale: 0.01,
-        maxTurns: 20,
+        env: { preset: 'standard', rules: {}, episode: 'round', reward: 'zeroSum', rewardScale: 0.01, maxTurns: 20 },
         returnHorizon: 'round',
         opponents: parseOpponentMix('self=1'),
         seed: actor + 1,

@@ -18,11 +18,7 @@ const tinyNetwork = (seed: number): Network<PolicyValueConfig> =>
 const setup = (overrides: Partial<RolloutSetup> = {}): RolloutSetup => ({
   players: [2, 3],
   games: 6,
-  preset: 'standard',
-  episode: 'round',
-  reward: 'zeroSum',
-  rewardScale: 0.01,
-  maxTurns: 60,
+  env: { preset: 'standard', rules: {}, episode: 'round', reward: 'zeroSum', rewardScale: 0.01, maxTurns: 60 },
   returnHorizon: 'round',
   opponents: parseOpponentMix('self=1'),
   seed: 3,
@@ -46,7 +42,7 @@ describe('rollout', () => {
   it('self-play: legal decisions, streams that chain value to next value, ends where games are cut short', () => {
     const net = tinyNetwork(1);
     // A random network seldom ends a round: the turn cap ends the episodes here (truncation bootstraps with the decision's own value).
-    const rollout = new Rollout(setup({ maxTurns: 12 }), net, new Map(), null);
+    const rollout = new Rollout(setup({ env: { ...setup().env, maxTurns: 12 } }), net, new Map(), null);
     const { trajectories: batch, stats } = rollout.collect(300, { kind: 'ppo' });
     expect(batch.count).toBeGreaterThanOrEqual(300);
     expect(batch.observations.length).toBe(batch.count * OBSERVATION_SIZE);

@@ -78,8 +78,13 @@ beforeAll(async () => {
 }, 60_000);
 
 /** Starts the browser inside the test, so that a browser that cannot start fails it (a failing beforeAll would count it skipped). */
+async function startBrowser(): Promise<Browser> {
+  browser ??= await launchChromium();
+  return browser;
+}
+
 async function openPage(): Promise<void> {
-  browser = await launchChromium();
+  await startBrowser();
   page = await browser.newPage({ viewport: { width: 1200, height: 900 }, acceptDownloads: true });
   page.on('pageerror', (error) => pageErrors.push(error.message));
   page.on('console', (message) => {
@@ -335,4 +340,83 @@ describe('the page in headless Chromium', () => {
 
     expect(pageErrors).toEqual([]);
   }, 120_000);
+
+  it('fits 6 and 8 players on a phone (touch, no key hints) and 8 on a desktop with no sideways scroll, and shows each bot move with its cards', async () => {
+    const layouts = [
+      { players: 6, width: 390, height: 844, touch: true },
+      { players: 8, width: 390, height: 844, touch: true },
+      { players: 8, width: 1280, height: 800, touch: false },
+    ];
+    for (const { players, width, height, touch } of layouts) {
+      const context = await (await startBrowser()).newContext({ viewport: { width, height }, hasTouch: touch, isMobile: touch });
+      const phone = await context.newPage();
+      const errors: string[] = [];
+      phone.on('pageerror', (error) => errors.push(error.message));
+      const name = `web-${players}-players-${width}`;
+      onTestFailed(() => phone.screenshot({ path: `${RESULTS}${name}-failure.png` }).then(() => undefined));
+      /** No sideways scroll: the document is no wider than the window, and no box scrolls sideways either. */
+      const expectFits = async (where: string) => {
+        const widths = await phone.evaluate(() => ({
+          page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          boxes: [...document.querySelectorAll('.scores-box, .dialog')].map((box) => box.scrollWidth - box.clientWidth),
+        }));
+        expect(widths, `${name}: ${where}`).toEqual({ page: 0, boxes: widths.boxes.map(() => 0) });
+      };
+      /** A screenshot of the whole page with the window grown to it (a full-page capture would drop the touch emulation). */
+      const shoot = async (file: string) => {
+        await phone.setViewportSize({ width, height: await phone.evaluate(() => document.documentElement.scrollHeight) });
+        await phone.screenshot({ path: `${RESULTS}${file}.png` });
+        await phone.setViewportSize({ width, height });
+      };
+
+      await phone.goto(`http://127.0.0.1:${server.port}/`);
+      await phone.getByRole('heading', { name: 'New game' }).waitFor();
+      await expectFits('setup');
+      const setupText = (await phone.locator('form.setup').evaluate((form) => (form as HTMLElement).innerText)) ?? '';
+      expect(setupText).not.toMatch(/RULES\.md|[Ss]ource \d|neural:|greedy=|samples=|npx /);
+      await phone.getByLabel('Players').selectOption(String(players));
+      await phone.locator('select[name="seat-3"]').selectOption('novice');
+      await phone.getByLabel('Bot pace').selectOption({ label: 'instant' });
+      await phone.locator('.house-rules summary').click();
+      await phone.locator('input[name="seed"]').fill('4');
+      await phone.getByRole('button', { name: 'Deal' }).click();
+      await phone.locator('.hand button.card').first().waitFor();
+      expect(await phone.locator('.opponents .seat').count()).toBe(players - 1);
+      await expectFits('the table');
+      if (touch) {
+        expect(await phone.locator('kbd:visible, .card .key:visible, footer.keys:visible').count(), 'no key hints on a touch screen').toBe(
+          0,
+        );
+      } else expect(await phone.locator('footer.keys').isVisible()).toBe(true);
+
+      // Play by taps (the first card, then the deck) until the round ends; after the first turn
+      // every bot's move is on the table: what it laid, drawn as cards, and what it took.
+      const myTurnOrResult = () =>
+        phone.waitForFunction(
+          () => document.querySelector('.dialog') !== null || /^Your turn/.test(document.querySelector('.status')?.textContent ?? ''),
+        );
+      for (let turn = 0; turn < 60 && (await phone.locator('.dialog').count()) === 0; turn++) {
+        await myTurnOrResult();
+        if ((await phone.locator('.dialog').count()) > 0) break;
+        if (turn === 1) {
+          const moves = await phone.locator('.seat .last-move .move').evaluateAll((m) => m.map((e) => e.getAttribute('aria-label') ?? ''));
+          expect(moves.filter((m) => /^laid /.test(m)).length, `${name}: every bot's discard shown`).toBe(players - 1);
+          expect(moves.every((m) => !CARD_CODE.test(m))).toBe(true);
+          expect(await phone.locator('.seat .last-move .card').count()).toBeGreaterThanOrEqual(players - 1);
+          expect(await phone.locator('.previous .label').textContent()).toMatch(/laid by /);
+          await expectFits('with the bots’ moves shown');
+          await shoot(name);
+        }
+        await phone.locator('.hand button.card').first().click();
+        await phone.getByRole('button', { name: /^Deck/ }).click();
+        await phone.waitForFunction(() => !/^Your turn/.test(document.querySelector('.status')?.textContent ?? ''));
+      }
+      await phone.locator('.dialog').waitFor();
+      expect(await phone.locator('.dialog table.result tbody tr').count()).toBe(players);
+      await expectFits('the round result');
+      await shoot(`${name}-round-result`);
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+  }, 180_000);
 });

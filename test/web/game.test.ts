@@ -3,7 +3,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRecord, replay } from '../../env/index.js';
 import type { Msg, RunningServer, ServerMessage } from '../../serve/index.js';
-import { type Game, type TableInfo, dismissResult, mySeat, newGame, previousLayer, receive, seatName } from '../../web/game.js';
+import {
+  type Game,
+  type TableInfo,
+  currentTotals,
+  dismissResult,
+  mySeat,
+  newGame,
+  previousLayer,
+  receive,
+  seatName,
+} from '../../web/game.js';
 import { TestClient, playToEnd, startTestServer } from '../serve/helpers.js';
 
 let server: RunningServer;
@@ -53,6 +63,13 @@ describe('web/game', () => {
     expect(game.rounds.map((r) => r.outcome)).toContain('assaf');
     expect(game.rounds.flatMap((r) => r.adjustments.filter((note) => note !== null))).toEqual(['milestone: 50 → 25', 'robbed: +30']);
     expect(game.over).toMatchObject({ winner: result.winner, totals: result.totals });
+    expect(currentTotals(game)).toEqual(result.totals);
+    // After each round, the totals shown are that round's, also once the client is out (no more states).
+    let folded = newGame(created);
+    for (const frame of client.frames) {
+      folded = receive(folded, frame);
+      if (frame.type === 'round_end' && frame.table === created.table) expect(currentTotals(folded)).toEqual(frame.totals);
+    }
     expect(game.unseenResult).toBe(game.rounds[game.rounds.length - 1]);
     expect(dismissResult(game).unseenResult).toBeNull();
     await client.close();

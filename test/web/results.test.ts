@@ -1,7 +1,7 @@
 // The words of the round results (web/results.ts, web/words.ts): verbs agree with "You".
 import { describe, expect, it } from 'vitest';
 import { type RoundResult, type TableInfo, newGame } from '../../web/game.js';
-import { eliminationText, outcomeText } from '../../web/results.js';
+import { eliminationText, gameOverTitle, outcomeText } from '../../web/results.js';
 import { listed } from '../../web/words.js';
 
 const info: TableInfo = {
@@ -52,6 +52,17 @@ describe('web/results words', () => {
     );
     expect(outcomeText(game, result({ outcome: 'exhausted', caller: null, winner: 2 }))).toBe(
       'No card could be drawn: novice (seat 3) wins with the lowest hand.',
+    );
+  });
+
+  it('says who won the game, and why a game stopped at the turn cap ended', () => {
+    expect(gameOverTitle(game, { winner: 0, truncated: false })).toBe('You win the game!');
+    expect(gameOverTitle(game, { winner: 1, truncated: false })).toBe('Game over: strong (seat 2) wins.');
+    expect(gameOverTitle(game, { winner: 0, truncated: true })).toBe(
+      'The game went on too long and was stopped: you win with the lowest total.',
+    );
+    expect(gameOverTitle(game, { winner: 2, truncated: true })).toBe(
+      'The game went on too long and was stopped: novice (seat 3) wins with the lowest total.',
     );
   });
 

@@ -23,13 +23,14 @@ describe('web/ruleOptions', () => {
   });
 
   it('reads values in words', () => {
-    expect([undefined, null, true, false, 7, 'lowest'].map(valueLabel)).toEqual([
+    expect([undefined, null, true, false, 7, 'lowest', 'othersZero'].map(valueLabel)).toEqual([
       'as the rules decide',
       'not set',
       'yes',
       'no',
       '7',
       'lowest',
+      'others zero',
     ]);
   });
 });

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   ACTION_COUNT,
   ACTION_RANGES,
+  ACTION_RANGE_LIST,
+  MOVE_KIND_NAMES,
   ACTION_SPACE_VERSION,
   DISCARD_COUNT,
   DISCARD_FIRST,
@@ -19,14 +21,16 @@ import {
   discardIdOf,
 } from '../../../env/gym/actionLayout.js';
 import { MaskScratch, clearLegalActions, legalActionIds, markLegalActions, writeActionMask } from '../../../env/gym/actionMask.js';
-import { actionToMove, describeAction, moveToAction } from '../../../env/gym/actionMoves.js';
+import { actionRangeOf, actionToMove, describeAction, moveToAction } from '../../../env/gym/actionMoves.js';
+import { YanivEnv } from '../../../env/gym/yanivEnv.js';
+import { randomInt, seededRng } from '../../../env/rules/random.js';
 import { type Action, actionError, legalActions } from '../../../env/rules/actions.js';
 import { JOKER, RANK_OF, parseCard } from '../../../env/rules/cards.js';
 import { DiscardList, generateDiscards } from '../../../env/rules/discards.js';
 import { newGame, startRound } from '../../../env/rules/engine.js';
 import { RUN } from '../../../env/rules/groups.js';
 import { resolveRules } from '../../../env/rules/rules.js';
-import { type GameState, HAND_CAP, PHASE_TURN } from '../../../env/rules/state.js';
+import { type GameState, HAND_CAP, PHASE_NAMES, PHASE_TURN } from '../../../env/rules/state.js';
 import { playerView } from '../../../env/rules/view.js';
 import { expectSameValues } from '../../sameValues.js';
 import { RUNS, VARIANTS, randomPositions } from './envPositions.js';
@@ -205,5 +209,28 @@ describe('keeping a mask row current by its legal ids', () => {
         expectSameValues(rowIds.subarray(0, count), expectedIds.subarray(0, count), 'legal ids');
       }
     }
+  });
+});
+
+describe('the move-kind table', () => {
+  it('offers each id only in the step its kind is played in, and names every fixed move with its words', () => {
+    const env = new YanivEnv({ players: 3, rules: { quickDiscard: true, slapdown: true }, episode: 'game', maxTurns: 300 });
+    const rng = seededRng(4);
+    let { info } = env.reset({ seed: 9 });
+    const seen = new Set<string>();
+    for (let step = 0; step < 2000 && !env.done; step++) {
+      const phase = PHASE_NAMES[env.getState().phase];
+      for (const id of info.legalIds.subarray(0, info.legalCount)) {
+        const range = actionRangeOf(id);
+        expect(range?.step, `id ${id} in phase ${phase}`).toBe(phase);
+        seen.add(`${range?.kind}:${range?.step}`);
+      }
+      info = env.step(info.legalIds[randomInt(rng, 0, info.legalCount - 1)]).info;
+    }
+    // Every kind but slapdown (a hand worth 0 right after a draw) comes up in such a game.
+    expect(seen.size).toBeGreaterThanOrEqual(ACTION_RANGE_LIST.length - 1);
+    expect(MOVE_KIND_NAMES).toEqual(['yaniv', 'discard', 'draw', 'take', 'pass', 'quick', 'slapdown']);
+    expect([PASS_ACTION, QUICK_ACTION, SLAPDOWN_ACTION].map((id) => describeAction(id))).toEqual(['pass', 'quick discard', 'slapdown']);
+    expect(describeAction(QUICK_ACTION, undefined, parseCard('7H'))).toBe('quick discard 7H');
   });
 });

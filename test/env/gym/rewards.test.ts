@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { envOptionsSchema } from '../../../env/gym/episode.js';
-import { REWARD_SCHEMES, type RewardScheme, type RoundEnd, writeRoundRewards } from '../../../env/gym/rewards.js';
+import { REWARD_SCHEMES, type RewardScheme, type EndedRound, writeRoundRewards } from '../../../env/gym/rewards.js';
 import type { RoundResult } from '../../../env/rules/state.js';
 
 // Four seats; seat 3 was eliminated before this round (points null). Seat 1 won the round with
@@ -14,7 +14,7 @@ const result: RoundResult = {
   eliminated: [],
   winner: 1,
 };
-const end = (wholeGame: boolean, gameWinner = -1): RoundEnd => ({
+const end = (wholeGame: boolean, gameWinner = -1): EndedRound => ({
   players: 4,
   result,
   startTotals: [20, 5, 40, 210],
@@ -22,7 +22,7 @@ const end = (wholeGame: boolean, gameWinner = -1): RoundEnd => ({
   gameWinner,
 });
 
-function rewards(scheme: RewardScheme, roundEnd: RoundEnd, episodeOver: boolean): number[] {
+function rewards(scheme: RewardScheme, roundEnd: EndedRound, episodeOver: boolean): number[] {
   const out = new Float32Array(6).fill(9);
   writeRoundRewards(scheme, 0.5, roundEnd, episodeOver, out, 1);
   return Array.from(out);
@@ -44,12 +44,18 @@ describe('reward schemes', () => {
     expect(rewards('winLoss', end(false), true)).toEqual([9, -0.5, 1, -0.5, 9, 9]);
   });
 
+  it('equity pays each seat of the round its change of equity, unscaled, every round', () => {
+    const equity = { start: [0.3, 0.4, 0.3, 0], end: [0.1, 0.5, 0.4, 0] };
+    expect(rewards('equity', { ...end(true), equity }, false)).toEqual([9, ...[-0.2, 0.1, 0.1].map(Math.fround), 9, 9]);
+    expect(() => rewards('equity', end(true), false)).toThrow(/no game equity/);
+  });
+
   it('are the values of the env option, whose description names each of them', () => {
     const field = envOptionsSchema.shape.reward;
     for (const scheme of REWARD_SCHEMES) {
       expect(field.parse(scheme)).toBe(scheme);
       expect(field.description).toContain(`"${scheme}"`);
     }
-    expect(REWARD_SCHEMES).toEqual(['roundPenalty', 'zeroSum', 'zeroSumTotals', 'winLoss']);
+    expect(REWARD_SCHEMES).toEqual(['roundPenalty', 'zeroSum', 'zeroSumTotals', 'winLoss', 'equity']);
   });
 });

@@ -1,0 +1,42 @@
+// The new-game form in a player's words (web/blurbs.ts, web/words.ts): presets and bots described
+// without rule sources or agent parameters, which stay behind "Details".
+import { describe, expect, it } from 'vitest';
+import { describeAgents } from '../../agents/registry.js';
+import { PRESETS, PRESET_NAMES, ruleOptionsJsonSchema } from '../../env/index.js';
+import { agentBlurb, presetBlurb } from '../../web/blurbs.js';
+import { ruleFields } from '../../web/ruleOptions.js';
+import { labelOf, spaced } from '../../web/words.js';
+
+const JARGON = /RULES\.md|[Ss]ource \d|neural:|PATH|greedy=|samples=|ms=|yanivThreshold|\(seeded\)/;
+
+describe('web/blurbs', () => {
+  it('describes every preset by what matters at the table, read from its rules', () => {
+    const schema = ruleOptionsJsonSchema();
+    for (const name of PRESET_NAMES) {
+      const preset = { name, description: PRESETS[name].description };
+      const blurb = presetBlurb(preset, ruleFields(schema, { ...PRESETS[name].options }));
+      expect(blurb).not.toMatch(JARGON);
+      expect(blurb).toMatch(/call Yaniv with \d+ points or less/);
+    }
+    const dutch = presetBlurb({ name: 'dutch', description: '' }, ruleFields(schema, { ...PRESETS.dutch.options }));
+    expect(dutch).toBe('As played in the Netherlands: call Yaniv with 4 points or less; Assaf costs the caller 30; out above 200 points.');
+    const nepal = presetBlurb({ name: 'nepal', description: '' }, ruleFields(schema, { ...PRESETS.nepal.options }));
+    expect(nepal).toContain('no jokers; jacks count 0');
+    expect(presetBlurb({ name: 'family', description: '' }, ruleFields(schema, { ...PRESETS.family.options }))).toContain('no Assaf');
+    expect(presetBlurb({ name: 'house', description: 'a preset the page does not know' }, [])).toBe('a preset the page does not know');
+  });
+
+  it('describes every bot for a player, by its base name when the server offers a spec', () => {
+    for (const agent of describeAgents()) expect(agentBlurb(agent)).not.toMatch(JARGON);
+    const neural = agentBlurb({ name: 'neural', description: '' });
+    expect(agentBlurb({ name: 'neural:runs/a?greedy=0', description: 'technical' })).toBe(neural);
+    expect(agentBlurb({ name: 'mystery', description: 'its own words' })).toBe('its own words');
+  });
+
+  it('turns option names and choices into words', () => {
+    expect(labelOf('yanivThreshold')).toBe('Yaniv threshold');
+    expect(labelOf('assafPenalty')).toBe('Assaf penalty');
+    expect(spaced('othersZero')).toBe('others zero');
+    expect(spaced('lastSurvivor')).toBe('last survivor');
+  });
+});
