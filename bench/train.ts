@@ -2,7 +2,9 @@
 // actor, one thread), learner samples per second (the PPO and imitation updates), and end-to-end
 // decisions per second of real training runs (an actor worker and the learner, as `yaniv train`
 // runs them), with the default network and batch sizes.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import path from 'node:path';
 import Table from 'cli-table3';
@@ -19,7 +21,9 @@ import { policyValueNetwork } from '../training/learner.js';
 import { parseOpponentMix } from '../training/league.js';
 import { ppoUpdate } from '../training/ppo.js';
 import { Rollout, type TrajectoryBatch } from '../training/rollout.js';
-import { type IterationMetrics, train } from '../training/trainer.js';
+import { type IterationMetrics, type TrainOptions, train } from '../training/trainer.js';
+import { RedisServer } from '../scripts/redisServer.js';
+import { redisTransportFactory } from '../training/redisRun.js';
 
 const hp = DEFAULT_HYPER_PARAMETERS;
 
@@ -81,6 +85,8 @@ function learner(batch: TrajectoryBatch): { ppo: number; imitation: number } {
 async function endToEnd(
   opponents: string,
   iterations: number,
+  workers = 1,
+  transport?: TrainOptions['transport'],
 ): Promise<{ decisionsPerSecond: number; learnerShare: number; samplesPerIteration: number }> {
   const out = mkdtempSync(path.join(os.tmpdir(), 'yaniv-bench-train-'));
   const lines: IterationMetrics[] = [];
@@ -92,11 +98,17 @@ async function endToEnd(
       opponents,
       evalEvery: 0,
       evalGames: 0,
-      workers: 1,
+      workers,
       backend: 'auto',
     });
     await train(
-      { run, hyperParameters: { ...hp, imitationEpisodes: 0, checkpointEvery: 1000 }, explicit: new Set(), commandLine: ['bench'] },
+      {
+        run,
+        hyperParameters: { ...hp, imitationEpisodes: 0, checkpointEvery: 1000 },
+        explicit: new Set(),
+        commandLine: ['bench'],
+        transport,
+      },
       { log: () => undefined, onIteration: (m) => lines.push(m), stopRequested: () => lines.length >= iterations },
     );
   } finally {
@@ -109,6 +121,38 @@ async function endToEnd(
     learnerShare: measured.reduce((s, m) => s + m.updateSeconds, 0) / seconds,
     samplesPerIteration: measured.reduce((s, m) => s + m.batchSamples, 0) / measured.length,
   };
+}
+
+/**
+ * Self-play through Redis against the in-process path, side by side: `actors` actor processes of
+ * one worker each (`yaniv actor`) against as many actor threads; null without redis-server.
+ */
+export async function redisAgainstThreads(
+  actors: number,
+  iterations: number,
+): Promise<{ ratio: number; redis: number; threads: number } | null> {
+  if (spawnSync('redis-server', ['--version']).status !== 0) return null;
+  const threads = await endToEnd('self=1', iterations, actors);
+  const server = await RedisServer.start();
+  const main = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+  const children: ChildProcess[] = [];
+  try {
+    // The actors join once the learner has made its run.
+    const redis = await endToEnd('self=1', iterations, actors, async (plan) => {
+      const transport = await redisTransportFactory(server.url)(plan);
+      for (let a = 0; a < actors; a++)
+        children.push(spawn(process.execPath, [main, 'actor', '--redis', server.url, '--workers', '1'], { stdio: 'ignore' }));
+      return transport;
+    });
+    return {
+      ratio: redis.decisionsPerSecond / threads.decisionsPerSecond,
+      redis: redis.decisionsPerSecond,
+      threads: threads.decisionsPerSecond,
+    };
+  } finally {
+    children.forEach((child) => child.kill('SIGKILL'));
+    server.dispose();
+  }
 }
 
 export async function run(): Promise<void> {
@@ -147,6 +191,14 @@ export async function run(): Promise<void> {
       `end-to-end decisions/s, ${label} (1 actor worker + learner, ${hp.epochs} epochs)`,
       e2e.decisionsPerSecond.toFixed(0),
       `learner busy ${(100 * e2e.learnerShare).toFixed(0)}% of the time; ${e2e.samplesPerIteration.toFixed(0)} samples/iteration`,
+    ]);
+  }
+  for (const actors of [1, 2]) {
+    const compared = await redisAgainstThreads(actors, 8);
+    table.push([
+      `end-to-end decisions/s through Redis, ${actors} actor process(es) ÷ ${actors} actor thread(s)`,
+      compared === null ? 'no redis-server' : compared.ratio.toFixed(2),
+      compared === null ? '' : `${compared.redis.toFixed(0)} vs ${compared.threads.toFixed(0)} decisions/s, self-play; goal ≥ 0.9`,
     ]);
   }
   console.log(table.toString());

@@ -316,11 +316,10 @@ export class RedisTransport implements Transport, TrajectoryBus, WeightStore {
   /** Claimed entries of a dead consumer first, else the next new ones (blocking: no spinning while none come). */
   private async nextEntries(): Promise<[string, Buffer[]][]> {
     if (this.reclaimed.length > 0) return this.reclaimed.splice(0);
-    const claimed = await this.claim(this.options.claimIdleMs ?? 30_000);
-    if (claimed.length > 0) return claimed;
-    let reply;
     try {
-      reply = await (this.blocking ?? this.main).xreadgroupBuffer(
+      const claimed = await this.claim(this.options.claimIdleMs ?? 30_000);
+      if (claimed.length > 0) return claimed;
+      const reply = await (this.blocking ?? this.main).xreadgroupBuffer(
         'GROUP',
         GROUP,
         this.consumer,
@@ -332,18 +331,18 @@ export class RedisTransport implements Transport, TrajectoryBus, WeightStore {
         this.keys.stream,
         '>',
       );
+      if (reply === null) {
+        await this.sayWaiting();
+        return [];
+      }
+      const [, items] = (reply as [Buffer, [Buffer, Buffer[] | null][]][])[0];
+      return items.filter(([, fields]) => fields !== null).map(([id, fields]) => [id.toString(), fields as Buffer[]]);
     } catch (error) {
       // Redis restarted (its keys gone): the group again, and the next read.
       if (!/NOGROUP/.test((error as Error).message)) throw error;
       await this.createGroup();
       return [];
     }
-    if (reply === null) {
-      await this.sayWaiting();
-      return [];
-    }
-    const [, items] = (reply as [Buffer, [Buffer, Buffer[] | null][]][])[0];
-    return items.filter(([, fields]) => fields !== null).map(([id, fields]) => [id.toString(), fields as Buffer[]]);
   }
 
   /** Entries pending for at least `idleMs` with any consumer, now this one's (XAUTOCLAIM); their ids and fields. */

@@ -60,6 +60,8 @@ export interface IterationMetrics extends Omit<UpdateResult, 'passes'> {
   weightsVersion: number;
   actingVersion: number;
   league: number[];
+  /** Parts (of one actor each) the batch was merged from. */
+  parts: number;
   /** Parts dropped because the learner could not use them (weights too old), their decisions, and stream entries that could not be read. */
   staleParts: number;
   staleDecisions: number;
@@ -154,6 +156,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
 
       const metrics = {
         ...iterationMetrics(learner, collected, update, iterationSeconds, updateSeconds),
+        parts: taken.parts.length,
         staleParts: taken.stale.parts,
         staleDecisions: taken.stale.decisions,
         badEntries: taken.bad,
@@ -244,7 +247,7 @@ function iterationMetrics(
   update: UpdateResult,
   iterationSeconds: number,
   updateSeconds: number,
-): Omit<IterationMetrics, 'staleParts' | 'staleDecisions' | 'badEntries' | 'actors'> {
+): Omit<IterationMetrics, 'parts' | 'staleParts' | 'staleDecisions' | 'badEntries' | 'actors'> {
   const { state } = learner;
   const { passes, ...losses } = update;
   const teacherAgreement = stats.learnerDecisions > 0 ? stats.teacherAgreement / stats.learnerDecisions : 0;

@@ -1,0 +1,169 @@
+// Training over Redis with real processes and a real redis-server: clear errors (unreachable, wrong
+// password, unknown run); a learner and two `yaniv actor` processes through several weights
+// versions, with foreign and truncated stream entries counted and skipped and one actor killed
+// with SIGKILL mid-run (the learner goes on; every part sent is used, dropped as stale, or left
+// unread, never lost or used twice); Redis restarted under a running actor; the learner killed and
+// resumed under the same run ID.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisServer, redisAvailable } from '../../scripts/redisServer.js';
+
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const available = redisAvailable();
+let folder = '';
+let server: RedisServer;
+
+const TINY = ['--hidden-units', '8', '--games-per-actor', '4', '--rollout-samples', '128', '--minibatch-size', '64', '--max-turns', '30'];
+const QUICK = [...TINY, '--imitation-episodes', '4', '--episode', 'round', '--eval-every', '0', '--eval-games', '0', '--backend', 'wasm'];
+
+/** The tests name their Redis; a REDIS_URL of the caller's must not leak in. */
+function withoutRedisUrl(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.REDIS_URL;
+  return env;
+}
+
+interface Child {
+  process: ChildProcess;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+function start(...args: string[]): Child {
+  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: withoutRedisUrl() });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout.resume();
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { process: child, stderr: () => stderr, exited };
+}
+
+function yaniv(...args: string[]) {
+  const child = spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8', timeout: 60_000, env: withoutRedisUrl() });
+  return { code: child.status, stderr: child.stderr };
+}
+
+const iterations = (run: string) =>
+  existsSync(path.join(run, 'metrics.jsonl'))
+    ? readFileSync(path.join(run, 'metrics.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as Record<string, number>)
+        .filter((l) => (l.type as unknown) === 'iteration')
+    : [];
+
+async function until(what: string, check: () => boolean, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const runIdOf = (learner: Child) => /run ID (\w+)/.exec(learner.stderr())?.[1] ?? '';
+
+describe.skipIf(!available)('training over Redis', () => {
+  beforeAll(async () => {
+    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first`);
+    folder = mkdtempSync(path.join(tmpdir(), 'yaniv-redis-train-'));
+    server = await RedisServer.start('s3cret');
+  });
+  afterAll(() => {
+    server?.dispose();
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('names an unreachable Redis, a wrong password and an unknown run, exit 2', () => {
+    const wrong = server.url.replace('s3cret', 'nope');
+    const cases: [string[], RegExp][] = [
+      [['actor', '--redis', 'redis://127.0.0.1:1'], /cannot reach Redis at redis:\/\/127\.0\.0\.1:1/],
+      [['actor', '--redis', wrong], /refused the credentials: WRONGPASS/],
+      [['actor', '--redis', server.url, '--run', 'nosuchrun'], /no run "nosuchrun"/],
+      [['actor', '--redis', server.url], /no active run/],
+      [['actor'], /--redis URL \(or REDIS_URL\) is required/],
+      [['train', '--episodes', '2', '--out', path.join(folder, 'x'), '--redis', wrong, ...QUICK], /refused the credentials/],
+    ];
+    for (const [args, message] of cases) {
+      const result = yaniv(...args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toMatch(message);
+      expect(result.stderr).not.toContain('s3cret');
+    }
+  });
+
+  it('two actor processes through several versions; bad entries skipped; an actor killed with SIGKILL mid-run', async () => {
+    const out = path.join(folder, 'two');
+    const learner = start('train', '--episodes', '36', '--out', out, '--redis', server.url, ...QUICK, '--no-progress');
+    await until('the run ID', () => runIdOf(learner) !== '');
+    const run = runIdOf(learner);
+    const redis = new Redis(server.url);
+    const stream = `yaniv:run:${run}:trajectories`;
+    // A foreign entry and a truncated one before any actor speaks.
+    await redis.xadd(stream, '*', 'hello', 'world');
+    await redis.xadd(stream, '*', 'part', Buffer.from([0x85, 0xa6, 0x66]));
+    const doomed = start('actor', '--redis', server.url, '--run', run, '--backend', 'wasm');
+    const survivor = start('actor', '--redis', server.url, '--backend', 'wasm', '--workers', '0');
+    await until('two iterations', () => iterations(out).length >= 2);
+    doomed.process.kill('SIGKILL');
+    expect(await learner.exited, learner.stderr()).toBe(0);
+    expect(await survivor.exited, survivor.stderr()).toBe(0);
+    expect(survivor.stderr()).toMatch(/run finished: \d+ parts sent/);
+
+    const lines = iterations(out);
+    expect(lines.at(-1)?.weightsVersion).toBeGreaterThanOrEqual(3);
+    expect(lines.reduce((n, l) => n + l.badEntries, 0)).toBe(2);
+    expect(learner.stderr()).toMatch(/skipped stream entry .*no field "part"/);
+    expect(learner.stderr()).toMatch(/skipped stream entry .*not MessagePack/);
+    // Every entry read was used once, dropped as stale, or skipped as bad; none is left pending.
+    const groups = (await redis.xinfo('GROUPS', stream)) as unknown[][];
+    const info = Object.fromEntries(Array.from({ length: groups[0].length / 2 }, (_, i) => [groups[0][2 * i], groups[0][2 * i + 1]]));
+    expect(info.pending).toBe(0);
+    const accounted = lines.reduce((n, l) => n + l.parts + l.staleParts + l.badEntries, 0);
+    expect(accounted).toBe(info['entries-read']);
+    await redis.quit();
+  }, 120_000);
+
+  it('an actor goes on after a Redis restart; a learner killed and resumed goes on under the same run ID', async () => {
+    const out = path.join(folder, 'restart');
+    const learner = start(
+      'train',
+      '--episodes',
+      '24',
+      '--out',
+      out,
+      '--redis',
+      server.url,
+      ...QUICK,
+      '--checkpoint-every',
+      '1',
+      '--no-progress',
+    );
+    await until('the run ID', () => runIdOf(learner) !== '');
+    const run = runIdOf(learner);
+    const actor = start('actor', '--redis', server.url, '--run', run, '--backend', 'wasm');
+    await until('two iterations', () => iterations(out).length >= 2);
+    server.stop();
+    server.launch();
+    const before = iterations(out).length;
+    await until('iterations after the restart', () => iterations(out).length >= before + 2).catch((error: Error) => {
+      throw new Error(`${error.message}\nlearner: ${learner.stderr()}\nactor: ${actor.stderr()}`);
+    });
+    expect(learner.stderr()).toMatch(/Redis connection back/);
+
+    learner.process.kill('SIGKILL');
+    await learner.exited;
+    const resumed = start('train', '--resume', '--out', out, '--redis', server.url, '--no-progress');
+    expect(await resumed.exited, resumed.stderr()).toBe(0);
+    expect(resumed.stderr()).toContain(`run ID ${run}`);
+    expect(await actor.exited, actor.stderr()).toBe(0);
+    const lines = iterations(out);
+    expect(lines.map((l) => l.iteration)).toEqual(Array.from({ length: lines.length }, (_, i) => i + 1));
+    expect(lines.at(-1)?.episodes).toBeGreaterThanOrEqual(24);
+  }, 120_000);
+});
