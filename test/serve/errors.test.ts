@@ -86,7 +86,7 @@ describe('error codes', () => {
     for (const [extra, field, text] of [
       [{ drawnFromDeck: 'yes' }, 'view.drawnFromDeck', /must be true or false \(got "yes"\)/],
       [{ known: 5 }, 'view.known', /must be a list \(got 5\)/],
-      [{ preset: 'x'.repeat(50) }, 'view.preset', /must be a preset name \(got "x{40}…"\)/],
+      [{ preset: 'x'.repeat(50) }, 'view.preset', /must be at most 40 characters/],
       [{ known: [[], []], previous: 'KD' }, 'view.previous', /must be an object \(got "KD"\)/],
     ] as const) {
       const reply = await expectError({ type: 'advise', view: { ...view, ...extra } }, 'bad_message', text, field);
