@@ -3,7 +3,7 @@
 // client seats are all out of the game is played out at full speed and unstreamed, and bot-only
 // tables of every pair of the agents the server serves end on their own, well within the cap.
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mixSeed } from '../../agents/tournament/seeds.js';
 import { decideBatch } from '../../serve/decide.js';
 import { DEFAULT_AGENTS, parseServerOptions } from '../../serve/options.js';
@@ -47,7 +47,7 @@ describe('a table whose client seats are all out of the game', () => {
       const client = await TestClient.greeted(fast.url);
       // Seed 12 with a limit of 30: the client, left to its deadline's default action, is out after
       // round 1 (step 29); the two strong bots play 130-odd more steps.
-      const thinkMs = 100;
+      const thinkMs = 97; // a value no other timer of the server uses
       const created = await client.request<Msg<'table_created'>>({
         type: 'create_table',
         seats: ['client', 'strong', 'strong'],
@@ -60,14 +60,15 @@ describe('a table whose client seats are all out of the game', () => {
         (m) => m.type === 'round_end' && m.table === created.table && m.eliminated.includes(0),
       )) as Msg<'round_end'>;
       const since = client.frames.indexOf(out) + 1;
-      const started = performance.now();
+      // Count the bot think delays scheduled from here on: unwatched, the bots take none.
+      const timers = vi.spyOn(globalThis, 'setTimeout');
       const over = (await client.next((m) => m.type === 'game_over' && m.table === created.table)) as Msg<'game_over'>;
-      const elapsed = performance.now() - started;
+      const thinkDelays = timers.mock.calls.filter(([, ms]) => ms === thinkMs).length;
+      timers.mockRestore();
       const botSteps = over.counter - out.counter;
       expect(over.truncated).toBe(false);
       expect(botSteps).toBeGreaterThan(50);
-      // With each bot thinking 100 ms this would take over 5 s; unwatched there is no delay.
-      expect(elapsed).toBeLessThan((botSteps * thinkMs) / 4);
+      expect(thinkDelays).toBe(0);
       const after = client.frames.slice(since).filter((m): m is Exclude<ServerMessage, Msg<'welcome'>> => 'table' in m);
       const rounds = after.filter((m) => m.type === 'round_end');
       expect(rounds.length).toBeGreaterThan(0);
