@@ -31,6 +31,8 @@ interface Factory extends AgentAbilities {
   readonly params: readonly string[];
   /** Whether `name:ARG` is allowed. */
   readonly takesArg?: boolean;
+  /** Decides in well under a millisecond with no inference (a server answers it without a worker thread). */
+  readonly cheap: boolean;
   create(spec: AgentSpec): Promise<Agent>;
 }
 
@@ -57,6 +59,7 @@ const FACTORIES = {
   random: {
     explains: false,
     scores: 'none',
+    cheap: true,
     description: 'uniform over the legal actions (seeded)',
     params: [],
     create: async () => (await import('./random.js')).randomAgent(),
@@ -64,6 +67,7 @@ const FACTORIES = {
   novice: {
     explains: false,
     scores: 'none',
+    cheap: true,
     description: 'lays the most points, takes cards worth ≤ 2, calls when no opponent is known to be lower',
     params: [],
     create: async () => {
@@ -74,6 +78,7 @@ const FACTORIES = {
   intermediate: {
     explains: false,
     scores: 'none',
+    cheap: true,
     description: 'lays the longest group, takes cards that make groups, calls whenever legal',
     params: [],
     create: async () => {
@@ -84,8 +89,9 @@ const FACTORIES = {
   strong: {
     explains: true,
     scores: 'score',
+    cheap: true,
     description:
-      "card tracking, sampled Assaf risk before calling, one-turn-ahead discard planning (equity=PRESET: milestone play valued by that preset's shipped game equity, heads-up)",
+      "card tracking, the exact Assaf risk before calling, one-turn-ahead discard planning (equity=PRESET: milestone play valued by that preset's shipped game equity, heads-up)",
     params: ['equity', 'term'],
     create: async (spec) => {
       const [{ ruleAgent }, { explainStrong, strongBot }] = await Promise.all([import('./ruleAgent.js'), import('./strong.js')]);
@@ -103,6 +109,7 @@ const FACTORIES = {
   rollout: {
     explains: true,
     scores: 'score',
+    cheap: false,
     description: 'search over strong: determinised worlds and strong-like playouts (samples=N worlds, ms=N budget)',
     params: ['samples', 'ms'],
     create: async (spec) => {
@@ -118,6 +125,7 @@ const FACTORIES = {
   neural: {
     explains: true,
     scores: 'probability',
+    cheap: false,
     description:
       'a trained policy-value network (neural:PATH for a model folder or training run; the shipped model without; greedy=0 samples)',
     params: ['greedy'],
@@ -154,6 +162,12 @@ export function describeAgents(): ({ name: AgentName; description: string } & Ag
 export function agentAbilities(spec: string): AgentAbilities {
   const { explains, scores }: Factory = FACTORIES[parseAgentSpec(spec).name as AgentName];
   return { explains, scores };
+}
+
+/** Whether the agent a spec names decides cheaply, with no inference (see Factory.cheap); throws AgentSpecError. */
+export function decidesCheaply(spec: string): boolean {
+  const { cheap }: Factory = FACTORIES[parseAgentSpec(spec).name as AgentName];
+  return cheap;
 }
 
 /** Reads `name[:arg][?k=v&…]` and checks it against the registry; throws AgentSpecError naming the problem. */

@@ -9,6 +9,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { type DecideRequest, type DecideResult, agentFor, decideBatch } from './decide.js';
+import { decidesCheaply } from '../agents/registry.js';
 
 export interface PoolOptions {
   /** Worker threads; 0 runs inference on the main thread. */
@@ -39,14 +40,12 @@ interface Slot {
 const IN_FLIGHT_PER_WORKER = 2;
 
 /**
- * Agents cheap enough to answer on the main thread (well under a millisecond a decision, no
- * inference): for them the worker round trip (two structured clones and a thread hop) cost more
- * than the decision. Trained models and the searching `rollout` go to the workers.
+ * Agents the registry declares cheap (well under a millisecond a decision, no inference) answer
+ * on the main thread: for them the worker round trip (two structured clones and a thread hop)
+ * cost more than the decision. Trained models and the searching `rollout` go to the workers.
  */
-const INLINE_AGENTS: ReadonlySet<string> = new Set(['strong', 'intermediate', 'novice', 'random']);
-
 function runsInline(spec: string): boolean {
-  return INLINE_AGENTS.has(spec);
+  return decidesCheaply(spec);
 }
 
 /** The worker script next to this module, or the compiled one when this runs from source (tests). */
