@@ -133,8 +133,9 @@ describe.skipIf(!available)('training over Redis', () => {
     const out = path.join(folder, 'restart');
     const learner = start(
       'train',
+      // Far more than the test plays: the learner must still be running when it is killed.
       '--episodes',
-      '24',
+      '100000',
       '--out',
       out,
       '--redis',
@@ -158,12 +159,13 @@ describe.skipIf(!available)('training over Redis', () => {
 
     learner.process.kill('SIGKILL');
     await learner.exited;
-    const resumed = start('train', '--resume', '--out', out, '--redis', server.url, '--no-progress');
+    const target = String((iterations(out).at(-1)?.episodes ?? 0) + 8);
+    const resumed = start('train', '--resume', '--out', out, '--episodes', target, '--redis', server.url, '--no-progress');
     expect(await resumed.exited, resumed.stderr()).toBe(0);
     expect(resumed.stderr()).toContain(`run ID ${run}`);
     expect(await actor.exited, actor.stderr()).toBe(0);
     const lines = iterations(out);
     expect(lines.map((l) => l.iteration)).toEqual(Array.from({ length: lines.length }, (_, i) => i + 1));
-    expect(lines.at(-1)?.episodes).toBeGreaterThanOrEqual(24);
+    expect(lines.at(-1)?.episodes).toBeGreaterThanOrEqual(Number(target));
   }, 120_000);
 });
