@@ -3,6 +3,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { backendOption } from '../nn/backendChoice.js';
 import type { BackendChoice } from '../nn/backendChoice.js';
+import { stopOnSignal } from './stopSignal.js';
 
 export function actorCommand(): Command {
   return new Command('actor')
@@ -20,14 +21,7 @@ export function actorCommand(): Command {
         throw new InvalidArgumentError(`--workers: must be a whole number ≥ 0, got ${raw.workers}`);
       const { initBackend } = await import('../nn/backend.js');
       const { runActorHost } = await import('../training/redisRun.js');
-      const stop = { requested: false };
-      const onSignal = () => {
-        if (stop.requested) process.exit(130);
-        stop.requested = true;
-        process.stderr.write('\nyaniv actor: stopping after the parts being played\n');
-      };
-      process.on('SIGINT', onSignal);
-      process.on('SIGTERM', onSignal);
+      const stop = stopOnSignal('yaniv actor: stopping after the parts being played');
       if (workers === 0) await initBackend(raw.backend);
       let lastLine = 0;
       const result = await runActorHost({
@@ -45,8 +39,7 @@ export function actorCommand(): Command {
           );
         },
       });
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      stop.release();
       process.stderr.write(`${result.finished ? 'run finished' : 'stopped'}: ${result.parts} parts sent to run ${result.run}\n`);
     });
 }

@@ -15,6 +15,7 @@ import {
   hyperParametersSchema,
   runOptionsSchema,
 } from '../training/config.js';
+import { stopOnSignal } from './stopSignal.js';
 
 /** A flag's text as the value its field takes: lists of numbers, numbers, booleans, null ("null"/"none"), strings. */
 function flagValue(text: string, sample: unknown): unknown {
@@ -131,14 +132,7 @@ export function trainCommand(): Command {
     }
     // tfjs and the trainer load only for this command.
     const { train } = await import('../training/trainer.js');
-    const stop = { requested: false };
-    const onSignal = () => {
-      if (stop.requested) process.exit(130);
-      stop.requested = true;
-      process.stderr.write('\nyaniv train: stopping after this iteration (a checkpoint is written first); Ctrl-C again to quit at once\n');
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    const stop = stopOnSignal('yaniv train: stopping after this iteration (a checkpoint is written first); Ctrl-C again to quit at once');
     const tty = raw.progress !== false && process.stderr.isTTY;
     // A MultiBar of one bar, for its log() that prints above the bar.
     const bars = tty
@@ -199,8 +193,7 @@ export function trainCommand(): Command {
       },
     );
     bars?.stop();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stop.release();
     process.stderr.write(
       `${result.stopped ? 'stopped' : 'finished'} at ${result.state.episodes} episodes; resume with: yaniv train --resume --out ${run.out} --episodes N\n`,
     );
