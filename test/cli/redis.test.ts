@@ -34,8 +34,13 @@ interface Child {
   exited: Promise<number | null>;
 }
 
+/** The processes still running, killed after the tests even when one fails midway. */
+const running = new Set<ChildProcess>();
+
 function start(...args: string[]): Child {
   const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: withoutRedisUrl() });
+  running.add(child);
+  child.on('exit', () => running.delete(child));
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   child.stdout.resume();
@@ -75,6 +80,7 @@ describe.skipIf(!available)('training over Redis', () => {
     server = await RedisServer.start('s3cret');
   });
   afterAll(() => {
+    running.forEach((child) => child.kill('SIGKILL'));
     server?.dispose();
     if (folder) rmSync(folder, { recursive: true, force: true });
   });
