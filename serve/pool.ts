@@ -45,8 +45,12 @@ const IN_FLIGHT_PER_WORKER = 2;
  * cost more than the decision. Trained models and the searching `rollout` go to the workers.
  */
 function runsInline(spec: string): boolean {
-  return decidesCheaply(spec);
+  let inline = inlineBySpec.get(spec);
+  if (inline === undefined) inlineBySpec.set(spec, (inline = decidesCheaply(spec)));
+  return inline;
 }
+/** The answer per served spec, so that a request does not parse its agent's spec again. */
+const inlineBySpec = new Map<string, boolean>();
 
 /** The worker script next to this module, or the compiled one when this runs from source (tests). */
 export function defaultWorkerUrl(): URL {

@@ -215,6 +215,7 @@ function actorInits(settings: RunSettings, learner: Learner): ActorInit[] {
   const { run, hp, mix } = settings;
   const { state } = learner;
   const teacher = state.episodes < learner.imitationTarget ? hp.imitationTeacher : null;
+  const equity = rewardEquity(hp, run);
   return Array.from({ length: Math.max(1, run.workers) }, (_, actor) => ({
     actor,
     backend: run.backend,
@@ -227,7 +228,7 @@ function actorInits(settings: RunSettings, learner: Learner): ActorInit[] {
       returnHorizon: hp.returnHorizon,
       opponents: mix,
       seed: mixSeed(run.seed, 2, state.iteration, actor),
-      equity: rewardEquity(hp, run),
+      equity,
     },
   }));
 }
