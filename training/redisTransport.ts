@@ -18,11 +18,10 @@
  * recreates the group, and actors wait for the header to come back.
  */
 import os from 'node:os';
-import { Packr } from 'msgpackr';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { Snapshot } from './league.js';
-import { SUMMED_STATS, TRAJECTORY_WIRE_FORMAT, decodeTrajectoryBatch, encodeTrajectoryBatch } from './trajectory.js';
+import { SUMMED_STATS, TRAJECTORY_WIRE_FORMAT, decodeTrajectoryBatch, encodeTrajectoryBatch, unpackWire, wirePackr } from './trajectory.js';
 import type { TakeRequest, TakenParts, Transport, TrajectoryBus, TrajectoryPart, WeightStore, WeightsHeader } from './transport.js';
 
 /** Redis cannot be reached, refuses the password, or has no such run: the CLI exits 2. */
@@ -94,8 +93,6 @@ export async function connectRedis(url: string, name: string): Promise<Redis> {
 
 // ---- Parts on the wire ----
 
-const packr = new Packr({ useRecords: false, mapsAsObjects: true, moreTypes: false });
-
 const modeSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('ppo') }),
   z.strictObject({ kind: z.literal('imitation'), teacherPlays: z.boolean() }),
@@ -116,18 +113,12 @@ const partSchema = z.strictObject({
 
 export function encodePart(part: TrajectoryPart): Buffer {
   const { actor, weightsVersion, mode, stats, trajectories } = part;
-  return packr.pack({ format: PART_FORMAT, actor, weightsVersion, mode, stats, trajectories: encodeTrajectoryBatch(trajectories) });
+  return wirePackr.pack({ format: PART_FORMAT, actor, weightsVersion, mode, stats, trajectories: encodeTrajectoryBatch(trajectories) });
 }
 
 /** A stream entry's part; throws an Error naming the problem for anything else. */
 export function decodePart(bytes: Uint8Array): TrajectoryPart {
-  let value: unknown;
-  try {
-    value = packr.unpack(bytes);
-  } catch (error) {
-    throw new Error(`not MessagePack: ${(error as Error).message.slice(0, 200)}`);
-  }
-  const parsed = partSchema.safeParse(value);
+  const parsed = partSchema.safeParse(unpackWire(bytes));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(`not a ${PART_FORMAT} part: ${issue.path.join('.') || 'entry'}: ${issue.message}`);

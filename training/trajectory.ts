@@ -144,7 +144,17 @@ export class TrajectoryDecodeError extends Error {
   override name = 'TrajectoryDecodeError';
 }
 
-const packr = new Packr({ useRecords: false, mapsAsObjects: true, moreTypes: false });
+/** The one MessagePack setup of the wire: plain maps, no records, no extension types. */
+export const wirePackr = new Packr({ useRecords: false, mapsAsObjects: true, moreTypes: false });
+
+/** Unpacks wire bytes, or throws a TrajectoryDecodeError saying they are not MessagePack. */
+export function unpackWire(bytes: Uint8Array): unknown {
+  try {
+    return wirePackr.unpack(bytes);
+  } catch (error) {
+    throw new TrajectoryDecodeError(`not MessagePack: ${(error as Error).message.slice(0, 200)}`);
+  }
+}
 
 function bytesOf(array: AnyColumnArray): Uint8Array {
   return new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
@@ -160,7 +170,7 @@ export function encodeTrajectoryBatch(batch: TrajectoryBatch): Uint8Array {
     const array = column(batch, name);
     if (array !== null) columns[name] = [spec(name).type, spec(name).width, bytesOf(array)];
   }
-  return packr.pack({ format: TRAJECTORY_WIRE_FORMAT, count: batch.count, columns });
+  return wirePackr.pack({ format: TRAJECTORY_WIRE_FORMAT, count: batch.count, columns });
 }
 
 function decodeColumn(name: ColumnName, entry: unknown, count: number): AnyColumnArray {
@@ -180,12 +190,7 @@ function decodeColumn(name: ColumnName, entry: unknown, count: number): AnyColum
 
 /** Reads `encodeTrajectoryBatch`'s bytes; anything else is a TrajectoryDecodeError, never a crash. */
 export function decodeTrajectoryBatch(bytes: Uint8Array): TrajectoryBatch {
-  let value: unknown;
-  try {
-    value = packr.unpack(bytes);
-  } catch (error) {
-    throw new TrajectoryDecodeError(`not MessagePack: ${(error as Error).message.slice(0, 200)}`);
-  }
+  const value = unpackWire(bytes);
   if (typeof value !== 'object' || value === null) throw new TrajectoryDecodeError('not a trajectory batch (no map)');
   const { format, count, columns } = value as Record<string, unknown>;
   if (format !== TRAJECTORY_WIRE_FORMAT)
