@@ -33,6 +33,12 @@ function agentList(text: string): string[] {
   return specs;
 }
 
+function redisUrl(text: string): string {
+  if (!/^rediss?:\/\/./.test(text))
+    throw new InvalidArgumentError(`--redis must be a redis:// or rediss:// URL (got ${JSON.stringify(text.slice(0, 80))})`);
+  return text;
+}
+
 export function serveCommand(): Command {
   const command = new Command('serve')
     .description('Serve the bots over WebSocket: opponents at tables and advice on positions (serve/PROTOCOL.md)')
@@ -53,6 +59,16 @@ export function serveCommand(): Command {
         wholeNumber('--max-turns', 1, Number.MAX_SAFE_INTEGER),
       ),
     )
+    .addOption(
+      new Option('--redis <url>', 'keep tables in this Redis, shared by every server process (a resume on any of them takes a table over)')
+        .env('YANIV_REDIS')
+        .argParser(redisUrl),
+    )
+    .addOption(
+      new Option('--shutdown-ms <n>', 'on SIGTERM, the bound on handing tables over and closing clients').argParser(
+        wholeNumber('--shutdown-ms', 0, 600_000),
+      ),
+    )
     .addOption(new Option('--log-level <level>', 'log level (JSON lines on standard error)').choices(LOG_LEVELS).default('info'));
   // The rules of tables whose create_table names neither preset nor rules.
   return ruleOptions(command).action(
@@ -67,6 +83,8 @@ export function serveCommand(): Command {
         workers?: number;
         thinkMs?: number;
         maxTurns?: number;
+        redis?: string;
+        shutdownMs?: number;
         logLevel: string;
       },
     ) => {
@@ -82,6 +100,8 @@ export function serveCommand(): Command {
         ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
         ...(flags.thinkMs !== undefined ? { thinkMs: flags.thinkMs } : {}),
         ...(flags.maxTurns !== undefined ? { maxTurns: flags.maxTurns } : {}),
+        ...(flags.redis !== undefined ? { redis: flags.redis } : {}),
+        ...(flags.shutdownMs !== undefined ? { shutdownMs: flags.shutdownMs } : {}),
       };
       const server = await startServer(options, { logger }).catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL') {
@@ -100,6 +120,8 @@ export function serveCommand(): Command {
         if (stopping) return;
         stopping = true;
         logger.info({ event: 'signal', signal }, 'shutting down');
+        // The bound holds even if something hangs: past it (and a margin to flush the logs) the process exits.
+        setTimeout(() => process.exit(1), server.options.shutdownMs + 2000).unref();
         server.close().then(
           () => {
             logger.flush();

@@ -65,7 +65,17 @@ export const serverOptionsSchema = z.strictObject({
   batchMax: int(1, 4096).default(64).describe('Largest inference batch.'),
   batchWindowMs: int(0, 1000).default(0).describe('How long a batch waits for company (0: the rest of the event-loop turn).'),
   slowMs: int(1).default(100).describe('Requests slower than this are logged.'),
-  shutdownMs: int(0).default(5000).describe('On shutdown, how long clients get to close before they are cut off.'),
+  shutdownMs: int(0)
+    .default(5000)
+    .describe('On shutdown (SIGTERM), the bound on handing tables over and letting clients close before they are cut off.'),
+  redis: z
+    .string()
+    .regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' })
+    .nullable()
+    .default(null)
+    .describe(
+      "The table store shared by every server process (each table written after every step; a resume on any process takes it over); null: tables live in this process's memory only.",
+    ),
 });
 
 export type ServerOptionsInput = z.input<typeof serverOptionsSchema>;
