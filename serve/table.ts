@@ -5,10 +5,12 @@
  * nothing of sockets: it hands messages to whichever owner is attached (a connection), so a
  * client that reconnects takes the table over with its token.
  *
- * Bound to a shared table store (`bind`, serve/tableStore.ts), it writes each step before the
- * messages that show it go out (one write per burst of steps, pipelined: the next bot move is
- * computed while the write is in flight), so no client is ever shown a state another process
- * could not rebuild; without one, messages go out at once.
+ * Bound to a shared table store (`bind`, serve/tableStore.ts), it writes every step (one write
+ * per burst of steps, pipelined), and a client's own step (or a deadline's default action) is
+ * written before anything after it goes out: no client is told `acted` for a step another process
+ * could not rebuild. A bot's step is told at once, its write in flight: a process that rebuilds
+ * the table without it makes the very same step (same seed, counter and view). Without a store,
+ * messages go out at once.
  */
 import type { Logger } from 'pino';
 import { IllegalActionError, type PlayerView } from '../env/index.js';
@@ -82,6 +84,8 @@ export class Table {
   private outbox: AfterWrite[] = [];
   private tail: Promise<void> | null = null;
   private commitQueued = false;
+  /** A client's step or a default action was played since the last write: what follows waits for the write. */
+  private mustWait = false;
 
   constructor(
     readonly settings: TableSettings,
@@ -232,6 +236,7 @@ export class Table {
     let report: StepReport;
     try {
       report = this.game.step('cards' in move ? this.game.discardId(move.cards) : move.action);
+      this.mustWait = true;
     } catch (error) {
       if (error instanceof IllegalActionError) throw new ProtocolError('illegal_action', error.message, field, { reason: error.reason });
       throw error;
@@ -293,10 +298,17 @@ export class Table {
     this.commitQueued = false;
     if (!this.binding || this.closed) return;
     const pending = this.outbox.splice(0);
+    const wait = this.mustWait || !this.stored;
+    this.mustWait = false;
     const written = this.write(this.binding.store, this.binding.claim);
-    const settle = (outcome: WriteOutcome | null) => this.settle(outcome, pending);
-    if (this.tail === null && (written === null || typeof written === 'string')) return settle(written);
-    const tail = (this.tail ?? Promise.resolve()).then(() => written).then(settle);
+    if (written !== null && !wait) void Promise.resolve(written).then((outcome) => this.noted(outcome));
+    const gate = wait ? written : null;
+    const settle = (outcome: WriteOutcome | null) => {
+      const go = this.noted(outcome);
+      for (const p of pending) (go ? p.run : p.dropped)?.();
+    };
+    if (this.tail === null && (gate === null || typeof gate === 'string')) return settle(gate);
+    const tail = (this.tail ?? Promise.resolve()).then(() => gate).then(settle);
     this.tail = tail;
     void tail.then(() => {
       if (this.tail === tail) this.tail = null;
@@ -316,11 +328,11 @@ export class Table {
     return store.append(claim, from, this.game.moves.slice(from, counter), this.deadlineAt, this.expireAt);
   }
 
-  private settle(outcome: WriteOutcome | null, pending: AfterWrite[]): void {
+  /** Acts on a write's outcome; returns whether what waited for it may go out. */
+  private noted(outcome: WriteOutcome | null): boolean {
     if (outcome === 'lost') {
       if (!this.closed) this.services.lost(this);
-      for (const p of pending) p.dropped?.();
-      return;
+      return false;
     }
     if (outcome === 'missing' || outcome === 'unavailable') {
       if (this.stored)
@@ -331,11 +343,7 @@ export class Table {
       this.stored = false;
       if (outcome === 'missing') this.changed();
     }
-    if (this.closed) {
-      for (const p of pending) p.dropped?.();
-      return;
-    }
-    for (const p of pending) p.run();
+    return !this.closed;
   }
 
   private sendStates(): void {
@@ -442,6 +450,7 @@ export class Table {
           { event: 'deadline', table: this.id, seat, counter: this.game.counter },
           'a client seat ran out of time: default action',
         );
+        this.mustWait = true;
         this.played(this.game.step(this.game.defaultAction()), true);
       },
       Math.max(0, this.deadlineAt - now),
