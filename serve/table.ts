@@ -36,6 +36,8 @@ export interface TableSettings {
   readonly moveDeadlineMs: number | null;
   /** Whole turns after which the game stops unfinished (game_over with truncated: true). */
   readonly maxTurns: number;
+  /** The published model version each bot agent plays here, kept to the end of the game (none: as the server started). */
+  readonly models?: Readonly<Record<string, number>>;
 }
 
 /** Where a table's messages go: the connection that plays it now. */
@@ -46,7 +48,7 @@ export interface TableOwner {
 }
 
 export interface TableServices {
-  decide(agent: string, view: PlayerView, seed: number): Promise<DecideResult>;
+  decide(agent: string, view: PlayerView, seed: number, modelVersion: number | null): Promise<DecideResult>;
   readonly log: Logger;
   now(): number;
   /** A table no client touches for this long expires (here and in the store). */
@@ -461,7 +463,8 @@ export class Table {
     if (this.closed || this.halted || this.deciding) return;
     const counter = this.game.counter;
     this.deciding = true;
-    this.services.decide(agent, this.game.view(seat), mixSeed(this.settings.seed, counter)).then(
+    const version = this.settings.models?.[agent] ?? null;
+    this.services.decide(agent, this.game.view(seat), mixSeed(this.settings.seed, counter), version).then(
       (result) => {
         this.deciding = false;
         if (this.closed || this.halted || this.game.counter !== counter) return;
