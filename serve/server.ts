@@ -27,7 +27,7 @@ import {
   ruleOptionsJsonSchema,
 } from '../env/index.js';
 import { packageRoot, readModelCard } from '../agents/modelFolder.js';
-import { agentAbilities, describeAgents, parseAgentSpec } from '../agents/registry.js';
+import { agentAbilities, decidesCheaply, describeAgents, parseAgentSpec } from '../agents/registry.js';
 import { CODECS } from './codec.js';
 import { CLOSE, Connection, type ServerContext } from './connection.js';
 import { type ServerOptions, type ServerOptionsInput, parseServerOptions } from './options.js';
@@ -175,6 +175,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
           : models.models.specFor(agent, modelVersion).then((spec) => decide(spec, view, seed)),
       log,
       now: Date.now,
+      reproducible: decidesCheaply,
       idleMs: options.idleTableMs,
     },
     store,
