@@ -33,6 +33,17 @@ function agentList(text: string): string[] {
   return specs;
 }
 
+function addressList(text: string): string[] {
+  const addresses = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const bad = addresses.find((a) => !/^[^\s:]+:\d{1,5}$|^\[[0-9a-fA-F:.]+\]:\d{1,5}$/.test(a));
+  if (addresses.length === 0 || bad !== undefined)
+    throw new InvalidArgumentError(`--peers: give HOST:PORT addresses, comma-separated (got ${JSON.stringify(bad ?? text)})`);
+  return addresses;
+}
+
 export function serveCommand(): Command {
   const command = new Command('serve')
     .description('Serve the bots over WebSocket: opponents at tables and advice on positions (serve/PROTOCOL.md)')
@@ -53,6 +64,13 @@ export function serveCommand(): Command {
         wholeNumber('--max-turns', 1, Number.MAX_SAFE_INTEGER),
       ),
     )
+    .addOption(
+      new Option(
+        '--peers <list>',
+        'behind deploy/nginx: every server address of the upstream, comma-separated as nginx writes them (table ids are minted to hash to this process)',
+      ).argParser(addressList),
+    )
+    .addOption(new Option('--advertise <host:port>', "this process's address among --peers (default: --host:--port)"))
     .addOption(new Option('--log-level <level>', 'log level (JSON lines on standard error)').choices(LOG_LEVELS).default('info'));
   // The rules of tables whose create_table names neither preset nor rules.
   return ruleOptions(command).action(
@@ -67,6 +85,8 @@ export function serveCommand(): Command {
         workers?: number;
         thinkMs?: number;
         maxTurns?: number;
+        peers?: string[];
+        advertise?: string;
         logLevel: string;
       },
     ) => {
@@ -82,11 +102,15 @@ export function serveCommand(): Command {
         ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
         ...(flags.thinkMs !== undefined ? { thinkMs: flags.thinkMs } : {}),
         ...(flags.maxTurns !== undefined ? { maxTurns: flags.maxTurns } : {}),
+        ...(flags.peers !== undefined ? { peers: flags.peers } : {}),
+        ...(flags.advertise !== undefined ? { advertise: flags.advertise } : {}),
       };
       const server = await startServer(options, { logger }).catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL') {
           throw new InvalidArgumentError(`cannot listen on ${flags.host}:${flags.port} (${error.code}): pick another --host or --port`);
         }
+        // The server's own option checks (such as --advertise among --peers) are the user's to fix.
+        if (error instanceof RangeError) throw new InvalidArgumentError(error.message);
         throw error;
       });
       const health = server.pageUrl + 'health';

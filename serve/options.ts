@@ -66,6 +66,13 @@ export const serverOptionsSchema = z.strictObject({
   batchWindowMs: int(0, 1000).default(0).describe('How long a batch waits for company (0: the rest of the event-loop turn).'),
   slowMs: int(1).default(100).describe('Requests slower than this are logged.'),
   shutdownMs: int(0).default(5000).describe('On shutdown, how long clients get to close before they are cut off.'),
+  peers: z
+    .array(z.string().min(1))
+    .default([])
+    .describe(
+      "Behind deploy/nginx: every server address of the nginx upstream, as its configuration writes them (127.0.0.1:8081); table ids are then minted so that nginx's consistent hash of the id routes to this process.",
+    ),
+  advertise: z.string().min(1).nullable().default(null).describe("This process's address among `peers` (default: host:port)."),
 });
 
 export type ServerOptionsInput = z.input<typeof serverOptionsSchema>;

@@ -31,6 +31,7 @@ import { CLOSE, Connection, type ServerContext } from './connection.js';
 import { type ServerOptions, type ServerOptionsInput, parseServerOptions } from './options.js';
 import { InferencePool, type PoolOptions } from './pool.js';
 import { type Encoding, type Msg, PROTOCOL_VERSION, type RequestId, SUBPROTOCOLS } from './protocol.js';
+import { ownIdFilter } from './ring.js';
 import { StaticSite, serveStatic } from './static.js';
 import { SlowLog } from './slowLog.js';
 import { TableRegistry } from './tables.js';
@@ -68,6 +69,7 @@ export function serverVersion(): string {
 export async function startServer(input: ServerOptionsInput = {}, start: StartOptions = {}): Promise<RunningServer> {
   const options = parseServerOptions(input);
   resolveRules({ preset: options.preset, rules: options.rules, players: 2 });
+  const ownsId = ownIdFilter(options.peers, options.advertise ?? `${options.host}:${options.port}`);
   const log = start.logger ?? pino({ base: { service: 'yaniv-serve' } }, pino.destination(2));
   const specs = options.agents.map((spec) => ({ spec, parsed: parseAgentSpec(spec) }));
   const pool = new InferencePool(poolOptions(options, start.workerUrl), options.agents, log);
@@ -103,11 +105,15 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
       rules: { ...options.rules },
     },
   };
-  const tables = new TableRegistry(options.maxTables, {
-    decide: (agent, view, seed) => pool.decide({ agent, source: { kind: 'playerView', view }, seed, explain: false }),
-    log,
-    now: Date.now,
-  });
+  const tables = new TableRegistry(
+    options.maxTables,
+    {
+      decide: (agent, view, seed) => pool.decide({ agent, source: { kind: 'playerView', view }, seed, explain: false }),
+      log,
+      now: Date.now,
+    },
+    ownsId,
+  );
   const slow = new SlowLog(log);
   const ctx: ServerContext = {
     options,

@@ -9,6 +9,8 @@ export class TableRegistry {
   constructor(
     private readonly maxTables: number,
     private readonly services: TableServices,
+    /** Behind nginx (serve/ring.ts): only ids its consistent hash routes to this process. */
+    private readonly ownsId: ((id: string) => boolean) | null = null,
   ) {}
 
   get size(): number {
@@ -21,7 +23,7 @@ export class TableRegistry {
       throw new ProtocolError('table_full', `the server holds its maximum of ${this.maxTables} tables; try again later`);
     let id: string;
     do id = `t-${randomBytes(6).toString('base64url')}`;
-    while (this.tables.has(id));
+    while (this.tables.has(id) || (this.ownsId !== null && !this.ownsId(id)));
     const table = new Table(
       { ...settings, id, token: randomBytes(18).toString('base64url'), seed: settings.seed ?? randomInt(2 ** 31 - 1) },
       this.services,
