@@ -78,7 +78,7 @@ export function ownIdFilter(peers: readonly string[], self: string): ((id: strin
   if (peers.length === 0) return null;
   if (!peers.includes(self))
     throw new RangeError(
-      `server option "advertise": ${self} is not among the peers (${peers.join(', ')}); give this process's address as the nginx upstream writes it`,
+      `--advertise ${self} is not among the --peers (${peers.join(', ')}); give this process's address as the nginx upstream writes it`,
     );
   const ring = new UpstreamRing(peers);
   return (id) => ring.owner(id) === self;

@@ -33,7 +33,7 @@ describe('the ring', () => {
     const own = ownIdFilter(servers, servers[1]);
     expect(ids.filter((id) => own?.(id)).every((id) => ring.owner(id) === servers[1])).toBe(true);
     expect(ownIdFilter([], 'anything')).toBeNull();
-    expect(() => ownIdFilter(servers, '127.0.0.1:9999')).toThrow(/127\.0\.0\.1:9999 is not among the peers/);
+    expect(() => ownIdFilter(servers, '127.0.0.1:9999')).toThrow(/127\.0\.0\.1:9999 is not among the --peers/);
   });
 
   it('renders the nginx template with every field filled', () => {
