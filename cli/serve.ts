@@ -39,6 +39,8 @@ export function serveCommand(): Command {
       if (stopping) return;
       stopping = true;
       logger.info({ event: 'signal', signal }, 'shutting down');
+      // The bound holds even if something hangs: past it (and a margin to flush the logs) the process exits.
+      setTimeout(() => process.exit(1), server.options.shutdownMs + 2000).unref();
       server.close().then(
         () => {
           logger.flush();

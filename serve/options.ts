@@ -69,7 +69,17 @@ export const serverOptionsSchema = z.strictObject({
   batchMax: intFrom(1, 4096).default(64).describe('Largest inference batch.'),
   batchWindowMs: intFrom(0, 1000).default(0).describe('How long a batch waits for company (0: the rest of the event-loop turn).'),
   slowMs: intFrom(1).default(100).describe('Requests slower than this are logged.'),
-  shutdownMs: intFrom(0).default(5000).describe('On shutdown, how long clients get to close before they are cut off.'),
+  shutdownMs: intFrom(0)
+    .default(5000)
+    .describe('On shutdown (SIGTERM), the bound on handing tables over and letting clients close before they are cut off.'),
+  redis: z
+    .string()
+    .regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' })
+    .nullable()
+    .default(null)
+    .describe(
+      "The table store shared by every server process (each table written after every step; a resume on any process takes it over); unset: tables live in this process's memory only.",
+    ),
   peers: z
     .array(z.string().regex(ADDRESS, { error: 'must be HOST:PORT addresses' }))
     .default([])
@@ -92,6 +102,7 @@ export const SERVE_FLAGS: FlagSpecs<typeof serverOptionsSchema.shape> = {
   allowOrigins: { flag: '--allow-origin', value: '<origin>', variadic: true },
   ...RULE_SELECTION_FLAGS,
   workers: { defaultText: 'cores − 1 (at least 1)' },
+  redis: { value: '<url>', env: 'YANIV_REDIS' },
   peers: { value: '<list>' },
   advertise: { value: '<host:port>', defaultText: 'host:port' },
 };

@@ -120,7 +120,9 @@ describe.skipIf(!available)('training over Redis', () => {
     await redis.xadd(stream, '*', 'part', Buffer.from([0x85, 0xa6, 0x66]));
     const doomed = start('actor', '--redis', server.url, '--run', run, '--backend', 'wasm');
     const survivor = start('actor', '--redis', server.url, '--backend', 'wasm', '--workers', '0');
-    await until('two iterations', () => iterations(out).length >= 2);
+    await until('two iterations', () => iterations(out).length >= 2).catch((error: Error) => {
+      throw new Error(`${error.message}\nlearner: ${learner.stderr()}\nactors: ${doomed.stderr()}\n${survivor.stderr()}`);
+    });
     doomed.process.kill('SIGKILL');
     expect(await learner.exited, learner.stderr()).toBe(0);
     expect(await survivor.exited, survivor.stderr()).toBe(0);
@@ -162,7 +164,9 @@ describe.skipIf(!available)('training over Redis', () => {
     await until('the run ID', () => runIdOf(learner) !== '');
     const run = runIdOf(learner);
     const actor = start('actor', '--redis', server.url, '--run', run, '--backend', 'wasm');
-    await until('two iterations', () => iterations(out).length >= 2);
+    await until('two iterations', () => iterations(out).length >= 2).catch((error: Error) => {
+      throw new Error(`${error.message}\nlearner: ${learner.stderr()}\nactor: ${actor.stderr()}`);
+    });
     server.stop();
     server.launch();
     const before = iterations(out).length;
