@@ -33,6 +33,7 @@ import { CLOSE, Connection, type ServerContext } from './connection.js';
 import { type ServerOptions, type ServerOptionsInput, parseServerOptions } from './options.js';
 import { InferencePool, type PoolOptions } from './pool.js';
 import { type Encoding, type Msg, PROTOCOL_VERSION, type RequestId, SUBPROTOCOLS } from './protocol.js';
+import { ownIdFilter } from './ring.js';
 import { StaticSite, serveStatic } from './static.js';
 import { SlowLog } from './slowLog.js';
 import { TableRegistry } from './tables.js';
@@ -109,6 +110,7 @@ export function serverVersion(): string {
 export async function startServer(input: ServerOptionsInput = {}, start: StartOptions = {}): Promise<RunningServer> {
   const options = parseServerOptions(input);
   resolveRules({ preset: options.preset, rules: options.rules, players: 2 });
+  const ownsId = ownIdFilter(options.peers, options.advertise ?? `${options.host}:${options.port}`);
   const log = start.logger ?? pino({ base: { service: 'yaniv-serve' } }, pino.destination(2));
   const specs = options.agents.map((spec) => ({ spec, parsed: parseAgentSpec(spec) }));
   const store = await openStore(options, start, log);
@@ -179,6 +181,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
       idleMs: options.idleTableMs,
     },
     store,
+    ownsId,
   );
   const slow = new SlowLog(log);
   const ctx: ServerContext = {
