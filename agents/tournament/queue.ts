@@ -1,0 +1,205 @@
+/**
+ * A tournament's games on a Redis job queue (BullMQ): `yaniv bench --redis URL` cuts the schedule
+ * into jobs of whole duplicate-deal groups (benchJob.ts) and gathers their results; `yaniv worker
+ * --redis URL` on any machine plays them in sandboxed child processes. A job whose worker dies
+ * stops renewing its lock and is moved back to the queue by another worker's stalled-job check,
+ * then played again there; the deals and the agents' seeds depend on the game's place in the
+ * schedule only, so the results are the same wherever and however often a job was played.
+ */
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import { Job, Queue, QueueEvents, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { connectRedis, redactUrl } from '../../redis/connect.js';
+import { BuildMismatchError, type BenchJob, QUEUE_NAME, buildId, makeJob, parseJobResult, splitIntoJobs } from './benchJob.js';
+import type { GameDispatcher } from './dispatch.js';
+
+/** A job failed for good (a bug, a bad agent spec on the workers, or retries used up): the bench stops, naming it. */
+export class RemoteJobError extends Error {
+  override name = 'RemoteJobError';
+}
+
+/** Tries a job gets (a worker's error, or a worker of another build); stalls are counted apart (maxStalledCount). */
+const ATTEMPTS = 5;
+/** Jobs a bench aims for: enough for many workers to share, few enough that each is worth its round trip. */
+const TARGET_JOBS = 64;
+/** Fewest games a job holds (whole deal groups may make it more). */
+const MIN_JOB_GAMES = 4;
+
+export interface BenchStatus {
+  /** Games played so far (finished jobs, and what running jobs reported). */
+  played: number;
+  total: number;
+  /** Worker processes connected to the queue (null: this Redis user may not list clients). */
+  workers: number | null;
+}
+
+export interface QueueDispatcherOptions {
+  url: string;
+  log(message: string): void;
+  onStatus?(status: BenchStatus): void;
+  /** Games per job (default: the schedule in about 64 jobs). */
+  jobGames?: number;
+}
+
+export interface QueueDispatcher extends GameDispatcher {
+  /** The Redis URL, its password hidden. */
+  readonly where: string;
+  close(): Promise<void>;
+}
+
+/** Connects (an unreachable Redis or a wrong password is a TransportSetupError now, not at the first game). */
+export async function queueDispatcher(options: QueueDispatcherOptions): Promise<QueueDispatcher> {
+  const main = await connectRedis(options.url, 'yaniv-bench');
+  const events = await connectRedis(options.url, 'yaniv-bench-events');
+  const queue = new Queue(QUEUE_NAME, { connection: main });
+  const queueEvents = new QueueEvents(QUEUE_NAME, { connection: events });
+  queue.on('error', (error) => options.log(`queue: ${error.message}`));
+  queueEvents.on('error', (error) => options.log(`queue events: ${error.message}`));
+  return {
+    where: redactUrl(options.url),
+    async play(config, games, report) {
+      const bench = randomBytes(4).toString('hex');
+      const parts = splitIntoJobs(games, options.jobGames ?? Math.max(MIN_JOB_GAMES, Math.ceil(games.length / TARGET_JOBS)));
+      const played = new Map<string, number>();
+      const progress = new Map<string, number>();
+      const ours = (jobId: string) => jobId.startsWith(`${bench}-`);
+      queueEvents.on('progress', ({ jobId, data }) => {
+        if (ours(jobId) && typeof data === 'number') progress.set(jobId, data);
+      });
+      queueEvents.on('stalled', ({ jobId }) => {
+        if (!ours(jobId)) return;
+        progress.delete(jobId);
+        options.log(`job ${jobId} stalled (its worker stopped answering): back on the queue for another worker`);
+      });
+      await queueEvents.waitUntilReady();
+      const jobs = await queue.addBulk(
+        parts.map((part, n) => ({
+          name: 'games',
+          data: makeJob(bench, config, part),
+          opts: { jobId: `${bench}-${n}`, attempts: ATTEMPTS, removeOnComplete: { age: 3600 }, removeOnFail: { age: 24 * 3600 } },
+        })),
+      );
+      options.log(`bench ${bench}: ${games.length} games in ${jobs.length} jobs on ${redactUrl(options.url)} (build ${buildId()})`);
+      const status = watchStatus(queue, games.length, () => sum(played) + sum(progress), options);
+      try {
+        await Promise.all(
+          jobs.map(async (job) => {
+            const id = job.id as string;
+            const value: unknown = await job.waitUntilFinished(queueEvents).catch((error: Error) => {
+              throw new RemoteJobError(`job ${id} failed: ${error.message}`);
+            });
+            const results = parseJobResult(value, job.data as BenchJob);
+            for (const { index, result } of results) report(index, result);
+            played.set(id, results.length);
+            progress.delete(id);
+            await job.remove().catch(() => undefined);
+          }),
+        );
+      } catch (error) {
+        await removeJobs(queue, jobs);
+        throw error;
+      } finally {
+        status.stop();
+      }
+    },
+    async close() {
+      await queueEvents.close().catch(() => undefined);
+      await queue.close().catch(() => undefined);
+      main.disconnect();
+      events.disconnect();
+    },
+  };
+}
+
+const sum = (map: Map<string, number>) => [...map.values()].reduce((a, b) => a + b, 0);
+
+/** Jobs of a bench that stops early, off the queue (those being played finish and are dropped). */
+async function removeJobs(queue: Queue, jobs: readonly Job[]): Promise<void> {
+  await Promise.all(jobs.map((job) => queue.remove(job.id as string).catch(() => 0)));
+}
+
+/** The status every second, and a line while no worker is connected. */
+function watchStatus(queue: Queue, total: number, played: () => number, options: QueueDispatcherOptions): { stop(): void } {
+  // The first line after a few seconds: workers started with the bench need a moment to connect.
+  let lastWait = Date.now() - 7_000;
+  const tick = async () => {
+    const workers = await queue.getWorkersCount().catch(() => null);
+    options.onStatus?.({ played: played(), total, workers });
+    if (workers === 0 && Date.now() - lastWait > 10_000) {
+      lastWait = Date.now();
+      options.log('waiting for workers: none connected (start one with: yaniv worker --redis URL)');
+    }
+  };
+  void tick();
+  const timer = setInterval(() => void tick(), 1000);
+  return { stop: () => clearInterval(timer) };
+}
+
+// ---- The worker ----
+
+export interface BenchWorkerOptions {
+  url: string;
+  /** Jobs played at once, each in its own child process. */
+  concurrency: number;
+  /** How long a job stays with a worker that stopped renewing its lock (died) before another takes it over. */
+  lockMs: number;
+  log(message: string): void;
+  /** True once the worker should stop (after the jobs being played). */
+  stopRequested(): boolean;
+  /** The sandboxed processor (dist/agents/tournament/jobProcessor.js). */
+  processorUrl?: URL;
+}
+
+export interface BenchWorkerResult {
+  jobs: number;
+  games: number;
+  /** Why it stopped early: a job of another build came (exit 2), else null. */
+  refused: string | null;
+}
+
+/** Plays the queue's jobs until `stop` resolves, or until a job of another build shows this worker is out of date. */
+export async function runBenchWorker(options: BenchWorkerOptions): Promise<BenchWorkerResult> {
+  const connection: Redis = await connectRedis(options.url, 'yaniv-worker');
+  const name = `${os.hostname()}:${process.pid}`;
+  const worker = new Worker(QUEUE_NAME, options.processorUrl ?? new URL('./jobProcessor.js', import.meta.url), {
+    connection,
+    name,
+    concurrency: options.concurrency,
+    lockDuration: options.lockMs,
+    stalledInterval: Math.max(500, Math.round(options.lockMs / 2)),
+    maxStalledCount: 3,
+    removeOnComplete: { age: 3600 },
+    autorun: false,
+  });
+  const result: BenchWorkerResult = { jobs: 0, games: 0, refused: null };
+  let refusedNow: () => void = () => undefined;
+  const refused = new Promise<void>((resolve) => (refusedNow = resolve));
+  worker.on('error', (error) => options.log(`worker: ${error.message}`));
+  worker.on('completed', (job: Job) => {
+    result.jobs++;
+    result.games += Array.isArray(job.returnvalue) ? job.returnvalue.length : 0;
+  });
+  worker.on('failed', (job: Job | undefined, error: Error) => {
+    if (error.name === new BuildMismatchError('').name) {
+      result.refused = `job ${job?.id}: ${error.message}`;
+      refusedNow();
+      return;
+    }
+    options.log(`job ${job?.id ?? '?'} failed: ${error.message}`);
+  });
+  options.log(`worker ${name} (build ${buildId()}): ${options.concurrency} job(s) at once from ${redactUrl(options.url)}`);
+  const running = worker.run();
+  let poll: NodeJS.Timeout | undefined;
+  const stopped = new Promise<void>((resolve) => {
+    poll = setInterval(() => {
+      if (options.stopRequested()) resolve();
+    }, 200);
+  });
+  await Promise.race([stopped, refused]);
+  clearInterval(poll);
+  await worker.close();
+  await running;
+  connection.disconnect();
+  return result;
+}
