@@ -19,6 +19,9 @@ export const JOB_FORMAT = 'yaniv-bench-job/1';
 /** The queue every bench and worker uses (BullMQ keys `bull:yaniv-bench:*`). */
 export const QUEUE_NAME = 'yaniv-bench';
 
+/** Set while the bench `bench` runs. */
+export const benchAliveKey = (bench: string) => `yaniv:bench:${bench}:alive`;
+
 /** The job is not a bench job at all: no worker can play it (BullMQ fails it without retries). */
 export class ForeignJobError extends Error {
   override name = 'UnrecoverableError';
@@ -114,16 +117,17 @@ export function makeJob(bench: string, config: TournamentConfig, games: readonly
 
 /** The job's data checked: a ForeignJobError for anything that is not a bench job, a BuildMismatchError for another build's. */
 export function parseJob(data: unknown): BenchJob {
-  const format = (data as { format?: unknown } | null)?.format;
+  // The build first: another build may well have another job shape.
+  const { format, build } = (typeof data === 'object' && data !== null ? data : {}) as { format?: unknown; build?: unknown };
   if (typeof format === 'string' && format.startsWith('yaniv-bench-job/') && format !== JOB_FORMAT)
     throw new BuildMismatchError(`the job is in format ${format}; this worker reads ${JOB_FORMAT}`);
+  if (format === JOB_FORMAT && typeof build === 'string' && build !== buildId())
+    throw new BuildMismatchError(`the job comes from build ${build}; this worker is build ${buildId()}`);
   const parsed = jobSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ForeignJobError(`not a ${JOB_FORMAT} job: ${issue.path.join('.') || 'data'}: ${issue.message}`);
   }
-  if (parsed.data.build !== buildId())
-    throw new BuildMismatchError(`the job comes from build ${parsed.data.build}; this worker is build ${buildId()}`);
   return parsed.data;
 }
 

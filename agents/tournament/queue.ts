@@ -11,7 +11,16 @@ import os from 'node:os';
 import { Job, Queue, QueueEvents, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { connectRedis, redactUrl } from '../../redis/connect.js';
-import { BuildMismatchError, type BenchJob, QUEUE_NAME, buildId, makeJob, parseJobResult, splitIntoJobs } from './benchJob.js';
+import {
+  BuildMismatchError,
+  type BenchJob,
+  QUEUE_NAME,
+  benchAliveKey,
+  buildId,
+  makeJob,
+  parseJobResult,
+  splitIntoJobs,
+} from './benchJob.js';
 import type { GameDispatcher } from './dispatch.js';
 
 /** A job failed for good (a bug, a bad agent spec on the workers, or retries used up): the bench stops, naming it. */
@@ -19,6 +28,8 @@ export class RemoteJobError extends Error {
   override name = 'RemoteJobError';
 }
 
+/** How long a bench's `alive` key lives without a heartbeat. */
+const ALIVE_MS = 15_000;
 /** Tries a job gets (a worker's error, or a worker of another build); stalls are counted apart (maxStalledCount). */
 const ATTEMPTS = 5;
 /** Jobs a bench aims for: enough for many workers to share, few enough that each is worth its round trip. */
@@ -82,6 +93,7 @@ export async function queueDispatcher(options: QueueDispatcherOptions): Promise<
       );
       options.log(`bench ${bench}: ${games.length} games in ${jobs.length} jobs on ${redactUrl(options.url)} (build ${buildId()})`);
       const status = watchStatus(queue, games.length, () => sum(played) + sum(progress), options);
+      const alive = keepAlive(main, bench);
       try {
         await Promise.all(
           jobs.map(async (job) => {
@@ -101,6 +113,7 @@ export async function queueDispatcher(options: QueueDispatcherOptions): Promise<
         throw error;
       } finally {
         status.stop();
+        await alive.stop();
       }
     },
     async close() {
@@ -108,6 +121,19 @@ export async function queueDispatcher(options: QueueDispatcherOptions): Promise<
       await queue.close().catch(() => undefined);
       main.disconnect();
       events.disconnect();
+    },
+  };
+}
+
+/** The bench's key, while it runs: a worker of another build that sees it knows it is the one out of date. */
+function keepAlive(redis: Redis, bench: string): { stop(): Promise<void> } {
+  const beat = () => redis.set(benchAliveKey(bench), 'running', 'PX', ALIVE_MS).catch(() => undefined);
+  void beat();
+  const timer = setInterval(() => void beat(), ALIVE_MS / 3);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await redis.del(benchAliveKey(bench)).catch(() => undefined);
     },
   };
 }
@@ -137,6 +163,11 @@ function watchStatus(queue: Queue, total: number, played: () => number, options:
 }
 
 // ---- The worker ----
+
+const benchRunning = async (redis: Redis, job: Job) => {
+  const bench: unknown = (job.data as { bench?: unknown } | null)?.bench;
+  return typeof bench === 'string' && (await redis.exists(benchAliveKey(bench)).catch(() => 1)) === 1;
+};
 
 export interface BenchWorkerOptions {
   url: string;
@@ -181,12 +212,20 @@ export async function runBenchWorker(options: BenchWorkerOptions): Promise<Bench
     result.games += Array.isArray(job.returnvalue) ? job.returnvalue.length : 0;
   });
   worker.on('failed', (job: Job | undefined, error: Error) => {
-    if (error.name === new BuildMismatchError('').name) {
-      result.refused = `job ${job?.id}: ${error.message}`;
-      refusedNow();
+    if (job === undefined || error.name !== new BuildMismatchError('').name) {
+      options.log(`job ${job?.id ?? '?'} failed: ${error.message}`);
       return;
     }
-    options.log(`job ${job?.id ?? '?'} failed: ${error.message}`);
+    // Another build's job: this worker is out of date if its bench is running, else the job is a leftover.
+    void benchRunning(connection, job).then(async (alive) => {
+      if (alive) {
+        result.refused = `job ${job.id}: ${error.message}`;
+        refusedNow();
+        return;
+      }
+      await job.remove().catch(() => undefined);
+      options.log(`dropped job ${job.id}: ${error.message}, and its bench is gone`);
+    });
   });
   options.log(`worker ${name} (build ${buildId()}): ${options.concurrency} job(s) at once from ${redactUrl(options.url)}`);
   const running = worker.run();
