@@ -132,7 +132,7 @@ export function parseJob(data: unknown): BenchJob {
 }
 
 /** A worker's return value for `job`: one result per game of the job, each with its seats; anything else throws naming it. */
-export function parseJobResult(value: unknown, job: Pick<BenchJob, 'games'>): JobResult {
+export function parseJobResult(value: unknown, job: { games: readonly ScheduledGame[] }): JobResult {
   const parsed = jobResultSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -11,17 +11,9 @@ import os from 'node:os';
 import { Job, Queue, QueueEvents, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { connectRedis, redactUrl } from '../../redis/connect.js';
-import {
-  BuildMismatchError,
-  type BenchJob,
-  QUEUE_NAME,
-  benchAliveKey,
-  buildId,
-  makeJob,
-  parseJobResult,
-  splitIntoJobs,
-} from './benchJob.js';
+import { BuildMismatchError, QUEUE_NAME, benchAliveKey, buildId, makeJob, parseJobResult, splitIntoJobs } from './benchJob.js';
 import type { GameDispatcher } from './dispatch.js';
+import type { ScheduledGame } from './schedule.js';
 
 /** A job failed for good (a bug, a bad agent spec on the workers, or retries used up): the bench stops, naming it. */
 export class RemoteJobError extends Error {
@@ -74,44 +66,40 @@ export async function queueDispatcher(options: QueueDispatcherOptions): Promise<
       const parts = splitIntoJobs(games, options.jobGames ?? Math.max(MIN_JOB_GAMES, Math.ceil(games.length / TARGET_JOBS)));
       const played = new Map<string, number>();
       const progress = new Map<string, number>();
-      const ours = (jobId: string) => jobId.startsWith(`${bench}-`);
-      queueEvents.on('progress', ({ jobId, data }) => {
-        if (ours(jobId) && typeof data === 'number') progress.set(jobId, data);
-      });
-      queueEvents.on('stalled', ({ jobId }) => {
-        if (!ours(jobId)) return;
-        progress.delete(jobId);
-        options.log(`job ${jobId} stalled (its worker stopped answering): back on the queue for another worker`);
+      const pending = new Map(parts.map((part, n) => [`${bench}-${n}`, part]));
+      // Listening before the jobs exist: no event of theirs is missed.
+      const finished = gather(queueEvents, pending, {
+        completed(id, part, value) {
+          const results = parseJobResult(value, { games: part });
+          for (const { index, result } of results) report(index, result);
+          played.set(id, results.length);
+          progress.delete(id);
+          void queue.remove(id).catch(() => 0);
+        },
+        progress: (id, data) => progress.set(id, data),
+        stalled(id) {
+          progress.delete(id);
+          options.log(`job ${id} stalled (its worker stopped answering): back on the queue for another worker`);
+        },
       });
       await queueEvents.waitUntilReady();
-      const jobs = await queue.addBulk(
-        parts.map((part, n) => ({
-          name: 'games',
-          data: makeJob(bench, config, part),
-          opts: { jobId: `${bench}-${n}`, attempts: ATTEMPTS, removeOnComplete: { age: 3600 }, removeOnFail: { age: 24 * 3600 } },
-        })),
-      );
-      options.log(`bench ${bench}: ${games.length} games in ${jobs.length} jobs on ${redactUrl(options.url)} (build ${buildId()})`);
-      const status = watchStatus(queue, games.length, () => sum(played) + sum(progress), options);
       const alive = keepAlive(main, bench);
+      const status = watchStatus(queue, games.length, () => sum(played) + sum(progress), options);
       try {
-        await Promise.all(
-          jobs.map(async (job) => {
-            const id = job.id as string;
-            const value: unknown = await job.waitUntilFinished(queueEvents).catch((error: Error) => {
-              throw new RemoteJobError(`job ${id} failed: ${error.message}`);
-            });
-            const results = parseJobResult(value, job.data as BenchJob);
-            for (const { index, result } of results) report(index, result);
-            played.set(id, results.length);
-            progress.delete(id);
-            await job.remove().catch(() => undefined);
-          }),
+        await queue.addBulk(
+          [...pending].map(([jobId, part]) => ({
+            name: 'games',
+            data: makeJob(bench, config, part),
+            opts: { jobId, attempts: ATTEMPTS, removeOnComplete: { age: 3600 }, removeOnFail: { age: 24 * 3600 } },
+          })),
         );
+        options.log(`bench ${bench}: ${games.length} games in ${pending.size} jobs on ${redactUrl(options.url)} (build ${buildId()})`);
+        await finished.done;
       } catch (error) {
-        await removeJobs(queue, jobs);
+        await Promise.all([...pending.keys()].map((id) => queue.remove(id).catch(() => 0)));
         throw error;
       } finally {
+        finished.stop();
         status.stop();
         await alive.stop();
       }
@@ -140,9 +128,42 @@ function keepAlive(redis: Redis, bench: string): { stop(): Promise<void> } {
 
 const sum = (map: Map<string, number>) => [...map.values()].reduce((a, b) => a + b, 0);
 
-/** Jobs of a bench that stops early, off the queue (those being played finish and are dropped). */
-async function removeJobs(queue: Queue, jobs: readonly Job[]): Promise<void> {
-  await Promise.all(jobs.map((job) => queue.remove(job.id as string).catch(() => 0)));
+interface JobEvents {
+  completed(id: string, part: ScheduledGame[], value: unknown): void;
+  progress(id: string, played: number): void;
+  stalled(id: string): void;
+}
+
+/** Follows the queue's events for the `pending` jobs (taking each out as it completes) until none is left or one fails. */
+function gather(queueEvents: QueueEvents, pending: Map<string, ScheduledGame[]>, on: JobEvents): { done: Promise<void>; stop(): void } {
+  let stop: () => void = () => undefined;
+  const done = new Promise<void>((resolve, reject) => {
+    const completed = ({ jobId, returnvalue }: { jobId: string; returnvalue: unknown }) => {
+      const part = pending.get(jobId);
+      if (part === undefined) return;
+      pending.delete(jobId);
+      try {
+        on.completed(jobId, part, returnvalue);
+      } catch (error) {
+        reject(new RemoteJobError(`job ${jobId}: ${(error as Error).message}`));
+      }
+      if (pending.size === 0) resolve();
+    };
+    const failed = ({ jobId, failedReason }: { jobId: string; failedReason: string }) => {
+      if (pending.has(jobId)) reject(new RemoteJobError(`job ${jobId} failed: ${failedReason}`));
+    };
+    const progress = ({ jobId, data }: { jobId: string; data: unknown }) => {
+      if (pending.has(jobId) && typeof data === 'number') on.progress(jobId, data);
+    };
+    const stalled = ({ jobId }: { jobId: string }) => {
+      if (pending.has(jobId)) on.stalled(jobId);
+    };
+    queueEvents.on('completed', completed).on('failed', failed).on('progress', progress).on('stalled', stalled);
+    stop = () => {
+      queueEvents.off('completed', completed).off('failed', failed).off('progress', progress).off('stalled', stalled);
+    };
+  });
+  return { done, stop: () => stop() };
 }
 
 /** The status every second, and a line while no worker is connected. */
