@@ -1,7 +1,7 @@
 // Connecting to Redis, shared by the distributed trainer (training/redisTransport.ts) and the
 // distributed bench (agents/tournament/queue.ts): the first connect succeeds or fails with an
 // error naming the problem (never a hang); once up, ioredis reconnects by itself.
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 
 /** Redis cannot be reached, refuses the password, or has no such run: the CLI exits 2. */
 export class TransportSetupError extends Error {
@@ -23,7 +23,7 @@ export function redactUrl(url: string): string {
  * A connection that is up: the first connect either succeeds or fails with a TransportSetupError
  * naming the problem (never a hang); once up, ioredis reconnects by itself and commands wait for it.
  */
-export async function connectRedis(url: string, name: string): Promise<Redis> {
+export async function connectRedis(url: string, name: string, overrides: RedisOptions = {}): Promise<Redis> {
   let up = false;
   const redis = new Redis(url, {
     lazyConnect: true,
@@ -31,6 +31,7 @@ export async function connectRedis(url: string, name: string): Promise<Redis> {
     connectTimeout: 5000,
     maxRetriesPerRequest: null,
     retryStrategy: (times) => (up ? Math.min(50 * times, 1000) : null),
+    ...overrides,
   });
   let lastError: Error | null = null;
   redis.on('error', (error: Error) => {

@@ -229,9 +229,13 @@ export class RedisTransport implements Transport, TrajectoryBus, WeightStore {
     let bad = 0;
     let decisions = 0;
     const settle: string[] = [];
+    // A slow collection leaves this take's own entries idle long enough for XAUTOCLAIM to hand them back.
+    const held = new Set<string>();
     while (decisions < request.samples) {
       const entries = await this.nextEntries();
       for (const [id, fields] of entries) {
+        if (held.has(id)) continue;
+        held.add(id);
         let part: TrajectoryPart;
         try {
           part = decodePart(fieldValue(fields, 'part'));
