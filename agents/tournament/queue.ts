@@ -82,6 +82,8 @@ export async function queueDispatcher(options: QueueDispatcherOptions): Promise<
           options.log(`job ${id} stalled (its worker stopped answering): back on the queue for another worker`);
         },
       });
+      // A job failing while the jobs are still being added is handled by the await below.
+      finished.done.catch(() => undefined);
       await queueEvents.waitUntilReady();
       const alive = keepAlive(main, bench);
       const status = watchStatus(queue, games.length, () => sum(played) + sum(progress), options);
