@@ -3,9 +3,7 @@
 //   npm run cluster -- [--processes 3] [--port 8080] [--agents strong,novice] [--print-config]
 // Kill one process (its pid is printed) and watch its players reconnect through nginx to another.
 import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { packageRoot } from '../agents/modelFolder.js';
 import { NginxServer, nginxBinary, renderNginxConfig } from './nginxServer.js';
 import { RedisServer, freePort } from './redisServer.js';
 import { ServeProcess } from './serveProcess.js';
@@ -31,12 +29,6 @@ function whole(name: string, text: string, min: number, max: number): number {
 const count = whole('processes', values.processes, 1, 32);
 const port = whole('port', values.port, 0, 65535);
 
-/** Whether this build's `yaniv serve` keeps its tables in Redis (--redis). */
-function serveTakesRedis(): boolean {
-  const help = spawnSync(process.execPath, [path.join(packageRoot(), 'dist', 'cli', 'main.js'), 'serve', '--help'], { encoding: 'utf8' });
-  return help.stdout.includes('--redis');
-}
-
 async function main(): Promise<void> {
   const ports = await ServeProcess.ports(count);
   const peers = ports.map((p) => `127.0.0.1:${p}`);
@@ -48,7 +40,10 @@ async function main(): Promise<void> {
     process.stderr.write('cluster: nginx not found (install it with: apt-get install -y nginx-light)\n');
     process.exit(2);
   }
-  const redis = serveTakesRedis() ? await RedisServer.start() : null;
+  const withRedis = spawnSync('redis-server', ['--version']).status === 0;
+  if (!withRedis)
+    process.stderr.write('cluster: redis-server not found (apt-get install -y redis-server): each table lives in one process only\n');
+  const redis = withRedis ? await RedisServer.start() : null;
   const args = ['--peers', peers.join(','), '--log-level', 'warn', ...(values.agents ? ['--agents', values.agents] : [])];
   if (redis) args.push('--redis', redis.url);
   const servers: ServeProcess[] = [];
@@ -86,7 +81,7 @@ async function main(): Promise<void> {
       `cluster: play the bots at ${nginx.httpUrl} (WebSocket ${nginx.url}); Ctrl-C stops everything`,
       ...lines,
       `  nginx: ${nginx.configFile}`,
-      `  redis: ${redis ? redis.url : 'none (this build of yaniv serve has no --redis: tables live in one process)'}`,
+      `  redis: ${redis ? `${redis.url} (every table in it: kill a process and its players go on elsewhere)` : 'none (each table lives in one process)'}`,
       '',
     ].join('\n'),
   );
