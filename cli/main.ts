@@ -9,6 +9,7 @@ import { equityCommand } from './equity.js';
 import { replayCommand } from './replay.js';
 import { schemaCommand, serveCommand } from './serve.js';
 import { actorCommand } from './actor.js';
+import { publishModelCommand } from './publishModel.js';
 import { plotCommand, trainCommand } from './train.js';
 
 /** commander's own usage errors (unknown option, bad choice, missing argument) exit 2, like a bad record. */
@@ -29,6 +30,7 @@ function isUserError(error: unknown): error is Error {
         'TrainSetupError',
         'MetadataMismatchError',
         'TransportSetupError',
+        'PublishError',
       ].includes(error.name))
   );
 }
@@ -66,6 +68,7 @@ export function buildProgram(): Command {
   program.addCommand(trainCommand().exitOverride(usageErrorExit));
   program.addCommand(plotCommand().exitOverride(usageErrorExit));
   program.addCommand(actorCommand().exitOverride(usageErrorExit));
+  program.addCommand(publishModelCommand().exitOverride(usageErrorExit));
 
   return program;
 }

@@ -11,6 +11,7 @@ import type { DecideRequest, DecideResult, PositionSource } from './decide.js';
 import { ProtocolError } from './errors.js';
 import type { ServerOptions } from './options.js';
 import type { InferencePool } from './pool.js';
+import type { ModelVersions } from './models.js';
 import type { SlowLog } from './slowLog.js';
 import {
   type ClientMessage,
@@ -31,6 +32,8 @@ export interface ServerContext {
   readonly options: ServerOptions;
   readonly tables: TableRegistry;
   readonly pool: InferencePool;
+  /** Published model versions (new tables and advice get the latest). */
+  readonly models: ModelVersions;
   readonly log: Logger;
   /** The rate-limited "slow advice" warning. */
   readonly slow: SlowLog;
@@ -192,10 +195,16 @@ export class Connection implements TableOwner {
       if (error instanceof RuleError) throw new ProtocolError('bad_message', error.message, ruleErrorField(preset));
       throw error;
     }
+    const models: Record<string, number> = {};
+    for (const seat of seats) {
+      const version = seat.agent === undefined ? null : this.ctx.models.versionFor(seat.agent);
+      if (seat.agent !== undefined && version !== null) models[seat.agent] = version;
+    }
     const table = tables.create({
       preset,
       rules,
       seats,
+      ...(Object.keys(models).length > 0 ? { models } : {}),
       seed: message.seed,
       thinkMs: message.thinkMs ?? options.thinkMs,
       moveDeadlineMs: message.moveDeadlineMs === undefined ? options.moveDeadlineMs : message.moveDeadlineMs,
@@ -287,7 +296,7 @@ export class Connection implements TableOwner {
     if (message.table !== undefined) source = { kind: 'playerView', view: this.tableOf(message.table).adviceView(message.seat) };
     else if (message.view !== undefined) source = { kind: 'view', view: message.view };
     else source = { kind: 'position', position: message.position, seat: message.seat ?? 0 };
-    const request: DecideRequest = { agent, source, seed: message.seed ?? 0, explain: true };
+    const request: DecideRequest = { agent: this.ctx.models.currentSpec(agent), source, seed: message.seed ?? 0, explain: true };
     const started = performance.now();
     this.pending++;
     void this.ctx.pool.decide(request).then((result) => {

@@ -209,6 +209,12 @@ const welcome = z
           .record(z.string(), z.unknown())
           .optional()
           .describe('For trained models: rules, players, training episodes, evaluation figures.'),
+        modelVersion: z
+          .int()
+          .optional()
+          .describe(
+            'The published version served to new tables and advice (yaniv publish-model); absent: the model the server started with. A table keeps the version it started with to the end of its game.',
+          ),
       }),
     ),
     limits: z.strictObject({

@@ -21,12 +21,13 @@ import {
   POSITION_FORMAT,
   PRESETS,
   PRESET_NAMES,
+  type PlayerView,
   RECORD_FORMAT,
   resolveRules,
   ruleOptionsJsonSchema,
 } from '../env/index.js';
 import { packageRoot, readModelCard } from '../agents/modelFolder.js';
-import { agentAbilities, describeAgents, parseAgentSpec } from '../agents/registry.js';
+import { agentAbilities, decidesCheaply, describeAgents, parseAgentSpec } from '../agents/registry.js';
 import { CODECS } from './codec.js';
 import { CLOSE, Connection, type ServerContext } from './connection.js';
 import { type ServerOptions, type ServerOptionsInput, parseServerOptions } from './options.js';
@@ -38,6 +39,8 @@ import { SlowLog } from './slowLog.js';
 import { TableRegistry } from './tables.js';
 import { MemoryTableStore, type TableStore } from './tableStore.js';
 import { RedisTableStore } from './redisTableStore.js';
+import { ModelVersions } from './models.js';
+import { connectRedis } from '../training/redisTransport.js';
 import { VIEW_FORMAT } from './viewJson.js';
 
 export interface RunningServer {
@@ -70,6 +73,25 @@ function instanceName(): string {
   return `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 }
 
+/** Published model versions: followed through Redis with --redis, else none (each agent as started). */
+async function openModels(options: ServerOptions, pool: InferencePool, log: Logger): Promise<{ models: ModelVersions; close(): void }> {
+  if (options.redis === null) return { models: new ModelVersions(null, pool, options.agents, log), close: () => undefined };
+  const redis = await connectRedis(options.redis, 'yaniv-serve-models');
+  const subscriber = await connectRedis(options.redis, 'yaniv-serve-model-versions');
+  const models = new ModelVersions(redis, pool, options.agents, log);
+  const close = () => {
+    redis.disconnect();
+    subscriber.disconnect();
+  };
+  try {
+    await models.start(subscriber);
+  } catch (error) {
+    close();
+    throw error;
+  }
+  return { models, close };
+}
+
 async function openStore(options: ServerOptions, start: StartOptions, log: Logger): Promise<TableStore> {
   if (start.store) return start.store;
   if (options.redis === null) return new MemoryTableStore();
@@ -93,16 +115,22 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
   const specs = options.agents.map((spec) => ({ spec, parsed: parseAgentSpec(spec) }));
   const store = await openStore(options, start, log);
   const pool = new InferencePool(poolOptions(options, start.workerUrl), options.agents, log);
+  let models: Awaited<ReturnType<typeof openModels>>;
   try {
     await pool.start();
+    models = await openModels(options, pool, log);
   } catch (error) {
     if (!start.store) await store.close();
+    await pool.close();
     throw error;
   }
   const started = Date.now();
   const version = serverVersion();
   const descriptions = new Map(describeAgents().map((a) => [a.name as string, a.description]));
-  const welcomeBase: Omit<Msg<'welcome'>, 'id' | 'encoding'> = {
+  const startCards = new Map(
+    specs.filter(({ parsed }) => parsed.name === 'neural').map(({ spec, parsed }) => [spec, readModelCard(parsed.arg)]),
+  );
+  const welcomeBase: Omit<Msg<'welcome'>, 'id' | 'encoding' | 'agents'> = {
     type: 'welcome',
     version: PROTOCOL_VERSION,
     server: { name: 'yaniv-arena', version },
@@ -111,12 +139,6 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     formats: { view: VIEW_FORMAT, position: POSITION_FORMAT, record: RECORD_FORMAT },
     presets: PRESET_NAMES.map((name) => ({ name, description: PRESETS[name].description, options: { ...PRESETS[name].options } })),
     ruleOptions: ruleOptionsJsonSchema(),
-    agents: specs.map(({ spec, parsed }) => ({
-      name: spec,
-      description: descriptions.get(parsed.name) ?? '',
-      ...agentAbilities(spec),
-      ...(parsed.name === 'neural' ? { model: { ...readModelCard(parsed.arg) } } : {}),
-    })),
     limits: {
       maxTablesPerConnection: options.maxTablesPerConnection,
       maxMessagesPerSecond: options.maxMessagesPerSecond,
@@ -131,12 +153,31 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     },
     store: store.kind,
   };
+  /** What is served now: a published model's card and version once one is adopted. */
+  const agentsNow = (): Msg<'welcome'>['agents'] =>
+    specs.map(({ spec, parsed }) => {
+      const published = models.models.served(spec);
+      const card = published?.card ?? startCards.get(spec);
+      return {
+        name: spec,
+        description: descriptions.get(parsed.name) ?? '',
+        ...agentAbilities(spec),
+        ...(card ? { model: { ...card } } : {}),
+        ...(published ? { modelVersion: published.version } : {}),
+      };
+    });
+  const decide = (agent: string, view: PlayerView, seed: number) =>
+    pool.decide({ agent, source: { kind: 'playerView', view }, seed, explain: false });
   const tables = new TableRegistry(
     options.maxTables,
     {
-      decide: (agent, view, seed) => pool.decide({ agent, source: { kind: 'playerView', view }, seed, explain: false }),
+      decide: (agent, view, seed, modelVersion) =>
+        modelVersion === null
+          ? decide(agent, view, seed)
+          : models.models.specFor(agent, modelVersion).then((spec) => decide(spec, view, seed)),
       log,
       now: Date.now,
+      reproducible: decidesCheaply,
       idleMs: options.idleTableMs,
     },
     store,
@@ -150,7 +191,8 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     log,
     slow,
     agents: new Set(options.agents),
-    welcome: (id: RequestId, encoding: Encoding) => ({ ...welcomeBase, id, encoding }),
+    models: models.models,
+    welcome: (id: RequestId, encoding: Encoding) => ({ ...welcomeBase, agents: agentsNow(), id, encoding }),
     draining: () => shuttingDown,
   };
   const connections = new Set<Connection>();
@@ -260,6 +302,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     clearInterval(heartbeat);
     clearInterval(sweeper);
     await pool.close();
+    models.close();
     if (!start.store) await store.close();
     throw error;
   }
@@ -291,6 +334,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     tables.closeAll();
     slow.close();
     await pool.close();
+    models.close();
     if (!start.store) await store.close();
     await httpClosed;
     log.info({ event: 'stopped' }, 'yaniv serve stopped');

@@ -8,9 +8,9 @@
  * Bound to a shared table store (`bind`, serve/tableStore.ts), it writes every step (one write
  * per burst of steps, pipelined), and a client's own step (or a deadline's default action) is
  * written before anything after it goes out: no client is told `acted` for a step another process
- * could not rebuild. A bot's step is told at once, its write in flight: a process that rebuilds
- * the table without it makes the very same step (same seed, counter and view). Without a store,
- * messages go out at once.
+ * could not rebuild. A heuristic bot's step is told at once, its write in flight: a process that
+ * rebuilds the table without it makes the very same step (same seed, counter and view); a trained
+ * model's step is written first. Without a store, messages go out at once.
  */
 import type { Logger } from 'pino';
 import { IllegalActionError, type PlayerView } from '../env/index.js';
@@ -36,6 +36,8 @@ export interface TableSettings {
   readonly moveDeadlineMs: number | null;
   /** Whole turns after which the game stops unfinished (game_over with truncated: true). */
   readonly maxTurns: number;
+  /** The published model version each bot agent plays here, kept to the end of the game (none: as the server started). */
+  readonly models?: Readonly<Record<string, number>>;
 }
 
 /** Where a table's messages go: the connection that plays it now. */
@@ -46,9 +48,15 @@ export interface TableOwner {
 }
 
 export interface TableServices {
-  decide(agent: string, view: PlayerView, seed: number): Promise<DecideResult>;
+  decide(agent: string, view: PlayerView, seed: number, modelVersion: number | null): Promise<DecideResult>;
   readonly log: Logger;
   now(): number;
+  /**
+   * Whether the agent's decision is the same wherever it is made (decided alone, reset with its own
+   * seed): such a bot's step may be told before it is written. A batched network's is not (its
+   * numbers differ in the last digits with the batch), so its step is written first.
+   */
+  reproducible(agent: string): boolean;
   /** A table no client touches for this long expires (here and in the store). */
   readonly idleMs: number;
   /** The store refused a write: another process took the table over. */
@@ -461,7 +469,8 @@ export class Table {
     if (this.closed || this.halted || this.deciding) return;
     const counter = this.game.counter;
     this.deciding = true;
-    this.services.decide(agent, this.game.view(seat), mixSeed(this.settings.seed, counter)).then(
+    const version = this.settings.models?.[agent] ?? null;
+    this.services.decide(agent, this.game.view(seat), mixSeed(this.settings.seed, counter), version).then(
       (result) => {
         this.deciding = false;
         if (this.closed || this.halted || this.game.counter !== counter) return;
@@ -480,6 +489,7 @@ export class Table {
           );
           action = this.game.defaultAction();
         }
+        if (this.binding && !this.services.reproducible(agent)) this.mustWait = true;
         this.played(this.game.step(action), false);
       },
       (error: Error) => {
