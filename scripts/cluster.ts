@@ -1,6 +1,7 @@
 // `npm run cluster`: a developer's cluster on loopback — a Redis, N `yaniv serve` processes and nginx
 // in front (deploy/nginx.conf.template) — printing the URL to play at; Ctrl-C stops them all.
-//   npm run cluster -- [--processes 3] [--port 8080] [--agents strong,novice] [--print-config]
+//   npm run cluster -- [--processes 3] [--port 8080] [--agents strong,novice]
+//   npm run cluster -- --print-config [--servers 10.0.0.11:8081,10.0.0.12:8081] [--port 443]   (the nginx configuration only)
 // Kill one process (its pid is printed) and watch its players reconnect through nginx to another.
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
@@ -14,6 +15,7 @@ const { values } = parseArgs({
     port: { type: 'string', default: '8080' },
     agents: { type: 'string' },
     'print-config': { type: 'boolean', default: false },
+    servers: { type: 'string' },
   },
 });
 
@@ -33,7 +35,9 @@ async function main(): Promise<void> {
   const ports = await ServeProcess.ports(count);
   const peers = ports.map((p) => `127.0.0.1:${p}`);
   if (values['print-config']) {
-    process.stdout.write(renderNginxConfig({ prefix: '/var/lib/yaniv-nginx', listen: `127.0.0.1:${port}`, servers: peers }));
+    // For real machines: --servers the processes' --peers list.
+    const servers = values.servers?.split(',').map((s) => s.trim()) ?? peers;
+    process.stdout.write(renderNginxConfig({ prefix: '/var/lib/yaniv-nginx', listen: `127.0.0.1:${port}`, servers }));
     return;
   }
   if (nginxBinary() === null) {
