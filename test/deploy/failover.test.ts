@@ -155,6 +155,7 @@ describe.runIf(available)('behind nginx with the tables in Redis', () => {
     const games = Promise.all(list.map((p) => p.play()));
     await allPast(list, 2);
     for (const [i, port] of ports.entries()) {
+      expect(list.filter((p) => !p.frames.some((m) => m.type === 'game_over')).length, 'games in play at each restart').toBeGreaterThan(0);
       await servers[i].stop('SIGTERM');
       servers[i] = await ServeProcess.start(args, { port });
     }
