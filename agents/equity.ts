@@ -5,7 +5,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { EQUITY_FORMAT, type EquityData, EquityError, type HeadsUpEquity, solveHeadsUpEquity } from '../env/gym/equity.js';
+import {
+  EQUITY_FORMAT,
+  type EquityData,
+  EquityError,
+  type GameEquity,
+  type HeadsUpEquity,
+  isHeadsUpData,
+  solveHeadsUpEquity,
+} from '../env/gym/equity.js';
+import { SeatEquity } from '../env/gym/seatEquity.js';
 import { resolveRules } from '../env/rules/rules.js';
 import { packageRoot } from './modelFolder.js';
 
@@ -16,12 +25,16 @@ const count = z.int().min(0);
 const pairs = z.record(z.string().regex(/^\d+$/), z.tuple([count, count]));
 const roleTable = z.strictObject({ starter: pairs, other: pairs });
 
-const equityDataSchema = z.strictObject({
+const header = {
   format: z.literal(EQUITY_FORMAT),
   preset: z.string().min(1),
   overrides: z.record(z.string(), z.unknown()),
-  players: z.literal(2),
   agent: z.string().min(1),
+};
+
+const headsUpSchema = z.strictObject({
+  ...header,
+  players: z.literal(2),
   model: z.strictObject({
     rounds: count,
     outcomes: z.array(z.tuple([count, count, count])).min(1),
@@ -30,9 +43,27 @@ const equityDataSchema = z.strictObject({
   }),
 });
 
+const weight = z.number().finite();
+const seatsSchema = z.strictObject({
+  ...header,
+  players: z.int().min(3).max(8),
+  games: count,
+  states: count,
+  predictor: z.strictObject({
+    knotStep: z.int().min(1),
+    maxGap: z.int().min(0),
+    byActive: z.record(
+      z.string().regex(/^\d+$/),
+      z.strictObject({ total: z.array(weight.max(0)), gap: z.array(weight), order: z.array(weight) }),
+    ),
+  }),
+});
+
 /** Checks parsed JSON as equity data; a bad document throws EquityError naming the field. */
 export function parseEquityData(value: unknown, source: string): EquityData {
-  const parsed = equityDataSchema.safeParse(value);
+  // Heads-up data holds a round model, larger tables a predictor: the table size says which to check.
+  const headsUp = typeof value === 'object' && value !== null && (value as { players?: unknown }).players === 2;
+  const parsed = (headsUp ? headsUpSchema : seatsSchema).safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new EquityError(`${source}: ${issue.path.join('.') || 'the document'} ${issue.message}`);
@@ -60,23 +91,40 @@ export function shippedEquityFile(preset: string, players: number): string {
   return path.join(packageRoot(), EQUITY_DIR, `${preset}-${players}.json`);
 }
 
-const solved = new Map<string, HeadsUpEquity>();
+const solved = new Map<string, GameEquity>();
 
-/** The equity solved from data (once per distinct data: solving takes a few seconds). */
-export function solveEquityData(data: EquityData): HeadsUpEquity {
+/** The rules an equity data file was measured under, at its table size. */
+export function equityRules(data: EquityData) {
+  return resolveRules({ preset: data.preset, rules: data.overrides, players: data.players });
+}
+
+/** The equity of data: heads-up solved (a few seconds, so once per distinct data), else the learned predictor. */
+export function solveEquityData(data: EquityData): GameEquity {
   const key = JSON.stringify(data);
   let equity = solved.get(key);
   if (!equity) {
-    equity = solveHeadsUpEquity(resolveRules({ preset: data.preset, rules: data.overrides, players: data.players }), data.model);
+    equity = isHeadsUpData(data)
+      ? solveHeadsUpEquity(equityRules(data), data.model)
+      : new SeatEquity(equityRules(data), data.players, data.predictor);
     solved.set(key, equity);
   }
   return equity;
 }
 
-/** The shipped equity of a preset, heads-up; a preset without one is an EquityError naming the file expected. */
-export function shippedEquity(preset: string, players = 2): HeadsUpEquity {
+/** The table sizes a preset ships an equity for. */
+export function shippedEquitySizes(preset: string): number[] {
+  return Array.from({ length: 7 }, (_, i) => i + 2).filter((players) => existsSync(shippedEquityFile(preset, players)));
+}
+
+/** The shipped equity of a preset and table size; one not shipped is an EquityError naming the file expected. */
+export function shippedEquity(preset: string): HeadsUpEquity;
+export function shippedEquity(preset: string, players: number): GameEquity;
+export function shippedEquity(preset: string, players = 2): GameEquity {
   const file = shippedEquityFile(preset, players);
   if (!existsSync(file))
     throw new EquityError(`no game equity ships for ${preset} with ${players} players (expected ${file}; make it with yaniv equity)`);
-  return solveEquityData(readEquityData(file));
+  const data = readEquityData(file);
+  if (data.preset !== preset || data.players !== players)
+    throw new EquityError(`${file} holds the equity of ${data.preset} with ${data.players} players`);
+  return solveEquityData(data);
 }

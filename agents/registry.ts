@@ -91,14 +91,16 @@ const FACTORIES = {
     scores: 'score',
     cheap: true,
     description:
-      "card tracking, the exact Assaf risk before calling, one-turn-ahead discard planning (equity=PRESET: milestone play valued by that preset's shipped game equity, heads-up)",
+      "card tracking, the exact Assaf risk before calling, one-turn-ahead discard planning (equity=PRESET: milestone play valued by that preset's shipped game equity, at the table sizes it ships for)",
     params: ['equity', 'term'],
     create: async (spec) => {
       const [{ ruleAgent }, { explainStrong, strongBot }] = await Promise.all([import('./ruleAgent.js'), import('./strong.js')]);
       const preset = spec.params.equity;
       if (preset === undefined) return ruleAgent('strong', strongBot(), explainStrong());
-      const { shippedEquity } = await import('./equity.js');
-      const equity = shippedEquity(preset);
+      const { shippedEquity, shippedEquitySizes } = await import('./equity.js');
+      const sizes = shippedEquitySizes(preset);
+      if (sizes.length === 0) shippedEquity(preset); // the error naming the file expected
+      const equity = sizes.map((players) => shippedEquity(preset, players));
       const term = spec.params.term ?? 'milestone';
       if (term !== 'milestone' && term !== 'hand')
         throw new AgentSpecError(`agent "strong": parameter term must be milestone or hand (got ${JSON.stringify(term)})`);
