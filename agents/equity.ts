@@ -2,7 +2,9 @@
  * The game equity as shipped data (`models/equity/<preset>-<players>.json`, written by `yaniv
  * equity`): reading and checking a file, and solving it once per file (env/gym/equity.ts).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import {
@@ -10,12 +12,13 @@ import {
   type EquityData,
   EquityError,
   type GameEquity,
-  type HeadsUpEquity,
+  HeadsUpEquity,
+  type HeadsUpEquityData,
   isHeadsUpData,
   solveHeadsUpEquity,
 } from '../env/gym/equity.js';
 import { SeatEquity } from '../env/gym/seatEquity.js';
-import { resolveRules } from '../env/rules/rules.js';
+import { PRESET_NAMES, type Rules, resolveRules } from '../env/rules/rules.js';
 import { packageRoot } from './modelFolder.js';
 
 /** Where the shipped equity files live, relative to the package root. */
@@ -98,15 +101,67 @@ export function equityRules(data: EquityData) {
   return resolveRules({ preset: data.preset, rules: data.overrides, players: data.players });
 }
 
-/** The equity of data: heads-up solved (a few seconds, so once per distinct data), else the learned predictor. */
-export function solveEquityData(data: EquityData): GameEquity {
+/**
+ * Solved heads-up values are kept in the system's temporary folder, by a hash of the data they
+ * were solved from: the solve takes seconds of CPU, and every process that needs the equity
+ * (a server's first advice, a test file, a training run) would pay it. The cache is a derived
+ * copy, checked by its size and rebuilt when missing or unreadable.
+ */
+function cachedHeadsUp(data: HeadsUpEquityData): HeadsUpEquity {
+  const rules = equityRules(data);
+  const side = rules.eliminationLimit + 1;
+  const file = path.join(tmpdir(), 'yaniv-equity', `${createHash('sha256').update(JSON.stringify(data)).digest('hex').slice(0, 32)}.f64`);
+  try {
+    const bytes = readFileSync(file);
+    if (bytes.length === side * side * 2 * 8 + 4) {
+      const values = new Float64Array(bytes.buffer.slice(bytes.byteOffset + 4, bytes.byteOffset + bytes.length));
+      return new HeadsUpEquity(rules, values, bytes.readUInt32LE(0));
+    }
+  } catch {
+    // Not solved on this machine yet (or unreadable): solve it.
+  }
+  const equity = solveHeadsUpEquity(rules, data.model);
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const header = Buffer.alloc(4);
+    header.writeUInt32LE(equity.sweeps, 0);
+    const partial = `${file}.${process.pid}.tmp`;
+    writeFileSync(partial, Buffer.concat([header, Buffer.from(equity.values.buffer, equity.values.byteOffset, equity.values.byteLength)]));
+    renameSync(partial, file);
+  } catch {
+    // A read-only temporary folder only costs the next process the solve.
+  }
+  return equity;
+}
+
+/** The equity of data: heads-up solved (seconds: once per distinct data, and cached on disk), else the learned predictor. */
+export function solveEquityData(data: EquityData, { cache = true }: { cache?: boolean } = {}): GameEquity {
   const key = JSON.stringify(data);
-  let equity = solved.get(key);
+  let equity = cache ? solved.get(key) : undefined;
   if (!equity) {
-    equity = isHeadsUpData(data)
-      ? solveHeadsUpEquity(equityRules(data), data.model)
-      : new SeatEquity(equityRules(data), data.players, data.predictor);
-    solved.set(key, equity);
+    if (isHeadsUpData(data)) equity = cache ? cachedHeadsUp(data) : solveHeadsUpEquity(equityRules(data), data.model);
+    else equity = new SeatEquity(equityRules(data), data.players, data.predictor);
+    if (cache) solved.set(key, equity);
+  }
+  return equity;
+}
+
+const byRules = new Map<string, GameEquity | null>();
+
+/**
+ * The shipped equity for a table under these settled rules at this size: the one of the preset
+ * whose rules these are (no overrides), or null when no preset matches or none ships for the size.
+ */
+export function shippedEquityFor(rules: Rules, players: number): GameEquity | null {
+  const wanted = JSON.stringify(rules);
+  const key = `${players} ${wanted}`;
+  let equity = byRules.get(key);
+  if (equity === undefined) {
+    const preset = PRESET_NAMES.find(
+      (name) => existsSync(shippedEquityFile(name, players)) && JSON.stringify(resolveRules({ preset: name, players })) === wanted,
+    );
+    equity = preset ? shippedEquity(preset, players) : null;
+    byRules.set(key, equity);
   }
   return equity;
 }

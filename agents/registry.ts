@@ -5,6 +5,7 @@
  * for `strong` never loads tfjs, and `createAgent` is async because a model may have to load.
  */
 import type { Agent } from '../env/gym/agent.js';
+import { type ModelCard, readModelCard, trainingMismatch } from './modelFolder.js';
 
 export interface AgentSpec {
   readonly name: string;
@@ -34,6 +35,8 @@ interface Factory extends AgentAbilities {
   /** Decides in well under a millisecond with no inference (a server answers it without a worker thread). */
   readonly cheap: boolean;
   create(spec: AgentSpec): Promise<Agent>;
+  /** For agents that play a trained model: its card (what it was trained on and how strong it is). */
+  readonly card?: (spec: AgentSpec) => ModelCard;
 }
 
 /** A number parameter, or the error naming it. */
@@ -132,6 +135,7 @@ const FACTORIES = {
       'a trained policy-value network (neural:PATH for a model folder or training run; the shipped model without; greedy=0 samples)',
     params: ['greedy'],
     takesArg: true,
+    card: (spec) => readModelCard(spec.arg),
     create: async (spec) => {
       const { loadNeuralAgent } = await import('./neural.js');
       const greedy = booleanParam(spec, 'greedy');
@@ -170,6 +174,29 @@ export function agentAbilities(spec: string): AgentAbilities {
 export function decidesCheaply(spec: string): boolean {
   const { cheap }: Factory = FACTORIES[parseAgentSpec(spec).name as AgentName];
   return cheap;
+}
+
+const cards = new Map<string, ModelCard | null>();
+
+/** The model card of the agent a spec names (read once per spec), null for agents that play no trained model; throws AgentSpecError. */
+export function agentModelCard(spec: string): ModelCard | null {
+  let card = cards.get(spec);
+  if (card === undefined) {
+    const parsed = parseAgentSpec(spec);
+    const factory: Factory = FACTORIES[parsed.name as AgentName];
+    card = factory.card ? factory.card(parsed) : null;
+    cards.set(spec, card);
+  }
+  return card;
+}
+
+/**
+ * Why the agent a spec names may play below its strength under these rules at this table size
+ * (its model was trained on others), or null: agents without a model, or a model that fits.
+ */
+export function agentMismatch(spec: string, preset: string, overrides: object, players: number): string | null {
+  const card = agentModelCard(spec);
+  return card ? trainingMismatch(card, preset, overrides, players) : null;
 }
 
 /** Reads `name[:arg][?k=v&…]` and checks it against the registry; throws AgentSpecError naming the problem. */

@@ -41,7 +41,7 @@ function solveShipped(): GameEquity | null {
     .sort()) {
     const data = readEquityData(path.join(dir, file));
     const started = performance.now();
-    const equity = solveEquityData(data);
+    const equity = solveEquityData(data, { cache: false });
     const seconds = (performance.now() - started) / 1000;
     const how = isHeadsUpData(data)
       ? `solved from ${data.model.outcomes.length} round outcomes`

@@ -6,8 +6,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import Table from 'cli-table3';
 import { SingleBar } from 'cli-progress';
 import { z } from 'zod';
-import { AGENT_NAMES, AgentSpecError, parseAgentSpec } from '../agents/registry.js';
-import { readModelCard, trainingMismatch } from '../agents/modelFolder.js';
+import { AGENT_NAMES, AgentSpecError, agentMismatch, parseAgentSpec } from '../agents/registry.js';
 import { DEFAULT_MAX_TURNS } from '../agents/tournament/match.js';
 import { type TournamentConfig, runTournament } from '../agents/tournament/run.js';
 import type { TournamentSummary } from '../agents/tournament/stats.js';
@@ -144,9 +143,7 @@ export function formatSummary(summary: TournamentSummary): string {
 /** A warning for each neural agent that plays rules or a table size its model was not trained for. */
 export function modelWarnings(config: Pick<TournamentConfig, 'agents' | 'preset' | 'rules' | 'players'>): string[] {
   return config.agents.flatMap((spec) => {
-    const parsed = parseAgentSpec(spec);
-    if (parsed.name !== 'neural') return [];
-    const mismatch = trainingMismatch(readModelCard(parsed.arg), config.preset, config.rules, config.players);
+    const mismatch = agentMismatch(spec, config.preset, config.rules, config.players);
     return mismatch ? [`${spec} ${mismatch}`] : [];
   });
 }

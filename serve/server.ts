@@ -17,6 +17,8 @@ import pino, { type Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
 import {
   ACTION_SPACE_VERSION,
+  MAX_PLAYERS,
+  MIN_PLAYERS,
   POSITION_FORMAT,
   PRESETS,
   PRESET_NAMES,
@@ -24,8 +26,8 @@ import {
   resolveRules,
   ruleOptionsJsonSchema,
 } from '../env/index.js';
-import { packageRoot, readModelCard } from '../agents/modelFolder.js';
-import { agentAbilities, describeAgents, parseAgentSpec } from '../agents/registry.js';
+import { packageRoot } from '../agents/modelFolder.js';
+import { agentAbilities, agentMismatch, agentModelCard, describeAgents, parseAgentSpec } from '../agents/registry.js';
 import { CODECS } from './codec.js';
 import { CLOSE, Connection, type ServerContext } from './connection.js';
 import { type ServerOptions, type ServerOptionsInput, parseServerOptions } from './options.js';
@@ -65,6 +67,23 @@ export function serverVersion(): string {
   }
 }
 
+/**
+ * The model card of an agent that plays a trained model (none for the others), with `mismatch`:
+ * for each table size, why the model may play below its strength under the server's default
+ * rules there (rules or a table size it was not trained for), or null.
+ */
+function modelOf(spec: string, preset: string, rules: object): { model?: Record<string, unknown> } {
+  const card = agentModelCard(spec);
+  if (!card) return {};
+  const mismatch = Object.fromEntries(
+    Array.from({ length: MAX_PLAYERS - MIN_PLAYERS + 1 }, (_, i) => {
+      const players = MIN_PLAYERS + i;
+      return [String(players), agentMismatch(spec, preset, rules, players)];
+    }),
+  );
+  return { model: { ...card, mismatch } };
+}
+
 export async function startServer(input: ServerOptionsInput = {}, start: StartOptions = {}): Promise<RunningServer> {
   const options = parseServerOptions(input);
   resolveRules({ preset: options.preset, rules: options.rules, players: 2 });
@@ -88,7 +107,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
       name: spec,
       description: descriptions.get(parsed.name) ?? '',
       ...agentAbilities(spec),
-      ...(parsed.name === 'neural' ? { model: { ...readModelCard(parsed.arg) } } : {}),
+      ...modelOf(spec, options.preset, options.rules),
     })),
     limits: {
       maxTablesPerConnection: options.maxTablesPerConnection,
