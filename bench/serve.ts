@@ -7,12 +7,16 @@
 // Rows for JSON and MessagePack, and for positions of every phase ("mixed") and positions where
 // Yaniv may be called ("callable", where the Assaf risk is computed). BENCH_SERVE_COMPARE=DIR
 // runs a second build's server (DIR/dist/cli/main.js, e.g. a worktree of an older commit) side by
-// side: each row is measured on both, one after the other.
-import { type ChildProcess, spawn } from 'node:child_process';
+// side: each row is measured on both, one after the other. Table store: table moves/s (bot and
+// client steps) with `--redis` against the in-memory store, two servers measured in turns, and
+// the bytes Redis receives per move.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Packr } from 'msgpackr';
+import { Redis } from 'ioredis';
 import WebSocket from 'ws';
+import { RedisServer } from '../scripts/redisServer.js';
 import { DEFAULT_PRESET, YANIV_ACTION, YanivEnv, randomLegalAction, seededRng } from '../env/index.js';
 import { isAgentName } from '../agents/registry.js';
 import { type ViewJson, viewToJson } from '../serve/viewJson.js';
@@ -23,8 +27,8 @@ const SECONDS = Number(process.env.BENCH_SERVE_SECONDS ?? 4);
 type Message = { type: string; id?: number; [key: string]: unknown };
 
 /** Starts `yaniv serve` on a free port; resolves with its URL. */
-function startServer(agents: string, main = MAIN): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [main, 'serve', '--port', '0', '--log-level', 'error', '--agents', agents], {
+function startServer(agents: string, main = MAIN, extra: string[] = []): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [main, 'serve', '--port', '0', '--log-level', 'error', '--agents', agents, ...extra], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -141,7 +145,86 @@ async function opponentLoad(url: string, clients: number): Promise<string> {
   return `opponent mode: ${(games / seconds).toFixed(1)} games/s (standard rules, 2 players, ${clients} clients each playing whole games against strong; ${Math.round(steps / seconds).toLocaleString('en')} client steps/s)`;
 }
 
+/** Tables of a client and two strong bots, the client playing its first legal action: every step (bot or client) counted at game_over. */
+async function tableMoves(url: string, clients: number, seconds: number): Promise<{ moves: number; seconds: number }> {
+  let moves = 0;
+  let stop = false;
+  const play = async () => {
+    let onMessage: (m: Message) => void = () => undefined;
+    const c = await connect(url, (m) => onMessage(m));
+    while (!stop) {
+      await new Promise<void>((resolve, reject) => {
+        onMessage = (m) => {
+          if (m.type === 'game_over') {
+            moves += m.counter as number;
+            resolve();
+          } else if (m.type === 'state' && (m.legal as unknown[]).length > 0)
+            void c.request({ type: 'act', table: m.table, action: (m.legal as { action: number }[])[0].action, counter: m.counter });
+        };
+        void c.request({ type: 'create_table', seats: ['client', 'strong', 'strong'], moveDeadlineMs: null }).then((created) => {
+          if (created.type !== 'table_created') reject(new Error(`create_table refused: ${JSON.stringify(created)}`));
+        });
+      });
+    }
+    c.ws.close();
+  };
+  const started = performance.now();
+  const timer = setTimeout(() => {
+    stop = true;
+  }, seconds * 1000);
+  await Promise.all(Array.from({ length: clients }, play));
+  clearTimeout(timer);
+  return { moves, seconds: (performance.now() - started) / 1000 };
+}
+
+async function netInput(redis: Redis): Promise<number> {
+  const info = await redis.info('stats');
+  return Number(/total_net_input_bytes:(\d+)/.exec(info)?.[1] ?? NaN);
+}
+
+/** The Redis table store against the in-memory one: two servers side by side, measured in turns. */
+async function tableStoreLoad(): Promise<void> {
+  if (spawnSync('redis-server', ['--version']).status !== 0)
+    return console.log('table store: no redis-server (apt-get install -y redis-server)');
+  const redisServer = await RedisServer.start();
+  const redis = new Redis(redisServer.url);
+  const memory = await startServer('strong', MAIN, ['--workers', '0']);
+  const stored = await startServer('strong', MAIN, ['--workers', '0', '--redis', redisServer.url]);
+  try {
+    const rounds = 3;
+    const ratios: number[] = [];
+    let bytes = 0;
+    let storedMoves = 0;
+    console.log(
+      `\ntable store (${rounds} turns of ${SECONDS} s each, 16 clients, tables of a client and two strong bots, every step counted)`,
+    );
+    console.log('\n| turn | in-memory moves/s | Redis moves/s | ratio | bytes into Redis per move |\n| --- | --- | --- | --- | --- |');
+    for (let round = 1; round <= rounds; round++) {
+      const a = await tableMoves(memory.url, 16, SECONDS);
+      const before = await netInput(redis);
+      const b = await tableMoves(stored.url, 16, SECONDS);
+      const written = (await netInput(redis)) - before;
+      bytes += written;
+      storedMoves += b.moves;
+      const ratio = b.moves / b.seconds / (a.moves / a.seconds);
+      ratios.push(ratio);
+      const rate = (r: { moves: number; seconds: number }) => Math.round(r.moves / r.seconds).toLocaleString('en');
+      console.log(`| ${round} | ${rate(a)} | ${rate(b)} | ${ratio.toFixed(2)} | ${(written / b.moves).toFixed(0)} |`);
+    }
+    ratios.sort((x, y) => x - y);
+    console.log(
+      `\nRedis store ÷ in-memory store: ${ratios[1].toFixed(2)} (median of ${rounds}; range ${ratios[0].toFixed(2)}–${ratios[rounds - 1].toFixed(2)}; goal ≥ 0.8); ${(bytes / storedMoves).toFixed(0)} bytes into Redis per move`,
+    );
+  } finally {
+    memory.child.kill('SIGTERM');
+    stored.child.kill('SIGTERM');
+    redis.disconnect();
+    redisServer.dispose();
+  }
+}
+
 export async function run(): Promise<void> {
+  if (process.env.BENCH_SERVE_ONLY === 'store') return tableStoreLoad();
   const agents = ['strong', ...(isAgentName('neural') ? ['neural'] : [])];
   const compare = process.env.BENCH_SERVE_COMPARE;
   const servers = [{ name: 'this build', ...(await startServer(agents.join(','))) }];
@@ -162,6 +245,7 @@ export async function run(): Promise<void> {
           }
     console.log('');
     console.log(await opponentLoad(servers[0].url, 16));
+    await tableStoreLoad();
   } finally {
     for (const server of servers) server.child.kill('SIGTERM');
   }

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { hostname } from 'node:os';
 import pino, { type Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
 import {
@@ -36,6 +37,8 @@ import { type Encoding, type Msg, PROTOCOL_VERSION, type RequestId, SUBPROTOCOLS
 import { StaticSite, serveStatic } from './static.js';
 import { SlowLog } from './slowLog.js';
 import { TableRegistry } from './tables.js';
+import { MemoryTableStore, type TableStore } from './tableStore.js';
+import { RedisTableStore } from './redisTableStore.js';
 import { VIEW_FORMAT } from './viewJson.js';
 
 export interface RunningServer {
@@ -56,6 +59,22 @@ export interface StartOptions {
   logger?: Logger;
   /** The compiled inference worker (default: dist/serve/inferenceWorker.js). */
   workerUrl?: URL;
+  /** The table store (default: Redis with options.redis, else this process's memory); the caller closes one it gives. */
+  store?: TableStore;
+}
+
+/** How long a client told to reconnect (drain) should wait: the tables are handed over before it is told. */
+const RECONNECT_RETRY_MS = 200;
+
+/** This process, as the owner it writes into the tables it holds in a shared store. */
+function instanceName(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+}
+
+async function openStore(options: ServerOptions, start: StartOptions, log: Logger): Promise<TableStore> {
+  if (start.store) return start.store;
+  if (options.redis === null) return new MemoryTableStore();
+  return RedisTableStore.connect({ url: options.redis, owner: instanceName(), log });
 }
 
 /** The project's version, from package.json. */
@@ -89,8 +108,14 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
   resolveRules({ preset: options.preset, rules: options.rules, players: 2 });
   const log = start.logger ?? pino({ base: { service: 'yaniv-serve' } }, pino.destination(2));
   const specs = options.agents.map((spec) => ({ spec, parsed: parseAgentSpec(spec) }));
+  const store = await openStore(options, start, log);
   const pool = new InferencePool(poolOptions(options, start.workerUrl), options.agents, log);
-  await pool.start();
+  try {
+    await pool.start();
+  } catch (error) {
+    if (!start.store) await store.close();
+    throw error;
+  }
   const started = Date.now();
   const version = serverVersion();
   const descriptions = new Map(describeAgents().map((a) => [a.name as string, a.description]));
@@ -121,12 +146,18 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
       preset: options.preset,
       rules: { ...options.rules },
     },
+    store: store.kind,
   };
-  const tables = new TableRegistry(options.maxTables, {
-    decide: (agent, view, seed) => pool.decide({ agent, source: { kind: 'playerView', view }, seed, explain: false }),
-    log,
-    now: Date.now,
-  });
+  const tables = new TableRegistry(
+    options.maxTables,
+    {
+      decide: (agent, view, seed) => pool.decide({ agent, source: { kind: 'playerView', view }, seed, explain: false }),
+      log,
+      now: Date.now,
+      idleMs: options.idleTableMs,
+    },
+    store,
+  );
   const slow = new SlowLog(log);
   const ctx: ServerContext = {
     options,
@@ -136,6 +167,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     slow,
     agents: new Set(options.agents),
     welcome: (id: RequestId, encoding: Encoding) => ({ ...welcomeBase, id, encoding }),
+    draining: () => shuttingDown,
   };
   const connections = new Set<Connection>();
   let nextConnection = 1;
@@ -154,6 +186,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
   const http = createServer((req, res) =>
     answerHttp(req, res, site, log, () => ({
       status: shuttingDown ? 'shutting_down' : 'ok',
+      store: store.kind,
       version,
       protocol: PROTOCOL_VERSION,
       uptime: Math.round((Date.now() - started) / 1000),
@@ -243,6 +276,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     clearInterval(heartbeat);
     clearInterval(sweeper);
     await pool.close();
+    if (!start.store) await store.close();
     throw error;
   }
   const port = (http.address() as AddressInfo).port;
@@ -257,14 +291,23 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     clearInterval(sweeper);
     const httpClosed = new Promise<void>((resolve) => http.close(() => resolve()));
     const open = [...connections];
-    for (const connection of open) connection.shutdown();
     const cutOff = new Promise<void>((resolve) => setTimeout(resolve, options.shutdownMs).unref());
-    await Promise.race([Promise.all(open.map((c) => c.close(CLOSE.goingAway, 'server shutting down'))), cutOff]);
+    if (store.shared) {
+      // Drain: every table written and released before any client is told to go elsewhere.
+      await Promise.race([tables.drain(), cutOff]);
+      for (const connection of open) connection.drained(RECONNECT_RETRY_MS);
+      log.info({ event: 'drained', tables: tables.size, connections: open.length }, 'tables handed over; clients told to reconnect');
+      await Promise.race([Promise.all(open.map((c) => c.close(CLOSE.serviceRestart, 'server restarting: reconnect and resume'))), cutOff]);
+    } else {
+      for (const connection of open) connection.shutdown();
+      await Promise.race([Promise.all(open.map((c) => c.close(CLOSE.goingAway, 'server shutting down'))), cutOff]);
+    }
     for (const connection of open) connection.terminate();
     http.closeAllConnections();
     tables.closeAll();
     slow.close();
     await pool.close();
+    if (!start.store) await store.close();
     await httpClosed;
     log.info({ event: 'stopped' }, 'yaniv serve stopped');
   }
@@ -376,8 +419,10 @@ function answerHttp(req: IncomingMessage, res: ServerResponse, site: StaticSite,
     return;
   }
   if (req.method === 'GET' && path === '/health') {
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-    res.end(JSON.stringify(health()));
+    const body = health() as { status: string };
+    // 503 while stopping, so that a load balancer's health check sends nothing new here.
+    res.writeHead(body.status === 'ok' ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+    res.end(JSON.stringify(body));
     return;
   }
   serveStatic(site, req, res, path).then(

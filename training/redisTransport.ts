@@ -18,7 +18,7 @@
  * recreates the group, and actors wait for the header to come back.
  */
 import os from 'node:os';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import { z } from 'zod';
 import type { Snapshot } from './league.js';
 import { SUMMED_STATS, TRAJECTORY_WIRE_FORMAT, decodeTrajectoryBatch, encodeTrajectoryBatch, unpackWire, wirePackr } from './trajectory.js';
@@ -64,7 +64,7 @@ export function redactUrl(url: string): string {
  * A connection that is up: the first connect either succeeds or fails with a TransportSetupError
  * naming the problem (never a hang); once up, ioredis reconnects by itself and commands wait for it.
  */
-export async function connectRedis(url: string, name: string): Promise<Redis> {
+export async function connectRedis(url: string, name: string, overrides: RedisOptions = {}): Promise<Redis> {
   let up = false;
   const redis = new Redis(url, {
     lazyConnect: true,
@@ -72,6 +72,7 @@ export async function connectRedis(url: string, name: string): Promise<Redis> {
     connectTimeout: 5000,
     maxRetriesPerRequest: null,
     retryStrategy: (times) => (up ? Math.min(50 * times, 1000) : null),
+    ...overrides,
   });
   let lastError: Error | null = null;
   redis.on('error', (error: Error) => {
@@ -276,9 +277,13 @@ export class RedisTransport implements Transport, TrajectoryBus, WeightStore {
     let bad = 0;
     let decisions = 0;
     const settle: string[] = [];
+    // A slow collection leaves this take's own entries idle long enough for XAUTOCLAIM to hand them back.
+    const held = new Set<string>();
     while (decisions < request.samples) {
       const entries = await this.nextEntries();
       for (const [id, fields] of entries) {
+        if (held.has(id)) continue;
+        held.add(id);
         let part: TrajectoryPart;
         try {
           part = decodePart(fieldValue(fields, 'part'));

@@ -348,9 +348,11 @@ describe('yaniv bench', () => {
 
   it.each([
     [['--agents', 'strong,nobody'], 'unknown agent "nobody"'],
-    [['--players', '1'], '--players must be a whole number from 2 to 8'],
-    [['--players', '9'], '--players must be a whole number from 2 to 8'],
-    [['--games', '0'], '--games must be a whole number ≥ 1'],
+    [['--players', '1'], '--players: must be an integer from 2 to 8 (got "1")'],
+    [['--players', '9'], '--players: must be an integer from 2 to 8 (got "9")'],
+    [['--games', '0'], '--games: must be an integer ≥ 1 (got "0")'],
+    [['--episode', 'match'], '--episode: must be one of "round", "game" (got "match")'],
+    [['--agents', 'strong,strong'], '--agents: name each agent once'],
     [['--rules', 'klondike'], 'unknown preset "klondike"'],
   ])('refuses %j with a clear error', (args, message) => {
     const out = run(...args);
