@@ -10,6 +10,7 @@ import { fitSeatPredictor } from '../agents/equityFit.js';
 import { measureRoundModel, measureSeatStates, playFromSpot } from '../agents/equityModel.js';
 import { EQUITY_FORMAT, type EquityData, type GameEquity, type SeatsEquityData, seatEquities } from '../env/gym/equity.js';
 import type { Agent } from '../env/gym/agent.js';
+import { mixSeed } from '../agents/tournament/seeds.js';
 import { type RuleChoice, resolveRules } from '../env/rules/rules.js';
 import { type RuleFlags, describeRuleChoice, readRuleSelection, ruleOptions } from './ruleOptions.js';
 
@@ -99,7 +100,7 @@ function measureSeats(flags: EquityFlags, choice: RuleChoice, agents: Agent[], s
 
 function printSpots(equity: GameEquity, choice: RuleChoice, agents: Agent[], check: number, seed: number): void {
   const players = agents.length;
-  for (const [a, b] of EQUITY_SPOTS) {
+  for (const [index, [a, b]] of EQUITY_SPOTS.entries()) {
     if (a > equity.rules.eliminationLimit || b > equity.rules.eliminationLimit) continue;
     const totals = [a, ...Array<number>(players - 1).fill(b)];
     const p = seatEquities(
@@ -110,7 +111,9 @@ function printSpots(equity: GameEquity, choice: RuleChoice, agents: Agent[], che
     )[0];
     let line = `seat 0 (starts) ${a} / others ${b}: P(seat 0 wins) = ${p.toFixed(3)}`;
     if (check > 0) {
-      const spot = playFromSpot(choice.preset, choice.rules, agents, totals, check, seed + 1);
+      // Each spot its own deals: with the same deals at every spot their errors are correlated,
+      // and a mean over the spots looks like a bias when it is shared noise.
+      const spot = playFromSpot(choice.preset, choice.rules, agents, totals, check, mixSeed(seed + 1, index));
       const played = spot.wins / spot.games;
       line += `; played ${played.toFixed(3)} ± ${(1.96 * Math.sqrt((played * (1 - played)) / spot.games)).toFixed(3)} (${spot.games} games)`;
     }
