@@ -1,13 +1,13 @@
 /**
  * Measures what the game equity is solved from (env/gym/equity.ts): heads-up rounds played by an
- * agent at both seats from sampled totals, and games played out from fixed totals to check the
- * solved equity against. Seat 0 starts every measured round (a fresh game's first round).
+ * agent at both seats from sampled totals, whole games at 3–8 seats from sampled totals (what the
+ * learned equity is fitted to), and games played out from fixed totals to check an equity
+ * against. Seat 0 starts every measured heads-up round (a fresh game's first round).
  */
 import { Episode, parseEnvOptions } from '../env/gym/episode.js';
 import { Table } from '../env/gym/table.js';
 import type { Agent } from '../env/gym/agent.js';
-import { EQUITY_FORMAT, type EquityData, ROLES, type Role, type RoundOutcomeModel, milestoneGaps } from '../env/gym/equity.js';
-import { type Rules, resolveRules } from '../env/rules/rules.js';
+import { EQUITY_FORMAT, type HeadsUpEquityData, ROLES, type Role, type RoundOutcomeModel, milestoneGaps } from '../env/gym/equity.js';
 import { randomInt, seededRng } from '../env/rules/random.js';
 import type { RoundResult } from '../env/rules/state.js';
 import { mixSeed } from './tournament/seeds.js';
@@ -24,16 +24,16 @@ export interface MeasureOptions {
   onProgress?: (done: number) => void;
 }
 
-/** Turns after which a measured round is abandoned (rounds last ~12 turns; a stalled one is left out). */
-const ROUND_TURN_CAP = 2000;
+/** Turns after which a measured round or game is abandoned (rounds last ~12 turns a seat; a stalled one is left out). */
+const TURN_CAP = { round: 2000, game: 200_000 } as const;
 
-function tableFor(preset: string, overrides: Record<string, unknown>, episode: 'round' | 'game'): Table {
-  const config = parseEnvOptions({ preset, rules: overrides, players: 2, episode, maxTurns: ROUND_TURN_CAP, history: false });
+function tableFor(preset: string, overrides: Record<string, unknown>, episode: 'round' | 'game', players = 2): Table {
+  const config = parseEnvOptions({ preset, rules: overrides, players, episode, maxTurns: TURN_CAP[episode], history: false });
   return new Table(new Episode(config));
 }
 
 /** Plays `rounds` heads-up rounds from totals drawn uniformly from 0..eliminationLimit and counts their outcomes. */
-export function measureRoundModel(options: MeasureOptions): EquityData {
+export function measureRoundModel(options: MeasureOptions): HeadsUpEquityData {
   const { preset, overrides, agents, rounds, seed } = options;
   const table = tableFor(preset, overrides, 'round');
   const rules = table.episode.rules;
@@ -93,19 +93,21 @@ export interface SpotResult {
   readonly games: number;
   /** Games seat 0 (the first round's starter) won. */
   readonly wins: number;
+  /** Games each seat won. */
+  readonly winsBySeat: readonly number[];
 }
 
-/** Plays `games` whole games from these totals, seat 0 starting the first round, and counts seat 0's wins. */
+/** Plays `games` whole games from these totals (one per seat), seat 0 starting the first round, and counts each seat's wins. */
 export function playFromSpot(
   preset: string,
   overrides: Record<string, unknown>,
-  agents: readonly [Agent, Agent],
-  totals: readonly [number, number],
+  agents: readonly Agent[],
+  totals: readonly number[],
   games: number,
   seed: number,
 ): SpotResult {
-  const table = tableFor(preset, overrides, 'game');
-  let wins = 0;
+  const table = tableFor(preset, overrides, 'game', agents.length);
+  const winsBySeat = agents.map(() => 0);
   let finished = 0;
   for (let i = 0; i < games; i++) {
     agents.forEach((agent, seat) => agent.reset(mixSeed(seed, i, seat + 1)));
@@ -114,12 +116,57 @@ export function playFromSpot(
     const winner = table.episode.state.winner;
     if (winner < 0) continue;
     finished++;
-    if (winner === 0) wins++;
+    winsBySeat[winner]++;
   }
-  return { games: finished, wins };
+  return { games: finished, wins: winsBySeat[0], winsBySeat };
 }
 
-/** The rules an equity data file was measured under, for two seats. */
-export function equityRules(data: EquityData): Rules {
-  return resolveRules({ preset: data.preset, rules: data.overrides, players: data.players });
+/** A table between rounds of a measured game, and who won that game. */
+export interface SeatState {
+  readonly totals: readonly number[];
+  readonly active: readonly boolean[];
+  /** The seat that starts the next round. */
+  readonly starter: number;
+  readonly winner: number;
+}
+
+export interface SeatGamesOptions {
+  preset: string;
+  overrides: Record<string, unknown>;
+  /** One agent per seat. */
+  agents: readonly Agent[];
+  games: number;
+  seed: number;
+  onProgress?: (done: number) => void;
+}
+
+/** A game in this many is a fresh one (every total 0); the others start from totals drawn uniformly from 0..eliminationLimit. */
+const FRESH_GAME_EVERY = 4;
+
+/**
+ * Plays `games` whole games at `agents.length` seats and records every table between rounds
+ * (the start included) with the game's winner: what the learned equity is fitted to.
+ */
+export function measureSeatStates(options: SeatGamesOptions): SeatState[] {
+  const { preset, overrides, agents, games, seed } = options;
+  const table = tableFor(preset, overrides, 'game', agents.length);
+  const limit = table.episode.rules.eliminationLimit;
+  const rng = seededRng(seed);
+  const states: SeatState[] = [];
+  for (let i = 0; i < games; i++) {
+    const totals = agents.map(() => (i % FRESH_GAME_EVERY === 0 ? 0 : randomInt(rng, 0, limit)));
+    agents.forEach((agent, seat) => agent.reset(mixSeed(seed, i, seat + 1)));
+    table.reset({ seed: mixSeed(seed, i), startTotals: totals });
+    const s = table.episode.state;
+    const game: Omit<SeatState, 'winner'>[] = [];
+    const snapshot = () => game.push({ totals: Array.from(s.totals), active: Array.from(s.active, (a) => a === 1), starter: s.starter });
+    snapshot();
+    table.play(agents, () => {
+      if (table.episode.roundResult && s.winner < 0) snapshot();
+    });
+    options.onProgress?.(i + 1);
+    if (s.winner < 0) continue;
+    for (const state of game) states.push({ ...state, winner: s.winner });
+  }
+  return states;
 }

@@ -52,6 +52,9 @@ export interface ModelCard {
   evaluation: unknown;
   /** The published benchmark of a shipped model (models/README.md), when its metadata holds one. */
   benchmark: unknown;
+  /** The reward it was trained on, and the return its value head predicts ("round" or "game"): what its value means. */
+  reward: unknown;
+  returnHorizon: unknown;
 }
 
 /** Reads a model folder's metadata.json into a ModelCard (the loader validates it in full). */
@@ -79,6 +82,8 @@ export function readModelCard(arg?: string): ModelCard {
     wallSeconds: training.wallSeconds,
     evaluation: training.evaluation ?? null,
     benchmark: training.benchmark ?? null,
+    reward: training.reward ?? null,
+    returnHorizon: training.returnHorizon ?? null,
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { Agent } from '../env/gym/agent.js';
+import { type ModelCard, readModelCard, trainingMismatch } from './modelFolder.js';
 
 export interface AgentSpec {
   readonly name: string;
@@ -35,6 +36,8 @@ interface Factory extends AgentAbilities {
   /** Decides in well under a millisecond with no inference (a server answers it without a worker thread). */
   readonly cheap: boolean;
   create(spec: AgentSpec): Promise<Agent>;
+  /** For agents that play a trained model: its card (what it was trained on and how strong it is). */
+  readonly card?: (spec: AgentSpec) => ModelCard;
 }
 
 /** A number parameter, or the error naming it. */
@@ -92,14 +95,16 @@ const FACTORIES = {
     scores: 'score',
     cheap: true,
     description:
-      "card tracking, the exact Assaf risk before calling, one-turn-ahead discard planning (equity=PRESET: milestone play valued by that preset's shipped game equity, heads-up)",
+      "card tracking, the exact Assaf risk before calling, one-turn-ahead discard planning (equity=PRESET: milestone play valued by that preset's shipped game equity, at the table sizes it ships for)",
     params: ['equity', 'term'],
     create: async (spec) => {
       const [{ ruleAgent }, { explainStrong, strongBot }] = await Promise.all([import('./ruleAgent.js'), import('./strong.js')]);
       const preset = spec.params.equity;
       if (preset === undefined) return ruleAgent('strong', strongBot(), explainStrong());
-      const { shippedEquity } = await import('./equity.js');
-      const equity = shippedEquity(preset);
+      const { shippedEquity, shippedEquitySizes } = await import('./equity.js');
+      const sizes = shippedEquitySizes(preset);
+      if (sizes.length === 0) shippedEquity(preset); // the error naming the file expected
+      const equity = sizes.map((players) => shippedEquity(preset, players));
       const term = spec.params.term ?? 'milestone';
       if (term !== 'milestone' && term !== 'hand')
         throw new AgentSpecError(`agent "strong": parameter term must be milestone or hand (got ${JSON.stringify(term)})`);
@@ -131,6 +136,7 @@ const FACTORIES = {
       'a trained policy-value network (neural:PATH for a model folder or training run; the shipped model without; greedy=0 samples)',
     params: ['greedy'],
     takesArg: true,
+    card: (spec) => readModelCard(spec.arg),
     create: async (spec) => {
       const { loadNeuralAgent } = await import('./neural.js');
       const greedy = booleanParam(spec, 'greedy');
@@ -169,6 +175,29 @@ export function agentAbilities(spec: string): AgentAbilities {
 export function decidesCheaply(spec: string): boolean {
   const { cheap }: Factory = FACTORIES[parseAgentSpec(spec).name as AgentName];
   return cheap;
+}
+
+const cards = new Map<string, ModelCard | null>();
+
+/** The model card of the agent a spec names (read once per spec), null for agents that play no trained model; throws AgentSpecError. */
+export function agentModelCard(spec: string): ModelCard | null {
+  let card = cards.get(spec);
+  if (card === undefined) {
+    const parsed = parseAgentSpec(spec);
+    const factory: Factory = FACTORIES[parsed.name as AgentName];
+    card = factory.card ? factory.card(parsed) : null;
+    cards.set(spec, card);
+  }
+  return card;
+}
+
+/**
+ * Why the agent a spec names may play below its strength under these rules at this table size
+ * (its model was trained on others), or null: agents without a model, or a model that fits.
+ */
+export function agentMismatch(spec: string, preset: string, overrides: object, players: number): string | null {
+  const card = agentModelCard(spec);
+  return card ? trainingMismatch(card, preset, overrides, players) : null;
 }
 
 /** Reads `name[:arg][?k=v&…]` and checks it against the registry; throws AgentSpecError naming the problem. */

@@ -23,7 +23,7 @@
  */
 import { type Action, type Card, type PlayerView, assafRisk, callableValue, unseenCounts } from '../env/index.js';
 import { JOKER, KIND_COUNT, RANK_OF, SUIT_OF } from '../env/index.js';
-import { type HeadsUpEquity, afterPoints } from '../env/gym/equity.js';
+import { type GameEquity, afterPoints, seatEquities } from '../env/gym/equity.js';
 import { type RuleBot, type RuleExplainer, type RankedAction, afterDraw, legalOfType } from './ruleBot.js';
 import { bestDiscardPoints, canDrawFromDeck, opponents, pointsOf, stallPenalty, valuesOf } from './tactics.js';
 
@@ -33,11 +33,12 @@ export interface StrongConfig {
   /** Highest Assaf risk at which it calls. */
   callRisk: number;
   /**
-   * The solved game equity: heads-up under its rules, the milestone term becomes what the hand's
-   * points would cost in P(win) if the round ended now (milestones, the elimination limit),
-   * in points at the position's exchange rate; elsewhere the plain milestone term.
+   * The game equities of its rules, one per table size: at a table of a size given, under those
+   * rules, the milestone term becomes what the hand's points would cost in P(win) if the round
+   * ended now (milestones, the elimination limit), in points at the position's exchange rate;
+   * elsewhere the plain milestone term.
    */
-  equity?: HeadsUpEquity | null;
+  equity?: readonly GameEquity[] | null;
   /**
    * With `equity`: "milestone" values only a landing on a milestone, by the P(win) it adds over
    * the same points without the milestone; "hand" replaces the hand's points by their cost in
@@ -193,7 +194,7 @@ function interacts(card: Card, hand: readonly Card[]): boolean {
 
 /** Points saved by landing exactly on a milestone, weighted by the chance the round ends first. */
 function milestoneBonus(view: PlayerView, handPoints: number, config: StrongConfig): number {
-  const equity = config.equity && equityApplies(config.equity, view) ? config.equity : null;
+  const equity = config.equity ? equityFor(config.equity, view) : null;
   if (equity) {
     const gain =
       config.equityTerm === 'hand' ? handPoints - equityPoints(equity, view, handPoints) : milestoneEquityPoints(equity, view, handPoints);
@@ -204,38 +205,57 @@ function milestoneBonus(view: PlayerView, handPoints: number, config: StrongConf
   return roundEndChance(view) * (milestone[0] - milestone[1]);
 }
 
-const equityMatches = new WeakMap<object, boolean>();
+const equityMatches = new WeakMap<object, Map<number, GameEquity | null>>();
 
-/** Whether the equity was solved for the view's rules, with two seats in the game. */
-function equityApplies(equity: HeadsUpEquity, view: PlayerView): boolean {
-  if (opponents(view).length !== 1) return false;
-  let same = equityMatches.get(view.rules);
-  if (same === undefined) {
-    same = JSON.stringify(equity.rules) === JSON.stringify(view.rules);
-    equityMatches.set(view.rules, same);
+/** The equity of the view's table size and rules, if one was given. */
+function equityFor(equities: readonly GameEquity[], view: PlayerView): GameEquity | null {
+  let bySize = equityMatches.get(view.rules);
+  if (!bySize) equityMatches.set(view.rules, (bySize = new Map<number, GameEquity | null>()));
+  let found = bySize.get(view.players);
+  if (found === undefined) {
+    const rules = JSON.stringify(view.rules);
+    found = equities.find((e) => e.players === view.players && JSON.stringify(e.rules) === rules) ?? null;
+    bySize.set(view.players, found);
   }
-  return same;
+  return found;
 }
 
 interface EquitySpot {
   readonly own: number;
-  readonly opponent: number;
-  readonly ownStartsNext: boolean;
   readonly now: number;
   /** P(win) lost per point, the mean over the next 20 points read without milestones. */
   readonly rate: number;
+  /** The seat's P(win) if its total were `total` after this round, the others' unchanged. */
+  readonly win: (total: number) => number;
 }
 
-function equitySpot(equity: HeadsUpEquity, view: PlayerView): EquitySpot {
+/**
+ * Who starts the next round, as far as the seat can tell now: with rotation the seat after the
+ * starter; otherwise (the round's winner or lowest hand) taken as the next seat after its own —
+ * the seat's own round score is what is being valued, not its chance of winning the round.
+ */
+function nextStarterGuess(view: PlayerView): number {
+  const from = view.rules.nextStarter === 'rotate' ? view.starter : view.seat;
+  for (let i = 1; i <= view.players; i++) {
+    const seat = (from + i) % view.players;
+    if (view.active[seat]) return seat;
+  }
+  return view.seat;
+}
+
+function equitySpot(equity: GameEquity, view: PlayerView): EquitySpot {
   const own = view.totals[view.seat];
-  const opponent = view.totals[opponents(view)[0]];
-  // Heads-up the seats take turns to start: the other seat starts the next round.
-  const ownStartsNext = view.rules.nextStarter === 'rotate' ? view.starter !== view.seat : false;
-  const now = equity.win(own, opponent, ownStartsNext);
+  const starter = nextStarterGuess(view);
+  const totals = [...view.totals];
+  const win = (total: number): number => {
+    totals[view.seat] = total;
+    return seatEquities(equity, totals, view.active, starter)[view.seat];
+  };
+  const now = win(own);
   const limit = view.rules.eliminationLimit;
   let rate = 0;
-  for (let p = 1; p <= 20; p++) rate += (now - equity.win(Math.min(own + p, limit + 1), opponent, ownStartsNext)) / p;
-  return { own, opponent, ownStartsNext, now, rate: Math.max(rate / 20, 1e-4) };
+  for (let p = 1; p <= 20; p++) rate += (now - win(Math.min(own + p, limit + 1))) / p;
+  return { own, now, rate: Math.max(rate / 20, 1e-4), win };
 }
 
 /**
@@ -243,20 +263,19 @@ function equitySpot(equity: HeadsUpEquity, view: PlayerView): EquitySpot {
  * exchange rate: above the hand's points when it would pass the elimination limit, below them
  * when it lands on a milestone.
  */
-export function equityPoints(equity: HeadsUpEquity, view: PlayerView, handPoints: number): number {
+export function equityPoints(equity: GameEquity, view: PlayerView, handPoints: number): number {
   const spot = equitySpot(equity, view);
-  const after = afterPoints(view.rules, spot.own, handPoints);
-  return (spot.now - equity.win(after, spot.opponent, spot.ownStartsNext)) / spot.rate;
+  return (spot.now - spot.win(afterPoints(view.rules, spot.own, handPoints))) / spot.rate;
 }
 
 /** What landing on a milestone with `handPoints` is worth over the same points without it, in points (0: no milestone). */
-export function milestoneEquityPoints(equity: HeadsUpEquity, view: PlayerView, handPoints: number): number {
+export function milestoneEquityPoints(equity: GameEquity, view: PlayerView, handPoints: number): number {
   const own = view.totals[view.seat];
   const after = afterPoints(view.rules, own, handPoints);
   if (after === own + handPoints) return 0;
   const spot = equitySpot(equity, view);
   const plain = Math.min(own + handPoints, view.rules.eliminationLimit + 1);
-  return (equity.win(after, spot.opponent, spot.ownStartsNext) - equity.win(plain, spot.opponent, spot.ownStartsNext)) / spot.rate;
+  return (spot.win(after) - spot.win(plain)) / spot.rate;
 }
 
 /**

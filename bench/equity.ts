@@ -1,9 +1,12 @@
-// The game equity: solving the shipped heads-up equity (value iteration over both totals and the
-// starter), and the cost of the "equity" reward to a VecEnv step beside the default reward.
-import { readEquityData, shippedEquityFile } from '../agents/equity.js';
-import { solveHeadsUpEquity } from '../env/gym/equity.js';
+// The game equity: making each shipped equity from its data (heads-up: value iteration over both
+// totals and the starter; 3–8 seats: the learned predictor, plus the cost of one table's
+// equities), and the cost of the "equity" reward to a VecEnv step beside the default reward.
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { EQUITY_DIR, readEquityData, solveEquityData } from '../agents/equity.js';
+import { packageRoot } from '../agents/modelFolder.js';
+import { type GameEquity, isHeadsUpData, seatEquities } from '../env/gym/equity.js';
 import { VecEnv } from '../env/gym/vecEnv.js';
-import { resolveRules } from '../env/rules/rules.js';
 import { randomInt, seededRng } from '../env/rules/random.js';
 
 function stepsPerSecond(env: VecEnv, steps: number): number {
@@ -17,13 +20,41 @@ function stepsPerSecond(env: VecEnv, steps: number): number {
   return (steps * env.num) / ((performance.now() - started) / 1000);
 }
 
-export function run(): void {
-  const data = readEquityData(shippedEquityFile('standard', 2));
+/** Microseconds for one table's equities from random totals (all seats in, seat 0 starting). */
+function microsPerTable(equity: GameEquity): number {
+  const rng = seededRng(2);
+  const active = Array<boolean>(equity.players).fill(true);
+  const tables = Array.from({ length: 1000 }, () => Array.from(active, () => randomInt(rng, 0, equity.rules.eliminationLimit)));
   const started = performance.now();
-  const equity = solveHeadsUpEquity(resolveRules({ preset: data.preset, rules: data.overrides, players: 2 }), data.model);
-  console.log(
-    `solve (standard, heads-up, ${data.model.outcomes.length} outcomes): ${((performance.now() - started) / 1000).toFixed(2)} s, ${equity.sweeps} sweeps`,
-  );
+  let sink = 0;
+  for (let k = 0; k < 20; k++) for (const totals of tables) sink += seatEquities(equity, totals, active, 0)[0];
+  if (sink < 0) throw new Error('unreachable');
+  return ((performance.now() - started) * 1000) / 20_000;
+}
+
+/** Makes every shipped equity from its file (a fresh copy of the data, so that no cached solve is reused); returns the heads-up standard one. */
+function solveShipped(): GameEquity | null {
+  const dir = path.join(packageRoot(), EQUITY_DIR);
+  let headsUp: GameEquity | null = null;
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
+    const data = readEquityData(path.join(dir, file));
+    const started = performance.now();
+    const equity = solveEquityData(data, { cache: false });
+    const seconds = (performance.now() - started) / 1000;
+    const how = isHeadsUpData(data)
+      ? `solved from ${data.model.outcomes.length} round outcomes`
+      : `learned from ${data.states} tables of ${data.games} games`;
+    console.log(`${file} (${how}): ${seconds.toFixed(3)} s to make, ${microsPerTable(equity).toFixed(2)} µs a table`);
+    if (data.players === 2 && data.preset === 'standard') headsUp = equity;
+  }
+  return headsUp;
+}
+
+export function run(): void {
+  const equity = solveShipped();
+  if (!equity) return;
   const plain = new VecEnv({ num: 64, players: 2, reward: 'zeroSumTotals' });
   const withEquity = new VecEnv({ num: 64, players: 2, reward: 'equity', equity });
   plain.reset(1);

@@ -4,8 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import Table from 'cli-table3';
 import { SingleBar } from 'cli-progress';
-import { parseAgentSpec } from '../agents/registry.js';
-import { readModelCard, trainingMismatch } from '../agents/modelFolder.js';
+import { agentMismatch } from '../agents/registry.js';
 import { BENCH_FLAGS, type BenchOptions, benchOptionsSchema } from '../agents/tournament/benchOptions.js';
 import type { BenchStatus, QueueDispatcher } from '../agents/tournament/queue.js';
 import { type TournamentConfig, runTournament } from '../agents/tournament/run.js';
@@ -96,9 +95,7 @@ export function formatSummary(summary: TournamentSummary): string {
 /** A warning for each neural agent that plays rules or a table size its model was not trained for. */
 export function modelWarnings(config: Pick<TournamentConfig, 'agents' | 'preset' | 'rules' | 'players'>): string[] {
   return config.agents.flatMap((spec) => {
-    const parsed = parseAgentSpec(spec);
-    if (parsed.name !== 'neural') return [];
-    const mismatch = trainingMismatch(readModelCard(parsed.arg), config.preset, config.rules, config.players);
+    const mismatch = agentMismatch(spec, config.preset, config.rules, config.players);
     return mismatch ? [`${spec} ${mismatch}`] : [];
   });
 }

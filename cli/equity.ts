@@ -1,15 +1,20 @@
-// `yaniv equity`: measures the round-outcome model that the game equity is solved from (an agent at
-// both seats of simulated heads-up rounds), writes it as data, solves it and prints P(win) at a few
-// spots; `--check N` also plays N games from each spot to compare.
+// `yaniv equity`: measures what the game equity is made from with an agent at every seat, writes
+// it as data and prints P(win) at a few spots; `--check N` also plays N games from each spot to
+// compare. Heads-up: the round-outcome model, solved exactly. 3–8 seats: whole games from sampled
+// totals, fitted by the learned predictor.
 import { writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createAgent } from '../agents/registry.js';
-import { equityRules, measureRoundModel, playFromSpot } from '../agents/equityModel.js';
-import { solveHeadsUpEquity } from '../env/gym/equity.js';
+import { solveEquityData } from '../agents/equity.js';
+import { fitSeatPredictor } from '../agents/equityFit.js';
+import { measureRoundModel, measureSeatStates, playFromSpot } from '../agents/equityModel.js';
+import { EQUITY_FORMAT, type EquityData, type GameEquity, type SeatsEquityData, seatEquities } from '../env/gym/equity.js';
 import type { Agent } from '../env/gym/agent.js';
+import { mixSeed } from '../agents/tournament/seeds.js';
+import { type RuleChoice, resolveRules } from '../env/rules/rules.js';
 import { type RuleFlags, describeRuleChoice, readRuleSelection, ruleOptions } from './ruleOptions.js';
 
-/** The spots printed (and checked with --check): the starter's total / the other's. */
+/** The spots printed (and checked with --check): seat 0's total (it starts) / every other seat's. */
 export const EQUITY_SPOTS: readonly (readonly [number, number])[] = [
   [0, 0],
   [45, 20],
@@ -26,67 +31,122 @@ interface EquityFlags extends RuleFlags {
   players: string;
   agent: string;
   rounds: string;
+  games: string;
   seed: string;
   out?: string;
   check: string;
 }
 
-function wholeNumber(flag: string, text: string, min: number): number {
+function wholeNumber(flag: string, text: string, min: number, max = Infinity): number {
   const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || n < min)
-    throw new InvalidArgumentError(`${flag} must be a whole number ≥ ${min} (got ${JSON.stringify(text)})`);
+  if (!/^\d+$/.test(text.trim()) || n < min || n > max)
+    throw new InvalidArgumentError(
+      `${flag} must be a whole number ${max < Infinity ? `${min}..${max}` : `≥ ${min}`} (got ${JSON.stringify(text)})`,
+    );
   return n;
+}
+
+/** Heads-up: rounds from sampled totals, counted into the round model the equity is solved from. */
+function measureHeadsUp(flags: EquityFlags, choice: RuleChoice, agents: Agent[], seed: number): EquityData {
+  const rounds = wholeNumber('--rounds', flags.rounds, 1);
+  const data = measureRoundModel({
+    preset: choice.preset,
+    overrides: choice.rules,
+    agents: [agents[0], agents[1]],
+    agentSpec: flags.agent,
+    rounds,
+    seed,
+    onProgress: (done) => {
+      if (done % 5000 === 0) process.stderr.write(`${done}/${rounds} rounds\n`);
+    },
+  });
+  console.log(`${data.model.rounds} rounds of ${flags.agent} at both seats (${describeRuleChoice(choice)})`);
+  return data;
+}
+
+/** 3–8 seats: games from sampled totals, every table between rounds fitted by the learned predictor. */
+function measureSeats(flags: EquityFlags, choice: RuleChoice, agents: Agent[], seed: number): SeatsEquityData {
+  const games = wholeNumber('--games', flags.games, 1);
+  const states = measureSeatStates({
+    preset: choice.preset,
+    overrides: choice.rules,
+    agents,
+    games,
+    seed,
+    onProgress: (done) => {
+      if (done % 500 === 0) process.stderr.write(`${done}/${games} games\n`);
+    },
+  });
+  const rules = resolveRules({ preset: choice.preset, rules: choice.rules, players: agents.length });
+  const { predictor, report } = fitSeatPredictor(rules, agents.length, states);
+  console.log(
+    `${games} games of ${flags.agent} at ${agents.length} seats (${describeRuleChoice(choice)}): ${states.length} tables between rounds`,
+  );
+  for (const [n, r] of Object.entries(report.byActive))
+    console.log(
+      `  ${n} seats in: ${r.states} tables; winner cross-entropy ${r.train.toFixed(4)} fitted, ${r.holdout.toFixed(4)} held out, ${r.uniform.toFixed(4)} uniform`,
+    );
+  return {
+    format: EQUITY_FORMAT,
+    preset: choice.preset,
+    overrides: choice.rules,
+    players: agents.length,
+    agent: flags.agent,
+    games,
+    states: states.length,
+    predictor,
+  };
+}
+
+function printSpots(equity: GameEquity, choice: RuleChoice, agents: Agent[], check: number, seed: number): void {
+  const players = agents.length;
+  for (const [index, [a, b]] of EQUITY_SPOTS.entries()) {
+    if (a > equity.rules.eliminationLimit || b > equity.rules.eliminationLimit) continue;
+    const totals = [a, ...Array<number>(players - 1).fill(b)];
+    const p = seatEquities(
+      equity,
+      totals,
+      totals.map(() => true),
+      0,
+    )[0];
+    let line = `seat 0 (starts) ${a} / others ${b}: P(seat 0 wins) = ${p.toFixed(3)}`;
+    if (check > 0) {
+      // Each spot its own deals: with the same deals at every spot their errors are correlated,
+      // and a mean over the spots looks like a bias when it is shared noise.
+      const spot = playFromSpot(choice.preset, choice.rules, agents, totals, check, mixSeed(seed + 1, index));
+      const played = spot.wins / spot.games;
+      line += `; played ${played.toFixed(3)} ± ${(1.96 * Math.sqrt((played * (1 - played)) / spot.games)).toFixed(3)} (${spot.games} games)`;
+    }
+    console.log(line);
+  }
 }
 
 export function equityCommand(): Command {
   const command = new Command('equity')
     .description(
-      'Measure the round outcomes an agent plays at both seats (heads-up rounds from sampled totals), solve the game equity (P(win) by both totals and the starter) and write the data file',
+      'Measure what the game equity is made from with an agent at every seat (heads-up: round outcomes from sampled totals, solved exactly; 3–8 seats: whole games from sampled totals, fitted by a small learned predictor), write the data file and print P(win) at a few spots',
     )
-    .addOption(new Option('--players <n>', 'seats (only 2 today)').default('2'));
+    .addOption(new Option('--players <n>', 'seats, 2–8').default('2'));
   return ruleOptions(command)
-    .addOption(new Option('--agent <spec>', 'the agent at both seats').default('strong'))
-    .addOption(new Option('--rounds <n>', 'rounds to simulate').default('40000'))
+    .addOption(new Option('--agent <spec>', 'the agent at every seat').default('strong'))
+    .addOption(new Option('--rounds <n>', 'heads-up: rounds to simulate').default('40000'))
+    .addOption(new Option('--games <n>', '3–8 seats: games to play out').default('4000'))
     .addOption(new Option('--seed <n>', 'seed').default('1'))
     .option('--out <file>', 'write the equity data (JSON) here')
     .addOption(new Option('--check <games>', 'also play this many games from each printed spot').default('0'))
     .action(async (flags: EquityFlags) => {
-      const players = wholeNumber('--players', flags.players, 2);
-      if (players !== 2) throw new InvalidArgumentError(`--players ${players}: the game equity is solved heads-up only (--players 2)`);
-      const rounds = wholeNumber('--rounds', flags.rounds, 1);
+      const players = wholeNumber('--players', flags.players, 2, 8);
       const seed = wholeNumber('--seed', flags.seed, 0);
       const check = wholeNumber('--check', flags.check, 0);
       const choice = readRuleSelection(flags, players);
-      const agents: [Agent, Agent] = [await createAgent(flags.agent), await createAgent(flags.agent)];
+      const agents = await Promise.all(Array.from({ length: players }, () => createAgent(flags.agent)));
       const started = Date.now();
-      const data = measureRoundModel({
-        preset: choice.preset,
-        overrides: choice.rules,
-        agents,
-        agentSpec: flags.agent,
-        rounds,
-        seed,
-        onProgress: (done) => {
-          if (done % 5000 === 0) process.stderr.write(`${done}/${rounds} rounds\n`);
-        },
-      });
+      const data = players === 2 ? measureHeadsUp(flags, choice, agents, seed) : measureSeats(flags, choice, agents, seed);
       const measured = (Date.now() - started) / 1000;
       const solveStart = Date.now();
-      const equity = solveHeadsUpEquity(equityRules(data), data.model);
-      const solved = (Date.now() - solveStart) / 1000;
-      console.log(
-        `${data.model.rounds} rounds of ${flags.agent} vs ${flags.agent} (${describeRuleChoice(choice)}) in ${measured.toFixed(1)} s; solved in ${solved.toFixed(2)} s (${equity.sweeps} sweeps)`,
-      );
+      const equity = solveEquityData(data);
+      console.log(`measured in ${measured.toFixed(1)} s; solved in ${((Date.now() - solveStart) / 1000).toFixed(2)} s`);
       if (flags.out) writeFileSync(flags.out, JSON.stringify(data) + '\n');
-      for (const [a, b] of EQUITY_SPOTS) {
-        if (a > equity.rules.eliminationLimit || b > equity.rules.eliminationLimit) continue;
-        let line = `starter ${a} / other ${b}: P(starter wins) = ${equity.win(a, b, true).toFixed(3)}`;
-        if (check > 0) {
-          const spot = playFromSpot(choice.preset, choice.rules, agents, [a, b], check, seed + 1);
-          const p = spot.wins / spot.games;
-          line += `; played ${p.toFixed(3)} ± ${(1.96 * Math.sqrt((p * (1 - p)) / spot.games)).toFixed(3)} (${spot.games} games)`;
-        }
-        console.log(line);
-      }
+      printSpots(equity, choice, agents, check, seed);
     });
 }

@@ -327,6 +327,7 @@ export class Connection implements TableOwner {
       scores: advice.scores,
       value: advice.value,
       assaf: advice.assaf,
+      win: advice.win,
     });
   }
 

@@ -29,6 +29,7 @@ import {
 } from '../env/index.js';
 import type { Agent, DecisionInput } from '../env/gym/agent.js';
 import { type ScoreKind, agentAbilities, createAgent } from '../agents/registry.js';
+import { type WinChance, winChance } from './winChance.js';
 import { type ErrorCode, ProtocolError } from './errors.js';
 import { describeLegal } from './moves.js';
 import type { LegalAction, RankedAction } from './protocol.js';
@@ -59,6 +60,7 @@ export interface Advice {
   readonly scores: ScoreKind;
   readonly value: number | null;
   readonly assaf: AssafRisk | null;
+  readonly win: WinChance | null;
 }
 
 export type DecideResult =
@@ -189,6 +191,7 @@ function finish(request: DecideRequest, spec: string, { view, input }: Prepared,
     ? policy.actions.map((id, i) => ({ ...(byId.get(id) as LegalAction), score: policy.scores[i] + 0 })) // + 0: no −0 (neither encoding keeps it)
     : [{ ...(byId.get(decision.action) as LegalAction), score: 0 }];
   const assaf = input.mask[YANIV_ACTION] ? assafRisk(view) : null;
+  const value = policy?.value === undefined ? null : policy.value + 0;
   return {
     ok: true,
     action: decision.action,
@@ -199,8 +202,9 @@ function finish(request: DecideRequest, spec: string, { view, input }: Prepared,
       actions,
       legal,
       scores: policy ? agentAbilities(spec).scores : 'none',
-      value: policy?.value === undefined ? null : policy.value + 0,
+      value,
       assaf,
+      win: winChance(spec, view, value),
     },
   };
 }

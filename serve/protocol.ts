@@ -208,7 +208,9 @@ const welcome = z
         model: z
           .record(z.string(), z.unknown())
           .optional()
-          .describe('For trained models: rules, players, training episodes, evaluation figures.'),
+          .describe(
+            'For trained models: rules, players, training episodes, evaluation figures, the reward and return horizon, and mismatch.',
+          ),
         modelVersion: z
           .int()
           .optional()
@@ -386,6 +388,20 @@ const advice = z
       })
       .nullable()
       .describe('When Yaniv may be called: the chance of Assaf (the same for the same view).'),
+    win: z
+      .strictObject({
+        probability: z.number().min(0).max(1).describe('The seat\'s chance to win the game ("your chance to win this game: 63%").'),
+        roundStart: z.number().min(0).max(1).describe('The game equity when this round began: every total, who is in, who started it.'),
+        source: z
+          .enum(['equity', 'equity+value'])
+          .describe(
+            'equity: probability is roundStart (before this round\'s cards count); equity+value: plus the value of a model trained on the "equity" reward.',
+          ),
+      })
+      .nullable()
+      .describe(
+        'The chance to win the game; null when no game equity ships for the rules and table size (a version-1 addition: clients ignore fields they do not know).',
+      ),
   })
   .describe('The answer to advise.')
   .meta({ id: 'Advice' });

@@ -18,6 +18,8 @@ import pino, { type Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
 import {
   ACTION_SPACE_VERSION,
+  MAX_PLAYERS,
+  MIN_PLAYERS,
   POSITION_FORMAT,
   PRESETS,
   PRESET_NAMES,
@@ -26,8 +28,8 @@ import {
   resolveRules,
   ruleOptionsJsonSchema,
 } from '../env/index.js';
-import { packageRoot, readModelCard } from '../agents/modelFolder.js';
-import { agentAbilities, decidesCheaply, describeAgents, parseAgentSpec } from '../agents/registry.js';
+import { type ModelCard, packageRoot, trainingMismatch } from '../agents/modelFolder.js';
+import { agentAbilities, agentModelCard, decidesCheaply, describeAgents, parseAgentSpec } from '../agents/registry.js';
 import { CODECS } from './codec.js';
 import { CLOSE, Connection, type ServerContext } from './connection.js';
 import { type ServerOptions, type ServerOptionsInput, parseServerOptions } from './options.js';
@@ -107,6 +109,22 @@ export function serverVersion(): string {
   }
 }
 
+/**
+ * The model card of an agent that plays a trained model (none for the others), with `mismatch`:
+ * for each table size, why the model may play below its strength under the server's default
+ * rules there (rules or a table size it was not trained for), or null.
+ */
+/** A model's card as welcome shows it: with, per table size, why it may play below its strength under the server's rules. */
+function servedCard(card: ModelCard, preset: string, rules: object): Record<string, unknown> {
+  const mismatch = Object.fromEntries(
+    Array.from({ length: MAX_PLAYERS - MIN_PLAYERS + 1 }, (_, i) => {
+      const players = MIN_PLAYERS + i;
+      return [String(players), trainingMismatch(card, preset, rules, players)];
+    }),
+  );
+  return { ...card, mismatch };
+}
+
 export async function startServer(input: ServerOptionsInput = {}, start: StartOptions = {}): Promise<RunningServer> {
   const options = parseServerOptions(input);
   resolveRules({ preset: options.preset, rules: options.rules, players: 2 });
@@ -127,9 +145,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
   const started = Date.now();
   const version = serverVersion();
   const descriptions = new Map(describeAgents().map((a) => [a.name as string, a.description]));
-  const startCards = new Map(
-    specs.filter(({ parsed }) => parsed.name === 'neural').map(({ spec, parsed }) => [spec, readModelCard(parsed.arg)]),
-  );
+  const startCards = new Map(specs.map(({ spec }) => [spec, agentModelCard(spec)]));
   const welcomeBase: Omit<Msg<'welcome'>, 'id' | 'encoding' | 'agents'> = {
     type: 'welcome',
     version: PROTOCOL_VERSION,
@@ -162,7 +178,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
         name: spec,
         description: descriptions.get(parsed.name) ?? '',
         ...agentAbilities(spec),
-        ...(card ? { model: { ...card } } : {}),
+        ...(card ? { model: servedCard(card, options.preset, options.rules) } : {}),
         ...(published ? { modelVersion: published.version } : {}),
       };
     });

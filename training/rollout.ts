@@ -53,8 +53,8 @@ export interface RolloutSetup {
   returnHorizon: 'round' | 'game';
   opponents: OpponentShare[];
   seed: number;
-  /** The game equity data the "equity" reward is solved from (agents/equity.ts). */
-  equity?: EquityData | null;
+  /** The game equity data the "equity" reward is solved from (agents/equity.ts), one per table size. */
+  equity?: readonly EquityData[] | null;
 }
 
 /** The growing store of recorded decisions (every trajectory column); slots are reused once emitted. */
@@ -118,9 +118,11 @@ export class Rollout {
   ) {
     this.setup = setup;
     const sizes = setup.players;
-    const equity = setup.env.reward === 'equity' && setup.equity ? solveEquityData(setup.equity) : undefined;
+    const equityData = setup.env.reward === 'equity' ? (setup.equity ?? []) : [];
     if (setup.games < sizes.length) throw new RangeError(`${setup.games} games cannot be split over ${sizes.length} table sizes`);
     this.tables = sizes.map((players, t) => {
+      const data = equityData.find((d) => d.players === players);
+      const equity = data ? solveEquityData(data) : undefined;
       const num = Math.floor(setup.games / sizes.length) + (t < setup.games % sizes.length ? 1 : 0);
       const env = new VecEnv({
         ...setup.env,

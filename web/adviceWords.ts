@@ -45,3 +45,15 @@ export function points(n: number): string {
 export function riskInWords(risk: number): string {
   return `${Math.round(risk * 100)}%`;
 }
+
+/** The chance to win the game as the advice panel says it, or null when the server has no equity for this table. */
+export function winInWords(win: Msg<'advice'>['win']): { text: string; note: string } | null {
+  if (win === null) return null;
+  return {
+    text: `Your chance to win this game: ${Math.round(win.probability * 100)}%`,
+    note:
+      win.source === 'equity'
+        ? 'from everyone’s totals when this round began, for players like the strong bot'
+        : 'from the totals when this round began and the trained bot’s reading of this round',
+  };
+}

@@ -5,7 +5,7 @@
  * numbers in words (adviceWords.ts).
  */
 import { html } from './html.js';
-import { SCORE_CAPTIONS, riskInWords, scoreInWords, valueInWords } from './adviceWords.js';
+import { SCORE_CAPTIONS, riskInWords, scoreInWords, valueInWords, winInWords } from './adviceWords.js';
 import { MoveView } from './moveView.js';
 import type { Msg } from './protocol.js';
 
@@ -52,7 +52,9 @@ function AdviceBody({
   if (!myMove) return html`<p class="hint">The advisor speaks on your turn.</p>`;
   if (advice === null) return html`<p class="hint">Thinking…</p>`;
   const value = valueInWords(advice.value, advice.scores);
+  const win = winInWords(advice.win);
   return html`<div class="advice" data-counter=${counter}>
+    ${win === null ? null : html`<p class="win-chance"><b>${win.text}</b> <span class="hint">(${win.note})</span></p>`}
     <p>
       ${`${advice.agent} suggests `}<b class="advice-pick" data-action=${advice.pick.action}
         ><${MoveView} move=${advice.pick} tense="suggest"

@@ -11,7 +11,7 @@ import { MaskScratch, markLegalActions, writeActionMask } from './actionMask.js'
 import { actionToMove, describeAction } from './actionMoves.js';
 import { REWARD_SCALE_DESCRIPTION, REWARD_SCHEMES, describeRewardSchemes, writeRoundRewards } from './rewards.js';
 import { IllegalMoveError, newGame, startRound } from '../rules/engine.js';
-import { type HeadsUpEquity, EquityError, tableEquities } from './equity.js';
+import { type GameEquity, EquityError, tableEquities } from './equity.js';
 import { encodeObservation } from './observation.js';
 import { GameHistory } from './position.js';
 import { type Rng, rngFromState, seededRng } from '../rules/random.js';
@@ -92,9 +92,10 @@ export interface ResetOptions {
 }
 
 /** The equity the "equity" reward reads, checked against the episode's table. */
-function checkedEquity(config: EnvConfig, rules: Rules, equity: HeadsUpEquity | null): HeadsUpEquity {
+function checkedEquity(config: EnvConfig, rules: Rules, equity: GameEquity | null): GameEquity {
   if (!equity) throw new EquityError('reward "equity" needs the solved game equity of the rules (agents/equity.ts shippedEquity)');
-  if (config.players !== 2) throw new EquityError(`reward "equity" is heads-up only today (got players ${config.players})`);
+  if (config.players !== equity.players)
+    throw new EquityError(`reward "equity": the equity is for ${equity.players} seats, the episode has ${config.players}`);
   if (JSON.stringify(equity.rules) !== JSON.stringify(rules))
     throw new EquityError('reward "equity": the equity was solved for other rules than the episode\'s');
   return equity;
@@ -120,7 +121,7 @@ export class Episode {
   /** Each seat's game equity when the current round began, and after it (for the "equity" reward). */
   private readonly roundStartEquity = new Float64Array(MAX_PLAYERS);
   private readonly roundEndEquity = new Float64Array(MAX_PLAYERS);
-  private readonly equity: HeadsUpEquity | null;
+  private readonly equity: GameEquity | null;
 
   /**
    * `rules` may be passed when many episodes share one configuration; `equity`, the solved game
@@ -129,7 +130,7 @@ export class Episode {
   constructor(
     config: EnvConfig,
     rules = resolveRules({ preset: config.preset, rules: config.rules, players: config.players }),
-    equity: HeadsUpEquity | null = null,
+    equity: GameEquity | null = null,
   ) {
     this.config = config;
     this.rules = rules;
@@ -246,7 +247,7 @@ export class Episode {
   }
 
   /** Each seat's equity when the round began and now that it is over (the next starter's; the outcome once the game is over). */
-  private equitiesOfRound(equity: HeadsUpEquity): { start: Float64Array; end: Float64Array } {
+  private equitiesOfRound(equity: GameEquity): { start: Float64Array; end: Float64Array } {
     tableEquities(equity, this.state, this.state.nextStarter, this.roundEndEquity);
     return { start: this.roundStartEquity, end: this.roundEndEquity };
   }

@@ -16,6 +16,7 @@
  * Pure: no I/O. Loading and measuring live in agents/.
  */
 import type { Rules } from '../rules/rules.js';
+import type { SeatPredictor } from './seatEquity.js';
 
 export const EQUITY_FORMAT = 'yaniv-equity/1';
 
@@ -37,15 +38,33 @@ export interface RoundOutcomeModel {
   readonly scored: Readonly<Record<Role, Readonly<Record<string, readonly [number, number]>>>>;
 }
 
-/** The shipped data: the round model, how it was measured, and for which table. */
-export interface EquityData {
+interface EquityDataBase {
   readonly format: typeof EQUITY_FORMAT;
   readonly preset: string;
   readonly overrides: Readonly<Record<string, unknown>>;
-  readonly players: number;
-  /** The agent that played every seat of the simulated rounds. */
+  /** The agent that played every seat of the simulated rounds or games. */
   readonly agent: string;
+}
+
+/** The shipped heads-up data: the round model the equity is solved from, how it was measured, and for which rules. */
+export interface HeadsUpEquityData extends EquityDataBase {
+  readonly players: 2;
   readonly model: RoundOutcomeModel;
+}
+
+/** The shipped data at 3–8 seats: the learned predictor (seatEquity.ts) and what it was fitted to. */
+export interface SeatsEquityData extends EquityDataBase {
+  readonly players: number;
+  /** Games played out from sampled totals, and the between-rounds states of them fitted to. */
+  readonly games: number;
+  readonly states: number;
+  readonly predictor: SeatPredictor;
+}
+
+export type EquityData = HeadsUpEquityData | SeatsEquityData;
+
+export function isHeadsUpData(data: EquityData): data is HeadsUpEquityData {
+  return 'model' in data;
 }
 
 /** Thrown for rules or table sizes the equity cannot be solved for. */
@@ -98,7 +117,9 @@ class SpikeWeights {
 }
 
 /** The heads-up equity solved for one rule set: P(a seat wins) by both totals and who starts next. */
-export class HeadsUpEquity {
+export class HeadsUpEquity implements GameEquity {
+  readonly players = 2;
+
   constructor(
     readonly rules: Rules,
     /** Index (a·(L+1) + b)·2 + (a starts ? 0 : 1), L the elimination limit. */
@@ -115,6 +136,11 @@ export class HeadsUpEquity {
     checkTotal(own, 'own');
     checkTotal(opponent, 'opponent');
     return this.values[(own * (limit + 1) + opponent) * 2 + (ownStarts ? 0 : 1)];
+  }
+
+  seats(totals: readonly number[], _active: readonly boolean[], starter: number): number[] {
+    const a = this.win(totals[0], totals[1], starter === 0);
+    return [a, 1 - a];
   }
 }
 
@@ -277,22 +303,48 @@ function sweep(values: Float64Array, round: RoundSteps, side: number): number {
 }
 
 /**
- * Each seat's P(win) at a table between rounds: `totals` per seat, `active` who is still in,
- * `starter` the seat that starts the next round. Heads-up tables only (two seats active); a seat
- * out of the game has 0, and a game that is over gives its winner 1.
+ * A game equity of one rule set and table size: the heads-up one solved (HeadsUpEquity), or
+ * the learned one at 3–8 seats (seatEquity.ts).
  */
-export function seatEquities(equity: HeadsUpEquity, totals: readonly number[], active: readonly boolean[], starter: number): number[] {
+export interface GameEquity {
+  readonly rules: Rules;
+  readonly players: number;
+  /** Each seat's P(win), every active total within the limit and two or more seats in (0 for a seat out). */
+  seats(totals: readonly number[], active: readonly boolean[], starter: number): number[];
+}
+
+/** Each seat's share when the game ended now: the lowest of these totals wins, ties split. */
+function lowestWins(totals: readonly number[], seats: readonly number[]): number[] {
+  const low = Math.min(...seats.map((seat) => totals[seat]));
+  const winners = seats.filter((seat) => totals[seat] === low);
+  return totals.map((_, seat) => (winners.includes(seat) ? 1 / winners.length : 0));
+}
+
+/**
+ * Each seat's P(win) at a table between rounds: `totals` per seat, `active` who is still in,
+ * `starter` the seat that starts the next round. A seat out of the game has 0, and a game that
+ * is over gives its winner 1. An active total over the limit is what the round just scored: the
+ * seat is out (under gameEnd "firstOverLimit" the game is over, the lowest total winning).
+ */
+export function seatEquities(equity: GameEquity, totals: readonly number[], active: readonly boolean[], starter: number): number[] {
+  const { players, rules } = equity;
+  if (totals.length !== players || active.length !== players)
+    throw new EquityError(`this equity is for ${players} seats (got ${totals.length} totals, ${active.length} active flags)`);
+  if (!Number.isInteger(starter) || starter < 0 || starter >= players)
+    throw new EquityError(`the starter must be a seat 0..${players - 1} (got ${starter})`);
   const seats = active.flatMap((a, seat) => (a ? [seat] : []));
-  const out = totals.map(() => 0);
-  if (seats.length === 1) {
-    out[seats[0]] = 1;
-    return out;
-  }
-  if (seats.length !== 2) throw new EquityError(`the heads-up equity needs exactly two seats in the game (got ${seats.length})`);
-  const [a, b] = seats;
-  out[a] = equity.win(totals[a], totals[b], starter === a);
-  out[b] = 1 - out[a];
-  return out;
+  if (seats.length === 0) throw new EquityError('no seat is in the game');
+  seats.forEach((seat) => checkTotal(totals[seat], `seat ${seat}'s`));
+  const over = seats.filter((seat) => totals[seat] > rules.eliminationLimit);
+  if (over.length > 0 && rules.gameEnd === 'firstOverLimit') return lowestWins(totals, seats);
+  const left = seats.filter((seat) => !over.includes(seat));
+  if (left.length === 0) return lowestWins(totals, seats);
+  if (left.length === 1) return totals.map((_, seat) => (seat === left[0] ? 1 : 0));
+  return equity.seats(
+    totals,
+    active.map((a, seat) => a && left.includes(seat)),
+    starter,
+  );
 }
 
 /** What the "equity" reward needs of an episode: its state when a round begins and when it ends. */
@@ -308,7 +360,7 @@ export interface EquityTable {
  * Each seat's equity at a table between rounds (`starter` starts the next round); once the game
  * is over, 1 for its winner and 0 for the others.
  */
-export function tableEquities(equity: HeadsUpEquity, table: EquityTable, starter: number, out: Float64Array): void {
+export function tableEquities(equity: GameEquity, table: EquityTable, starter: number, out: Float64Array): void {
   if (table.winner >= 0) {
     for (let seat = 0; seat < table.players; seat++) out[seat] = seat === table.winner ? 1 : 0;
     return;

@@ -20,7 +20,7 @@ import {
   TRUNCATED,
   parseEnvOptions,
 } from './episode.js';
-import type { HeadsUpEquity } from './equity.js';
+import type { GameEquity } from './equity.js';
 import { OBSERVATION_SIZE } from './observation.js';
 import { MAX_PLAYERS } from '../rules/rules.js';
 import { type GameState, STATE_ARRAYS, type StateArrayKey } from '../rules/state.js';
@@ -58,7 +58,7 @@ export interface VecEnvOptions extends EnvOptions {
   /** Number of games. */
   num: number;
   /** The solved game equity the "equity" reward reads. */
-  equity?: HeadsUpEquity;
+  equity?: GameEquity;
 }
 
 export class VecEnv {

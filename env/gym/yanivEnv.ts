@@ -6,7 +6,7 @@
  * The returned `observation`, `info.actionMask` and `info.rewards` are the env's own buffers,
  * overwritten by the next step or reset: read them, or `.slice()` them to keep them.
  */
-import type { HeadsUpEquity } from './equity.js';
+import type { GameEquity } from './equity.js';
 import { ACTION_COUNT } from './actionLayout.js';
 import type { Agent } from './agent.js';
 import {
@@ -73,7 +73,7 @@ export class YanivEnv {
   private started = false;
 
   /** `equity`: the solved game equity of the rules, which reward "equity" reads (agents/equity.ts `shippedEquity`). */
-  constructor(options: EnvOptions, { equity }: { equity?: HeadsUpEquity } = {}) {
+  constructor(options: EnvOptions, { equity }: { equity?: GameEquity } = {}) {
     this.config = parseEnvOptions(options);
     this.players = this.config.players;
     this.game = new Table(new Episode(this.config, undefined, equity ?? null));

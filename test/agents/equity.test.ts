@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readEquityData, shippedEquity, shippedEquityFile, parseEquityData } from '../../agents/equity.js';
-import { equityRules, measureRoundModel, playFromSpot } from '../../agents/equityModel.js';
+import { equityRules, readEquityData, shippedEquity, shippedEquityFile, parseEquityData } from '../../agents/equity.js';
+import { measureRoundModel, playFromSpot } from '../../agents/equityModel.js';
 import { createAgent } from '../../agents/registry.js';
 import { EquityError, seatEquities } from '../../env/gym/equity.js';
 import { Episode, parseEnvOptions } from '../../env/gym/episode.js';
@@ -98,7 +98,9 @@ describe('reward "equity"', () => {
 
   it('needs the equity, heads-up, for the same rules', () => {
     expect(() => new Episode(parseEnvOptions({ players: 2, reward: 'equity' }))).toThrow(/needs the solved game equity/);
-    expect(() => new Episode(parseEnvOptions({ players: 3, reward: 'equity' }), undefined, equity)).toThrow(/heads-up only/);
+    expect(() => new Episode(parseEnvOptions({ players: 3, reward: 'equity' }), undefined, equity)).toThrow(
+      /for 2 seats, the episode has 3/,
+    );
     expect(() => new Episode(parseEnvOptions({ players: 2, preset: 'dutch', reward: 'equity' }), undefined, equity)).toThrow(/other rules/);
   });
 });

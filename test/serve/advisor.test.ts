@@ -20,7 +20,9 @@ import {
   assafRisk,
   writeActionMask,
 } from '../../env/index.js';
+import { shippedEquityFor } from '../../agents/equity.js';
 import { createAgent } from '../../agents/registry.js';
+import { seatEquities } from '../../env/gym/equity.js';
 import { STRONG_DEFAULTS } from '../../agents/strong.js';
 import type { Msg, RunningServer } from '../../serve/index.js';
 import { viewToJson } from '../../serve/viewJson.js';
@@ -77,6 +79,10 @@ async function checkAdvice(advice: Msg<'advice'>, agent: string, view: PlayerVie
     // strong calls exactly when the risk shown is at most its 10%: the shown risk is the one it decided on.
     if (agent === 'strong') expect(advice.pick.kind === 'yaniv').toBe((advice.assaf?.risk ?? 1) <= STRONG_DEFAULTS.callRisk);
   } else expect(advice.assaf).toBeNull();
+  // The chance to win: the shipped equity of the view's rules and size at the round's start, where one ships.
+  const equity = shippedEquityFor(view.rules, view.players);
+  const start = equity ? seatEquities(equity, view.totals, view.active, view.starter)[view.seat] : null;
+  expect(advice.win).toEqual(start === null ? null : { probability: start, roundStart: start, source: 'equity' });
 }
 
 /** Positions of games YanivEnv plays at random: every few steps, as a position document and the view. */

@@ -66,6 +66,11 @@ describe('a neural model served', () => {
       episodes: 12,
       benchmark: null,
     });
+    // Trained heads-up on standard, served with standard by default: every other table size is named.
+    const mismatch = (neural.model as { mismatch: Record<string, string | null> }).mismatch;
+    expect(mismatch['2']).toBeNull();
+    expect(mismatch['3']).toMatch(/plays 3 players \(trained on 2\): expect it below its measured strength/);
+    expect(Object.keys(mismatch)).toEqual(['2', '3', '4', '5', '6', '7', '8']);
     expect(strong.model).toBeUndefined();
   });
 

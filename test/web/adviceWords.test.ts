@@ -1,6 +1,6 @@
 // The advisor's numbers and moves in a player's words (web/adviceWords.ts, web/moveWords.ts).
 import { describe, expect, it } from 'vitest';
-import { points, riskInWords, scoreInWords, valueInWords } from '../../web/adviceWords.js';
+import { points, riskInWords, scoreInWords, valueInWords, winInWords } from '../../web/adviceWords.js';
 import { MOVE_WORDS, moveInWords } from '../../web/moveWords.js';
 
 describe('web/adviceWords', () => {
@@ -28,6 +28,18 @@ describe('web/adviceWords', () => {
     expect(scoreInWords(0, 'none')).toBe('');
     expect(points(-0.04)).toBe('0 points');
     expect(riskInWords(0.085)).toBe('9%');
+  });
+});
+
+describe('web/adviceWords winInWords', () => {
+  it('says the chance to win the game as a whole percentage, and where it comes from', () => {
+    expect(winInWords({ probability: 0.6312, roundStart: 0.6312, source: 'equity' })?.text).toBe('Your chance to win this game: 63%');
+    expect(winInWords({ probability: 0.6312, roundStart: 0.6312, source: 'equity' })?.note).toMatch(/totals when this round began/);
+    expect(winInWords({ probability: 0.995, roundStart: 0.9, source: 'equity+value' })).toEqual({
+      text: 'Your chance to win this game: 100%',
+      note: expect.stringMatching(/trained bot/),
+    });
+    expect(winInWords(null)).toBeNull();
   });
 });
 

@@ -141,6 +141,11 @@ async function checkAdvice(counter: number): Promise<LegalAction> {
   expect(await page.locator('.advice').textContent()).not.toMatch(CARD_CODE);
   expect(await page.locator('.assaf').count()).toBe(answer.assaf === null ? 0 : 1);
   if (answer.assaf !== null) expect(await page.locator('.assaf b').textContent()).toBe(`${Math.round(answer.assaf.risk * 100)}%`);
+  expect(await page.locator('.win-chance').count()).toBe(answer.win === null ? 0 : 1);
+  if (answer.win !== null)
+    expect(await page.locator('.win-chance b').textContent()).toBe(
+      `Your chance to win this game: ${Math.round(answer.win.probability * 100)}%`,
+    );
   await expectHighlighted(pick as LegalAction);
   return pick as LegalAction;
 }
