@@ -243,7 +243,19 @@ function nextStarterGuess(view: PlayerView): number {
   return view.seat;
 }
 
+/** The spot of each view decided on: every candidate hand of one decision reads the same one. */
+const spots = new WeakMap<PlayerView, EquitySpot>();
+
 function equitySpot(equity: GameEquity, view: PlayerView): EquitySpot {
+  let spot = spots.get(view);
+  if (!spot) {
+    spot = spotOf(equity, view);
+    spots.set(view, spot);
+  }
+  return spot;
+}
+
+function spotOf(equity: GameEquity, view: PlayerView): EquitySpot {
   const own = view.totals[view.seat];
   const starter = nextStarterGuess(view);
   const totals = [...view.totals];

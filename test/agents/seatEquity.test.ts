@@ -101,7 +101,7 @@ describe('fitting the learned equity', () => {
       const active = [true, true, randomInt(rng, 0, 1) === 1];
       const starter = randomInt(rng, 0, 2);
       const p = seatEquities(truth, totals, active, starter);
-      let u = rng.next();
+      let u = randomInt(rng, 0, 999_999) / 1_000_000; // a uniform draw in [0, 1)
       const winner = p.findIndex((q) => (u -= q) < 0);
       return { totals, active, starter, winner: winner < 0 ? 2 : winner };
     });
