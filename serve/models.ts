@@ -18,6 +18,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { FlagSpecs } from '../env/rules/schemaFlags.js';
 import { ACTION_SPACE_VERSION } from '../env/gym/actionLayout.js';
 import { OBSERVATION_VERSION } from '../env/gym/observation.js';
 import { type ModelCard, readModelCard, resolveModelDir } from '../agents/modelFolder.js';
@@ -33,6 +35,24 @@ export function modelKeys(agent: string) {
   const base = `yaniv:models:{${agent}}:`;
   return { counter: `${base}counter`, latest: `${base}latest`, version: (v: number) => `${base}v${v}` };
 }
+
+/** The settings of `yaniv publish-model` (its flags). */
+export const publishModelSchema = z.strictObject({
+  redis: z
+    .string({ error: 'must be given: the Redis the servers use' })
+    .regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' })
+    .describe('The Redis the servers use (yaniv serve --redis).'),
+  agent: z
+    .string()
+    .min(1)
+    .refine((spec) => /^neural(?:[:?]|$)/.test(spec), { error: 'must be a neural agent as served (e.g. neural)' })
+    .default('neural')
+    .describe('The served agent the model replaces (as in yaniv serve --agents).'),
+});
+export const PUBLISH_MODEL_FLAGS: FlagSpecs<typeof publishModelSchema.shape> = {
+  redis: { value: '<url>', env: 'YANIV_REDIS' },
+  agent: { value: '<spec>' },
+};
 
 /** What this build runs: a published model must have been trained for it. */
 export const SERVED_VERSIONS = { observationVersion: OBSERVATION_VERSION, actionSpaceVersion: ACTION_SPACE_VERSION };
