@@ -13,7 +13,8 @@
  * loads a new version into every inference worker before it serves it; one that fails to load is
  * refused and logged, and the version before it keeps serving.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
@@ -130,7 +131,7 @@ interface Served {
 export class ModelVersions {
   private readonly latest = new Map<string, Served>();
   private readonly loading = new Map<string, Promise<Served>>();
-  private readonly cache = path.join(tmpdir(), 'yaniv-models', `${process.pid}`);
+  private readonly cache = path.join(tmpdir(), 'yaniv-models', `${process.pid}-${randomBytes(4).toString('hex')}`);
 
   constructor(
     private readonly redis: Redis | null,
@@ -192,6 +193,11 @@ export class ModelVersions {
   served(agent: string): { card: ModelCard; version: number } | null {
     const served = this.latest.get(agent);
     return served ? { card: served.card, version: served.version } : null;
+  }
+
+  /** Deletes the model files this process wrote (the agents already loaded them). */
+  close(): void {
+    rmSync(this.cache, { recursive: true, force: true });
   }
 
   /** The spec of a version (loaded here first if need be). */
