@@ -7,8 +7,9 @@ import { SingleBar } from 'cli-progress';
 import { parseAgentSpec } from '../agents/registry.js';
 import { readModelCard, trainingMismatch } from '../agents/modelFolder.js';
 import { BENCH_FLAGS, type BenchOptions, benchOptionsSchema } from '../agents/tournament/benchOptions.js';
+import type { BenchStatus, QueueDispatcher } from '../agents/tournament/queue.js';
 import { type TournamentConfig, runTournament } from '../agents/tournament/run.js';
-import type { TournamentSummary } from '../agents/tournament/stats.js';
+import { type TournamentSummary, splitRunSpecific } from '../agents/tournament/stats.js';
 import { MAX_PLAYERS, MIN_PLAYERS } from '../env/index.js';
 import { schemaFlags } from '../env/rules/schemaFlags.js';
 import { type RuleFlags, describeRuleChoice, readRuleSelection, ruleOptions } from './ruleOptions.js';
@@ -107,36 +108,101 @@ export function benchCommand(): Command {
     'Play a tournament between agents: seat rotation, duplicate deals, win rates with 95% intervals, head-to-head and Elo',
   );
   return ruleOptions(addSchemaOptions(command, FLAGS)).action(async (ruleFlags: RuleFlags, cmd: Command) => {
-    const config = parseBenchFlags(schemaOptionValues(cmd, FLAGS), ruleFlags);
+    const { json, progress, redis, jobGames, ...config } = parseBenchFlags(schemaOptionValues(cmd, FLAGS), ruleFlags);
     for (const warning of modelWarnings(config)) process.stderr.write(`yaniv bench: warning: ${warning}\n`);
+    const bar = progress && process.stderr.isTTY ? new BenchBar(redis !== undefined) : null;
+    const dispatcher = redis === undefined ? undefined : await redisDispatcher(redis, jobGames, bar);
     const started = Date.now();
-    const bar =
-      config.progress && process.stderr.isTTY
-        ? new SingleBar({ format: 'games {bar} {value}/{total} | {rate} games/s | ETA {eta_formatted}', hideCursor: true })
-        : null;
-    const summary = await runTournament(config, {
-      onProgress: (done, total) => {
-        if (!bar) return;
-        if (done === 1) bar.start(total, 0, { rate: '0' });
-        bar.update(done, { rate: (done / ((Date.now() - started) / 1000)).toFixed(0) });
-      },
-    });
-    bar?.stop();
+    let summary: TournamentSummary;
+    try {
+      summary = await runTournament(config, {
+        dispatcher,
+        onProgress: redis === undefined ? (done, total) => bar?.update(done, total) : undefined,
+      });
+    } finally {
+      bar?.stop();
+      await dispatcher?.close();
+    }
     const seconds = (Date.now() - started) / 1000;
-    const report = {
-      config: { ...config, progress: undefined, json: undefined },
-      seconds,
-      gamesPerSecond: summary.games / seconds,
-      ...summary,
-    };
-    if (config.json === '-') {
+    const report = benchReport(config, summary, { seconds, redis: dispatcher?.where });
+    if (json === '-') {
       process.stdout.write(JSON.stringify(report, null, 2) + '\n');
       return;
     }
+    const where = redis === undefined ? `on ${config.workers} workers` : 'on the workers of the Redis queue';
     console.log(
-      `${summary.games} games (${(config.lineup ?? config.agents).join(' vs ')}, ${config.players} players, ${describeRuleChoice(config)}, ${config.episode}s, seed ${config.seed}) in ${seconds.toFixed(1)} s — ${(summary.games / seconds).toFixed(1)} games/s on ${config.workers} workers\n`,
+      `${summary.games} games (${(config.lineup ?? config.agents).join(' vs ')}, ${config.players} players, ${describeRuleChoice(config)}, ${config.episode}s, seed ${config.seed}) in ${seconds.toFixed(1)} s — ${(summary.games / seconds).toFixed(1)} games/s ${where}\n`,
     );
     console.log(formatSummary(summary));
-    if (config.json) writeFileSync(config.json, JSON.stringify(report, null, 2) + '\n');
+    if (json) writeFileSync(json, JSON.stringify(report, null, 2) + '\n');
   });
+}
+
+/**
+ * The JSON of a bench: `config` and `results` depend only on the flags that decide the games (the
+ * same seed gives the same bytes, whatever the workers and wherever they ran); `run` holds what
+ * is this run's own: where it ran, how long it took, the decision times.
+ */
+export function benchReport(
+  config: TournamentConfig,
+  summary: TournamentSummary,
+  run: { seconds: number; /** Redacted. */ redis?: string },
+) {
+  const { workers, saveRecords, ...deciding } = config;
+  const { results, runSpecific } = splitRunSpecific(summary);
+  return {
+    config: deciding,
+    results,
+    run: {
+      ...(run.redis === undefined ? { workers } : { redis: run.redis }),
+      ...(saveRecords === undefined ? {} : { saveRecords }),
+      seconds: run.seconds,
+      gamesPerSecond: summary.games / run.seconds,
+      ...runSpecific,
+    },
+  };
+}
+
+async function redisDispatcher(url: string, jobGames: number | undefined, bar: BenchBar | null): Promise<QueueDispatcher> {
+  const { queueDispatcher } = await import('../agents/tournament/queue.js');
+  return queueDispatcher({
+    url,
+    jobGames,
+    log: (message) => (bar ? bar.log(message) : process.stderr.write(`yaniv bench: ${message}\n`)),
+    onStatus: (status) => bar?.status(status),
+  });
+}
+
+/** The progress bar: games, their rate, and the workers connected when they play through Redis. */
+class BenchBar {
+  private readonly bar: SingleBar;
+  private started = 0;
+  private running = false;
+
+  constructor(remote: boolean) {
+    const workers = remote ? ' | {workers} workers' : '';
+    this.bar = new SingleBar({ format: `games {bar} {value}/{total} | {rate} games/s${workers} | ETA {eta_formatted}`, hideCursor: true });
+  }
+
+  update(done: number, total: number, workers: number | null = null): void {
+    if (!this.running) {
+      this.running = true;
+      this.started = Date.now();
+      this.bar.start(total, 0, { rate: '0', workers: '?' });
+    }
+    const rate = (done / Math.max(1e-3, (Date.now() - this.started) / 1000)).toFixed(0);
+    this.bar.update(done, { rate, workers: workers === null ? '?' : String(workers) });
+  }
+
+  status(status: BenchStatus): void {
+    this.update(status.played, status.total, status.workers);
+  }
+
+  log(message: string): void {
+    process.stderr.write(`${this.running ? '\n' : ''}yaniv bench: ${message}\n`);
+  }
+
+  stop(): void {
+    if (this.running) this.bar.stop();
+  }
 }

@@ -10,6 +10,7 @@ import { replayCommand } from './replay.js';
 import { schemaCommand, serveCommand } from './serve.js';
 import { actorCommand } from './actor.js';
 import { publishModelCommand } from './publishModel.js';
+import { workerCommand } from './worker.js';
 import { plotCommand, trainCommand } from './train.js';
 
 /** commander's own usage errors (unknown option, bad choice, missing argument) exit 2, like a bad record. */
@@ -31,6 +32,7 @@ function isUserError(error: unknown): error is Error {
         'MetadataMismatchError',
         'TransportSetupError',
         'PublishError',
+        'RemoteJobError',
       ].includes(error.name))
   );
 }
@@ -69,6 +71,7 @@ export function buildProgram(): Command {
   program.addCommand(plotCommand().exitOverride(usageErrorExit));
   program.addCommand(actorCommand().exitOverride(usageErrorExit));
   program.addCommand(publishModelCommand().exitOverride(usageErrorExit));
+  program.addCommand(workerCommand().exitOverride(usageErrorExit));
 
   return program;
 }

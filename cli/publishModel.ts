@@ -3,7 +3,7 @@
 // and action-space versions first.
 import { Command } from 'commander';
 import { schemaFlags } from '../env/rules/schemaFlags.js';
-import { connectRedis, redactUrl } from '../training/redisTransport.js';
+import { connectRedis, redactUrl } from '../redis/connect.js';
 import { PUBLISH_MODEL_FLAGS, publishModel, publishModelSchema } from '../serve/models.js';
 import { addSchemaOptions, readSchemaOptions, schemaOptionValues } from './schemaOptions.js';
 

@@ -24,6 +24,8 @@ export function serveCommand(): Command {
       if (error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL') {
         throw new InvalidArgumentError(`cannot listen on ${options.host}:${options.port} (${error.code}): pick another --host or --port`);
       }
+      // The server's own checks across options (--advertise among --peers) are the user's to fix.
+      if (error instanceof RangeError) throw new InvalidArgumentError(error.message);
       throw error;
     });
     const health = server.pageUrl + 'health';

@@ -13,6 +13,9 @@ import { type FlagSpecs, RULE_SELECTION_FLAGS } from '../env/rules/schemaFlags.j
  */
 export const DEFAULT_AGENTS = ['strong', 'neural', 'rollout', 'intermediate', 'novice', 'random'];
 
+/** HOST:PORT as an nginx `server` line writes it (a name or IPv4 address, or [IPv6]). */
+const ADDRESS = /^(?:[^\s:[\]]+|\[[0-9a-fA-F:.]+\]):\d{1,5}$/;
+
 export const serverOptionsSchema = z.strictObject({
   host: z.string().min(1).default('127.0.0.1').describe('Interface to listen on (loopback by default).'),
   port: intFrom(0, 65535).default(8080).describe('TCP port; 0 picks a free one.'),
@@ -77,6 +80,18 @@ export const serverOptionsSchema = z.strictObject({
     .describe(
       "The table store shared by every server process (each table written after every step; a resume on any process takes it over); unset: tables live in this process's memory only.",
     ),
+  peers: z
+    .array(z.string().regex(ADDRESS, { error: 'must be HOST:PORT addresses' }))
+    .default([])
+    .describe(
+      "Behind deploy/nginx: every process's address, exactly as the nginx upstream writes them (127.0.0.1:8081); table ids are then minted so that nginx's consistent hash of the id routes to this process.",
+    ),
+  advertise: z
+    .string()
+    .regex(ADDRESS, { error: 'must be a HOST:PORT address' })
+    .nullable()
+    .default(null)
+    .describe("This process's address among the peers."),
 });
 
 /** How the server's settings appear as flags of `yaniv serve` where their names and schemas do not say it. */
@@ -88,6 +103,8 @@ export const SERVE_FLAGS: FlagSpecs<typeof serverOptionsSchema.shape> = {
   ...RULE_SELECTION_FLAGS,
   workers: { defaultText: 'cores − 1 (at least 1)' },
   redis: { value: '<url>', env: 'YANIV_REDIS' },
+  peers: { value: '<list>' },
+  advertise: { value: '<host:port>', defaultText: 'host:port' },
 };
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -33,13 +33,14 @@ import { CLOSE, Connection, type ServerContext } from './connection.js';
 import { type ServerOptions, type ServerOptionsInput, parseServerOptions } from './options.js';
 import { InferencePool, type PoolOptions } from './pool.js';
 import { type Encoding, type Msg, PROTOCOL_VERSION, type RequestId, SUBPROTOCOLS } from './protocol.js';
+import { ownIdFilter } from './ring.js';
 import { StaticSite, serveStatic } from './static.js';
 import { SlowLog } from './slowLog.js';
 import { TableRegistry } from './tables.js';
 import { MemoryTableStore, type TableStore } from './tableStore.js';
 import { RedisTableStore } from './redisTableStore.js';
 import { ModelVersions } from './models.js';
-import { connectRedis } from '../training/redisTransport.js';
+import { connectRedis } from '../redis/connect.js';
 import { VIEW_FORMAT } from './viewJson.js';
 
 export interface RunningServer {
@@ -110,6 +111,7 @@ export function serverVersion(): string {
 export async function startServer(input: ServerOptionsInput = {}, start: StartOptions = {}): Promise<RunningServer> {
   const options = parseServerOptions(input);
   resolveRules({ preset: options.preset, rules: options.rules, players: 2 });
+  const ownsId = ownIdFilter(options.peers, options.advertise ?? `${options.host}:${options.port}`);
   const log = start.logger ?? pino({ base: { service: 'yaniv-serve' } }, pino.destination(2));
   const specs = options.agents.map((spec) => ({ spec, parsed: parseAgentSpec(spec) }));
   const store = await openStore(options, start, log);
@@ -180,6 +182,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
       idleMs: options.idleTableMs,
     },
     store,
+    ownsId,
   );
   const slow = new SlowLog(log);
   const ctx: ServerContext = {

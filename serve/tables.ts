@@ -19,6 +19,8 @@ export class TableRegistry {
     private readonly maxTables: number,
     services: Omit<TableServices, 'lost'>,
     readonly store: TableStore = new MemoryTableStore(),
+    /** Behind nginx (serve/ring.ts): only ids its consistent hash routes to this process. */
+    private readonly ownsId: ((id: string) => boolean) | null = null,
   ) {
     this.services = { ...services, lost: (table) => this.lose(table, 'a write found the table claimed elsewhere') };
     store.onLost((id, fence) => {
@@ -45,7 +47,7 @@ export class TableRegistry {
     this.checkRoom();
     let id: string;
     do id = `t-${randomBytes(6).toString('base64url')}`;
-    while (this.tables.has(id));
+    while (this.tables.has(id) || (this.ownsId !== null && !this.ownsId(id)));
     const table = new Table(
       { ...settings, id, token: randomBytes(18).toString('base64url'), seed: settings.seed ?? randomInt(2 ** 31 - 1) },
       this.services,

@@ -10,6 +10,10 @@ import { DEFAULT_MAX_TURNS } from './match.js';
 
 const MAX_WORKERS = 64;
 
+const redisUrl = z
+  .string({ error: (issue) => (issue.input === undefined ? 'a Redis URL is required (or REDIS_URL)' : 'must be a Redis URL') })
+  .regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' });
+
 export const benchOptionsSchema = z.strictObject({
   agents: z
     .array(agentSpecSchema)
@@ -30,6 +34,12 @@ export const benchOptionsSchema = z.strictObject({
   json: z.string().min(1).optional().describe('Write the summary as JSON to this file ("-" for standard output).'),
   saveRecords: z.string().min(1).optional().describe('Write every game as a yaniv-record/1 file into this folder.'),
   progress: z.boolean().default(true).describe('Show a progress bar.'),
+  redis: redisUrl
+    .optional()
+    .describe('Play the games on `yaniv worker` processes of any machine through this Redis, a job queue (README).'),
+  jobGames: intFrom(1)
+    .optional()
+    .describe('With --redis: games per job, whole duplicate-deal groups (default: the games in about 64 jobs).'),
   ...ruleSelectionSchema.shape,
   lineup: z
     .array(agentSpecSchema)
@@ -47,6 +57,24 @@ export const BENCH_FLAGS: FlagSpecs<typeof benchOptionsSchema.shape> = {
   json: { value: '<file>' },
   saveRecords: { value: '<dir>' },
   progress: { flag: '--no-progress', switch: true, description: 'Hide the progress bar.' },
+  redis: { value: '<url>', env: 'REDIS_URL' },
   ...RULE_SELECTION_FLAGS,
   lineup: { value: '<list>' },
+};
+
+/** The settings of `yaniv worker`, which plays the games of benches run with --redis. */
+export const workerOptionsSchema = z.strictObject({
+  redis: redisUrl.describe('Redis URL, with a password or ACL user if set (redis://user:pass@host:6379).'),
+  concurrency: intFrom(1, MAX_WORKERS)
+    .default(Math.min(MAX_WORKERS, availableParallelism()))
+    .describe('Jobs played at once, each in its own process.'),
+  lockSeconds: intFrom(1, 3600)
+    .default(10)
+    .describe('How long a job waits on a worker that stopped answering (died) before another worker takes it over.'),
+});
+
+export const WORKER_FLAGS: FlagSpecs<typeof workerOptionsSchema.shape> = {
+  redis: { value: '<url>', env: 'REDIS_URL' },
+  concurrency: { defaultText: 'the cores' },
+  lockSeconds: { value: '<s>' },
 };

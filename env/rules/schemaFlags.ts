@@ -49,8 +49,10 @@ export interface SchemaFlag {
   description: string;
   /** The values allowed, in words ("one of round, game", "from 2 to 8", "≥ 1; or none"), or ''. */
   allowed: string;
-  /** The default in words, or null when the flag is required. */
+  /** The default in words, or null when there is none (the flag is optional or required). */
   defaultText: string | null;
+  /** Whether the schema refuses the field absent. */
+  required: boolean;
   choices: readonly string[] | null;
   nullable: boolean;
   env: string | null;
@@ -164,6 +166,7 @@ function schemaFlag(key: string, field: z.ZodType, spec: FlagSpec): SchemaFlag {
     description: (spec.description ?? descriptionOf(field)).replace(/\.$/, ''),
     allowed: allowedValues(choices, boundsOf(elementCore), nullable),
     defaultText,
+    required: !fallback.success && spec.defaultText === undefined,
     choices: choices?.map(String) ?? null,
     nullable,
     env: spec.env ?? null,

@@ -164,16 +164,29 @@ describe.skipIf(!available)('training over Redis', () => {
     await until('the run ID', () => runIdOf(learner) !== '');
     const run = runIdOf(learner);
     const actor = start('actor', '--redis', server.url, '--run', run, '--backend', 'wasm');
-    await until('two iterations', () => iterations(out).length >= 2).catch((error: Error) => {
+    const explain = (error: Error) => {
       throw new Error(`${error.message}\nlearner: ${learner.stderr()}\nactor: ${actor.stderr()}`);
-    });
+    };
+    await until('two iterations', () => iterations(out).length >= 2).catch(explain);
+    const redis = new Redis(server.url, { lazyConnect: true });
+    await redis.connect();
+    const keys = { header: `yaniv:run:${run}:header`, actors: `yaniv:run:${run}:actors` };
+    const versionAtRestart = (JSON.parse((await redis.get(keys.header)) ?? '{}') as { version: number }).version;
+    redis.disconnect();
     server.stop();
     server.launch();
     const before = iterations(out).length;
-    await until('iterations after the restart', () => iterations(out).length >= before + 2).catch((error: Error) => {
-      throw new Error(`${error.message}\nlearner: ${learner.stderr()}\nactor: ${actor.stderr()}`);
-    });
+    await until('iterations after the restart', () => iterations(out).length >= before + 2).catch(explain);
     expect(learner.stderr()).toMatch(/Redis connection back/);
+    // The actor reconnected and went on: it reports to the new server (whose keys started empty), and
+    // the learner trains on parts played with weights published only after the restart.
+    await redis.connect();
+    expect(await redis.hlen(keys.actors)).toBe(1);
+    await until('a batch played with post-restart weights', () =>
+      iterations(out).some((line) => line.actingVersion > versionAtRestart),
+    ).catch(explain);
+    await redis.quit();
+    expect(actor.process.exitCode).toBeNull();
 
     learner.process.kill('SIGKILL');
     await learner.exited;
