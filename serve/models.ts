@@ -13,11 +13,14 @@
  * loads a new version into every inference worker before it serves it; one that fails to load is
  * refused and logged, and the version before it keeps serving.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { FlagSpecs } from '../env/rules/schemaFlags.js';
 import { ACTION_SPACE_VERSION } from '../env/gym/actionLayout.js';
 import { OBSERVATION_VERSION } from '../env/gym/observation.js';
 import { type ModelCard, readModelCard, resolveModelDir } from '../agents/modelFolder.js';
@@ -33,6 +36,24 @@ export function modelKeys(agent: string) {
   const base = `yaniv:models:{${agent}}:`;
   return { counter: `${base}counter`, latest: `${base}latest`, version: (v: number) => `${base}v${v}` };
 }
+
+/** The settings of `yaniv publish-model` (its flags). */
+export const publishModelSchema = z.strictObject({
+  redis: z
+    .string({ error: 'must be given: the Redis the servers use' })
+    .regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' })
+    .describe('The Redis the servers use (yaniv serve --redis).'),
+  agent: z
+    .string()
+    .min(1)
+    .refine((spec) => /^neural(?:[:?]|$)/.test(spec), { error: 'must be a neural agent as served (e.g. neural)' })
+    .default('neural')
+    .describe('The served agent the model replaces (as in yaniv serve --agents).'),
+});
+export const PUBLISH_MODEL_FLAGS: FlagSpecs<typeof publishModelSchema.shape> = {
+  redis: { value: '<url>', env: 'YANIV_REDIS' },
+  agent: { value: '<spec>' },
+};
 
 /** What this build runs: a published model must have been trained for it. */
 export const SERVED_VERSIONS = { observationVersion: OBSERVATION_VERSION, actionSpaceVersion: ACTION_SPACE_VERSION };
@@ -110,7 +131,7 @@ interface Served {
 export class ModelVersions {
   private readonly latest = new Map<string, Served>();
   private readonly loading = new Map<string, Promise<Served>>();
-  private readonly cache = path.join(tmpdir(), 'yaniv-models', `${process.pid}`);
+  private readonly cache = path.join(tmpdir(), 'yaniv-models', `${process.pid}-${randomBytes(4).toString('hex')}`);
 
   constructor(
     private readonly redis: Redis | null,
@@ -172,6 +193,11 @@ export class ModelVersions {
   served(agent: string): { card: ModelCard; version: number } | null {
     const served = this.latest.get(agent);
     return served ? { card: served.card, version: served.version } : null;
+  }
+
+  /** Deletes the model files this process wrote (the agents already loaded them). */
+  close(): void {
+    rmSync(this.cache, { recursive: true, force: true });
   }
 
   /** The spec of a version (loaded here first if need be). */

@@ -151,7 +151,7 @@ export class RedisTableStore implements TableStore {
 
   /** Connects (both the command and the subscriber connection); throws TransportSetupError naming the problem. */
   static async connect(options: RedisStoreOptions): Promise<RedisTableStore> {
-    const overrides = { enableOfflineQueue: false, commandTimeout: 2000 };
+    const overrides = { enableOfflineQueue: false, commandTimeout: 2000, enableAutoPipelining: true };
     const redis = await connectRedis(options.url, 'yaniv-serve-tables', overrides);
     const subscriber = await connectRedis(options.url, 'yaniv-serve-claims');
     try {

@@ -84,6 +84,7 @@ async function openModels(options: ServerOptions, pool: InferencePool, log: Logg
   const close = () => {
     redis.disconnect();
     subscriber.disconnect();
+    models.close();
   };
   try {
     await models.start(subscriber);

@@ -4,6 +4,8 @@
 // very game one server alone would have played (same seed, same client choices: the same record);
 // two claims of one table at once: exactly one wins; drain hands tables over; a Redis restart
 // loses nothing.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +16,7 @@ import { MemoryTableStore, MemoryTables, type TableSnapshot } from '../../serve/
 import { TestClient, chooser, playToEnd, startTestServer, until } from './helpers.js';
 
 const available = redisAvailable();
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const silent = pino({ level: 'silent' });
 const OPTIONS: ServerOptionsInput = { workers: 0, agents: ['strong', 'novice'], moveDeadlineMs: null };
 const SEATS = ['client', 'strong', 'novice'];
@@ -211,6 +214,36 @@ describe.skipIf(!available)('two servers sharing one redis-server', () => {
     expect(resumed.counter).toBe(lastCounter(a.frames, created.table));
     const over = await playToEnd(b, created.table, choose);
     expect(over.record).toEqual(reference.record);
+    await b.close();
+  });
+
+  it('yaniv serve --redis on SIGTERM: drains, exits 0 within its bound, and the table goes on in another process', async () => {
+    const child = spawn(
+      process.execPath,
+      [MAIN, 'serve', '--port', '0', '--workers', '0', '--agents', 'strong,novice', '--redis', redis.url, '--shutdown-ms', '3000'],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        const found = /ws:\/\/127\.0\.0\.1:\d+\//.exec(out)?.[0];
+        if (found) resolve(found);
+      });
+      child.once('exit', (code) => reject(new Error(`yaniv serve exited with ${code}`)));
+    });
+    const a = await TestClient.greeted(url);
+    const created = await createTable(a, 61);
+    await playSome(a, created.table, chooser(6), 2);
+    child.kill('SIGTERM');
+    const notice = (await a.next((m) => m.type === 'reconnect')) as Msg<'reconnect'>;
+    expect(notice.tables).toEqual([created.table]);
+    expect(await a.closedPromise).toBe(1012);
+    expect(await exited).toBe(0);
+    const b = await TestClient.greeted(second.url);
+    const resumed = await b.request<Msg<'resumed'>>({ type: 'resume', table: created.table, token: created.token });
+    expect(resumed.counter).toBe(lastCounter(a.frames, created.table));
     await b.close();
   });
 
