@@ -32,3 +32,4 @@ export * from './singleAgent.js';
 export * from './table.js';
 export * from './position.js';
 export * from './equity.js';
+export * from './actionFeatures.js';
