@@ -62,6 +62,8 @@ export function neuralAgent(net: Network<PolicyValueConfig>, options: NeuralOpti
   // One position: plain JS (nn/singleEvaluator.ts), several times faster than tfjs for a batch of one.
   const single = new SinglePolicyValueEvaluator(net);
   let rng: Rng = seededRng(0);
+  /** The one position's features, reused (entries of illegal actions are never read). */
+  let singleFeatures: Float32Array | undefined;
 
   const decide = (probabilities: Float32Array, offset: number, { mask, view }: DecisionInput, value: number): Decision => {
     const legal: number[] = [];
@@ -96,7 +98,8 @@ export function neuralAgent(net: Network<PolicyValueConfig>, options: NeuralOpti
       rng = seededRng(seed);
     },
     act(input: DecisionInput): Decision {
-      const features = scoring > 0 ? actionFeaturesOf([input]) : undefined;
+      const features =
+        scoring > 0 ? actionFeaturesOf([input], input.mask, (singleFeatures ??= new Float32Array(ACTION_COUNT * scoring))) : undefined;
       const out = single.evaluate(input.observation, input.mask, features);
       return decide(out.probabilities, 0, input, out.value);
     },
@@ -108,21 +111,17 @@ export function neuralAgent(net: Network<PolicyValueConfig>, options: NeuralOpti
         observations.set(input.observation, i * OBSERVATION_SIZE);
         masks.set(input.mask, i * ACTION_COUNT);
       });
-      const out = evaluatePolicyValue(net, observations, masks, scoring > 0 ? actionFeaturesOf(inputs) : undefined);
+      const out = evaluatePolicyValue(net, observations, masks, scoring > 0 ? actionFeaturesOf(inputs, masks) : undefined);
       return inputs.map((input, i) => decide(out.probabilities, i * ACTION_COUNT, input, out.values[i]));
     },
   };
 }
 
-/** The legal actions' features of each input, from its seat's view (env/gym/actionFeatures.ts), in the network's dense layout. */
-function actionFeaturesOf(inputs: readonly DecisionInput[]): Float32Array {
+/** The legal actions' features of each input (masks: theirs, row after row), from its seat's view (env/gym/actionFeatures.ts), in the network's dense layout. */
+function actionFeaturesOf(inputs: readonly DecisionInput[], masks: ArrayLike<number>, out?: Float32Array): Float32Array {
   const contexts = new Int16Array(inputs.length * ACTION_CONTEXT_SIZE);
-  const masks = new Uint8Array(inputs.length * ACTION_COUNT);
-  inputs.forEach((input, i) => {
-    actionContextOfView(input.view, contexts, i * ACTION_CONTEXT_SIZE);
-    for (let a = 0; a < ACTION_COUNT; a++) masks[i * ACTION_COUNT + a] = input.mask[a] ? 1 : 0;
-  });
-  const features = new Float32Array(inputs.length * ACTION_COUNT * ACTION_FEATURE_SIZE);
+  inputs.forEach((input, i) => actionContextOfView(input.view, contexts, i * ACTION_CONTEXT_SIZE));
+  const features = out ?? new Float32Array(inputs.length * ACTION_COUNT * ACTION_FEATURE_SIZE);
   writeLegalActionFeatures(contexts, inputs.length, masks, features);
   return features;
 }

@@ -8,6 +8,10 @@ import { initBackend } from '../../nn/backend.js';
 import { evaluatePolicyValue, evaluatePolicyValueWithPenalty } from '../../nn/inference.js';
 import { buildNetwork, withActionScoring } from '../../nn/networks.js';
 import { SinglePolicyValueEvaluator } from '../../nn/singleEvaluator.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadNetwork, saveNetwork } from '../../nn/persistence.js';
 
 const OBS = 12;
 const ACTIONS = 9;
@@ -108,5 +112,31 @@ describe('action-scoring head', () => {
       /give 9 × 4 of them/,
     );
     net.model.dispose();
+  });
+
+  it('a saved network that scores actions keeps its features version, and one of another version is refused by name', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'yaniv-scoring-'));
+    try {
+      const net = buildNetwork({
+        kind: 'policy-value',
+        observationSize: OBS,
+        actionCount: ACTIONS,
+        hiddenUnits: [5],
+        actionFeatures: K,
+        seed: 2,
+      });
+      const versions = { observationVersion: 'obs/1', actionSpaceVersion: 'act/1' };
+      const metadata = await saveNetwork(net, dir, { ...versions, actionFeaturesVersion: 'feat/1' });
+      expect(metadata.actionFeaturesVersion).toBe('feat/1');
+      const loaded = await loadNetwork(dir, { ...versions, actionFeaturesVersion: 'feat/1' });
+      expect(loaded.network.config.actionFeatures).toBe(K);
+      await expect(loadNetwork(dir, { ...versions, actionFeaturesVersion: 'feat/2' })).rejects.toThrow(
+        /action-features version differs: saved "feat\/1", expected "feat\/2"/,
+      );
+      net.model.dispose();
+      loaded.network.model.dispose();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
