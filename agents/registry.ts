@@ -4,6 +4,7 @@
  * `neural:models/standard?greedy=0`. Factories load lazily (a dynamic import each), so asking
  * for `strong` never loads tfjs, and `createAgent` is async because a model may have to load.
  */
+import { z } from 'zod';
 import type { Agent } from '../env/gym/agent.js';
 
 export interface AgentSpec {
@@ -193,6 +194,16 @@ export function parseAgentSpec(spec: string): AgentSpec {
   }
   return { name, ...(arg !== undefined ? { arg } : {}), params };
 }
+
+/** An agent spec as settings name one (the served agents, a bench's): checked by parseAgentSpec, its error the issue. */
+export const agentSpecSchema = z.string().superRefine((spec, ctx) => {
+  try {
+    parseAgentSpec(spec);
+  } catch (error) {
+    if (!(error instanceof AgentSpecError)) throw error;
+    ctx.addIssue({ code: 'custom', message: error.message });
+  }
+});
 
 /** The agent a spec names, loaded on demand. */
 export async function createAgent(spec: string): Promise<Agent> {

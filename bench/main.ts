@@ -11,6 +11,7 @@ const sections: Section[] = [
   { name: 'tf', load: () => import('./tf.js') },
   { name: 'serve', load: () => import('./serve.js') },
   { name: 'train', load: () => import('./train.js') },
+  { name: 'tournament', load: () => import('./tournament.js') },
 ];
 
 async function main(): Promise<void> {

@@ -7,24 +7,34 @@
 // Rows for JSON and MessagePack, and for positions of every phase ("mixed") and positions where
 // Yaniv may be called ("callable", where the Assaf risk is computed). BENCH_SERVE_COMPARE=DIR
 // runs a second build's server (DIR/dist/cli/main.js, e.g. a worktree of an older commit) side by
-// side: each row is measured on both, one after the other.
-import { type ChildProcess, spawn } from 'node:child_process';
+// side: each row is measured on both, one after the other. Table store: table moves/s (bot and
+// client steps) with `--redis` against the in-memory store, two servers measured in turns, and
+// the bytes Redis receives per move. Then the same advice straight and through nginx (deploy/) to
+// one and to two processes, as ratios; last, the memory of a process holding BENCH_SERVE_TABLES
+// open tables. BENCH_SERVE_ONLY=store, nginx, memory or opponent runs only that part.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Packr } from 'msgpackr';
+import { Redis } from 'ioredis';
 import WebSocket from 'ws';
+import { RedisServer } from '../scripts/redisServer.js';
 import { DEFAULT_PRESET, YANIV_ACTION, YanivEnv, randomLegalAction, seededRng } from '../env/index.js';
 import { isAgentName } from '../agents/registry.js';
 import { type ViewJson, viewToJson } from '../serve/viewJson.js';
+import { NGINX_INSTALL_HINT, NginxServer, nginxBinary } from '../scripts/nginxServer.js';
+import { ServeProcess } from '../scripts/serveProcess.js';
 
 const MAIN = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SERVE_SECONDS ?? 4);
+const ROUNDS = 3;
 
 type Message = { type: string; id?: number; [key: string]: unknown };
 
 /** Starts `yaniv serve` on a free port; resolves with its URL. */
-function startServer(agents: string, main = MAIN): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [main, 'serve', '--port', '0', '--log-level', 'error', '--agents', agents], {
+function startServer(agents: string, main = MAIN, extra: string[] = []): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [main, 'serve', '--port', '0', '--log-level', 'error', '--agents', agents, ...extra], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -85,7 +95,14 @@ function positions(count: number, callable = false): ViewJson[] {
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 
-async function advisorLoad(url: string, agent: string, clients: number, views: ViewJson[], encoding: Encoding): Promise<string> {
+interface Load {
+  rate: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function advisorLoad(url: string, agent: string, clients: number, views: ViewJson[], encoding: Encoding): Promise<Load> {
   const connections = await Promise.all(Array.from({ length: clients }, () => connect(url, undefined, encoding)));
   const latencies: number[] = [];
   let errors = 0;
@@ -104,8 +121,63 @@ async function advisorLoad(url: string, agent: string, clients: number, views: V
   const seconds = (performance.now() - started) / 1000;
   for (const c of connections) c.ws.close();
   latencies.sort((a, b) => a - b);
-  const rate = Math.round(latencies.length / seconds).toLocaleString('en');
-  return `${rate} | ${percentile(latencies, 0.5).toFixed(2)} | ${percentile(latencies, 0.99).toFixed(2)}${errors ? ` (${errors} errors)` : ''}`;
+  return { rate: latencies.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), errors };
+}
+
+function loadCells(load: Load): string {
+  const rate = Math.round(load.rate).toLocaleString('en');
+  return `${rate} | ${load.p50.toFixed(2)} | ${load.p99.toFixed(2)}${load.errors ? ` (${load.errors} errors)` : ''}`;
+}
+
+/**
+ * The proxy's cost: `strong` advice (mixed positions, JSON) from one process straight, through
+ * nginx to that process, and through nginx to it and a second one (least_conn spreads the
+ * connections), each clients row measured on the three in turn; ratios to the straight one.
+ */
+async function nginxRows(views: ViewJson[]): Promise<void> {
+  if (nginxBinary() === null) {
+    console.log(`\n(no nginx rows: ${NGINX_INSTALL_HINT})`);
+    return;
+  }
+  const args = ['--agents', 'strong', '--log-level', 'error'];
+  const processes = await Promise.all([ServeProcess.start(args), ServeProcess.start(args)]);
+  const one = await NginxServer.start([processes[0].address]);
+  const two = await NginxServer.start(processes.map((p) => p.address));
+  const setups = [processes[0].url, one.url, two.url];
+  try {
+    // Both processes warmed up first (JIT), so that no cell measures a cold one.
+    for (const p of processes) await advisorLoad(p.url, 'strong', 16, views, 'json');
+    console.log(
+      `\nthrough nginx (strong, mixed positions, JSON, ${SECONDS} s per cell; per row ${ROUNDS} rounds, each measuring straight, nginx → 1 and nginx → 2 processes in turn, the order rotated; medians, and the ratio's range over the rounds)`,
+    );
+    console.log(
+      '\n| clients | straight: requests/s | p99 ms | nginx → 1: requests/s | p99 ms | ratio (rate) | nginx → 2: requests/s | p99 ms | ratio (rate) |',
+    );
+    console.log(`|${' --- |'.repeat(9)}`);
+    for (const clients of [1, 16, 64]) {
+      const loads: Load[][] = [[], [], []];
+      for (let round = 0; round < ROUNDS; round++)
+        for (let k = 0; k < setups.length; k++) {
+          const setup = (k + round) % setups.length;
+          loads[setup].push(await advisorLoad(setups[setup], 'strong', clients, views, 'json'));
+        }
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+      const cells = (ls: Load[]) =>
+        `${Math.round(median(ls.map((l) => l.rate))).toLocaleString('en')} | ${median(ls.map((l) => l.p99)).toFixed(1)}`;
+      const ratio = (ls: Load[]) => {
+        const each = ls.map((l, i) => l.rate / loads[0][i].rate).sort((a, b) => a - b);
+        return `${median(each).toFixed(2)} (${each[0].toFixed(2)}–${each[each.length - 1].toFixed(2)})`;
+      };
+      const errors = loads.flat().reduce((n, l) => n + l.errors, 0);
+      console.log(
+        `| ${clients} | ${cells(loads[0])} | ${cells(loads[1])} | ${ratio(loads[1])} | ${cells(loads[2])} | ${ratio(loads[2])} |${errors ? ` ${errors} errors` : ''}`,
+      );
+    }
+  } finally {
+    await one.dispose();
+    await two.dispose();
+    await Promise.all(processes.map((p) => p.stop()));
+  }
 }
 
 async function opponentLoad(url: string, clients: number): Promise<string> {
@@ -141,13 +213,145 @@ async function opponentLoad(url: string, clients: number): Promise<string> {
   return `opponent mode: ${(games / seconds).toFixed(1)} games/s (standard rules, 2 players, ${clients} clients each playing whole games against strong; ${Math.round(steps / seconds).toLocaleString('en')} client steps/s)`;
 }
 
+/** Resident memory of a process (Linux: /proc/PID/status), in MB; null elsewhere. */
+function residentMb(pid: number | undefined): number | null {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? null : Number(kb) / 1024;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * How many tables one process holds at what memory: TABLES four-seat tables (a client seat and
+ * three strong bots), each created by its own connection's create_table and waiting for the client's
+ * first move, the process's resident memory before and after.
+ */
+async function tableMemory(): Promise<void> {
+  const tables = Number(process.env.BENCH_SERVE_TABLES ?? 4000);
+  const server = await ServeProcess.start(['--agents', 'strong', '--workers', '0', '--max-tables', String(tables), '--log-level', 'error']);
+  try {
+    const connections = Array.from({ length: Math.ceil(tables / 16) }, () => connect(server.url));
+    const idle = await Promise.all(connections);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const before = residentMb(server.pid);
+    let created = 0;
+    await Promise.all(
+      idle.map(async (c, i) => {
+        for (let k = 0; k < 16 && i * 16 + k < tables; k++) {
+          const reply = await c.request({ type: 'create_table', seats: ['client', 'strong', 'strong', 'strong'], moveDeadlineMs: null });
+          if (reply.type === 'table_created') created++;
+        }
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const after = residentMb(server.pid);
+    if (before === null || after === null) return console.log('\n(table memory: /proc is not readable here)');
+    const perTable = ((after - before) * 1024) / created;
+    console.log(
+      `\ntable memory: ${created.toLocaleString('en')} open 4-seat tables on ${idle.length} connections: resident ${before.toFixed(0)} MB → ${after.toFixed(0)} MB, ≈ ${perTable.toFixed(1)} KB a table (the connections were open before)`,
+    );
+    for (const c of idle) c.ws.close();
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Tables of a client and two strong bots, the client playing its first legal action: every step (bot or client) counted at game_over. */
+async function tableMoves(url: string, clients: number, seconds: number): Promise<{ moves: number; seconds: number }> {
+  let moves = 0;
+  let stop = false;
+  const play = async () => {
+    let onMessage: (m: Message) => void = () => undefined;
+    const c = await connect(url, (m) => onMessage(m));
+    while (!stop) {
+      await new Promise<void>((resolve, reject) => {
+        onMessage = (m) => {
+          if (m.type === 'game_over') {
+            moves += m.counter as number;
+            resolve();
+          } else if (m.type === 'state' && (m.legal as unknown[]).length > 0)
+            void c.request({ type: 'act', table: m.table, action: (m.legal as { action: number }[])[0].action, counter: m.counter });
+        };
+        void c.request({ type: 'create_table', seats: ['client', 'strong', 'strong'], moveDeadlineMs: null }).then((created) => {
+          if (created.type !== 'table_created') reject(new Error(`create_table refused: ${JSON.stringify(created)}`));
+        });
+      });
+    }
+    c.ws.close();
+  };
+  const started = performance.now();
+  const timer = setTimeout(() => {
+    stop = true;
+  }, seconds * 1000);
+  await Promise.all(Array.from({ length: clients }, play));
+  clearTimeout(timer);
+  return { moves, seconds: (performance.now() - started) / 1000 };
+}
+
+async function netInput(redis: Redis): Promise<number> {
+  const info = await redis.info('stats');
+  return Number(/total_net_input_bytes:(\d+)/.exec(info)?.[1] ?? NaN);
+}
+
+/** The Redis table store against the in-memory one: two servers side by side, measured in turns. */
+async function tableStoreLoad(): Promise<void> {
+  if (spawnSync('redis-server', ['--version']).status !== 0)
+    return console.log('table store: no redis-server (apt-get install -y redis-server)');
+  const redisServer = await RedisServer.start();
+  const redis = new Redis(redisServer.url);
+  const memory = await startServer('strong', MAIN, ['--workers', '0']);
+  const stored = await startServer('strong', MAIN, ['--workers', '0', '--redis', redisServer.url]);
+  try {
+    const rounds = 3;
+    const ratios: number[] = [];
+    let bytes = 0;
+    let storedMoves = 0;
+    console.log(
+      `\ntable store (${rounds} turns of ${SECONDS} s each, 16 clients, tables of a client and two strong bots, every step counted)`,
+    );
+    console.log('\n| turn | in-memory moves/s | Redis moves/s | ratio | bytes into Redis per move |\n| --- | --- | --- | --- | --- |');
+    for (let round = 1; round <= rounds; round++) {
+      const a = await tableMoves(memory.url, 16, SECONDS);
+      const before = await netInput(redis);
+      const b = await tableMoves(stored.url, 16, SECONDS);
+      const written = (await netInput(redis)) - before;
+      bytes += written;
+      storedMoves += b.moves;
+      const ratio = b.moves / b.seconds / (a.moves / a.seconds);
+      ratios.push(ratio);
+      const rate = (r: { moves: number; seconds: number }) => Math.round(r.moves / r.seconds).toLocaleString('en');
+      console.log(`| ${round} | ${rate(a)} | ${rate(b)} | ${ratio.toFixed(2)} | ${(written / b.moves).toFixed(0)} |`);
+    }
+    ratios.sort((x, y) => x - y);
+    console.log(
+      `\nRedis store ÷ in-memory store: ${ratios[1].toFixed(2)} (median of ${rounds}; range ${ratios[0].toFixed(2)}–${ratios[rounds - 1].toFixed(2)}; goal ≥ 0.8); ${(bytes / storedMoves).toFixed(0)} bytes into Redis per move`,
+    );
+  } finally {
+    memory.child.kill('SIGTERM');
+    stored.child.kill('SIGTERM');
+    redis.disconnect();
+    redisServer.dispose();
+  }
+}
+
 export async function run(): Promise<void> {
+  if (process.env.BENCH_SERVE_ONLY === 'store') return tableStoreLoad();
   const agents = ['strong', ...(isAgentName('neural') ? ['neural'] : [])];
   const compare = process.env.BENCH_SERVE_COMPARE;
+  const sets = { mixed: positions(2000), callable: positions(2000, true) };
+  if (process.env.BENCH_SERVE_ONLY === 'nginx') return nginxRows(sets.mixed);
+  if (process.env.BENCH_SERVE_ONLY === 'memory') return tableMemory();
+  if (process.env.BENCH_SERVE_ONLY === 'opponent') {
+    const server = await startServer('strong');
+    console.log(await opponentLoad(server.url, 16));
+    server.child.kill('SIGTERM');
+    return;
+  }
   const servers = [{ name: 'this build', ...(await startServer(agents.join(','))) }];
   if (compare) servers.push({ name: compare, ...(await startServer(agents.join(','), path.join(compare, 'dist/cli/main.js'))) });
   try {
-    const sets = { mixed: positions(2000), callable: positions(2000, true) };
     console.log(`advisor mode (${SECONDS} s per row, positions of random 3-player games: every phase, or where Yaniv may be called)`);
     if (compare) console.log(`each row measured on this build, then on ${compare}, one after the other`);
     const head = servers.map((s) => `${s.name}: requests/s | p50 ms | p99 ms`).join(' | ');
@@ -157,12 +361,15 @@ export async function run(): Promise<void> {
         for (const encoding of ['json', 'msgpack'] as const)
           for (const clients of [1, 16, 64, 256]) {
             const cells: string[] = [];
-            for (const server of servers) cells.push(await advisorLoad(server.url, agent, clients, views, encoding));
+            for (const server of servers) cells.push(loadCells(await advisorLoad(server.url, agent, clients, views, encoding)));
             console.log(`| ${agent} | ${kind} | ${encoding} | ${clients} | ${cells.join(' | ')} |`);
           }
     console.log('');
     console.log(await opponentLoad(servers[0].url, 16));
+    await tableStoreLoad();
   } finally {
     for (const server of servers) server.child.kill('SIGTERM');
   }
+  await nginxRows(sets.mixed);
+  await tableMemory();
 }

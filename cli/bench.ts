@@ -1,81 +1,33 @@
 // `yaniv bench`: a tournament between agents, with seat rotation, duplicate deals and
 // statistics to publish (a table on the terminal, JSON with --json).
-import { availableParallelism } from 'node:os';
 import { writeFileSync } from 'node:fs';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import Table from 'cli-table3';
 import { SingleBar } from 'cli-progress';
-import { z } from 'zod';
-import { AGENT_NAMES, AgentSpecError, parseAgentSpec } from '../agents/registry.js';
+import { parseAgentSpec } from '../agents/registry.js';
 import { readModelCard, trainingMismatch } from '../agents/modelFolder.js';
-import { DEFAULT_MAX_TURNS } from '../agents/tournament/match.js';
+import { BENCH_FLAGS, type BenchOptions, benchOptionsSchema } from '../agents/tournament/benchOptions.js';
+import type { BenchStatus, QueueDispatcher } from '../agents/tournament/queue.js';
 import { type TournamentConfig, runTournament } from '../agents/tournament/run.js';
-import type { TournamentSummary } from '../agents/tournament/stats.js';
+import { type TournamentSummary, splitRunSpecific } from '../agents/tournament/stats.js';
 import { MAX_PLAYERS, MIN_PLAYERS } from '../env/index.js';
+import { schemaFlags } from '../env/rules/schemaFlags.js';
 import { type RuleFlags, describeRuleChoice, readRuleSelection, ruleOptions } from './ruleOptions.js';
+import { addSchemaOptions, readSchemaOptions, schemaOptionValues } from './schemaOptions.js';
 
-const agentList = z.string().transform((text, ctx) => {
-  const names = text
-    .split(',')
-    .map((n) => n.trim())
-    .filter(Boolean);
-  if (names.length === 0) ctx.addIssue({ code: 'custom', message: 'name at least one agent' });
-  for (const name of names) {
-    try {
-      parseAgentSpec(name);
-    } catch (error) {
-      if (!(error instanceof AgentSpecError)) throw error;
-      ctx.addIssue({ code: 'custom', message: error.message });
-    }
-  }
-  return names;
-});
-
-const distinctAgents = agentList.refine((names) => new Set(names).size === names.length, { message: 'name each agent once' });
-
-const wholeNumber = (flag: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
-  z.string().transform((text, ctx) => {
-    const n = Number(text);
-    if (!/^-?\d+$/.test(text.trim()) || n < min || n > max) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `${flag} must be a whole number ${max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`} (got ${JSON.stringify(text)})`,
-      });
-    }
-    return n;
-  });
-
-/** The flags of `yaniv bench`, each described; validated once, errors name the flag. */
-export const benchFlagsSchema = z.object({
-  agents: distinctAgents.describe('Comma-separated agent specs (name, name:ARG, name?key=value).'),
-  games: wholeNumber('--games', 1).describe('Games per lineup (rounded up to whole sets of seat rotations).'),
-  players: wholeNumber('--players', MIN_PLAYERS, MAX_PLAYERS).describe('Seats at each table.'),
-  seed: wholeNumber('--seed', -(2 ** 31), 2 ** 31 - 1).describe('Tournament seed: the same seed gives the same result.'),
-  episode: z.enum(['round', 'game'], { error: '--episode must be "round" or "game"' }).describe('What counts as one game.'),
-  workers: wholeNumber('--workers', 1, 64).describe('Worker threads.'),
-  maxTurns: wholeNumber('--max-turns', 1).describe(
-    'Turns after which a game is stopped unfinished (a guard against agents that never end a round).',
-  ),
-  json: z.string().optional().describe('Write the summary as JSON to this file ("-" for standard output).'),
-  saveRecords: z.string().optional().describe('Write every game as a yaniv-record/1 file into this folder.'),
-  progress: z.boolean().describe('Show a progress bar.'),
-  lineup: agentList
-    .optional()
-    .describe('One table seat by seat (agents may repeat), e.g. neural,strong,strong,strong; replaces --agents and --players.'),
-});
+const FLAGS = schemaFlags(benchOptionsSchema, BENCH_FLAGS);
 
 /** The flags validated (the rule flags by cli/ruleOptions.ts); a bad one throws naming it. */
-export function parseBenchFlags(raw: Record<string, unknown> & RuleFlags): TournamentConfig & { json?: string; progress: boolean } {
-  const parsed = benchFlagsSchema.safeParse(raw);
-  if (!parsed.success) throw new InvalidArgumentError(parsed.error.issues.map((i) => i.message).join('; '));
-  const { lineup, ...flags } = parsed.data;
+export function parseBenchFlags(values: Record<string, unknown>, ruleFlags: RuleFlags): TournamentConfig & Omit<BenchOptions, 'lineup'> {
+  const options = readSchemaOptions(benchOptionsSchema, FLAGS, values);
+  const { lineup } = options;
   if (lineup) {
-    flags.agents = [...new Set(lineup)];
-    flags.players = lineup.length;
+    options.agents = [...new Set(lineup)];
+    options.players = lineup.length;
     if (lineup.length < MIN_PLAYERS || lineup.length > MAX_PLAYERS)
       throw new InvalidArgumentError(`--lineup must name ${MIN_PLAYERS} to ${MAX_PLAYERS} seats (got ${lineup.length})`);
   }
-  return { ...flags, ...readRuleSelection(raw, flags.players), ...(lineup ? { lineup } : {}) };
+  return { ...options, ...readRuleSelection(ruleFlags, options.players) };
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -152,54 +104,105 @@ export function modelWarnings(config: Pick<TournamentConfig, 'agents' | 'preset'
 }
 
 export function benchCommand(): Command {
-  const command = new Command('bench')
-    .description('Play a tournament between agents: seat rotation, duplicate deals, win rates with 95% intervals, head-to-head and Elo')
-    .addOption(new Option('--agents <list>', `comma-separated agents (${AGENT_NAMES.join(', ')})`).default('strong,intermediate'))
-    .addOption(new Option('--games <n>', 'games per lineup').default('1000'))
-    .addOption(new Option('--players <n>', 'players per table (2–8)').default('2'));
-  return ruleOptions(command)
-    .addOption(new Option('--seed <n>', 'tournament seed').default('1'))
-    .addOption(new Option('--episode <kind>', 'round or game').choices(['round', 'game']).default('game'))
-    .addOption(new Option('--workers <n>', 'worker threads').default(String(availableParallelism())))
-    .addOption(new Option('--max-turns <n>', 'turns after which a game stops unfinished').default(String(DEFAULT_MAX_TURNS)))
-    .option('--json <file>', 'write the summary as JSON ("-" for standard output)')
-    .option('--save-records <dir>', 'write every game as a yaniv-record/1 file')
-    .option(
-      '--lineup <list>',
-      'one table seat by seat, agents may repeat (e.g. neural,strong,strong,strong: one neural seat against three strong); replaces --agents and --players',
-    )
-    .option('--no-progress', 'hide the progress bar')
-    .action(async (raw: Record<string, unknown> & RuleFlags) => {
-      const config = parseBenchFlags(raw);
-      for (const warning of modelWarnings(config)) process.stderr.write(`yaniv bench: warning: ${warning}\n`);
-      const started = Date.now();
-      const bar =
-        config.progress && process.stderr.isTTY
-          ? new SingleBar({ format: 'games {bar} {value}/{total} | {rate} games/s | ETA {eta_formatted}', hideCursor: true })
-          : null;
-      const summary = await runTournament(config, {
-        onProgress: (done, total) => {
-          if (!bar) return;
-          if (done === 1) bar.start(total, 0, { rate: '0' });
-          bar.update(done, { rate: (done / ((Date.now() - started) / 1000)).toFixed(0) });
-        },
+  const command = new Command('bench').description(
+    'Play a tournament between agents: seat rotation, duplicate deals, win rates with 95% intervals, head-to-head and Elo',
+  );
+  return ruleOptions(addSchemaOptions(command, FLAGS)).action(async (ruleFlags: RuleFlags, cmd: Command) => {
+    const { json, progress, redis, jobGames, ...config } = parseBenchFlags(schemaOptionValues(cmd, FLAGS), ruleFlags);
+    for (const warning of modelWarnings(config)) process.stderr.write(`yaniv bench: warning: ${warning}\n`);
+    const bar = progress && process.stderr.isTTY ? new BenchBar(redis !== undefined) : null;
+    const dispatcher = redis === undefined ? undefined : await redisDispatcher(redis, jobGames, bar);
+    const started = Date.now();
+    let summary: TournamentSummary;
+    try {
+      summary = await runTournament(config, {
+        dispatcher,
+        onProgress: redis === undefined ? (done, total) => bar?.update(done, total) : undefined,
       });
+    } finally {
       bar?.stop();
-      const seconds = (Date.now() - started) / 1000;
-      const report = {
-        config: { ...config, progress: undefined, json: undefined },
-        seconds,
-        gamesPerSecond: summary.games / seconds,
-        ...summary,
-      };
-      if (config.json === '-') {
-        process.stdout.write(JSON.stringify(report, null, 2) + '\n');
-        return;
-      }
-      console.log(
-        `${summary.games} games (${(config.lineup ?? config.agents).join(' vs ')}, ${config.players} players, ${describeRuleChoice(config)}, ${config.episode}s, seed ${config.seed}) in ${seconds.toFixed(1)} s — ${(summary.games / seconds).toFixed(1)} games/s on ${config.workers} workers\n`,
-      );
-      console.log(formatSummary(summary));
-      if (config.json) writeFileSync(config.json, JSON.stringify(report, null, 2) + '\n');
-    });
+      await dispatcher?.close();
+    }
+    const seconds = (Date.now() - started) / 1000;
+    const report = benchReport(config, summary, { seconds, redis: dispatcher?.where });
+    if (json === '-') {
+      process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+      return;
+    }
+    const where = redis === undefined ? `on ${config.workers} workers` : 'on the workers of the Redis queue';
+    console.log(
+      `${summary.games} games (${(config.lineup ?? config.agents).join(' vs ')}, ${config.players} players, ${describeRuleChoice(config)}, ${config.episode}s, seed ${config.seed}) in ${seconds.toFixed(1)} s — ${(summary.games / seconds).toFixed(1)} games/s ${where}\n`,
+    );
+    console.log(formatSummary(summary));
+    if (json) writeFileSync(json, JSON.stringify(report, null, 2) + '\n');
+  });
+}
+
+/**
+ * The JSON of a bench: `config` and `results` depend only on the flags that decide the games (the
+ * same seed gives the same bytes, whatever the workers and wherever they ran); `run` holds what
+ * is this run's own: where it ran, how long it took, the decision times.
+ */
+export function benchReport(
+  config: TournamentConfig,
+  summary: TournamentSummary,
+  run: { seconds: number; /** Redacted. */ redis?: string },
+) {
+  const { workers, saveRecords, ...deciding } = config;
+  const { results, runSpecific } = splitRunSpecific(summary);
+  return {
+    config: deciding,
+    results,
+    run: {
+      ...(run.redis === undefined ? { workers } : { redis: run.redis }),
+      ...(saveRecords === undefined ? {} : { saveRecords }),
+      seconds: run.seconds,
+      gamesPerSecond: summary.games / run.seconds,
+      ...runSpecific,
+    },
+  };
+}
+
+async function redisDispatcher(url: string, jobGames: number | undefined, bar: BenchBar | null): Promise<QueueDispatcher> {
+  const { queueDispatcher } = await import('../agents/tournament/queue.js');
+  return queueDispatcher({
+    url,
+    jobGames,
+    log: (message) => (bar ? bar.log(message) : process.stderr.write(`yaniv bench: ${message}\n`)),
+    onStatus: (status) => bar?.status(status),
+  });
+}
+
+/** The progress bar: games, their rate, and the workers connected when they play through Redis. */
+class BenchBar {
+  private readonly bar: SingleBar;
+  private started = 0;
+  private running = false;
+
+  constructor(remote: boolean) {
+    const workers = remote ? ' | {workers} workers' : '';
+    this.bar = new SingleBar({ format: `games {bar} {value}/{total} | {rate} games/s${workers} | ETA {eta_formatted}`, hideCursor: true });
+  }
+
+  update(done: number, total: number, workers: number | null = null): void {
+    if (!this.running) {
+      this.running = true;
+      this.started = Date.now();
+      this.bar.start(total, 0, { rate: '0', workers: '?' });
+    }
+    const rate = (done / Math.max(1e-3, (Date.now() - this.started) / 1000)).toFixed(0);
+    this.bar.update(done, { rate, workers: workers === null ? '?' : String(workers) });
+  }
+
+  status(status: BenchStatus): void {
+    this.update(status.played, status.total, status.workers);
+  }
+
+  log(message: string): void {
+    process.stderr.write(`${this.running ? '\n' : ''}yaniv bench: ${message}\n`);
+  }
+
+  stop(): void {
+    if (this.running) this.bar.stop();
+  }
 }

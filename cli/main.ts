@@ -9,6 +9,8 @@ import { equityCommand } from './equity.js';
 import { replayCommand } from './replay.js';
 import { schemaCommand, serveCommand } from './serve.js';
 import { actorCommand } from './actor.js';
+import { publishModelCommand } from './publishModel.js';
+import { workerCommand } from './worker.js';
 import { plotCommand, trainCommand } from './train.js';
 
 /** commander's own usage errors (unknown option, bad choice, missing argument) exit 2, like a bad record. */
@@ -29,6 +31,8 @@ function isUserError(error: unknown): error is Error {
         'TrainSetupError',
         'MetadataMismatchError',
         'TransportSetupError',
+        'PublishError',
+        'RemoteJobError',
       ].includes(error.name))
   );
 }
@@ -66,6 +70,8 @@ export function buildProgram(): Command {
   program.addCommand(trainCommand().exitOverride(usageErrorExit));
   program.addCommand(plotCommand().exitOverride(usageErrorExit));
   program.addCommand(actorCommand().exitOverride(usageErrorExit));
+  program.addCommand(publishModelCommand().exitOverride(usageErrorExit));
+  program.addCommand(workerCommand().exitOverride(usageErrorExit));
 
   return program;
 }

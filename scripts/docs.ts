@@ -2,7 +2,6 @@
 // environment options, action ranges, observation segments), so they never drift:
 // `npm run docs` rewrites them; test/docs.test.ts fails when they are stale.
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { z } from 'zod';
 import {
   ACTION_CONTEXT_SEGMENTS,
   ACTION_CONTEXT_SIZE,
@@ -14,12 +13,14 @@ import { ACTION_COUNT, ACTION_RANGE_LIST, ACTION_SPACE_VERSION } from '../env/gy
 import { envOptionsSchema } from '../env/gym/episode.js';
 import { PAID_AT, REWARD_SCHEMES, REWARD_TABLE } from '../env/gym/rewards.js';
 import { OBSERVATION_SEGMENTS, OBSERVATION_SIZE, OBSERVATION_VERSION, OPPONENT_BLOCK, OPPONENT_FIELDS } from '../env/gym/observation.js';
-import { PRESETS, PRESET_NAMES, ruleOptionsSchema } from '../env/rules/rules.js';
-import { DEFAULT_HYPER_PARAMETERS, flagName, hyperParametersSchema } from '../training/config.js';
+import { DEFAULT_PRESET, PRESETS, PRESET_NAMES, ruleOptionsSchema } from '../env/rules/rules.js';
+import { type SchemaFlag, descriptionOf, schemaFlags } from '../env/rules/schemaFlags.js';
+import { BENCH_FLAGS, benchOptionsSchema } from '../agents/tournament/benchOptions.js';
+import { SERVE_FLAGS, serveProcessSchema, serverOptionsSchema } from '../serve/options.js';
+import { DEFAULT_HYPER_PARAMETERS, TRAIN_FLAGS } from '../training/config.js';
 
 type Generated = Record<string, () => string>;
 
-/** The markdown table of the action ranges (docs/env.md is checked against it). */
 /** The markdown table of the action ranges. */
 export function actionTableMarkdown(): string {
   const rows = ACTION_RANGE_LIST.map(
@@ -33,7 +34,7 @@ export function actionTableMarkdown(): string {
   ].join('\n');
 }
 
-/** The markdown tables of the observation layout . */
+/** The markdown tables of the observation layout. */
 export function observationTableMarkdown(): string {
   const rows = OBSERVATION_SEGMENTS.map((s) => `| \`${s.name}\` | ${s.start} | ${s.size} | ${s.description} |`);
   let start = 0;
@@ -97,16 +98,6 @@ function optionDefault(name: string): string {
   return parsed.success && parsed.data !== undefined ? JSON.stringify(parsed.data) : 'by table size';
 }
 
-/** The description set on a field, looking through `.default()` / `.optional()` wrappers. */
-function descriptionOf(field: z.ZodType): string {
-  let current: z.ZodType | undefined = field;
-  while (current) {
-    if (current.description) return current.description;
-    current = (current.def as { innerType?: z.ZodType }).innerType;
-  }
-  return '';
-}
-
 export function ruleOptionsTable(): string {
   const rows = Object.entries(ruleOptionsSchema.shape).map(
     ([name, field]) => `| \`${name}\` | ${optionDefault(name)} | ${descriptionOf(field).replace(/\|/g, '\\|')} |`,
@@ -126,11 +117,22 @@ export function presetsTable(): string {
   return ['| preset | options on top of standard | two decks from | source |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }
 
-/** The markdown table of `yaniv train`'s hyper-parameters, from their schema. */
-export function trainHyperParametersTable(): string {
-  const rows = Object.entries(hyperParametersSchema.shape).map(([name, field]) => {
-    const value = DEFAULT_HYPER_PARAMETERS[name as keyof typeof DEFAULT_HYPER_PARAMETERS];
-    return `| \`${flagName(name)}\` | ${Array.isArray(value) ? value.join(',') : String(value)} | ${descriptionOf(field).replace(/\|/g, '\\|')} |`;
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+
+/** The row of the rule selection's fields, which the shared rule flags (cli/ruleOptions.ts) set. */
+function ruleFlagsRow(preset: SchemaFlag): string {
+  const flags = '`--rules`, `--rules-file`, `--rule name=value`';
+  return `| ${flags} | \`${DEFAULT_PRESET}\` | ${cell(preset.description)}: the rule flags of every command (README, "The command line"). |`;
+}
+
+/** The markdown table of a command's flags, as its --help has them (env/rules/schemaFlags.ts). */
+export function flagsTable(flags: readonly SchemaFlag[]): string {
+  const rows = flags.flatMap((flag) => {
+    if (flag.elsewhere) return flag.key === 'preset' ? [ruleFlagsRow(flag)] : [];
+    const fallback = flag.required ? 'required' : flag.defaultText === null || flag.kind === 'switch' ? '—' : `\`${flag.defaultText}\``;
+    const env = flag.env === null ? '' : ` (\`$${flag.env}\`)`;
+    const meaning = flag.allowed ? `${flag.description} (${flag.allowed})` : flag.description;
+    return [`| \`${flag.flag}\` | ${fallback}${env} | ${cell(meaning)}. |`];
   });
   return ['| flag | default | meaning |', '| --- | --- | --- |', ...rows].join('\n');
 }
@@ -147,13 +149,21 @@ const envTables: Generated = {
 export const GENERATED_FILES: Record<string, Generated> = {
   'README.md': {
     'rule-options': ruleOptionsTable,
+    'bench-flags': () => flagsTable(schemaFlags(benchOptionsSchema, BENCH_FLAGS)),
     presets: presetsTable,
     actions: actionTableMarkdown,
     observation: observationTableMarkdown,
     network: networkShape,
   },
   'docs/env.md': envTables,
-  'docs/training.md': { 'train-hyper-parameters': trainHyperParametersTable, network: networkShape },
+  'docs/training.md': {
+    'train-flags': () => flagsTable([...TRAIN_FLAGS.run, ...TRAIN_FLAGS.session]),
+    'train-hyper-parameters': () => flagsTable(TRAIN_FLAGS.hyperParameters),
+    network: networkShape,
+  },
+  'serve/PROTOCOL.md': {
+    'serve-flags': () => flagsTable([...schemaFlags(serverOptionsSchema, SERVE_FLAGS), ...schemaFlags(serveProcessSchema)]),
+  },
 };
 
 /**

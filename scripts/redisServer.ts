@@ -17,7 +17,7 @@ export function redisAvailable(): boolean {
   return found;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

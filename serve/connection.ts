@@ -11,6 +11,7 @@ import type { DecideRequest, DecideResult, PositionSource } from './decide.js';
 import { ProtocolError } from './errors.js';
 import type { ServerOptions } from './options.js';
 import type { InferencePool } from './pool.js';
+import type { ModelVersions } from './models.js';
 import type { SlowLog } from './slowLog.js';
 import {
   type ClientMessage,
@@ -31,12 +32,16 @@ export interface ServerContext {
   readonly options: ServerOptions;
   readonly tables: TableRegistry;
   readonly pool: InferencePool;
+  /** Published model versions (new tables and advice get the latest). */
+  readonly models: ModelVersions;
   readonly log: Logger;
   /** The rate-limited "slow advice" warning. */
   readonly slow: SlowLog;
   /** The agents served, by name. */
   readonly agents: ReadonlySet<string>;
   welcome(id: RequestId, encoding: Codec['encoding']): Msg<'welcome'>;
+  /** The server is stopping: no new tables. */
+  draining(): boolean;
 }
 
 /** A validated client message of one type. */
@@ -47,7 +52,7 @@ type Handler<T extends ClientMessageType> = (message: ClientRequest<T>) => void;
 const BEFORE_HELLO: ReadonlySet<ClientMessageType> = new Set(['hello', 'ping']);
 
 /** WebSocket close codes the server uses. */
-export const CLOSE = { goingAway: 1001, policy: 1008, tooBig: 1009, tryAgainLater: 1013 } as const;
+export const CLOSE = { goingAway: 1001, policy: 1008, tooBig: 1009, serviceRestart: 1012, tryAgainLater: 1013 } as const;
 
 /** A token bucket: `rate` messages a second, bursts up to one second's worth. */
 class RateLimit {
@@ -166,6 +171,8 @@ export class Connection implements TableOwner {
 
   private createTable(message: ClientRequest<'create_table'>): void {
     const { options, tables } = this.ctx;
+    if (this.ctx.draining())
+      throw new ProtocolError('draining', 'this server process is stopping and takes no new tables: reconnect and create it again');
     this.checkRoom();
     const seats: SeatInfo[] = message.seats.map((entry, seat) => {
       if (entry === 'client') return { seat, player: 'client' };
@@ -188,10 +195,16 @@ export class Connection implements TableOwner {
       if (error instanceof RuleError) throw new ProtocolError('bad_message', error.message, ruleErrorField(preset));
       throw error;
     }
+    const models: Record<string, number> = {};
+    for (const seat of seats) {
+      const version = seat.agent === undefined ? null : this.ctx.models.versionFor(seat.agent);
+      if (seat.agent !== undefined && version !== null) models[seat.agent] = version;
+    }
     const table = tables.create({
       preset,
       rules,
       seats,
+      ...(Object.keys(models).length > 0 ? { models } : {}),
       seed: message.seed,
       thinkMs: message.thinkMs ?? options.thinkMs,
       moveDeadlineMs: message.moveDeadlineMs === undefined ? options.moveDeadlineMs : message.moveDeadlineMs,
@@ -200,7 +213,8 @@ export class Connection implements TableOwner {
     this.keep(table);
     table.owner = this;
     this.log.info({ event: 'table_created', table: table.id, seats: message.seats, preset, players: seats.length }, 'table created');
-    this.send({ type: 'table_created', id: message.id, ...this.tableInfo(table, settled) });
+    const created: Msg<'table_created'> = { type: 'table_created', id: message.id, ...this.tableInfo(table, settled) };
+    table.afterWrites(() => this.send(created));
     table.start();
   }
 
@@ -251,7 +265,17 @@ export class Connection implements TableOwner {
   private act(message: ClientRequest<'act'>): void {
     const table = this.tableOf(message.table);
     const move = message.cards !== undefined ? { cards: message.cards } : { action: message.action ?? -1 };
-    table.act(message.seat, move, message.counter, (counter) => this.send({ type: 'acted', id: message.id, table: table.id, counter }));
+    table.act(
+      message.seat,
+      move,
+      message.counter,
+      (counter) => this.send({ type: 'acted', id: message.id, table: table.id, counter }),
+      () =>
+        this.fail(
+          message.id,
+          new ProtocolError('unknown_table', `table ${table.id} was taken over elsewhere: the action was not applied`, 'table'),
+        ),
+    );
   }
 
   private advise(message: ClientRequest<'advise'>): void {
@@ -272,7 +296,7 @@ export class Connection implements TableOwner {
     if (message.table !== undefined) source = { kind: 'playerView', view: this.tableOf(message.table).adviceView(message.seat) };
     else if (message.view !== undefined) source = { kind: 'view', view: message.view };
     else source = { kind: 'position', position: message.position, seat: message.seat ?? 0 };
-    const request: DecideRequest = { agent, source, seed: message.seed ?? 0, explain: true };
+    const request: DecideRequest = { agent: this.ctx.models.currentSpec(agent), source, seed: message.seed ?? 0, explain: true };
     const started = performance.now();
     this.pending++;
     void this.ctx.pool.decide(request).then((result) => {
@@ -307,13 +331,28 @@ export class Connection implements TableOwner {
   }
 
   private resume(message: ClientRequest<'resume'>): void {
-    const table = this.ctx.tables.claim(message.table, message.token);
+    const claimed = this.ctx.tables.claim(message.table, message.token);
+    if (!(claimed instanceof Promise)) return this.resumed(message, claimed);
+    claimed.then(
+      (table) => {
+        try {
+          this.resumed(message, table);
+        } catch (error) {
+          this.fail(message.id, error);
+        }
+      },
+      (error: unknown) => this.fail(message.id, error),
+    );
+  }
+
+  private resumed(message: ClientRequest<'resume'>, table: Table): void {
+    if (!this.open) return;
     if (!this.tables.has(table.id) && !table.game.over) this.checkRoom();
     const previous = table.owner;
     if (previous && previous !== this) previous.tableClosed(table, 'resumed_elsewhere');
     this.keep(table);
-    this.log.info({ event: 'table_resumed', table: table.id }, 'table resumed');
-    this.send({ type: 'resumed', id: message.id, ...this.tableInfo(table), counter: table.game.counter });
+    this.log.info({ event: 'table_resumed', table: table.id, counter: table.game.counter }, 'table resumed');
+    table.afterWrites(() => this.send({ type: 'resumed', id: message.id, ...this.tableInfo(table), counter: table.game.counter }));
     table.attach(this);
   }
 
@@ -342,6 +381,17 @@ export class Connection implements TableOwner {
   /** The server is stopping: each table of this connection is told closed before the socket is. */
   shutdown(): void {
     for (const table of [...this.tables.values()]) this.tableClosed(table, 'shutdown');
+  }
+
+  /**
+   * The server is stopping and has handed its tables over to the store: the client is told to
+   * reconnect (to another process) and resume them.
+   */
+  drained(retryMs: number): void {
+    const tables = [...this.tables.keys()];
+    for (const table of this.tables.values()) if (table.owner === this) table.owner = null;
+    this.tables.clear();
+    this.send({ type: 'reconnect', reason: 'draining', tables, retryMs });
   }
 
   /** The connection closed: its tables wait for a resume (or expire). */

@@ -13,6 +13,9 @@ export const ERROR_CODES = [
   'table_full',
   'rate_limited',
   'unauthorized',
+  'table_moved',
+  'store_unavailable',
+  'draining',
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -30,6 +33,12 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   table_full: 'A table limit is reached: tables per connection or on the server.',
   rate_limited: 'Too many messages or pending requests on this connection; slow down.',
   unauthorized: 'A bearer token is required (HTTP 401 before the upgrade).',
+  table_moved:
+    'The table is moving between server processes (this one is handing it over, or another took it over at the same moment): reconnect if told to, and resume it with its token.',
+  store_unavailable:
+    'The table store (Redis) cannot be reached, so a table this process does not hold cannot be loaded now; nothing was changed: resume again shortly.',
+  draining:
+    'This server process is stopping and takes no new tables: reconnect (a load balancer sends you to another process) and try again.',
   internal: 'The server failed; the request was not applied. Logged on the server.',
 };
 

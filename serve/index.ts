@@ -1,6 +1,15 @@
 /** The public surface of the bot server: start it, its options, and the protocol's schemas and types. */
 export { type RunningServer, type StartOptions, serverVersion, startServer } from './server.js';
-export { DEFAULT_AGENTS, type ServerOptions, type ServerOptionsInput, parseServerOptions, serverOptionsSchema } from './options.js';
+export {
+  DEFAULT_AGENTS,
+  LOG_LEVELS,
+  SERVE_FLAGS,
+  type ServerOptions,
+  type ServerOptionsInput,
+  parseServerOptions,
+  serveProcessSchema,
+  serverOptionsSchema,
+} from './options.js';
 export {
   CLIENT_MESSAGE_TYPES,
   type ClientMessage,

@@ -9,6 +9,13 @@ const post = (reply: WorkerReply) => port.postMessage(reply);
 try {
   await Promise.all((workerData as WorkerSetup).preload.map((spec) => agentFor(spec)));
   port.on('message', (message: WorkerRequest) => {
+    if ('load' in message) {
+      agentFor(message.spec).then(
+        () => post({ loaded: message.load }),
+        (error: Error) => post({ loaded: message.load, error: error.message }),
+      );
+      return;
+    }
     decideBatch(message.requests).then(
       (results) => post({ batch: message.batch, results }),
       (error: Error) =>

@@ -2,14 +2,10 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { ruleSelectionSchema } from '../env/rules/rules.js';
-import { formatOptionIssues } from '../env/rules/schema.js';
+import { formatOptionIssues, intFrom } from '../env/rules/schema.js';
 import { DEFAULT_MAX_TURNS } from '../agents/tournament/match.js';
-
-const int = (lo: number, hi = Number.MAX_SAFE_INTEGER) =>
-  z
-    .int({ error: `must be an integer from ${lo} to ${hi}` })
-    .min(lo, { error: `must be an integer from ${lo} to ${hi}` })
-    .max(hi, { error: `must be an integer from ${lo} to ${hi}` });
+import { agentSpecSchema } from '../agents/registry.js';
+import { type FlagSpecs, RULE_SELECTION_FLAGS } from '../env/rules/schemaFlags.js';
 
 /**
  * The agents served by default, the default advisor first: `strong` (it still beats the shipped
@@ -17,14 +13,19 @@ const int = (lo: number, hi = Number.MAX_SAFE_INTEGER) =>
  */
 export const DEFAULT_AGENTS = ['strong', 'neural', 'rollout', 'intermediate', 'novice', 'random'];
 
+/** HOST:PORT as an nginx `server` line writes it (a name or IPv4 address, or [IPv6]). */
+const ADDRESS = /^(?:[^\s:[\]]+|\[[0-9a-fA-F:.]+\]):\d{1,5}$/;
+
 export const serverOptionsSchema = z.strictObject({
   host: z.string().min(1).default('127.0.0.1').describe('Interface to listen on (loopback by default).'),
-  port: int(0, 65535).default(8080).describe('TCP port; 0 picks a free one.'),
+  port: intFrom(0, 65535).default(8080).describe('TCP port; 0 picks a free one.'),
   agents: z
-    .array(z.string().min(1))
+    .array(agentSpecSchema)
     .min(1, { error: 'must name at least one agent' })
     .default(DEFAULT_AGENTS)
-    .describe('Agent specs served, the default (for advice) first.'),
+    .describe(
+      'Agent specs served, the default (for advice) first: neural is the shipped model (models/standard), neural:PATH any other; strong stays the default advisor while it beats the shipped model heads-up.',
+    ),
   token: z
     .string()
     .min(1)
@@ -35,37 +36,85 @@ export const serverOptionsSchema = z.strictObject({
     .array(z.string())
     .default([])
     .describe('Browser origins allowed besides the server\'s own (and loopback ones when it listens on loopback); "*" allows any.'),
-  maxConnections: int(1).default(1000),
-  maxTables: int(1).default(1000).describe('Tables on the whole server.'),
-  maxTablesPerConnection: int(1).default(16),
-  maxMessagesPerSecond: int(1).default(2000).describe("Per connection (a burst of one second's worth is allowed)."),
-  maxPending: int(1).default(256).describe('Advice requests in progress per connection.'),
-  maxPayload: int(1024, 16 * 1024 * 1024)
+  maxConnections: intFrom(1).default(1000).describe('Connections open at once; more are refused (HTTP 503).'),
+  maxTables: intFrom(1).default(1000).describe('Tables on the whole server.'),
+  maxTablesPerConnection: intFrom(1).default(16).describe('Tables in play per connection (finished games do not count).'),
+  maxMessagesPerSecond: intFrom(1).default(2000).describe("Per connection (a burst of one second's worth is allowed)."),
+  maxPending: intFrom(1).default(256).describe('Advice requests in progress per connection.'),
+  maxPayload: intFrom(1024, 16 * 1024 * 1024)
     .default(64 * 1024)
     .describe('Largest inbound message, in bytes.'),
-  maxBufferedBytes: int(1024)
+  maxBufferedBytes: intFrom(1024)
     .default(4 * 1024 * 1024)
     .describe('A client that lets more than this pile up unread is closed (1013).'),
-  heartbeatMs: int(100).default(30_000).describe('Protocol ping interval; a peer that misses one is terminated.'),
+  heartbeatMs: intFrom(100).default(30_000).describe('Protocol ping interval; a peer that misses one is terminated.'),
   preset: ruleSelectionSchema.shape.preset.describe('Rule preset of tables whose create_table names neither preset nor rules.'),
   rules: ruleSelectionSchema.shape.rules.describe('Rule overrides of such tables.'),
-  thinkMs: int(0, 10_000).default(0).describe('Default bot think delay.'),
-  moveDeadlineMs: int(100, 3_600_000).nullable().default(120_000).describe('Default time a client seat has for each step (null: none).'),
-  maxTurns: int(1)
+  thinkMs: intFrom(0, 10_000).default(0).describe('Default bot think delay.'),
+  moveDeadlineMs: intFrom(100, 3_600_000)
+    .nullable()
+    .default(120_000)
+    .describe('Default time a client seat has for each step (null: none).'),
+  maxTurns: intFrom(1)
     .default(DEFAULT_MAX_TURNS)
     .describe(
       "Whole turns after which a table's game stops unfinished (game_over with truncated: true), as yaniv bench --max-turns: a guard against bots that never end a round.",
     ),
-  idleTableMs: int(100)
+  idleTableMs: intFrom(100)
     .default(10 * 60_000)
     .describe('A table no client touched for this long is closed.'),
-  workers: int(0, 64)
+  workers: intFrom(0, 64)
     .default(Math.max(1, availableParallelism() - 1))
     .describe('Inference worker threads (0: on the main thread).'),
-  batchMax: int(1, 4096).default(64).describe('Largest inference batch.'),
-  batchWindowMs: int(0, 1000).default(0).describe('How long a batch waits for company (0: the rest of the event-loop turn).'),
-  slowMs: int(1).default(100).describe('Requests slower than this are logged.'),
-  shutdownMs: int(0).default(5000).describe('On shutdown, how long clients get to close before they are cut off.'),
+  batchMax: intFrom(1, 4096).default(64).describe('Largest inference batch.'),
+  batchWindowMs: intFrom(0, 1000).default(0).describe('How long a batch waits for company (0: the rest of the event-loop turn).'),
+  slowMs: intFrom(1).default(100).describe('Requests slower than this are logged.'),
+  shutdownMs: intFrom(0)
+    .default(5000)
+    .describe('On shutdown (SIGTERM), the bound on handing tables over and letting clients close before they are cut off.'),
+  redis: z
+    .string()
+    .regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' })
+    .nullable()
+    .default(null)
+    .describe(
+      "The table store shared by every server process (each table written after every step; a resume on any process takes it over); unset: tables live in this process's memory only.",
+    ),
+  peers: z
+    .array(z.string().regex(ADDRESS, { error: 'must be HOST:PORT addresses' }))
+    .default([])
+    .describe(
+      "Behind deploy/nginx: every process's address, exactly as the nginx upstream writes them (127.0.0.1:8081); table ids are then minted so that nginx's consistent hash of the id routes to this process.",
+    ),
+  advertise: z
+    .string()
+    .regex(ADDRESS, { error: 'must be a HOST:PORT address' })
+    .nullable()
+    .default(null)
+    .describe("This process's address among the peers."),
+});
+
+/** How the server's settings appear as flags of `yaniv serve` where their names and schemas do not say it. */
+export const SERVE_FLAGS: FlagSpecs<typeof serverOptionsSchema.shape> = {
+  host: { value: '<host>' },
+  agents: { value: '<list>' },
+  token: { value: '<token>', env: 'YANIV_TOKEN' },
+  allowOrigins: { flag: '--allow-origin', value: '<origin>', variadic: true },
+  ...RULE_SELECTION_FLAGS,
+  workers: { defaultText: 'cores − 1 (at least 1)' },
+  redis: { value: '<url>', env: 'YANIV_REDIS' },
+  peers: { value: '<list>' },
+  advertise: { value: '<host:port>', defaultText: 'host:port' },
+};
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** What the `yaniv serve` process does beside the server. */
+export const serveProcessSchema = z.strictObject({
+  logLevel: z
+    .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
+    .default('info')
+    .describe('Log level (JSON lines on standard error).'),
 });
 
 export type ServerOptionsInput = z.input<typeof serverOptionsSchema>;

@@ -20,8 +20,9 @@ export interface PoolOptions {
   readonly workerUrl?: URL;
 }
 
-export type WorkerRequest = { batch: number; requests: DecideRequest[] };
-export type WorkerReply = { ready: true } | { fatal: string } | { batch: number; results: DecideResult[] };
+export type WorkerRequest = { batch: number; requests: DecideRequest[] } | { load: number; spec: string };
+export type WorkerReply =
+  { ready: true } | { fatal: string } | { batch: number; results: DecideResult[] } | { loaded: number; error?: string };
 export interface WorkerSetup {
   preload: string[];
 }
@@ -35,6 +36,8 @@ interface Slot {
   worker: Worker | null;
   ready: boolean;
   readonly inFlight: Map<number, Pending[]>;
+  /** Agents being loaded (`load`), by request number. */
+  readonly loads: Map<number, (error?: string) => void>;
 }
 
 const IN_FLIGHT_PER_WORKER = 2;
@@ -66,17 +69,39 @@ export class InferencePool {
   private nextBatch = 1;
   private closed = false;
   readonly stats = { requests: 0, batches: 0, largestBatch: 0 };
+  /** The agents every worker loads when it starts (the served ones, then each `load`ed one). */
+  private readonly preload: string[];
 
   constructor(
     private readonly options: PoolOptions,
-    private readonly preload: readonly string[],
+    preload: readonly string[],
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.preload = [...preload];
+  }
+
+  /**
+   * Loads another agent in every worker (a model published while serving); rejects with the reason
+   * when one cannot, and workers started later load it too once it is in.
+   */
+  async load(spec: string): Promise<void> {
+    if (this.options.workers === 0) await agentFor(spec);
+    else await Promise.all(this.slots.filter((slot) => slot.worker && slot.ready).map((slot) => this.loadIn(slot, spec)));
+    this.preload.push(spec);
+  }
+
+  private loadIn(slot: Slot, spec: string): Promise<void> {
+    const id = this.nextBatch++;
+    return new Promise((resolve, reject) => {
+      slot.loads.set(id, (error) => (error === undefined ? resolve() : reject(new Error(error))));
+      slot.worker?.postMessage({ load: id, spec } satisfies WorkerRequest);
+    });
+  }
 
   /** Starts the workers, each loading the served agents; rejects if one cannot. */
   async start(): Promise<void> {
     if (this.options.workers === 0) {
-      this.slots.push({ worker: null, ready: true, inFlight: new Map() });
+      this.slots.push({ worker: null, ready: true, inFlight: new Map(), loads: new Map() });
       await Promise.all(this.preload.map((spec) => agentFor(spec)));
       return;
     }
@@ -84,7 +109,7 @@ export class InferencePool {
   }
 
   private spawn(): Promise<void> {
-    const slot: Slot = { worker: null, ready: false, inFlight: new Map() };
+    const slot: Slot = { worker: null, ready: false, inFlight: new Map(), loads: new Map() };
     this.slots.push(slot);
     return new Promise((resolve, reject) => {
       const setup: WorkerSetup = { preload: [...this.preload] };
@@ -96,6 +121,11 @@ export class InferencePool {
           return resolve();
         }
         if ('fatal' in reply) return reject(new Error(reply.fatal));
+        if ('loaded' in reply) {
+          slot.loads.get(reply.loaded)?.(reply.error);
+          slot.loads.delete(reply.loaded);
+          return;
+        }
         this.complete(slot, reply.batch, reply.results);
       });
       worker.on('error', (error) => {
@@ -116,6 +146,8 @@ export class InferencePool {
     for (const [, batch] of slot.inFlight)
       for (const p of batch) p.resolve({ ok: false, code: 'internal', message: 'the inference worker stopped' });
     slot.inFlight.clear();
+    for (const [, done] of slot.loads) done('the inference worker stopped');
+    slot.loads.clear();
     if (this.closed || !slot.ready) return;
     this.log.error({ event: 'worker_exit', code }, 'an inference worker stopped; starting another');
     this.spawn().then(

@@ -209,6 +209,12 @@ const welcome = z
           .record(z.string(), z.unknown())
           .optional()
           .describe('For trained models: rules, players, training episodes, evaluation figures.'),
+        modelVersion: z
+          .int()
+          .optional()
+          .describe(
+            'The published version served to new tables and advice (yaniv publish-model); absent: the model the server started with. A table keeps the version it started with to the end of its game.',
+          ),
       }),
     ),
     limits: z.strictObject({
@@ -223,6 +229,11 @@ const welcome = z
       preset: presetNameSchema.describe('Rules of tables created with neither preset nor rules.'),
       rules: ruleOverridesSchema,
     }),
+    store: z
+      .enum(['memory', 'redis'])
+      .describe(
+        'Where tables are kept: memory (this process alone: a table lives as long as it does) or redis (shared by every process of a cluster: a resume on any of them takes a table over).',
+      ),
   })
   .describe('The answer to hello: what this server offers.')
   .meta({ id: 'Welcome' });
@@ -389,6 +400,20 @@ const tableClosed = z
   .describe('The server closed a table of this connection (or it moved to another connection).')
   .meta({ id: 'TableClosed' });
 
+const reconnect = z
+  .strictObject({
+    type: z.literal('reconnect'),
+    reason: z.enum(['draining']).describe('draining: this server process is stopping (a deploy or a scale-down).'),
+    tables: z
+      .array(z.string())
+      .describe('The tables this connection held, now in the store: resume each with its token after reconnecting.'),
+    retryMs: z.int().describe('Reconnect after about this long (a few hundred ms: the tables are already handed over).'),
+  })
+  .describe(
+    "The server process is stopping: it has handed this connection's tables over to the table store and closes the connection (1012). Reconnect (through the load balancer, to another process) and resume each table.",
+  )
+  .meta({ id: 'Reconnect' });
+
 export const serverMessageSchema = z
   .discriminatedUnion('type', [
     welcome,
@@ -404,6 +429,7 @@ export const serverMessageSchema = z
     advice,
     left,
     tableClosed,
+    reconnect,
   ])
   .describe('Any message the server sends.')
   .meta({ id: 'ServerMessage' });

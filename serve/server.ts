@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { hostname } from 'node:os';
 import pino, { type Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
 import {
@@ -20,20 +21,26 @@ import {
   POSITION_FORMAT,
   PRESETS,
   PRESET_NAMES,
+  type PlayerView,
   RECORD_FORMAT,
   resolveRules,
   ruleOptionsJsonSchema,
 } from '../env/index.js';
 import { packageRoot, readModelCard } from '../agents/modelFolder.js';
-import { agentAbilities, describeAgents, parseAgentSpec } from '../agents/registry.js';
+import { agentAbilities, decidesCheaply, describeAgents, parseAgentSpec } from '../agents/registry.js';
 import { CODECS } from './codec.js';
 import { CLOSE, Connection, type ServerContext } from './connection.js';
 import { type ServerOptions, type ServerOptionsInput, parseServerOptions } from './options.js';
 import { InferencePool, type PoolOptions } from './pool.js';
 import { type Encoding, type Msg, PROTOCOL_VERSION, type RequestId, SUBPROTOCOLS } from './protocol.js';
+import { ownIdFilter } from './ring.js';
 import { StaticSite, serveStatic } from './static.js';
 import { SlowLog } from './slowLog.js';
 import { TableRegistry } from './tables.js';
+import { MemoryTableStore, type TableStore } from './tableStore.js';
+import { RedisTableStore } from './redisTableStore.js';
+import { ModelVersions } from './models.js';
+import { connectRedis } from '../training/redisTransport.js';
 import { VIEW_FORMAT } from './viewJson.js';
 
 export interface RunningServer {
@@ -54,6 +61,41 @@ export interface StartOptions {
   logger?: Logger;
   /** The compiled inference worker (default: dist/serve/inferenceWorker.js). */
   workerUrl?: URL;
+  /** The table store (default: Redis with options.redis, else this process's memory); the caller closes one it gives. */
+  store?: TableStore;
+}
+
+/** How long a client told to reconnect (drain) should wait: the tables are handed over before it is told. */
+const RECONNECT_RETRY_MS = 200;
+
+/** This process, as the owner it writes into the tables it holds in a shared store. */
+function instanceName(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+}
+
+/** Published model versions: followed through Redis with --redis, else none (each agent as started). */
+async function openModels(options: ServerOptions, pool: InferencePool, log: Logger): Promise<{ models: ModelVersions; close(): void }> {
+  if (options.redis === null) return { models: new ModelVersions(null, pool, options.agents, log), close: () => undefined };
+  const redis = await connectRedis(options.redis, 'yaniv-serve-models');
+  const subscriber = await connectRedis(options.redis, 'yaniv-serve-model-versions');
+  const models = new ModelVersions(redis, pool, options.agents, log);
+  const close = () => {
+    redis.disconnect();
+    subscriber.disconnect();
+  };
+  try {
+    await models.start(subscriber);
+  } catch (error) {
+    close();
+    throw error;
+  }
+  return { models, close };
+}
+
+async function openStore(options: ServerOptions, start: StartOptions, log: Logger): Promise<TableStore> {
+  if (start.store) return start.store;
+  if (options.redis === null) return new MemoryTableStore();
+  return RedisTableStore.connect({ url: options.redis, owner: instanceName(), log });
 }
 
 /** The project's version, from package.json. */
@@ -68,14 +110,27 @@ export function serverVersion(): string {
 export async function startServer(input: ServerOptionsInput = {}, start: StartOptions = {}): Promise<RunningServer> {
   const options = parseServerOptions(input);
   resolveRules({ preset: options.preset, rules: options.rules, players: 2 });
+  const ownsId = ownIdFilter(options.peers, options.advertise ?? `${options.host}:${options.port}`);
   const log = start.logger ?? pino({ base: { service: 'yaniv-serve' } }, pino.destination(2));
   const specs = options.agents.map((spec) => ({ spec, parsed: parseAgentSpec(spec) }));
+  const store = await openStore(options, start, log);
   const pool = new InferencePool(poolOptions(options, start.workerUrl), options.agents, log);
-  await pool.start();
+  let models: Awaited<ReturnType<typeof openModels>>;
+  try {
+    await pool.start();
+    models = await openModels(options, pool, log);
+  } catch (error) {
+    if (!start.store) await store.close();
+    await pool.close();
+    throw error;
+  }
   const started = Date.now();
   const version = serverVersion();
   const descriptions = new Map(describeAgents().map((a) => [a.name as string, a.description]));
-  const welcomeBase: Omit<Msg<'welcome'>, 'id' | 'encoding'> = {
+  const startCards = new Map(
+    specs.filter(({ parsed }) => parsed.name === 'neural').map(({ spec, parsed }) => [spec, readModelCard(parsed.arg)]),
+  );
+  const welcomeBase: Omit<Msg<'welcome'>, 'id' | 'encoding' | 'agents'> = {
     type: 'welcome',
     version: PROTOCOL_VERSION,
     server: { name: 'yaniv-arena', version },
@@ -84,12 +139,6 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     formats: { view: VIEW_FORMAT, position: POSITION_FORMAT, record: RECORD_FORMAT },
     presets: PRESET_NAMES.map((name) => ({ name, description: PRESETS[name].description, options: { ...PRESETS[name].options } })),
     ruleOptions: ruleOptionsJsonSchema(),
-    agents: specs.map(({ spec, parsed }) => ({
-      name: spec,
-      description: descriptions.get(parsed.name) ?? '',
-      ...agentAbilities(spec),
-      ...(parsed.name === 'neural' ? { model: { ...readModelCard(parsed.arg) } } : {}),
-    })),
     limits: {
       maxTablesPerConnection: options.maxTablesPerConnection,
       maxMessagesPerSecond: options.maxMessagesPerSecond,
@@ -102,12 +151,38 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
       preset: options.preset,
       rules: { ...options.rules },
     },
+    store: store.kind,
   };
-  const tables = new TableRegistry(options.maxTables, {
-    decide: (agent, view, seed) => pool.decide({ agent, source: { kind: 'playerView', view }, seed, explain: false }),
-    log,
-    now: Date.now,
-  });
+  /** What is served now: a published model's card and version once one is adopted. */
+  const agentsNow = (): Msg<'welcome'>['agents'] =>
+    specs.map(({ spec, parsed }) => {
+      const published = models.models.served(spec);
+      const card = published?.card ?? startCards.get(spec);
+      return {
+        name: spec,
+        description: descriptions.get(parsed.name) ?? '',
+        ...agentAbilities(spec),
+        ...(card ? { model: { ...card } } : {}),
+        ...(published ? { modelVersion: published.version } : {}),
+      };
+    });
+  const decide = (agent: string, view: PlayerView, seed: number) =>
+    pool.decide({ agent, source: { kind: 'playerView', view }, seed, explain: false });
+  const tables = new TableRegistry(
+    options.maxTables,
+    {
+      decide: (agent, view, seed, modelVersion) =>
+        modelVersion === null
+          ? decide(agent, view, seed)
+          : models.models.specFor(agent, modelVersion).then((spec) => decide(spec, view, seed)),
+      log,
+      now: Date.now,
+      reproducible: decidesCheaply,
+      idleMs: options.idleTableMs,
+    },
+    store,
+    ownsId,
+  );
   const slow = new SlowLog(log);
   const ctx: ServerContext = {
     options,
@@ -116,7 +191,9 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     log,
     slow,
     agents: new Set(options.agents),
-    welcome: (id: RequestId, encoding: Encoding) => ({ ...welcomeBase, id, encoding }),
+    models: models.models,
+    welcome: (id: RequestId, encoding: Encoding) => ({ ...welcomeBase, agents: agentsNow(), id, encoding }),
+    draining: () => shuttingDown,
   };
   const connections = new Set<Connection>();
   let nextConnection = 1;
@@ -135,6 +212,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
   const http = createServer((req, res) =>
     answerHttp(req, res, site, log, () => ({
       status: shuttingDown ? 'shutting_down' : 'ok',
+      store: store.kind,
       version,
       protocol: PROTOCOL_VERSION,
       uptime: Math.round((Date.now() - started) / 1000),
@@ -224,6 +302,8 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     clearInterval(heartbeat);
     clearInterval(sweeper);
     await pool.close();
+    models.close();
+    if (!start.store) await store.close();
     throw error;
   }
   const port = (http.address() as AddressInfo).port;
@@ -238,14 +318,24 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     clearInterval(sweeper);
     const httpClosed = new Promise<void>((resolve) => http.close(() => resolve()));
     const open = [...connections];
-    for (const connection of open) connection.shutdown();
     const cutOff = new Promise<void>((resolve) => setTimeout(resolve, options.shutdownMs).unref());
-    await Promise.race([Promise.all(open.map((c) => c.close(CLOSE.goingAway, 'server shutting down'))), cutOff]);
+    if (store.shared) {
+      // Drain: every table written and released before any client is told to go elsewhere.
+      await Promise.race([tables.drain(), cutOff]);
+      for (const connection of open) connection.drained(RECONNECT_RETRY_MS);
+      log.info({ event: 'drained', tables: tables.size, connections: open.length }, 'tables handed over; clients told to reconnect');
+      await Promise.race([Promise.all(open.map((c) => c.close(CLOSE.serviceRestart, 'server restarting: reconnect and resume'))), cutOff]);
+    } else {
+      for (const connection of open) connection.shutdown();
+      await Promise.race([Promise.all(open.map((c) => c.close(CLOSE.goingAway, 'server shutting down'))), cutOff]);
+    }
     for (const connection of open) connection.terminate();
     http.closeAllConnections();
     tables.closeAll();
     slow.close();
     await pool.close();
+    models.close();
+    if (!start.store) await store.close();
     await httpClosed;
     log.info({ event: 'stopped' }, 'yaniv serve stopped');
   }
@@ -357,8 +447,10 @@ function answerHttp(req: IncomingMessage, res: ServerResponse, site: StaticSite,
     return;
   }
   if (req.method === 'GET' && path === '/health') {
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-    res.end(JSON.stringify(health()));
+    const body = health() as { status: string };
+    // 503 while stopping, so that a load balancer's health check sends nothing new here.
+    res.writeHead(body.status === 'ok' ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+    res.end(JSON.stringify(body));
     return;
   }
   serveStatic(site, req, res, path).then(

@@ -4,6 +4,13 @@
  * each client seat receives (its own view only: `playerView` is the one gate). It knows
  * nothing of sockets: it hands messages to whichever owner is attached (a connection), so a
  * client that reconnects takes the table over with its token.
+ *
+ * Bound to a shared table store (`bind`, serve/tableStore.ts), it writes every step (one write
+ * per burst of steps, pipelined), and a client's own step (or a deadline's default action) is
+ * written before anything after it goes out: no client is told `acted` for a step another process
+ * could not rebuild. A heuristic bot's step is told at once, its write in flight: a process that
+ * rebuilds the table without it makes the very same step (same seed, counter and view); a trained
+ * model's step is written first. Without a store, messages go out at once.
  */
 import type { Logger } from 'pino';
 import { IllegalActionError, type PlayerView } from '../env/index.js';
@@ -12,6 +19,7 @@ import type { DecideResult } from './decide.js';
 import { ProtocolError } from './errors.js';
 import type { Msg, SeatInfo, ServerMessage } from './protocol.js';
 import { type StepReport, TableGame } from './tableGame.js';
+import type { Claim, TableSnapshot, TableStore, WriteOutcome, Written } from './tableStore.js';
 import { viewToJson } from './viewJson.js';
 
 /** What a client plays: an action id, or a discard by its cards. */
@@ -28,6 +36,8 @@ export interface TableSettings {
   readonly moveDeadlineMs: number | null;
   /** Whole turns after which the game stops unfinished (game_over with truncated: true). */
   readonly maxTurns: number;
+  /** The published model version each bot agent plays here, kept to the end of the game (none: as the server started). */
+  readonly models?: Readonly<Record<string, number>>;
 }
 
 /** Where a table's messages go: the connection that plays it now. */
@@ -38,9 +48,26 @@ export interface TableOwner {
 }
 
 export interface TableServices {
-  decide(agent: string, view: PlayerView, seed: number): Promise<DecideResult>;
+  decide(agent: string, view: PlayerView, seed: number, modelVersion: number | null): Promise<DecideResult>;
   readonly log: Logger;
   now(): number;
+  /**
+   * Whether the agent's decision is the same wherever it is made (decided alone, reset with its own
+   * seed): such a bot's step may be told before it is written. A batched network's is not (its
+   * numbers differ in the last digits with the batch), so its step is written first.
+   */
+  reproducible(agent: string): boolean;
+  /** A table no client touches for this long expires (here and in the store). */
+  readonly idleMs: number;
+  /** The store refused a write: another process took the table over. */
+  lost(table: Table): void;
+}
+
+/** Something to do once the writes before it are done: deliver a message, or reply to a request. */
+interface AfterWrite {
+  readonly run: () => void;
+  /** The table was lost or closed first. */
+  readonly dropped?: () => void;
 }
 
 export class Table {
@@ -54,6 +81,19 @@ export class Table {
   private deadlineTimer: NodeJS.Timeout | null = null;
   private deadlineAt: number | null = null;
   private deciding = false;
+  /** Draining: the table plays no further step here. */
+  private halted = false;
+  /** Restored from a store and not yet attached: the deadline to go on with. */
+  private resumeAt: number | null | undefined = undefined;
+  private binding: { readonly store: TableStore; readonly claim: Claim } | null = null;
+  /** Whether the store holds the table (up to `persisted`); else the next write writes it whole. */
+  private stored = false;
+  private persisted = 0;
+  private outbox: AfterWrite[] = [];
+  private tail: Promise<void> | null = null;
+  private commitQueued = false;
+  /** A client's step or a default action was played since the last write: what follows waits for the write. */
+  private mustWait = false;
 
   constructor(
     readonly settings: TableSettings,
@@ -69,8 +109,66 @@ export class Table {
     this.lastActivity = services.now();
   }
 
+  /** A table rebuilt from a store: its steps replayed (they are deterministic), not yet playing. */
+  static restore(snapshot: TableSnapshot, services: TableServices): Table {
+    const table = new Table(snapshot.settings, services);
+    for (const id of snapshot.moves) table.game.step(id);
+    table.resumeAt = snapshot.deadlineAt;
+    return table;
+  }
+
   get id(): string {
     return this.settings.id;
+  }
+
+  /** This process's claim on the table in a shared store, or null. */
+  get claim(): Claim | null {
+    return this.binding?.claim ?? null;
+  }
+
+  /** Whether the store holds every step played (false while it is unreachable, until written whole). */
+  get written(): boolean {
+    return this.binding === null || (this.stored && this.persisted === this.game.counter);
+  }
+
+  private get expireAt(): number {
+    return this.lastActivity + this.services.idleMs;
+  }
+
+  snapshot(): TableSnapshot {
+    return { settings: this.settings, moves: [...this.game.moves], deadlineAt: this.deadlineAt, expireAt: this.expireAt };
+  }
+
+  /**
+   * Writes the table to a shared store from now on (`stored`: the store already holds it as it is,
+   * e.g. just claimed); messages then go out only once what they show is written.
+   */
+  bind(store: TableStore, claim: Claim, stored: boolean): void {
+    this.binding = { store, claim };
+    this.stored = stored;
+    this.persisted = stored ? this.game.counter : 0;
+    if (!stored) this.changed();
+  }
+
+  /** Runs `run` once everything played so far is written (at once without a shared store); `dropped` if the table is lost or closed first. */
+  afterWrites(run: () => void, dropped?: () => void): void {
+    if (!this.binding) return run();
+    this.outbox.push({ run, dropped });
+    this.changed();
+  }
+
+  /** Writes again (the store is back, or lost the table). */
+  rewrite(): void {
+    if (!this.written) this.changed();
+  }
+
+  /** Stops playing (drain): no further bot move or deadline; resolves once everything played is written and told. */
+  async halt(): Promise<void> {
+    this.halted = true;
+    this.clearTimers();
+    this.changed();
+    await Promise.resolve();
+    while (this.tail) await this.tail;
   }
 
   clientSeats(): number[] {
@@ -91,12 +189,22 @@ export class Table {
     this.sendStates();
   }
 
-  /** Attaches a (new) owner and sends it the current state of each client seat. */
+  /** Attaches a (new) owner and sends it the current state of each client seat (a restored table then goes on). */
   attach(owner: TableOwner): void {
     this.owner = owner;
-    this.lastActivity = this.services.now();
+    this.touched();
+    if (this.resumeAt !== undefined) {
+      const at = this.resumeAt;
+      this.resumeAt = undefined;
+      this.schedule(at);
+    }
     this.sendStates();
-    if (this.game.over) this.owner.deliver(this.gameOverMessage());
+    if (this.game.over) this.deliver(this.gameOverMessage());
+  }
+
+  private touched(): void {
+    this.lastActivity = this.services.now();
+    if (this.binding) this.binding.store.touch(this.binding.claim, this.expireAt);
   }
 
   /** The client seat a request is for: the one given, or the only one, or the one to move. */
@@ -124,28 +232,31 @@ export class Table {
    * Applies a client seat's action (an id, or a discard by its cards); `reply` runs after it is
    * applied and before the events go out.
    */
-  act(seatGiven: number | undefined, move: ClientMove, counter: number, reply: (counter: number) => void): void {
+  act(seatGiven: number | undefined, move: ClientMove, counter: number, reply: (counter: number) => void, dropped?: () => void): void {
     this.lastActivity = this.services.now();
     const seat = this.clientSeat(seatGiven);
     const field = 'cards' in move ? 'cards' : 'action';
     if (this.game.over) throw new ProtocolError('illegal_action', 'the game is over', field, { reason: 'the game is over' });
+    if (this.halted) throw movingError(this.id);
     if (counter !== this.game.counter) throw new StaleStateError(counter, this.game.counter);
     const toMove = this.game.toMove;
     if (toMove !== seat) throw new ProtocolError('not_your_turn', `it is seat ${toMove}'s turn, not seat ${seat}'s`, 'seat');
     let report: StepReport;
     try {
       report = this.game.step('cards' in move ? this.game.discardId(move.cards) : move.action);
+      this.mustWait = true;
     } catch (error) {
       if (error instanceof IllegalActionError) throw new ProtocolError('illegal_action', error.message, field, { reason: error.reason });
       throw error;
     }
-    reply(this.game.counter);
+    const after = this.game.counter;
+    this.afterWrites(() => reply(after), dropped);
     this.played(report, false);
   }
 
   /** The view of the client seat to advise; it must be the seat to move. */
   adviceView(seatGiven: number | undefined): PlayerView {
-    this.lastActivity = this.services.now();
+    this.touched();
     const seat = this.clientSeat(seatGiven);
     if (this.game.toMove !== seat) {
       throw new ProtocolError(
@@ -176,10 +287,71 @@ export class Table {
     this.closed = true;
     this.clearTimers();
     this.owner = null;
+    for (const pending of this.outbox.splice(0)) pending.dropped?.();
   }
 
   private deliver(message: ServerMessage): void {
-    this.owner?.deliver(message);
+    if (!this.binding) return this.owner?.deliver(message);
+    this.afterWrites(() => this.owner?.deliver(message));
+  }
+
+  private changed(): void {
+    if (!this.binding || this.commitQueued) return;
+    this.commitQueued = true;
+    queueMicrotask(() => this.commit());
+  }
+
+  /** Writes what was played since the last write, then lets out what waited for it (in order). */
+  private commit(): void {
+    this.commitQueued = false;
+    if (!this.binding || this.closed) return;
+    const pending = this.outbox.splice(0);
+    const wait = this.mustWait || !this.stored;
+    this.mustWait = false;
+    const written = this.write(this.binding.store, this.binding.claim);
+    if (written !== null && !wait) void Promise.resolve(written).then((outcome) => this.noted(outcome));
+    const gate = wait ? written : null;
+    const settle = (outcome: WriteOutcome | null) => {
+      const go = this.noted(outcome);
+      for (const p of pending) (go ? p.run : p.dropped)?.();
+    };
+    if (this.tail === null && (gate === null || typeof gate === 'string')) return settle(gate);
+    const tail = (this.tail ?? Promise.resolve()).then(() => gate).then(settle);
+    this.tail = tail;
+    void tail.then(() => {
+      if (this.tail === tail) this.tail = null;
+    });
+  }
+
+  private write(store: TableStore, claim: Claim): Written | null {
+    const counter = this.game.counter;
+    if (!this.stored) {
+      this.stored = true;
+      this.persisted = counter;
+      return store.put(claim, this.snapshot());
+    }
+    if (this.persisted === counter) return null;
+    const from = this.persisted;
+    this.persisted = counter;
+    return store.append(claim, from, this.game.moves.slice(from, counter), this.deadlineAt, this.expireAt);
+  }
+
+  /** Acts on a write's outcome; returns whether what waited for it may go out. */
+  private noted(outcome: WriteOutcome | null): boolean {
+    if (outcome === 'lost') {
+      if (!this.closed) this.services.lost(this);
+      return false;
+    }
+    if (outcome === 'missing' || outcome === 'unavailable') {
+      if (this.stored)
+        this.services.log.warn(
+          { event: 'table_unwritten', table: this.id, counter: this.game.counter, outcome },
+          'the table store did not take a write: the table goes on from memory and is written whole once the store is back',
+        );
+      this.stored = false;
+      if (outcome === 'missing') this.changed();
+    }
+    return !this.closed;
   }
 
   private sendStates(): void {
@@ -259,10 +431,10 @@ export class Table {
     };
   }
 
-  /** Starts the bot's think delay, or the client seat's deadline. */
-  private schedule(): void {
+  /** Starts the bot's think delay, or the client seat's deadline (`resumeAt`: the one a restored table had). */
+  private schedule(resumeAt?: number | null): void {
     const seat = this.game.toMove;
-    if (seat === null || this.closed) return;
+    if (seat === null || this.closed || this.halted) return;
     const info = this.settings.seats[seat];
     if (info.player === 'bot') {
       const think = () => {
@@ -276,26 +448,32 @@ export class Table {
     }
     const deadline = this.settings.moveDeadlineMs;
     if (deadline === null) return;
-    this.deadlineAt = this.services.now() + deadline;
-    this.deadlineTimer = setTimeout(() => {
-      this.deadlineTimer = null;
-      if (this.closed || this.game.over) return;
-      this.services.log.info(
-        { event: 'deadline', table: this.id, seat, counter: this.game.counter },
-        'a client seat ran out of time: default action',
-      );
-      this.played(this.game.step(this.game.defaultAction()), true);
-    }, deadline);
+    const now = this.services.now();
+    this.deadlineAt = resumeAt ?? now + deadline;
+    this.deadlineTimer = setTimeout(
+      () => {
+        this.deadlineTimer = null;
+        if (this.closed || this.halted || this.game.over) return;
+        this.services.log.info(
+          { event: 'deadline', table: this.id, seat, counter: this.game.counter },
+          'a client seat ran out of time: default action',
+        );
+        this.mustWait = true;
+        this.played(this.game.step(this.game.defaultAction()), true);
+      },
+      Math.max(0, this.deadlineAt - now),
+    );
   }
 
   private botMove(seat: number, agent: string): void {
-    if (this.closed || this.deciding) return;
+    if (this.closed || this.halted || this.deciding) return;
     const counter = this.game.counter;
     this.deciding = true;
-    this.services.decide(agent, this.game.view(seat), mixSeed(this.settings.seed, counter)).then(
+    const version = this.settings.models?.[agent] ?? null;
+    this.services.decide(agent, this.game.view(seat), mixSeed(this.settings.seed, counter), version).then(
       (result) => {
         this.deciding = false;
-        if (this.closed || this.game.counter !== counter) return;
+        if (this.closed || this.halted || this.game.counter !== counter) return;
         let action = result.ok ? result.action : -1;
         if (!this.game.isLegal(action)) {
           this.services.log.error(
@@ -311,6 +489,7 @@ export class Table {
           );
           action = this.game.defaultAction();
         }
+        if (this.binding && !this.services.reproducible(agent)) this.mustWait = true;
         this.played(this.game.step(action), false);
       },
       (error: Error) => {
@@ -329,6 +508,15 @@ export class Table {
     this.deadlineTimer = null;
     this.deadlineAt = null;
   }
+}
+
+/** A table this process is handing over (drain) or lost to another at the same moment. */
+export function movingError(id: string): ProtocolError {
+  return new ProtocolError(
+    'table_moved',
+    `${JSON.stringify(id.slice(0, 64))} is moving to another server process: reconnect and resume it with its token`,
+    'table',
+  );
 }
 
 /** `stale_state`, with the table's current counter for the reply. */

@@ -62,6 +62,8 @@ export class TableGame {
   readonly episode: Episode;
   /** Steps played. */
   counter = 0;
+  /** The action ids played, in order: with the seed, the whole game (what a table store keeps). */
+  readonly moves: number[] = [];
   private readonly mask = new Uint8Array(ACTION_COUNT);
   private readonly ids = new Int16Array(ACTION_COUNT);
   private legalCount = 0;
@@ -165,6 +167,7 @@ export class TableGame {
     const reshuffled = id === DRAW_DECK_ACTION && s.deckLength === 0;
     this.episode.step(id, this.mask, 0, this.rewards, 0);
     this.counter++;
+    this.moves.push(id);
     this.refresh();
     const drawnCard = id === DRAW_DECK_ACTION ? cardName(added(handBefore, handCards(this.episode.state, actor))) : null;
     const result = this.episode.roundResult;

@@ -1,48 +1,117 @@
-/** Every table of the server by id: creation with a fresh id and token, lookup by token, limits, idle expiry. */
+/**
+ * Every table this process runs, by id: creation with a fresh id and token, lookup by token,
+ * limits, idle expiry; and, with a shared table store, taking over a table another process ran
+ * (load, check the token, claim, replay), letting go of one another process claimed, and handing
+ * every table over when the process stops (drain).
+ */
 import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { ProtocolError } from './errors.js';
-import { Table, type TableServices, type TableSettings } from './table.js';
+import { Table, type TableServices, type TableSettings, movingError } from './table.js';
+import { MemoryTableStore, StoreUnavailableError, type TableStore } from './tableStore.js';
 
 export class TableRegistry {
   private readonly tables = new Map<string, Table>();
+  /** Claims in progress, so that two resumes of one table on this process share one. */
+  private readonly claiming = new Map<string, Promise<Table>>();
+  private readonly services: TableServices;
 
   constructor(
     private readonly maxTables: number,
-    private readonly services: TableServices,
-  ) {}
+    services: Omit<TableServices, 'lost'>,
+    readonly store: TableStore = new MemoryTableStore(),
+    /** Behind nginx (serve/ring.ts): only ids its consistent hash routes to this process. */
+    private readonly ownsId: ((id: string) => boolean) | null = null,
+  ) {
+    this.services = { ...services, lost: (table) => this.lose(table, 'a write found the table claimed elsewhere') };
+    store.onLost((id, fence) => {
+      const table = this.tables.get(id);
+      const claim = table?.claim;
+      if (table && claim && claim.fence < fence) this.lose(table, 'another process claimed the table');
+    });
+    store.onBack(() => {
+      for (const table of this.tables.values()) table.rewrite();
+    });
+  }
 
   get size(): number {
     return this.tables.size;
   }
 
+  private checkRoom(): void {
+    if (this.tables.size + this.claiming.size >= this.maxTables)
+      throw new ProtocolError('table_full', `the server holds its maximum of ${this.maxTables} tables; try again later`);
+  }
+
   /** A new table (not started); `seed` defaults to a random one. */
   create(settings: Omit<TableSettings, 'id' | 'token' | 'seed'> & { seed?: number }): Table {
-    if (this.tables.size >= this.maxTables)
-      throw new ProtocolError('table_full', `the server holds its maximum of ${this.maxTables} tables; try again later`);
+    this.checkRoom();
     let id: string;
     do id = `t-${randomBytes(6).toString('base64url')}`;
-    while (this.tables.has(id));
+    while (this.tables.has(id) || (this.ownsId !== null && !this.ownsId(id)));
     const table = new Table(
       { ...settings, id, token: randomBytes(18).toString('base64url'), seed: settings.seed ?? randomInt(2 ** 31 - 1) },
       this.services,
     );
+    if (this.store.shared) table.bind(this.store, { id, fence: 1 }, false);
     this.tables.set(id, table);
     return table;
   }
 
-  /** The table with this id and token, else unknown_table (whether the id or the token is wrong is not told). */
-  claim(id: string, token: string): Table {
+  /**
+   * The table with this id and token, else unknown_table (whether the id or the token is wrong is
+   * not told). With a shared store, a table this process does not hold is taken over from it.
+   */
+  claim(id: string, token: string): Table | Promise<Table> {
     const table = this.tables.get(id);
-    const expected = Buffer.from(table?.settings.token ?? '');
-    const given = Buffer.from(token);
-    if (!table || expected.length !== given.length || !timingSafeEqual(expected, given)) {
-      throw new ProtocolError('unknown_table', `no table ${JSON.stringify(id)} with that token (it may have expired)`, 'table');
+    if (table) {
+      if (!sameToken(table.settings.token, token)) throw unknownTable(id);
+      return table;
     }
-    return table;
+    if (!this.store.shared) throw unknownTable(id);
+    let claiming = this.claiming.get(id);
+    if (!claiming) {
+      this.checkRoom();
+      claiming = this.takeOver(id, token).finally(() => this.claiming.delete(id));
+      this.claiming.set(id, claiming);
+    }
+    return claiming;
+  }
+
+  private async takeOver(id: string, token: string): Promise<Table> {
+    try {
+      const stored = await this.store.load(id);
+      if (!stored || !sameToken(stored.token, token)) throw unknownTable(id);
+      const result = await this.store.claim(id, stored.fence);
+      if (result.outcome === 'gone') throw unknownTable(id);
+      if (result.outcome === 'conflict') throw movingError(id);
+      const table = Table.restore(result.snapshot, this.services);
+      table.bind(this.store, result.claim, true);
+      this.tables.set(id, table);
+      this.services.log.info(
+        { event: 'table_claimed', table: id, fence: result.claim.fence, counter: table.game.counter },
+        'took a table over from the store',
+      );
+      return table;
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) throw new ProtocolError('store_unavailable', `${error.message}; resume again shortly`);
+      throw error;
+    }
+  }
+
+  /** Another process owns the table now: it is closed here, and its connection told. */
+  private lose(table: Table, why: string): void {
+    if (this.tables.get(table.id) !== table) return;
+    this.tables.delete(table.id);
+    const owner = table.owner;
+    table.close();
+    this.services.log.info({ event: 'table_lost', table: table.id, counter: table.game.counter }, `table let go: ${why}`);
+    owner?.tableClosed(table, 'resumed_elsewhere');
   }
 
   remove(table: Table): void {
     table.close();
+    const claim = table.claim;
+    if (claim && this.tables.get(table.id) === table) this.store.remove(claim);
     this.tables.delete(table.id);
   }
 
@@ -57,8 +126,33 @@ export class TableRegistry {
     return expired;
   }
 
-  /** Closes every table (shutdown). */
-  closeAll(): void {
-    for (const table of this.tables.values()) this.remove(table);
+  /**
+   * Hands every table over (drain): each stops playing, what it played is written and told, and
+   * its claim is released, so that a resume on any other process takes it at once.
+   */
+  async drain(): Promise<void> {
+    await Promise.all(
+      [...this.tables.values()].map(async (table) => {
+        await table.halt();
+        const claim = table.claim;
+        if (claim && table.written) await this.store.release(claim);
+      }),
+    );
   }
+
+  /** Closes every table here (shutdown); a shared store keeps them for another process. */
+  closeAll(): void {
+    for (const table of this.tables.values()) table.close();
+    this.tables.clear();
+  }
+}
+
+function sameToken(expected: string, given: string): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function unknownTable(id: string): ProtocolError {
+  return new ProtocolError('unknown_table', `no table ${JSON.stringify(id.slice(0, 64))} with that token (it may have expired)`, 'table');
 }

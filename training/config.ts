@@ -4,9 +4,13 @@
  * store the parsed object, and nothing else holds a setting.
  */
 import { z } from 'zod';
+import { type FlagSpecs, RULE_SELECTION_FLAGS, flagOf, schemaFlags } from '../env/rules/schemaFlags.js';
+import { intFrom } from '../env/rules/schema.js';
+import { BACKEND_CHOICES } from '../nn/backendChoice.js';
 import { ACTION_COUNT } from '../env/gym/actionLayout.js';
 import { type EnvConfig, envOptionsSchema } from '../env/gym/episode.js';
 import { OBSERVATION_SIZE } from '../env/gym/observation.js';
+import { MAX_PLAYERS, MIN_PLAYERS } from '../env/rules/rules.js';
 
 /** The env's own settings (env/gym/episode.ts): the run's fields below are picked from them. */
 const env = envOptionsSchema.shape;
@@ -136,13 +140,6 @@ export const hyperParametersSchema = z.strictObject({
 
 export type HyperParameters = z.output<typeof hyperParametersSchema>;
 
-/** Settings whose flag is not their name in kebab case: the rule flags every command shares (cli/ruleOptions.ts). */
-const FLAG_RENAMES: Record<string, string> = { preset: '--rules', rules: '--rule' };
-
-/** The command-line flag of a setting: hiddenUnits → --hidden-units, preset → --rules. */
-export function flagName(key: string): string {
-  return FLAG_RENAMES[key] ?? `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-}
 export type HyperParametersInput = z.input<typeof hyperParametersSchema>;
 
 export const DEFAULT_HYPER_PARAMETERS: HyperParameters = hyperParametersSchema.parse({});
@@ -150,11 +147,12 @@ export const DEFAULT_HYPER_PARAMETERS: HyperParameters = hyperParametersSchema.p
 /** The run's own settings (the flags of the issue), beside the hyper-parameters. */
 export const runOptionsSchema = z.strictObject({
   episodes: positiveInt('episodes').describe(
-    'Episodes to play in all (a game each, or a round each with --episode round); with --resume, the total including those already played.',
+    "Episodes to play in all (a game each, or a round each with --episode round); with --resume, the new total including those already played (default: the run's own).",
   ),
   players: z
-    .array(z.int().min(2).max(8), { error: 'must be table sizes from 2 to 8' })
+    .array(intFrom(MIN_PLAYERS, MAX_PLAYERS), { error: `must be table sizes from ${MIN_PLAYERS} to ${MAX_PLAYERS}` })
     .min(1)
+    .default([2])
     .describe('Table sizes, e.g. 2 or 2,4 (the games are split evenly between them; one network plays all of them).'),
   preset: env.preset,
   rules: env.rules,
@@ -176,11 +174,52 @@ export const runOptionsSchema = z.strictObject({
   evalGames: nonNegativeInt().default(200).describe('Games per evaluation match-up (0: no evaluation).'),
   seed: z.int().default(1).describe('Seed of every random choice of the run.'),
   workers: nonNegativeInt().default(1).describe("Actor worker threads (0: the actor runs in the learner's thread)."),
-  backend: z.enum(['auto', 'node', 'wasm', 'cpu']).default('auto').describe('tfjs backend.'),
+  backend: z.enum(BACKEND_CHOICES).default('auto').describe('tfjs backend: auto tries node, then wasm, then cpu.'),
 });
 
 export type RunOptions = z.output<typeof runOptionsSchema>;
 export type RunOptionsInput = z.input<typeof runOptionsSchema>;
+
+/** What one `yaniv train` invocation does beside the run (not saved with it). */
+export const trainSessionSchema = z.strictObject({
+  progress: z.boolean().default(true).describe('Show a progress bar (else a line every 10 iterations).'),
+  redis: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Learn over Redis: actors on any machine join with yaniv actor --redis URL --run ID (README).'),
+});
+
+/** How the run's settings appear as flags of `yaniv train` where their names and schemas do not say it. */
+export const RUN_FLAGS: FlagSpecs<typeof runOptionsSchema.shape> = {
+  ...RULE_SELECTION_FLAGS,
+  episode: { value: '<kind>' },
+  out: { value: '<dir>', defaultText: 'runs/<time>' },
+  resume: { switch: true },
+  initFrom: { value: '<dir>' },
+  opponents: { value: '<mix>' },
+  evalEvery: { value: '<k>' },
+  evalGames: { value: '<g>' },
+  seed: { value: '<s>' },
+  workers: { value: '<w>' },
+  backend: { value: '<name>' },
+};
+export const TRAIN_SESSION_FLAGS: FlagSpecs<typeof trainSessionSchema.shape> = {
+  progress: { flag: '--no-progress', switch: true, description: 'No progress bar (a line every 10 iterations instead).' },
+  redis: { value: '<url>', env: 'REDIS_URL' },
+};
+
+/** The flags of `yaniv train`, in the order of its --help. */
+export const TRAIN_FLAGS = {
+  run: schemaFlags(runOptionsSchema, RUN_FLAGS),
+  session: schemaFlags(trainSessionSchema, TRAIN_SESSION_FLAGS),
+  hyperParameters: schemaFlags(hyperParametersSchema),
+};
+
+/** The command-line flag of a setting: hiddenUnits → --hidden-units, preset → --rules. */
+export function flagName(key: string): string {
+  return flagOf(RUN_FLAGS, key);
+}
 
 /** The env settings every game of a run is played under (the table size and seed aside). */
 export type TrainingEnv = Pick<EnvConfig, 'preset' | 'rules' | 'episode' | 'reward' | 'rewardScale'> & { maxTurns: number };

@@ -18,16 +18,11 @@
  * recreates the group, and actors wait for the header to come back.
  */
 import os from 'node:os';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { Snapshot } from './league.js';
 import { SUMMED_STATS, TRAJECTORY_WIRE_FORMAT, decodeTrajectoryBatch, encodeTrajectoryBatch, unpackWire, wirePackr } from './trajectory.js';
 import type { TakeRequest, TakenParts, Transport, TrajectoryBus, TrajectoryPart, WeightStore, WeightsHeader } from './transport.js';
-
-/** Redis cannot be reached, refuses the password, or has no such run: the CLI exits 2. */
-export class TransportSetupError extends Error {
-  override name = 'TransportSetupError';
-}
 
 const RUNS = 'yaniv:runs';
 const GROUP = 'learners';
@@ -48,48 +43,6 @@ export function runKeys(run: string) {
   };
 }
 export type RunKeys = ReturnType<typeof runKeys>;
-
-/** The URL with its password hidden, for messages. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url;
-  }
-}
-
-/**
- * A connection that is up: the first connect either succeeds or fails with a TransportSetupError
- * naming the problem (never a hang); once up, ioredis reconnects by itself and commands wait for it.
- */
-export async function connectRedis(url: string, name: string): Promise<Redis> {
-  let up = false;
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    connectionName: name,
-    connectTimeout: 5000,
-    maxRetriesPerRequest: null,
-    retryStrategy: (times) => (up ? Math.min(50 * times, 1000) : null),
-  });
-  let lastError: Error | null = null;
-  redis.on('error', (error: Error) => {
-    lastError = error;
-  });
-  try {
-    await redis.connect();
-    await redis.ping();
-  } catch (error) {
-    redis.disconnect();
-    const reason = (lastError ?? (error as Error)).message;
-    if (/WRONGPASS|NOAUTH|invalid password|invalid username/i.test(reason))
-      throw new TransportSetupError(`Redis at ${redactUrl(url)} refused the credentials: ${reason}`);
-    throw new TransportSetupError(`cannot reach Redis at ${redactUrl(url)}: ${reason}`);
-  }
-  up = true;
-  return redis;
-}
 
 // ---- Parts on the wire ----
 
@@ -276,9 +229,13 @@ export class RedisTransport implements Transport, TrajectoryBus, WeightStore {
     let bad = 0;
     let decisions = 0;
     const settle: string[] = [];
+    // A slow collection leaves this take's own entries idle long enough for XAUTOCLAIM to hand them back.
+    const held = new Set<string>();
     while (decisions < request.samples) {
       const entries = await this.nextEntries();
       for (const [id, fields] of entries) {
+        if (held.has(id)) continue;
+        held.add(id);
         let part: TrajectoryPart;
         try {
           part = decodePart(fieldValue(fields, 'part'));

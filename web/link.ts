@@ -37,7 +37,8 @@ export class ServerLink {
   private stopped = false;
 
   constructor(
-    private readonly url: string,
+    /** Asked at each (re)connect: behind the load balancer it names the table to take back (serve/PROTOCOL.md). */
+    private readonly url: () => string,
     private readonly listener: LinkListener,
   ) {}
 
@@ -66,7 +67,7 @@ export class ServerLink {
 
   private open(): void {
     this.listener.status(this.greeted ? 'reconnecting' : 'connecting');
-    const socket = new WebSocket(this.url, JSON_SUBPROTOCOL);
+    const socket = new WebSocket(this.url(), JSON_SUBPROTOCOL);
     this.socket = socket;
     socket.onopen = () => {
       this.lastHeard = Date.now();

@@ -13,12 +13,16 @@ import type { Msg, ServerMessage } from './protocol.js';
 import { type TableSettings, createTableRequest, settingsOf } from './setup.js';
 import { type SavedTable, forgetTable, loadTable, saveTable } from './storage.js';
 
-/** ws://host/ of the page's own server, with the page's ?token= when it has one. */
-export function serverUrl(location: Location): string {
+/**
+ * ws://host/ of the page's own server, with the page's ?token= when it has one, and ?table= of the
+ * table to take back: behind nginx (deploy/) that routes the connection to the table's process.
+ */
+export function serverUrl(location: Location, table?: string): string {
   const url = new URL('/', location.href);
   url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
   const token = new URLSearchParams(location.search).get('token');
   if (token !== null) url.searchParams.set('token', token);
+  if (table !== undefined) url.searchParams.set('table', table);
   return url.href;
 }
 
@@ -64,7 +68,7 @@ export function useSession(): Session {
   // ---------------------------------------------------------------- the connection
 
   useEffect(() => {
-    const connection = new ServerLink(serverUrl(window.location), {
+    const connection = new ServerLink(() => serverUrl(window.location, loadTable()?.table), {
       status: setLinkStatus,
       message: (message) => {
         setGame((g) => (g === null ? g : receive(g, message)));

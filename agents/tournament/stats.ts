@@ -184,3 +184,27 @@ export function eloRatings(names: readonly string[], wins: number[][], meetings:
   }
   return Object.fromEntries(names.map((name, i) => [name, 1500 + 400 * Math.log10(strength[i])]));
 }
+
+/** What a summary holds that depends on the machine and its load rather than on the games: the decision times. */
+export const RUN_SPECIFIC_AGENT_FIELDS = ['microsPerDecision'] as const satisfies readonly (keyof AgentSummary)[];
+type RunSpecificField = (typeof RUN_SPECIFIC_AGENT_FIELDS)[number];
+
+/** The summary without the decision times: for one seed the same, byte for byte as JSON, however many workers played, wherever. */
+export interface ReproducibleSummary extends Omit<TournamentSummary, 'agents'> {
+  agents: Omit<AgentSummary, RunSpecificField>[];
+}
+
+export function splitRunSpecific(summary: TournamentSummary): {
+  results: ReproducibleSummary;
+  runSpecific: Record<RunSpecificField, Record<string, number>>;
+} {
+  const runSpecific = Object.fromEntries(
+    RUN_SPECIFIC_AGENT_FIELDS.map((field) => [field, Object.fromEntries(summary.agents.map((a) => [a.agent, a[field]]))]),
+  ) as Record<RunSpecificField, Record<string, number>>;
+  const agents = summary.agents.map((agent) => {
+    const kept: Partial<AgentSummary> = { ...agent };
+    for (const field of RUN_SPECIFIC_AGENT_FIELDS) delete kept[field];
+    return kept as Omit<AgentSummary, RunSpecificField>;
+  });
+  return { results: { ...summary, agents }, runSpecific };
+}

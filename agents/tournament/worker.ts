@@ -1,6 +1,7 @@
 // A tournament worker thread: plays its share of the schedule and posts each result.
 import { parentPort, workerData } from 'node:worker_threads';
-import { type WorkerMessage, type WorkerTask, playScheduled } from './run.js';
+import type { WorkerMessage, WorkerTask } from './dispatch.js';
+import { playScheduled } from './play.js';
 
 const task = workerData as WorkerTask;
 const post = (message: WorkerMessage) => parentPort?.postMessage(message);

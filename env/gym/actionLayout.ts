@@ -18,6 +18,8 @@
 import { type Card, JOKER, KIND_COUNT, RANK_OF, SUIT_OF, binomial, cardOf, sortByKind } from '../rules/cards.js';
 import { type PickRules, RUN, SET, SINGLE } from '../rules/groups.js';
 import { type GameState, HAND_CAP } from '../rules/state.js';
+import type { Action } from '../rules/actions.js';
+import type { TurnExtra } from '../rules/turns.js';
 
 export const ACTION_SPACE_VERSION = 'yaniv-actions/1';
 
@@ -38,6 +40,12 @@ interface MoveKindSpec {
   /** Its name in the protocol (LegalAction.kind, event.kind), the engine's Action.type and records where it has one. */
   readonly kind: string;
   readonly step: MoveStep;
+  /**
+   * The engine action a move of this kind is (`Action.type`), which is also the key that records
+   * write it under (RECORD.md "moves": yaniv, discard, draw, and the after-draw extras of
+   * env/rules/turns.ts TURN_EXTRAS; a pass is written as no extra).
+   */
+  readonly action: Action['type'];
   /** How a move of this kind reads, before its cards (if any): "take 5S", "quick discard 7H". */
   readonly words: string;
   readonly description: string;
@@ -49,11 +57,12 @@ interface MoveKindSpec {
  * protocol's enum, readable move names, the generated table) reads this table.
  */
 const MOVE_KINDS = {
-  YANIV: { size: 1, kind: 'yaniv', step: 'turn', words: 'Yaniv', description: 'Call Yaniv (turn step).' },
+  YANIV: { size: 1, kind: 'yaniv', step: 'turn', action: 'yaniv', words: 'Yaniv', description: 'Call Yaniv (turn step).' },
   DISCARD: {
     size: DISCARD_COUNT,
     kind: 'discard',
     step: 'turn',
+    action: 'discard',
     words: 'discard',
     description:
       'Lay a group, as (slots used, slot of the first card laid, slot of the last card laid) of the hand sorted by kind (turn step).',
@@ -62,6 +71,7 @@ const MOVE_KINDS = {
     size: 1,
     kind: 'draw',
     step: 'draw',
+    action: 'draw',
     words: 'draw from the deck',
     description: 'Draw the top card of the deck (draw step).',
   },
@@ -69,6 +79,7 @@ const MOVE_KINDS = {
     size: KIND_COUNT,
     kind: 'take',
     step: 'draw',
+    action: 'draw',
     words: 'take',
     description: 'Take the card of this kind (id − start = kind = suit·13 + rank − 1, joker 52) from the previous group (draw step).',
   },
@@ -76,6 +87,7 @@ const MOVE_KINDS = {
     size: 1,
     kind: 'pass',
     step: 'afterDraw',
+    action: 'pass',
     words: 'pass',
     description: 'Decline the quick discard or slapdown on offer (after-draw step).',
   },
@@ -83,6 +95,7 @@ const MOVE_KINDS = {
     size: 1,
     kind: 'quick',
     step: 'afterDraw',
+    action: 'quick',
     words: 'quick discard',
     description: 'Add the card just drawn from the deck to the group just laid (after-draw step, rule quickDiscard).',
   },
@@ -90,12 +103,23 @@ const MOVE_KINDS = {
     size: 1,
     kind: 'slapdown',
     step: 'afterDraw',
+    action: 'slapdown',
     words: 'slapdown',
     description: 'End the round with a hand worth 0 (after-draw step, rule slapdown).',
   },
 } as const satisfies Record<string, MoveKindSpec>;
 
 type RangeName = keyof typeof MOVE_KINDS;
+
+/**
+ * Compile-time: every engine action is some move kind's, and every after-draw kind that is not a
+ * pass is an extra of the turns that records write (a new one fails here until it is placed).
+ */
+type KindAction = (typeof MOVE_KINDS)[RangeName]['action'];
+type AfterDrawAction = Extract<(typeof MOVE_KINDS)[RangeName], { step: 'afterDraw' }>['action'];
+const EVERY_ACTION_HAS_A_KIND: Record<Exclude<Action['type'], KindAction>, never> = {};
+const AFTER_DRAW_KINDS_ARE_RECORDED: Record<Exclude<AfterDrawAction, TurnExtra | 'pass'>, never> = {};
+void [EVERY_ACTION_HAS_A_KIND, AFTER_DRAW_KINDS_ARE_RECORDED];
 /** A move kind as the protocol names it. */
 export type MoveKind = (typeof MOVE_KINDS)[RangeName]['kind'];
 

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { type Card, cardName, parseCard } from '../rules/cards.js';
 import { applyAction } from '../rules/actions.js';
-import { drawName } from '../rules/turns.js';
+import { type TurnExtra, drawName, turnExtraFlag } from '../rules/turns.js';
 import { IllegalMoveError, reshuffleIfEmpty, reshuffleOrderError } from '../rules/engine.js';
 import {
   type GameRecord,
@@ -204,17 +204,9 @@ export class GameHistory {
   }
 
   /** The turn is over: after the draw, or after the after-draw choice. */
-  endTurn(extra: 'quick' | 'slapdown' | null): void {
+  endTurn(extra: TurnExtra | null): void {
     if (this.discard === null || this.draw === null) return;
-    this.writer.addTurn(
-      {
-        discard: this.discard,
-        draw: this.draw,
-        ...(extra === 'quick' ? { quick: true } : {}),
-        ...(extra === 'slapdown' ? { slapdown: true } : {}),
-      },
-      this.reshuffled,
-    );
+    this.writer.addTurn({ discard: this.discard, draw: this.draw, ...turnExtraFlag(extra) }, this.reshuffled);
     this.clearPending();
   }
 

@@ -18,7 +18,7 @@ import {
 } from './rules.js';
 import { documentIssue, preview } from './schema.js';
 import { type GameState, type Outcome, PHASE_GAME_OVER, deckTopFirst, handOf, handValue, isRoundOver } from './state.js';
-import { type TurnMove, drawName, playTurn } from './turns.js';
+import { TURN_EXTRA_NAMES, type TurnExtra, type TurnMove, drawName, playTurn, turnExtras } from './turns.js';
 
 export const RECORD_FORMAT = 'yaniv-record/1';
 
@@ -47,21 +47,25 @@ const seatSchema = z
   .min(0, { error: 'must be a seat number' })
   .max(MAX_PLAYERS - 1, { error: 'must be a seat number' });
 
+/** A move's flag for each after-draw extra of a turn (`"quick": true`), from the turn's one list. */
+const extraFlagsShape = Object.fromEntries(
+  TURN_EXTRA_NAMES.map((extra) => [extra, z.boolean({ error: 'must be true or false' }).optional()]),
+) as Record<TurnExtra, z.ZodOptional<z.ZodBoolean>>;
+
 const moveSchema = z
   .strictObject(
     {
       yaniv: z.literal(true, { error: 'must be true' }).optional(),
       discard: z.array(cardSchema, { error: 'must be a list of cards in laid order' }).optional(),
       draw: z.union([z.literal('deck'), cardSchema], { error: 'must be "deck" or a card of the previous group' }).optional(),
-      quick: z.boolean({ error: 'must be true or false' }).optional(),
-      slapdown: z.boolean({ error: 'must be true or false' }).optional(),
+      ...extraFlagsShape,
       player: seatSchema.optional(),
     },
     { error: 'must be a move: { "yaniv": true } or { "discard": [cards], "draw": "deck" or a card }' },
   )
   .superRefine((move, ctx) => {
     if (move.yaniv) {
-      for (const key of ['discard', 'draw', 'quick', 'slapdown'] as const) {
+      for (const key of ['discard', 'draw', ...TURN_EXTRA_NAMES] as const) {
         if (move[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: 'a Yaniv call has no other part' });
       }
       return;
@@ -262,7 +266,8 @@ function dealRound(state: GameState, round: RecordRound, r: number): void {
 
 function toTurnMove(move: RecordMove): TurnMove {
   if (move.yaniv) return { yaniv: true };
-  return { discard: move.discard ?? [], draw: move.draw ?? 'deck', quick: move.quick, slapdown: move.slapdown };
+  const extras = Object.fromEntries(TURN_EXTRA_NAMES.map((extra) => [extra, move[extra]]));
+  return { discard: move.discard ?? [], draw: move.draw ?? 'deck', ...extras };
 }
 
 function roundResult(state: GameState): ReplayRound {
@@ -301,7 +306,7 @@ interface RoundJson {
   moves: MoveJson[];
 }
 
-type MoveJson = { yaniv: true } | { discard: string[]; draw: string; quick?: true; slapdown?: true };
+type MoveJson = { yaniv: true } | ({ discard: string[]; draw: string } & { [K in TurnExtra]?: true });
 
 /** How the rules and the table were picked, as a record states them. */
 export interface RecordSelection {
@@ -349,8 +354,7 @@ function moveJson(move: TurnMove): MoveJson {
   return {
     discard: cardNames(move.discard),
     draw: drawName(move.draw),
-    ...(move.quick ? { quick: true as const } : {}),
-    ...(move.slapdown ? { slapdown: true as const } : {}),
+    ...(Object.fromEntries(turnExtras(move).map((extra) => [extra, true])) as { [K in TurnExtra]?: true }),
   };
 }
 

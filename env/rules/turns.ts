@@ -3,11 +3,41 @@
  * an optional quick discard or slapdown (RECORD.md, "moves").
  */
 import { type Card, cardName } from './cards.js';
-import { applyAction, legalActions } from './actions.js';
+import { type Action, applyAction, legalActions } from './actions.js';
 import { IllegalMoveError, reshuffleIfEmpty } from './engine.js';
 import { type GameState, type Phase, PHASE_AFTER_DRAW, PHASE_DRAW, PHASE_TURN, cloneState } from './state.js';
 
-export type TurnMove = { yaniv: true } | { discard: Card[]; draw: 'deck' | Card; quick?: boolean; slapdown?: boolean };
+/** The parts every turn has (a pass is the absence of an extra). */
+type TurnPart = 'yaniv' | 'discard' | 'draw' | 'pass';
+
+/**
+ * The after-draw actions a turn records as a flag of its own (RECORD.md, "moves": `"quick": true`,
+ * `"slapdown": true`), with their words. Keyed by every other engine action type, so a new one
+ * does not compile until it is placed here: the record's move keys are the action types.
+ */
+export const TURN_EXTRAS = { quick: 'a quick discard', slapdown: 'a slapdown' } as const satisfies Record<
+  Exclude<Action['type'], TurnPart>,
+  string
+>;
+export type TurnExtra = keyof typeof TURN_EXTRAS;
+export const TURN_EXTRA_NAMES = Object.keys(TURN_EXTRAS) as TurnExtra[];
+
+export function isTurnExtra(type: string): type is TurnExtra {
+  return Object.hasOwn(TURN_EXTRAS, type);
+}
+
+export type TurnExtraFlags = { [K in TurnExtra]?: boolean };
+export type TurnMove = { yaniv: true } | ({ discard: Card[]; draw: 'deck' | Card } & TurnExtraFlags);
+
+/** The extras a turn states. */
+export function turnExtras(move: TurnExtraFlags): TurnExtra[] {
+  return TURN_EXTRA_NAMES.filter((extra) => move[extra] === true);
+}
+
+/** The flag of one extra (or none), as a turn states it. */
+export function turnExtraFlag(extra: TurnExtra | null): { [K in TurnExtra]?: true } {
+  return extra === null ? {} : { [extra]: true };
+}
 
 export interface TurnOptions {
   /** The new deck order (top first) when the draw finds the deck empty; by default the state's PRNG shuffles. */
@@ -27,13 +57,13 @@ export function playTurn(s: GameState, move: TurnMove, options: TurnOptions = {}
     applyAction(next, { type: 'yaniv' });
     return { state: next, reshuffled: null };
   }
-  if (move.quick && move.slapdown) throw new IllegalMoveError('a turn cannot have both a quick discard and a slapdown');
+  const extras = turnExtras(move);
+  if (extras.length > 1) throw new IllegalMoveError(`a turn cannot have both ${extras.map((e) => TURN_EXTRAS[e]).join(' and ')}`);
   applyAction(next, { type: 'discard', cards: move.discard });
   if (next.phase !== PHASE_DRAW) throw new IllegalMoveError('the round ended after the discard: no card could be drawn');
   const reshuffled = move.draw === 'deck' ? reshuffleIfEmpty(next, options.reshuffleOrder) : null;
   applyAction(next, { type: 'draw', source: move.draw });
-  if (move.quick) applyAction(next, { type: 'quick' });
-  else if (move.slapdown) applyAction(next, { type: 'slapdown' });
+  if (extras.length) applyAction(next, { type: extras[0] });
   else if ((next.phase as Phase) === PHASE_AFTER_DRAW) applyAction(next, { type: 'pass' });
   return { state: next, reshuffled };
 }
@@ -68,8 +98,7 @@ export function legalTurns(s: GameState): TurnMove[] {
       const base = { discard: action.cards, draw: draw.source };
       turns.push(base);
       for (const extra of legalActions(afterDraw)) {
-        if (extra.type === 'quick') turns.push({ ...base, quick: true });
-        if (extra.type === 'slapdown') turns.push({ ...base, slapdown: true });
+        if (isTurnExtra(extra.type)) turns.push({ ...base, ...turnExtraFlag(extra.type) });
       }
     }
   }

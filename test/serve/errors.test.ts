@@ -6,6 +6,7 @@ import { DRAW_DECK_ACTION } from '../../env/index.js';
 import { discardId } from '../../env/gym/actionLayout.js';
 import { agentFor } from '../../serve/decide.js';
 import { ERROR_CODES, type Msg, type RunningServer, type ServerMessage } from '../../serve/index.js';
+import { MemoryTableStore, MemoryTables, type StoredTable, StoreUnavailableError } from '../../serve/tableStore.js';
 import { TestClient, playToEnd, startTestServer } from './helpers.js';
 
 type ErrorReply = Msg<'error'>;
@@ -305,5 +306,71 @@ describe('error codes', () => {
       novice.act = act;
     }
     expect((await client.request({ type: 'ping' })).type).toBe('pong');
+  });
+});
+
+/**
+ * A shared store that cannot be reached for one table, sees every claim of another lost to a
+ * concurrent one, and holds the drain until told: the server's answers to what a store says.
+ */
+class StoreWithTroubles extends MemoryTableStore {
+  letGo: () => void = () => undefined;
+  private readonly released = new Promise<void>((resolve) => (this.letGo = resolve));
+  constructor() {
+    super(new MemoryTables());
+  }
+  override load(id: string): Promise<StoredTable | null> {
+    if (id === 't-busy') return Promise.resolve({ token: 'busy-token', fence: 1 });
+    return Promise.reject(new StoreUnavailableError('the table store cannot be reached: connection refused'));
+  }
+  override claim(): Promise<{ outcome: 'conflict' }> {
+    return Promise.resolve({ outcome: 'conflict' });
+  }
+  override release(): Promise<void> {
+    return this.released;
+  }
+}
+
+describe('error codes of a server whose tables are in a shared store', () => {
+  it('store_unavailable, table_moved and draining', async () => {
+    const store = new StoreWithTroubles();
+    const shared = await startTestServer({ workers: 0, agents: ['novice'] }, undefined, { store });
+    const player = await TestClient.greeted(shared.url);
+    await expectError(
+      { type: 'resume', table: 't-elsewhere', token: 'any' },
+      'store_unavailable',
+      /the table store cannot be reached: connection refused; resume again shortly/,
+      undefined,
+      player,
+    );
+    await expectError(
+      { type: 'resume', table: 't-busy', token: 'busy-token' },
+      'table_moved',
+      /^table: "t-busy" is moving to another server process: reconnect and resume it with its token$/,
+      'table',
+      player,
+    );
+    const created = await player.request<Msg<'table_created'>>({ type: 'create_table', seats: ['client', 'novice'], seed: 1 });
+    expect(created.type).toBe('table_created');
+    const closing = shared.close();
+    await expectError(
+      { type: 'create_table', seats: ['client', 'novice'] },
+      'draining',
+      /this server process is stopping and takes no new tables/,
+      undefined,
+      player,
+    );
+    await expectError(
+      { type: 'act', table: created.table, action: 0, counter: 0 },
+      'table_moved',
+      /is moving to another server process/,
+      'table',
+      player,
+    );
+    store.letGo();
+    const notice = await player.next((m) => m.type === 'reconnect');
+    expect(notice).toMatchObject({ type: 'reconnect', reason: 'draining', tables: [created.table] });
+    await closing;
+    await store.close();
   });
 });

@@ -8,24 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ACTION_COUNT,
-  Episode,
-  type GameState,
-  MaskScratch,
-  type PlayerView,
-  cardName,
-  cloneState,
-  parseEnvOptions,
-  parseRecord,
-  playerView,
-  replay,
-} from '../../env/index.js';
+import { parseRecord, replay } from '../../env/index.js';
 import type { Encoding, RunningServer, ServerMessage } from '../../serve/index.js';
-import { CARD_PATTERN, viewToJson } from '../../serve/viewJson.js';
-import { decideBatch } from '../../serve/decide.js';
-import { mixSeed } from '../../agents/tournament/seeds.js';
 import { LONG, TestClient, chooser, playToEnd, startTestServer } from './helpers.js';
+import { checkNoLeaks, statesOf } from './leaks.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 let server: RunningServer;
@@ -63,85 +49,6 @@ async function playGame(
   expect(created.type).toBe('table_created');
   const over = await playToEnd(client, created.table, chooser(seed));
   return { client, table: created.table, created, over };
-}
-
-/**
- * Every true state of the game, by counter, re-played from the revealed seed and the actions the
- * events told. Once every client seat is out the table is played out unstreamed (only the step
- * ending each round is told): those steps are re-decided here as the server decides them (the
- * seat's agent, seeded by the table seed and the counter), and checked against the told ones.
- */
-async function statesOf(played: Played): Promise<GameState[]> {
-  const { created, over } = played;
-  const episode = new Episode(
-    parseEnvOptions({
-      preset: created.preset,
-      rules: created.rules,
-      players: created.players,
-      episode: 'game',
-      history: true,
-      seed: over.seed,
-    }),
-  );
-  episode.reset({ seed: over.seed });
-  const viewer = created.seats.find((s) => s.player === 'client')?.seat;
-  const told = new Map(
-    played.client.frames
-      .filter((m): m is Extract<ServerMessage, { type: 'event' }> => m.type === 'event' && m.seat === viewer)
-      .map((event) => [event.counter, event]),
-  );
-  const states = [cloneState(episode.state)];
-  const mask = new Uint8Array(ACTION_COUNT);
-  const scratch = new MaskScratch();
-  const rewards = new Float32Array(created.players);
-  let streamed = true;
-  for (let counter = 1; counter <= over.counter; counter++) {
-    episode.writeMask(scratch, mask, 0);
-    const event = told.get(counter);
-    streamed &&= event !== undefined;
-    let action = event?.action ?? -1;
-    if (!streamed) {
-      const seat = episode.state.current;
-      const agent = created.seats[seat].agent;
-      expect(agent, `step ${counter} of a client seat was not told`).toBeDefined();
-      const view = playerView(episode.state, seat);
-      const [decided] = await decideBatch([
-        {
-          agent: agent as string,
-          source: { kind: 'playerView', view },
-          seed: mixSeed(over.seed, counter - 1),
-          explain: false,
-        },
-      ]);
-      if (!decided.ok) throw new Error(decided.message);
-      if (event) expect(decided.action).toBe(event.action);
-      action = decided.action;
-    }
-    episode.step(action, mask, 0, rewards, 0);
-    states.push(cloneState(episode.state));
-  }
-  expect(episode.history?.toPosition(episode.state).record).toEqual(over.record);
-  return states;
-}
-
-/** Every card name a frame mentions (in any string, such as "discard 5S 6S"). */
-function cardsIn(value: unknown, out: string[] = []): string[] {
-  if (typeof value === 'string') for (const word of value.split(/\s+/)) if (CARD_PATTERN.test(word)) out.push(word.toUpperCase());
-  if (Array.isArray(value)) for (const item of value) cardsIn(item, out);
-  else if (value && typeof value === 'object') for (const item of Object.values(value)) cardsIn(item, out);
-  return out;
-}
-
-function visible(view: PlayerView): Set<string> {
-  const cards = [
-    ...view.hand,
-    ...view.known.flat(),
-    ...view.previous.cards,
-    ...(view.laid?.cards ?? []),
-    ...view.pile,
-    ...(view.drawn !== null ? [view.drawn] : []),
-  ];
-  return new Set(cards.map(cardName));
 }
 
 describe.each(['json', 'msgpack'] as const)('a whole game against bots over %s', (encoding) => {
@@ -189,22 +96,7 @@ describe('hidden information', () => {
   ])('%s %j: every frame to a seat names only cards that seat can see, and its view is its playerView', async (preset, rules, seed) => {
     // Two client seats on one connection, so each frame is addressed to one seat and the other seat's cards are hidden from it.
     const played = await playGame('json', ['client', 'strong', 'client'], seed, { ...RULES, ...rules }, preset);
-    const states = await statesOf(played);
-    let checked = 0;
-    for (const frame of played.client.frames) {
-      if (frame.type !== 'state' && frame.type !== 'event') continue;
-      const after = states[frame.counter];
-      const before = states[Math.max(0, frame.counter - 1)];
-      const allowed = new Set([...visible(playerView(after, frame.seat)), ...visible(playerView(before, frame.seat))]);
-      for (const card of cardsIn(frame)) {
-        if (!allowed.has(card))
-          throw new Error(`seat ${frame.seat} was told ${card}, which it cannot see, in ${JSON.stringify(frame).slice(0, 300)}`);
-      }
-      if (frame.type === 'state')
-        expect(frame.view).toEqual(viewToJson(playerView(after, frame.seat), played.created.preset, played.created.rules));
-      if (frame.type === 'event' && frame.kind === 'draw' && frame.actor !== frame.seat) expect(frame.cards).toEqual([]);
-      checked++;
-    }
+    const checked = await checkNoLeaks(played);
     expect(checked).toBeGreaterThan(50);
     await played.client.close();
   });

@@ -12,6 +12,7 @@ import {
   SUBPROTOCOLS,
   type ServerMessage,
   type ServerOptionsInput,
+  type StartOptions,
   serverMessageSchema,
   startServer,
 } from '../../serve/index.js';
@@ -20,11 +21,15 @@ import { CODECS } from '../../serve/codec.js';
 export const LONG = process.env.YANIV_PROPERTY_RUNS === 'long';
 
 /** A server on 127.0.0.1 with an ephemeral port; `logs`, when given, collects its log lines (parsed). */
-export function startTestServer(options: ServerOptionsInput = {}, logs?: Record<string, unknown>[]): Promise<RunningServer> {
+export function startTestServer(
+  options: ServerOptionsInput = {},
+  logs?: Record<string, unknown>[],
+  start: Omit<StartOptions, 'logger'> = {},
+): Promise<RunningServer> {
   const logger = logs
     ? pino({ level: 'debug' }, { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) })
     : pino({ level: 'silent' });
-  return startServer({ host: '127.0.0.1', port: 0, workers: 1, heartbeatMs: 60_000, ...options }, { logger });
+  return startServer({ host: '127.0.0.1', port: 0, workers: 1, heartbeatMs: 60_000, ...options }, { logger, ...start });
 }
 
 /** Waits (bounded) until `condition` holds, checking every few milliseconds. */

@@ -1,0 +1,52 @@
+// Connecting to Redis, shared by the distributed trainer (training/redisTransport.ts) and the
+// distributed bench (agents/tournament/queue.ts): the first connect succeeds or fails with an
+// error naming the problem (never a hang); once up, ioredis reconnects by itself.
+import { Redis, type RedisOptions } from 'ioredis';
+
+/** Redis cannot be reached, refuses the password, or has no such run: the CLI exits 2. */
+export class TransportSetupError extends Error {
+  override name = 'TransportSetupError';
+}
+
+/** The URL with its password hidden, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * A connection that is up: the first connect either succeeds or fails with a TransportSetupError
+ * naming the problem (never a hang); once up, ioredis reconnects by itself and commands wait for it.
+ */
+export async function connectRedis(url: string, name: string, overrides: RedisOptions = {}): Promise<Redis> {
+  let up = false;
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectionName: name,
+    connectTimeout: 5000,
+    maxRetriesPerRequest: null,
+    retryStrategy: (times) => (up ? Math.min(50 * times, 1000) : null),
+    ...overrides,
+  });
+  let lastError: Error | null = null;
+  redis.on('error', (error: Error) => {
+    lastError = error;
+  });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    redis.disconnect();
+    const reason = (lastError ?? (error as Error)).message;
+    if (/WRONGPASS|NOAUTH|invalid password|invalid username/i.test(reason))
+      throw new TransportSetupError(`Redis at ${redactUrl(url)} refused the credentials: ${reason}`);
+    throw new TransportSetupError(`cannot reach Redis at ${redactUrl(url)}: ${reason}`);
+  }
+  up = true;
+  return redis;
+}

@@ -1,0 +1,145 @@
+// `yaniv bench --redis URL` and `yaniv worker --redis URL` as real processes with a real redis-server:
+// clear errors (unreachable, wrong password); a job of a foreign shape refused and the worker going
+// on; a worker of another build stepping aside (exit 2) and its job played by another; a bench
+// through two workers, one of them killed with SIGKILL mid-job, whose results equal the local
+// bench's byte for byte.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUEUE_NAME } from '../../agents/tournament/benchJob.js';
+import { RedisServer, redisAvailable } from '../../scripts/redisServer.js';
+
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const available = redisAvailable();
+let server: RedisServer;
+let redis: Redis;
+let queue: Queue;
+
+/** The tests name their Redis; a REDIS_URL of the caller's must not leak in. */
+function withoutRedisUrl(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.REDIS_URL;
+  return env;
+}
+
+interface Child {
+  process: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+const running = new Set<ChildProcess>();
+
+function start(...args: string[]): Child {
+  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: withoutRedisUrl() });
+  running.add(child);
+  child.on('exit', () => running.delete(child));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { process: child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+function yaniv(...args: string[]) {
+  const child = spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8', timeout: 60_000, env: withoutRedisUrl() });
+  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
+}
+
+async function until(what: string, check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const worker = () => start('worker', '--redis', server.url, '--concurrency', '1', '--lock-seconds', '2');
+/** Fast agents, a few games a job: each job lasts long enough to be killed in. */
+const BENCH = ['bench', '--agents', 'intermediate,novice', '--games', '40', '--seed', '7', '--no-progress', '--json', '-'];
+
+describe.skipIf(!available)('yaniv bench through Redis', () => {
+  beforeAll(async () => {
+    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first`);
+    server = await RedisServer.start('s3cret');
+    redis = new Redis(server.url, { maxRetriesPerRequest: null });
+    queue = new Queue(QUEUE_NAME, { connection: redis });
+  });
+  afterAll(async () => {
+    running.forEach((child) => child.kill('SIGKILL'));
+    await queue?.close();
+    redis?.disconnect();
+    server?.dispose();
+  });
+
+  it('names an unreachable Redis and a wrong password, exit 2', async () => {
+    const wrong = server.url.replace('s3cret', 'nope');
+    const cases: [string[], RegExp][] = [
+      [['worker', '--redis', 'redis://127.0.0.1:1'], /cannot reach Redis at redis:\/\/127\.0\.0\.1:1/],
+      [['worker', '--redis', wrong], /refused the credentials: WRONGPASS/],
+      [['worker'], /--redis: a Redis URL is required \(or REDIS_URL\)/],
+      [['worker', '--redis', 'localhost:6379'], /--redis: must be a redis:\/\/ or rediss:\/\/ URL/],
+      [[...BENCH, '--redis', wrong], /refused the credentials: WRONGPASS/],
+    ];
+    // At once: each is a process start.
+    const children = cases.map(([args]) => start(...args));
+    for (const [n, [args, message]] of cases.entries()) {
+      expect(await children[n].exited, args.join(' ')).toBe(2);
+      expect(children[n].stderr(), args.join(' ')).toMatch(message);
+      expect(children[n].stderr()).not.toContain('s3cret');
+    }
+  }, 30_000);
+
+  it('a foreign job is refused and the worker goes on; a worker of another build drops leftovers, steps aside for a running bench (exit 2)', async () => {
+    const foreign = await queue.add('games', { hello: 'world' }, { jobId: 'foreign-1' });
+    const stale = (bench: string) => ({ format: 'yaniv-bench-job/1', build: '0.0.1+000000000000', bench, config: {}, games: [] });
+    const one = worker();
+    await until('the foreign job to fail', async () => (await queue.getJobState(foreign.id as string)) === 'failed');
+    expect((await queue.getJob(foreign.id as string))?.failedReason).toMatch(/not a yaniv-bench-job\/1 job: format/);
+    expect(one.stderr()).toMatch(/job foreign-1 failed: not a yaniv-bench-job\/1 job/);
+    // A leftover of a bench of another build that is gone: dropped.
+    await queue.add('games', stale('gone'), { jobId: 'stale-0', attempts: 5 });
+    await until('the leftover to go', async () => (await queue.getJob('stale-0')) === undefined);
+    expect(one.stderr()).toMatch(
+      /dropped job stale-0: the job comes from build 0\.0\.1\+0{12}; this worker is build \S+, and its bench is gone/,
+    );
+    // A job of a running bench of another build: this worker is the one out of date.
+    await redis.set('yaniv:bench:old:alive', 'running');
+    await queue.add('games', stale('old'), { jobId: 'stale-1', attempts: 5 });
+    expect(await one.exited, one.stderr()).toBe(2);
+    expect(one.stderr()).toMatch(
+      /a job of another build came \(job stale-1: the job comes from build 0\.0\.1\+0{12}; this worker is build \S+\)/,
+    );
+    // The job went back to the queue for a worker of its own build.
+    expect(await queue.getJobState('stale-1')).toBe('waiting');
+  }, 30_000);
+
+  it('through two workers, one killed with SIGKILL mid-job: the local bench’s results, byte for byte', async () => {
+    await queue.obliterate({ force: true });
+    const local = yaniv(...BENCH, '--workers', '1');
+    expect(local.code, local.stderr).toBe(0);
+    const doomed = worker();
+    const survivor = worker();
+    const bench = start(...BENCH, '--redis', server.url, '--job-games', '8');
+    const doomedName = (active: { processedBy?: string }[]) => active.some((job) => job.processedBy?.endsWith(`:${doomed.process.pid}`));
+    await until('a job being played by the doomed worker', async () => doomedName(await queue.getActive()));
+    doomed.process.kill('SIGKILL');
+    expect(await bench.exited, bench.stderr()).toBe(0);
+    expect(bench.stderr()).toMatch(/job \w+-\d+ stalled \(its worker stopped answering\): back on the queue/);
+    const remote = JSON.parse(bench.stdout());
+    const reference = JSON.parse(local.stdout);
+    expect(JSON.stringify(remote.results)).toBe(JSON.stringify(reference.results));
+    expect(JSON.stringify(remote.config)).toBe(JSON.stringify(reference.config));
+    expect(remote.run.redis).toBe(server.url.replace('s3cret', '***'));
+    // The bench leaves none of its jobs behind.
+    expect(await queue.getJobCounts('wait', 'active', 'completed', 'failed')).toEqual({ wait: 0, active: 0, completed: 0, failed: 0 });
+    survivor.process.kill('SIGTERM');
+    expect(await survivor.exited, survivor.stderr()).toBe(0);
+    expect(survivor.stderr()).toMatch(/stopped: \d+ jobs, \d+ games played/);
+  }, 60_000);
+});

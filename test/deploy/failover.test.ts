@@ -1,0 +1,173 @@
+// Faults behind nginx, with the tables in a real Redis (`yaniv serve --redis`), three processes,
+// loopback only: one process SIGKILLed in the middle of 20 games (every client reconnects through
+// nginx and finishes on another process; the records replay with `yaniv replay` to the totals the
+// clients saw); a rolling restart (SIGTERM, then start again, each process in turn) during 50 games
+// (no game lost, no step told twice with different moves); Redis restarted with every key lost
+// (the processes go on from memory and write the tables again: a process killed afterwards still
+// has its tables finished elsewhere). Skipped without nginx or redis-server (one line each saying
+// how to install it); in CI they fail.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { parseRecord, replay } from '../../env/index.js';
+import type { Msg } from '../../serve/protocol.js';
+import { UpstreamRing } from '../../serve/ring.js';
+import { packageRoot } from '../../agents/modelFolder.js';
+import { NginxServer, nginxAvailable } from '../../scripts/nginxServer.js';
+import { RedisServer, redisAvailable } from '../../scripts/redisServer.js';
+import { ServeProcess } from '../../scripts/serveProcess.js';
+import { LONG, until } from '../serve/helpers.js';
+import { ClusterPlayer } from './player.js';
+
+const MAIN = path.join(packageRoot(), 'dist', 'cli', 'main.js');
+const available = nginxAvailable() && redisAvailable();
+
+/** `yaniv replay --json FILE` of a record: the totals and winner it replays to. */
+function replayCli(file: string): Promise<{ ok: boolean; totals: number[]; winner: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, 'replay', file, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as { ok: boolean; totals: number[]; winner: number }) : reject(new Error(out)),
+    );
+  });
+}
+
+describe.runIf(available)('behind nginx with the tables in Redis', () => {
+  let redis: RedisServer;
+  let ports: number[] = [];
+  let servers: ServeProcess[] = [];
+  let nginx: NginxServer;
+  let ring: UpstreamRing;
+  let args: string[] = [];
+  let folder = '';
+  const at = (table?: string) => `${nginx.url}${table ? `?table=${table}` : ''}`;
+
+  beforeAll(async () => {
+    redis = await RedisServer.start();
+    folder = mkdtempSync(path.join(tmpdir(), 'yaniv-failover-'));
+  });
+  afterAll(() => {
+    redis?.dispose();
+    rmSync(folder, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    ports = await ServeProcess.ports(3);
+    const peers = ports.map((p) => `127.0.0.1:${p}`);
+    args = [
+      '--peers',
+      peers.join(','),
+      '--redis',
+      redis.url,
+      '--agents',
+      'novice',
+      '--workers',
+      '0',
+      '--think-ms',
+      '5',
+      '--log-level',
+      'warn',
+    ];
+    servers = await Promise.all(ports.map((port) => ServeProcess.start(args, { port })));
+    nginx = await NginxServer.start(peers);
+    ring = new UpstreamRing(peers);
+  });
+  afterEach(async () => {
+    await nginx?.dispose();
+    await Promise.all(servers.map((s) => s.stop('SIGKILL')));
+  });
+
+  const players = (count: number, rules: object, thinkMs = 0) =>
+    Array.from({ length: count }, (_, i) => new ClusterPlayer({ url: at, seed: 100 + i, rules, thinkMs }));
+
+  /** Waits until every player has a table and has seen `counter` steps of it. */
+  const allPast = (list: ClusterPlayer[], counter: number) =>
+    until(
+      () => list.every((p) => p.created !== undefined && p.frames.some((m) => m.type === 'state' && m.counter >= counter)),
+      'every game under way',
+      12_000,
+    );
+
+  async function checkGames(list: ClusterPlayer[], overs: Msg<'game_over'>[], cli: number): Promise<void> {
+    for (const [i, player] of list.entries()) {
+      player.checkConsistent(overs[i]);
+      const { result } = replay(parseRecord(overs[i].record));
+      if (!result.ok) throw new Error(result.error);
+      expect(result.gameOver).toBe(true);
+      expect([result.totals, result.winner]).toEqual([overs[i].totals, overs[i].winner]);
+      const lastRound = player.frames.filter((m): m is Msg<'round_end'> => m.type === 'round_end').at(-1);
+      expect(lastRound?.totals).toEqual(overs[i].totals);
+    }
+    // `yaniv replay` reads the same totals from the records of the first few.
+    await Promise.all(
+      overs.slice(0, cli).map(async (over, i) => {
+        const file = path.join(folder, `game-${over.seed}-${i}.json`);
+        writeFileSync(file, JSON.stringify(over.record));
+        expect(await replayCli(file)).toMatchObject({ ok: true, totals: over.totals, winner: over.winner });
+      }),
+    );
+  }
+
+  it('one process of three SIGKILLed in the middle of 20 games: every client finishes on another, the records replay to its totals', async () => {
+    const list = players(LONG ? 60 : 20, { eliminationLimit: LONG ? 200 : 40 }, 5);
+    const games = Promise.all(list.map((p) => p.play()));
+    await allPast(list, 4);
+    const victim = servers[0];
+    const orphans = list.filter((p) => ring.owner(p.created.table) === victim.address);
+    expect(orphans.length).toBeGreaterThan(0);
+    await victim.stop('SIGKILL');
+    const overs = await games;
+    for (const p of orphans) expect(p.connections).toBeGreaterThan(1);
+    await checkGames(list, overs, 6);
+  });
+
+  it('a rolling restart (SIGTERM each process in turn, then start it again) during 50 games: no game lost, no step told twice', async () => {
+    const list = players(LONG ? 100 : 50, { eliminationLimit: LONG ? 200 : 60 }, 10);
+    const games = Promise.all(list.map((p) => p.play()));
+    await allPast(list, 2);
+    for (const [i, port] of ports.entries()) {
+      await servers[i].stop('SIGTERM');
+      servers[i] = await ServeProcess.start(args, { port });
+    }
+    const overs = await games;
+    expect(list.filter((p) => p.connections > 1).length).toBeGreaterThan(0);
+    await checkGames(list, overs, 3);
+  });
+
+  it('Redis restarted with every key lost: games go on from memory, the tables are written again (a process killed afterwards still has its games finished)', async () => {
+    const list = players(LONG ? 40 : 12, { eliminationLimit: LONG ? 200 : 60 }, 10);
+    const games = Promise.all(list.map((p) => p.play()));
+    await allPast(list, 2);
+    redis.stop();
+    const reached = list.map((p) => Math.max(...p.frames.map((m) => ('counter' in m && typeof m.counter === 'number' ? m.counter : 0))));
+    await until(
+      () =>
+        list.every(
+          (p, i) => p.frames.some((m) => m.type === 'state' && m.counter > reached[i] + 2) || p.frames.some((m) => m.type === 'game_over'),
+        ),
+      'games going on without Redis',
+      12_000,
+    );
+    redis.launch();
+    // Once the processes are connected again they write their tables whole: wait until Redis holds them.
+    const open = () => list.filter((p) => !p.frames.some((m) => m.type === 'game_over')).length;
+    await until(() => redisKeys(redis) >= open(), 'the tables written again', 12_000);
+    const orphans = list.filter((p) => !p.frames.some((m) => m.type === 'game_over') && ring.owner(p.created.table) === servers[1].address);
+    expect(orphans.length, 'games of the process to kill still going').toBeGreaterThan(0);
+    await servers[1].stop('SIGKILL');
+    const overs = await games;
+    for (const p of orphans) expect(p.connections).toBeGreaterThan(1);
+    await checkGames(list, overs, 3);
+  });
+});
+
+/** How many tables Redis holds (the store's table hashes). */
+function redisKeys(redis: RedisServer): number {
+  const out =
+    spawnSync('redis-cli', ['-p', String(redis.port), '--scan', '--pattern', 'yaniv:table:{*}'], { encoding: 'utf8' }).stdout ?? '';
+  return out.split('\n').filter((line) => line.trim() && !line.endsWith(':moves')).length;
+}

@@ -1,0 +1,270 @@
+// Tables shared by several server processes (serve/tableStore.ts, serve/redisTableStore.ts):
+// two in-process servers on one real redis-server (and, without Redis, on one shared memory
+// store). A client that reconnects to the other server resumes its table there and finishes the
+// very game one server alone would have played (same seed, same client choices: the same record);
+// two claims of one table at once: exactly one wins; drain hands tables over; a Redis restart
+// loses nothing.
+import { Redis } from 'ioredis';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisServer, redisAvailable } from '../../scripts/redisServer.js';
+import type { Msg, RunningServer, ServerMessage, ServerOptionsInput } from '../../serve/index.js';
+import { RedisTableStore, tableKeys } from '../../serve/redisTableStore.js';
+import { MemoryTableStore, MemoryTables, type TableSnapshot } from '../../serve/tableStore.js';
+import { TestClient, chooser, playToEnd, startTestServer, until } from './helpers.js';
+
+const available = redisAvailable();
+const silent = pino({ level: 'silent' });
+const OPTIONS: ServerOptionsInput = { workers: 0, agents: ['strong', 'novice'], moveDeadlineMs: null };
+const SEATS = ['client', 'strong', 'novice'];
+/** Short games: the tests are about the handover, not the game. */
+const RULES = { eliminationLimit: 40 };
+
+type GameOver = Msg<'game_over'>;
+
+async function createTable(client: TestClient, seed: number): Promise<Msg<'table_created'>> {
+  const created = await client.request<Msg<'table_created'>>({ type: 'create_table', seats: SEATS, rules: RULES, seed });
+  expect(created.type).toBe('table_created');
+  return created;
+}
+
+/** Acts `steps` times for the client seat (on the latest state each time); returns the last counter acted on. */
+async function playSome(client: TestClient, table: string, choose: ReturnType<typeof chooser>, steps: number): Promise<number> {
+  let seen = 0;
+  let counter = -1;
+  for (let done = 0; done < steps;) {
+    const state = (await client.next((m) => m.type === 'state' && m.table === table && m.legal.length > 0, seen)) as Msg<'state'>;
+    seen = client.frames.indexOf(state) + 1;
+    if (client.frames.slice(seen).some((m) => m.type === 'state' && m.table === table)) continue;
+    const reply = await client.request({ type: 'act', table, action: choose(state.legal), counter: state.counter });
+    expect(reply.type).toBe('acted');
+    counter = state.counter;
+    done++;
+  }
+  return counter;
+}
+
+/** The game one server alone plays with this seed and these client choices. */
+async function referenceGame(seed: number, choiceSeed: number): Promise<GameOver> {
+  const server = await startTestServer(OPTIONS);
+  try {
+    const client = await TestClient.greeted(server.url);
+    const created = await createTable(client, seed);
+    const over = await playToEnd(client, created.table, chooser(choiceSeed));
+    await client.close();
+    return over;
+  } finally {
+    await server.close();
+  }
+}
+
+/** Plays `steps` client steps on `first`, disconnects, resumes on `second` and finishes there. */
+async function gameAcross(first: RunningServer, second: RunningServer, seed: number, choiceSeed: number, steps: number) {
+  const choose = chooser(choiceSeed);
+  const a = await TestClient.greeted(first.url);
+  const created = await createTable(a, seed);
+  await playSome(a, created.table, choose, steps);
+  const counterBefore = lastCounter(a.frames, created.table);
+  await a.close();
+  const b = await TestClient.greeted(second.url);
+  const resumed = await b.request<Msg<'resumed'>>({ type: 'resume', table: created.table, token: created.token });
+  expect(resumed).toMatchObject({ type: 'resumed', table: created.table });
+  expect(resumed.counter).toBeGreaterThanOrEqual(counterBefore);
+  const over = await playToEnd(b, created.table, choose);
+  await b.close();
+  return { created, resumed, over };
+}
+
+function lastCounter(frames: readonly ServerMessage[], table: string): number {
+  const states = frames.filter((m): m is Msg<'state'> => m.type === 'state' && m.table === table);
+  return states[states.length - 1].counter;
+}
+
+describe('two servers sharing one memory store', () => {
+  it('a table resumed on the other server finishes as the same game', async () => {
+    const shared = new MemoryTables();
+    const [first, second] = await Promise.all([
+      startTestServer(OPTIONS, undefined, { store: new MemoryTableStore(shared) }),
+      startTestServer(OPTIONS, undefined, { store: new MemoryTableStore(shared) }),
+    ]);
+    try {
+      const reference = await referenceGame(7, 3);
+      const { over } = await gameAcross(first, second, 7, 3, 6);
+      expect(over.record).toEqual(reference.record);
+      expect(over.totals).toEqual(reference.totals);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+});
+
+describe.skipIf(!available)('two servers sharing one redis-server', () => {
+  let redis: RedisServer;
+  let first: RunningServer;
+  let second: RunningServer;
+  let direct: Redis;
+
+  beforeAll(async () => {
+    redis = await RedisServer.start();
+    [first, second] = await Promise.all([
+      startTestServer({ ...OPTIONS, redis: redis.url }),
+      startTestServer({ ...OPTIONS, redis: redis.url }),
+    ]);
+    direct = new Redis(redis.url);
+    direct.on('error', () => undefined);
+  });
+  afterAll(async () => {
+    direct.disconnect();
+    await Promise.all([first?.close(), second?.close()]);
+    redis?.dispose();
+  });
+
+  it('welcome and /health say the store is redis', async () => {
+    const client = await TestClient.connect(first.url);
+    const welcome = await client.request<Msg<'welcome'>>({ type: 'hello', version: 1 });
+    expect(welcome.store).toBe('redis');
+    await client.close();
+  });
+
+  it('a client that reconnects to the other process resumes there and finishes the same game', async () => {
+    const reference = await referenceGame(11, 5);
+    const { over, created } = await gameAcross(first, second, 11, 5, 8);
+    expect(over.record).toEqual(reference.record);
+    expect(over.totals).toEqual(reference.totals);
+    expect(over.counter).toBe(reference.counter);
+    // The store has every step, and the table's seats and token.
+    const [hash, moves] = tableKeys(created.table);
+    expect(Number(await direct.hget(hash, 'counter'))).toBe(over.counter);
+    expect((await direct.get(moves))?.split(',').length).toBe(over.counter + 1);
+    expect(await direct.pttl(hash)).toBeGreaterThan(0);
+  });
+
+  it('the old owner, still connected, lets go when another process claims the table', async () => {
+    const a = await TestClient.greeted(first.url);
+    const created = await createTable(a, 21);
+    await playSome(a, created.table, chooser(2), 3);
+    const b = await TestClient.greeted(second.url);
+    const since = a.frames.length;
+    const resumed = await b.request<Msg<'resumed'>>({ type: 'resume', table: created.table, token: created.token });
+    expect(resumed.type).toBe('resumed');
+    const closed = await a.next((m) => m.type === 'table_closed', since);
+    expect(closed).toMatchObject({ type: 'table_closed', table: created.table, reason: 'resumed_elsewhere' });
+    // The old owner's connection no longer plays it; the new one does, from the same counter.
+    const stale = await a.request({ type: 'act', table: created.table, action: 0, counter: resumed.counter });
+    expect(stale).toMatchObject({ type: 'error', code: 'unknown_table' });
+    const over = await playToEnd(b, created.table, chooser(2));
+    expect(over.type).toBe('game_over');
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('a wrong token is unknown_table on any process, and says nothing of the table', async () => {
+    const a = await TestClient.greeted(first.url);
+    const created = await createTable(a, 31);
+    const b = await TestClient.greeted(second.url);
+    const forged = await b.request({ type: 'resume', table: created.table, token: 'x'.repeat(created.token.length) });
+    expect(forged).toMatchObject({ type: 'error', code: 'unknown_table', field: 'table' });
+    const missing = await b.request({ type: 'resume', table: 't-nosuchtable', token: created.token });
+    expect(missing).toMatchObject({ type: 'error', code: 'unknown_table' });
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('two processes claiming one table at once: exactly one wins, and the loser of the claim writes nothing', async () => {
+    const stores = await Promise.all(
+      ['owner-a', 'owner-b', 'owner-c'].map((owner) => RedisTableStore.connect({ url: redis.url, owner, log: silent })),
+    );
+    const [a, b, c] = stores;
+    try {
+      const lost: string[] = [];
+      a.onLost((id) => lost.push(id));
+      const snapshot = sampleSnapshot('t-race');
+      expect(await a.put({ id: 't-race', fence: 1 }, snapshot)).toBe('ok');
+      for (let round = 0; round < 20; round++) {
+        const [seenB, seenC] = await Promise.all([b.load('t-race'), c.load('t-race')]);
+        expect(seenB?.fence).toBe(seenC?.fence);
+        const results = await Promise.all([b.claim('t-race', seenB?.fence ?? 0), c.claim('t-race', seenC?.fence ?? 0)]);
+        expect(results.map((r) => r.outcome).sort()).toEqual(['conflict', 'ok']);
+      }
+      // The first owner's next write is refused, whatever it sends, and it was told.
+      expect(await a.append({ id: 't-race', fence: 1 }, 0, [1352], null, Date.now() + 60_000)).toBe('lost');
+      expect(await a.put({ id: 't-race', fence: 1 }, snapshot)).toBe('lost');
+      await until(() => lost.length > 0, 'the claim notice');
+      expect(lost[0]).toBe('t-race');
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+
+  it('drain: the stopping process hands its table over and tells the client to reconnect; the game goes on elsewhere', async () => {
+    const draining = await startTestServer({ ...OPTIONS, redis: redis.url });
+    const reference = await referenceGame(41, 9);
+    const choose = chooser(9);
+    const a = await TestClient.greeted(draining.url);
+    const created = await createTable(a, 41);
+    await playSome(a, created.table, choose, 5);
+    const closing = draining.close();
+    const notice = (await a.next((m) => m.type === 'reconnect')) as Msg<'reconnect'>;
+    expect(notice).toMatchObject({ reason: 'draining', tables: [created.table] });
+    expect(await a.closedPromise).toBe(1012);
+    await closing;
+    const b = await TestClient.greeted(second.url);
+    const resumed = await b.request<Msg<'resumed'>>({ type: 'resume', table: created.table, token: created.token });
+    expect(resumed.counter).toBe(lastCounter(a.frames, created.table));
+    const over = await playToEnd(b, created.table, choose);
+    expect(over.record).toEqual(reference.record);
+    await b.close();
+  });
+
+  it('Redis restarted: the owner keeps serving from memory and writes the table again once Redis is back', async () => {
+    const reference = await referenceGame(51, 4);
+    const a = await TestClient.greeted(first.url);
+    const created = await createTable(a, 51);
+    const choose = chooser(4);
+    await playSome(a, created.table, choose, 2);
+    redis.stop();
+    await playSome(a, created.table, choose, 3);
+    redis.launch();
+    const counter = lastCounter(a.frames, created.table);
+    const probe = new Redis(redis.url);
+    probe.on('error', () => undefined);
+    try {
+      const [hash] = tableKeys(created.table);
+      let stored = -1;
+      for (let i = 0; i < 400 && stored !== counter; i++) {
+        stored = Number((await probe.hget(hash, 'counter')) ?? -1);
+        if (stored !== counter) await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(stored).toBe(counter);
+    } finally {
+      probe.disconnect();
+    }
+    await a.close();
+    const b = await TestClient.greeted(second.url);
+    const resumed = await b.request<Msg<'resumed'>>({ type: 'resume', table: created.table, token: created.token });
+    expect(resumed.counter).toBe(counter);
+    const over = await playToEnd(b, created.table, choose);
+    expect(over.record).toEqual(reference.record);
+    await b.close();
+  });
+});
+
+function sampleSnapshot(id: string): TableSnapshot {
+  return {
+    settings: {
+      id,
+      token: 'tok',
+      preset: 'standard',
+      rules: {},
+      seats: [
+        { seat: 0, player: 'client' },
+        { seat: 1, player: 'bot', agent: 'strong' },
+      ],
+      seed: 1,
+      thinkMs: 0,
+      moveDeadlineMs: null,
+      maxTurns: 1000,
+    },
+    moves: [],
+    deadlineAt: null,
+    expireAt: Date.now() + 60_000,
+  };
+}

@@ -1,0 +1,58 @@
+// The Redis trajectory bus against a real redis-server: a take that waits long for its samples
+// still uses each entry once, even after its own entries have idled past the claim time (XAUTOCLAIM
+// hands a consumer's own pending entries back).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectRedis } from '../../redis/connect.js';
+import { currentFormats, RedisTransport } from '../../training/redisTransport.js';
+import { emptyRolloutStats, emptyTrajectoryBatch } from '../../training/trajectory.js';
+import type { TrajectoryPart } from '../../training/transport.js';
+import { RedisServer, redisAvailable } from '../../scripts/redisServer.js';
+
+const available = redisAvailable();
+let server: RedisServer;
+
+const part = (actor: string): TrajectoryPart => ({
+  actor,
+  weightsVersion: 0,
+  mode: { kind: 'ppo' },
+  trajectories: emptyTrajectoryBatch(3, false),
+  stats: emptyRolloutStats(),
+});
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.skipIf(!available)('Redis trajectory bus', () => {
+  beforeAll(async () => {
+    server = await RedisServer.start();
+  });
+  afterAll(() => server?.dispose());
+
+  it('uses each entry once in a take that outlasts the claim time', async () => {
+    const main = await connectRedis(server.url, 'test-learner');
+    const blocking = await connectRedis(server.url, 'test-learner-blocking');
+    const transport = new RedisTransport(main, blocking, 'claimtest', { log: () => undefined, claimIdleMs: 50 });
+    await transport.startLearner({
+      formats: currentFormats('obs', 'actions'),
+      network: {},
+      setup: {},
+      teacher: null,
+      partSamples: 3,
+      maxBacklog: 10,
+    });
+    const producer = await connectRedis(server.url, 'test-actor');
+    const actor = new RedisTransport(producer, null, 'claimtest', { log: () => undefined });
+    await actor.put(part('a'));
+    const taking = transport.take({ samples: 9, usable: () => true });
+    // Each later part arrives after the first has idled past the claim time.
+    await pause(300);
+    await actor.put(part('b'));
+    await pause(300);
+    await actor.put(part('c'));
+    const taken = await taking;
+    expect(taken.parts.map((p) => p.actor)).toEqual(['a', 'b', 'c']);
+    expect(new Set(taken.receipt as string[]).size).toBe(3);
+    await transport.ack(taken);
+    expect(await main.xlen(transport.keys.stream)).toBe(0);
+    await transport.close();
+    await producer.quit();
+  });
+});
