@@ -38,15 +38,14 @@ const ioModules = [
 ];
 
 /**
- * The layer graph: env/rules ← env/gym ← agents (which also uses nn and redis) ← training; serve uses
- * all of them; nn knows no game; redis (the connection helpers) knows nothing of ours; nothing
+ * The layer graph: env/rules ← env/gym ← agents (which also uses nn) ← training; serve uses
+ * all of them; nn knows no game; nothing
  * imports cli or bench. Each entry: a folder, and the folders of ours it must not import from.
  */
 const layers = {
-  'env/rules': ['env/gym', 'env/index.ts', 'nn', 'redis', 'agents', 'training', 'serve', 'cli', 'bench', 'scripts'],
-  'env/gym': ['env/index.ts', 'nn', 'redis', 'agents', 'training', 'serve', 'cli', 'bench', 'scripts'],
-  nn: ['env', 'redis', 'agents', 'training', 'serve', 'cli', 'bench', 'scripts'],
-  redis: ['env', 'nn', 'agents', 'training', 'serve', 'cli', 'bench', 'scripts'],
+  'env/rules': ['env/gym', 'env/index.ts', 'nn', 'agents', 'training', 'serve', 'cli', 'bench', 'scripts'],
+  'env/gym': ['env/index.ts', 'nn', 'agents', 'training', 'serve', 'cli', 'bench', 'scripts'],
+  nn: ['env', 'agents', 'training', 'serve', 'cli', 'bench', 'scripts'],
   agents: ['training', 'serve', 'cli', 'bench', 'scripts'],
   training: ['serve', 'cli', 'bench', 'scripts'],
   serve: ['cli', 'bench', 'scripts'],

@@ -2,7 +2,7 @@
 // without a restart (serve/models.ts): checked against this build's and the servers' observation
 // and action-space versions first.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { connectRedis, redactUrl } from '../training/redisTransport.js';
+import { connectRedis, redactUrl } from '../agents/redisConnection.js';
 import { publishModel } from '../serve/models.js';
 import { parseAgentSpec } from '../agents/registry.js';
 

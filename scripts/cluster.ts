@@ -1,11 +1,10 @@
 // `npm run cluster`: a developer's cluster on loopback — a Redis, N `yaniv serve` processes and nginx
 // in front (deploy/nginx.conf.template) — printing the URL to play at; Ctrl-C stops them all.
-//   npm run cluster -- [--processes 3] [--port 8080] [--agents strong,novice] [--print-config]
+//   npm run cluster -- [--processes 3] [--port 8080] [--agents strong,novice]
+//   npm run cluster -- --print-config [--servers 10.0.0.11:8081,10.0.0.12:8081] [--port 443]   (the nginx configuration only)
 // Kill one process (its pid is printed) and watch its players reconnect through nginx to another.
 import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { packageRoot } from '../agents/modelFolder.js';
 import { NginxServer, nginxBinary, renderNginxConfig } from './nginxServer.js';
 import { RedisServer, freePort } from './redisServer.js';
 import { ServeProcess } from './serveProcess.js';
@@ -16,6 +15,7 @@ const { values } = parseArgs({
     port: { type: 'string', default: '8080' },
     agents: { type: 'string' },
     'print-config': { type: 'boolean', default: false },
+    servers: { type: 'string' },
   },
 });
 
@@ -31,24 +31,23 @@ function whole(name: string, text: string, min: number, max: number): number {
 const count = whole('processes', values.processes, 1, 32);
 const port = whole('port', values.port, 0, 65535);
 
-/** Whether this build's `yaniv serve` keeps its tables in Redis (--redis). */
-function serveTakesRedis(): boolean {
-  const help = spawnSync(process.execPath, [path.join(packageRoot(), 'dist', 'cli', 'main.js'), 'serve', '--help'], { encoding: 'utf8' });
-  return help.stdout.includes('--redis');
-}
-
 async function main(): Promise<void> {
   const ports = await ServeProcess.ports(count);
   const peers = ports.map((p) => `127.0.0.1:${p}`);
   if (values['print-config']) {
-    process.stdout.write(renderNginxConfig({ prefix: '/var/lib/yaniv-nginx', listen: `127.0.0.1:${port}`, servers: peers }));
+    // For real machines: --servers the processes' --peers list.
+    const servers = values.servers?.split(',').map((s) => s.trim()) ?? peers;
+    process.stdout.write(renderNginxConfig({ prefix: '/var/lib/yaniv-nginx', listen: `127.0.0.1:${port}`, servers }));
     return;
   }
   if (nginxBinary() === null) {
     process.stderr.write('cluster: nginx not found (install it with: apt-get install -y nginx-light)\n');
     process.exit(2);
   }
-  const redis = serveTakesRedis() ? await RedisServer.start() : null;
+  const withRedis = spawnSync('redis-server', ['--version']).status === 0;
+  if (!withRedis)
+    process.stderr.write('cluster: redis-server not found (apt-get install -y redis-server): each table lives in one process only\n');
+  const redis = withRedis ? await RedisServer.start() : null;
   const args = ['--peers', peers.join(','), '--log-level', 'warn', ...(values.agents ? ['--agents', values.agents] : [])];
   if (redis) args.push('--redis', redis.url);
   const servers: ServeProcess[] = [];
@@ -86,7 +85,7 @@ async function main(): Promise<void> {
       `cluster: play the bots at ${nginx.httpUrl} (WebSocket ${nginx.url}); Ctrl-C stops everything`,
       ...lines,
       `  nginx: ${nginx.configFile}`,
-      `  redis: ${redis ? redis.url : 'none (this build of yaniv serve has no --redis: tables live in one process)'}`,
+      `  redis: ${redis ? `${redis.url} (every table in it: kill a process and its players go on elsewhere)` : 'none (each table lives in one process)'}`,
       '',
     ].join('\n'),
   );

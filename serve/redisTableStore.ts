@@ -19,7 +19,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { connectRedis, redactUrl } from '../redis/connect.js';
+import { connectRedis, redactUrl } from '../agents/redisConnection.js';
 import type { TableSettings } from './table.js';
 import {
   type Claim,

@@ -40,7 +40,7 @@ import { TableRegistry } from './tables.js';
 import { MemoryTableStore, type TableStore } from './tableStore.js';
 import { RedisTableStore } from './redisTableStore.js';
 import { ModelVersions } from './models.js';
-import { connectRedis } from '../training/redisTransport.js';
+import { connectRedis } from '../agents/redisConnection.js';
 import { VIEW_FORMAT } from './viewJson.js';
 
 export interface RunningServer {

@@ -89,11 +89,7 @@ export function followUp(state: Msg<'state'>, planned: PlannedDraw | null): ActM
 }
 
 /** The advise request the advisor should send for this state, or null (off, not the player's move, or nothing to choose). */
-export function adviceRequest(
-  state: Msg<'state'> | null,
-  agent: string,
-  planned: PlannedDraw | null,
-): Extract<Outgoing, { type: 'advise' }> | null {
+export function adviceRequest(state: Msg<'state'> | null, agent: string, planned: PlannedDraw | null): Outgoing<'advise'> | null {
   if (state === null || planned !== null || state.toMove !== state.seat || state.legal.length === 0) return null;
   if (state.legal.length === 1 && state.legal[0].kind === 'pass') return null;
   return { type: 'advise', table: state.table, agent };

@@ -5,12 +5,15 @@
  * it), the link opens a new one with growing pauses and says hello again; the page then takes
  * its table back with `resume` (serve/PROTOCOL.md, "Reconnect").
  */
-import { type ClientMessage, JSON_SUBPROTOCOL, type Msg, type ServerMessage, VERSION } from './protocol.js';
+import { type ClientMessageType, JSON_SUBPROTOCOL, type Msg, type ReplyTo, type Request, type ServerMessage, VERSION } from './protocol.js';
 
 export type LinkStatus = 'connecting' | 'open' | 'reconnecting';
 
-/** A request as the page writes it; the link gives it an id. */
-export type Outgoing = ClientMessage extends infer M ? (M extends ClientMessage ? Omit<M, 'id'> : never) : never;
+/** A request as the page writes it (of one type, or any); the link gives it an id. */
+export type Outgoing<T extends ClientMessageType = ClientMessageType> = T extends ClientMessageType ? Omit<Request<T>, 'id'> : never;
+
+/** What a request of type T resolves with: its success reply, or the server's refusal. */
+export type Answer<T extends ClientMessageType> = ReplyTo<T> | Msg<'error'>;
 
 export interface LinkListener {
   /** Every message the server sends, replies included. */
@@ -54,13 +57,16 @@ export class ServerLink {
     this.abandon();
   }
 
-  /** Sends a request and resolves with the reply that carries its id (an `error` reply included). */
-  request(message: Outgoing): Promise<ServerMessage> {
+  /**
+   * Sends a request and resolves with the reply that carries its id: the reply its type gets
+   * (the server's REPLY_TYPES, which its tests hold every request to) or an `error`.
+   */
+  request<M extends Outgoing>(message: M): Promise<Answer<M['type']>> {
     const socket = this.socket;
     if (socket === null || socket.readyState !== WebSocket.OPEN) return Promise.reject(new Error('not connected to the server'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
+      this.waiting.set(id, { resolve: (reply) => resolve(reply as Answer<M['type']>), reject });
       socket.send(JSON.stringify({ ...message, id }));
     });
   }
@@ -82,7 +88,7 @@ export class ServerLink {
     };
   }
 
-  private welcomed(reply: ServerMessage): void {
+  private welcomed(reply: Answer<'hello'>): void {
     if (reply.type !== 'welcome') {
       this.listener.message(reply);
       return;

@@ -7,7 +7,17 @@
 import type { MAX_PLAYERS as ENGINE_MAX_PLAYERS, MIN_PLAYERS as ENGINE_MIN_PLAYERS } from '../env/rules/rules.js';
 import type { PROTOCOL_VERSION, SUBPROTOCOLS } from '../serve/protocol.js';
 
-export type { ClientMessage, LegalAction, Msg, RankedAction, RequestId, ServerMessage } from '../serve/protocol.js';
+export type {
+  ClientMessage,
+  ClientMessageType,
+  LegalAction,
+  Msg,
+  RankedAction,
+  ReplyTo,
+  Request,
+  RequestId,
+  ServerMessage,
+} from '../serve/protocol.js';
 export type { ViewJson } from '../serve/viewJson.js';
 
 export const VERSION: typeof PROTOCOL_VERSION = 1;

@@ -8,8 +8,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { type Game, type TableInfo, dismissResult, newGame, receive } from './game.js';
 import { type Effect, type Intent, type PlannedDraw, adviceRequest, followUp, refusal, resolveIntent, type ActMove } from './intents.js';
 import { belongsToTarget, intentOf } from './keyboard.js';
-import { type LinkStatus, type Outgoing, ServerLink } from './link.js';
-import type { Msg, ServerMessage } from './protocol.js';
+import { type Answer, type LinkStatus, type Outgoing, ServerLink } from './link.js';
+import type { Msg } from './protocol.js';
 import { type TableSettings, createTableRequest, settingsOf } from './setup.js';
 import { type SavedTable, forgetTable, loadTable, saveTable } from './storage.js';
 
@@ -25,6 +25,9 @@ export function serverUrl(location: Location, table?: string): string {
   if (table !== undefined) url.searchParams.set('table', table);
   return url.href;
 }
+
+/** Sends a request on the link; resolves with its reply or the server's refusal (link.ts). */
+type SendRequest = <M extends Outgoing>(message: M) => Promise<Answer<M['type']>>;
 
 export interface Session {
   readonly linkStatus: LinkStatus;
@@ -62,7 +65,7 @@ export function useSession(): Session {
   const actedAt = useRef<number | null>(null);
   const planned = useRef<PlannedDraw | null>(null);
 
-  const request = (message: Outgoing): Promise<ServerMessage> =>
+  const request: SendRequest = (message) =>
     link.current ? link.current.request(message) : Promise.reject(new Error('not connected to the server'));
 
   // ---------------------------------------------------------------- the connection
@@ -88,10 +91,10 @@ export function useSession(): Session {
   async function resume(saved: SavedTable): Promise<void> {
     const reply = await request({ type: 'resume', table: saved.table, token: saved.token }).catch(() => null);
     if (reply === null) return;
-    if (reply.type !== 'resumed') {
+    if (reply.type === 'error') {
       forgetTable();
       setGame(null);
-      setNotice(`Your table could not be taken back (${reply.type === 'error' ? reply.message : reply.type}): deal a new one.`);
+      setNotice(`Your table could not be taken back (${reply.message}): deal a new one.`);
       return;
     }
     actedAt.current = null;
@@ -120,7 +123,7 @@ export function useSession(): Session {
     const reply = await request(createTableRequest(chosen)).catch((error: Error) => error);
     setBusy(false);
     if (reply instanceof Error) return setNotice(reply.message);
-    if (reply.type !== 'table_created') return setNotice(reply.type === 'error' ? reply.message : `unexpected ${reply.type}`);
+    if (reply.type === 'error') return setNotice(reply.message);
     const info = tableInfo(reply);
     saveTable({ table: info.table, token: info.token, rounds: [] });
     actedAt.current = null;
@@ -241,7 +244,7 @@ function useAdvisor(
   welcome: Msg<'welcome'> | null,
   state: Msg<'state'> | null,
   resumes: number,
-  request: (message: Outgoing) => Promise<ServerMessage>,
+  request: SendRequest,
   pending: () => PlannedDraw | 'sending' | null,
 ): AdvisorState {
   const [on, setOn] = useState(false);
@@ -260,7 +263,7 @@ function useAdvisor(
     const asked = state.counter;
     request(wanted).then(
       (reply) => {
-        if (reply.type === 'advice' && counter.current === asked) setAdvice({ counter: asked, advice: reply });
+        if (reply.type !== 'error' && counter.current === asked) setAdvice({ counter: asked, advice: reply });
       },
       () => undefined,
     );

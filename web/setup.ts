@@ -43,7 +43,7 @@ export function settingsOf(info: TableInfo): TableSettings {
 }
 
 /** The create_table request for these settings: the player in seat 0, no move deadline (people think). */
-export function createTableRequest(settings: TableSettings): Outgoing {
+export function createTableRequest(settings: TableSettings): Outgoing<'create_table'> {
   return {
     type: 'create_table',
     seats: ['client', ...settings.bots],

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { Job, Queue, QueueEvents, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { connectRedis, redactUrl } from '../../redis/connect.js';
+import { connectRedis, redactUrl } from '../redisConnection.js';
 import { BuildMismatchError, QUEUE_NAME, benchAliveKey, buildId, makeJob, parseJobResult, splitIntoJobs } from './benchJob.js';
 import type { GameDispatcher } from './dispatch.js';
 import type { ScheduledGame } from './schedule.js';
@@ -82,6 +82,8 @@ export async function queueDispatcher(options: QueueDispatcherOptions): Promise<
           options.log(`job ${id} stalled (its worker stopped answering): back on the queue for another worker`);
         },
       });
+      // A job failing while the jobs are still being added is handled by the await below.
+      finished.done.catch(() => undefined);
       await queueEvents.waitUntilReady();
       const alive = keepAlive(main, bench);
       const status = watchStatus(queue, games.length, () => sum(played) + sum(progress), options);

@@ -10,7 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseRecord, replay } from '../../env/index.js';
 import type { Msg } from '../../serve/protocol.js';
 import { UpstreamRing } from '../../serve/ring.js';
@@ -18,7 +18,7 @@ import { packageRoot } from '../../agents/modelFolder.js';
 import { NginxServer, nginxAvailable } from '../../scripts/nginxServer.js';
 import { RedisServer, redisAvailable } from '../../scripts/redisServer.js';
 import { ServeProcess } from '../../scripts/serveProcess.js';
-import { LONG, until } from '../serve/helpers.js';
+import { LONG, TestClient, chooser, playToEnd, until } from '../serve/helpers.js';
 import { ClusterPlayer } from './player.js';
 
 const MAIN = path.join(packageRoot(), 'dist', 'cli', 'main.js');
@@ -50,12 +50,6 @@ describe.runIf(available)('behind nginx with the tables in Redis', () => {
   beforeAll(async () => {
     redis = await RedisServer.start();
     folder = mkdtempSync(path.join(tmpdir(), 'yaniv-failover-'));
-  });
-  afterAll(() => {
-    redis?.dispose();
-    rmSync(folder, { recursive: true, force: true });
-  });
-  beforeEach(async () => {
     ports = await ServeProcess.ports(3);
     const peers = ports.map((p) => `127.0.0.1:${p}`);
     args = [
@@ -76,9 +70,40 @@ describe.runIf(available)('behind nginx with the tables in Redis', () => {
     nginx = await NginxServer.start(peers);
     ring = new UpstreamRing(peers);
   });
-  afterEach(async () => {
+  afterAll(async () => {
     await nginx?.dispose();
     await Promise.all(servers.map((s) => s.stop('SIGKILL')));
+    redis?.dispose();
+    rmSync(folder, { recursive: true, force: true });
+  });
+  // A test that stopped a process leaves it to be started again, on its port (the same ring), for the next.
+  afterEach(async () => {
+    for (const [i, port] of ports.entries()) if (!servers[i].running) servers[i] = await ServeProcess.start(args, { port });
+  });
+
+  it('a resume through another process than the owner takes the table over there; the owner tells its connection resumed_elsewhere', async () => {
+    const owner = await TestClient.greeted(at());
+    const created = await owner.request<Msg<'table_created'>>({
+      type: 'create_table',
+      seats: ['client', 'novice'],
+      rules: { eliminationLimit: 30 },
+      seed: 9,
+    });
+    let other: TestClient | null = null;
+    for (let tries = 0; tries < 30 && other === null; tries++) {
+      const probe = await TestClient.greeted(at());
+      const mark = await probe.request<Msg<'table_created'>>({ type: 'create_table', seats: ['client', 'novice'], seed: tries });
+      await probe.close();
+      if (ring.owner(mark.table) !== ring.owner(created.table)) other = await TestClient.greeted(at(mark.table));
+    }
+    if (other === null) throw new Error('no table landed on another process');
+    expect(await other.request({ type: 'resume', table: created.table, token: created.token })).toMatchObject({ type: 'resumed' });
+    expect(await owner.next((m) => m.type === 'table_closed', 0)).toMatchObject({ table: created.table, reason: 'resumed_elsewhere' });
+    const over = await playToEnd(other, created.table, chooser(9));
+    const { result } = replay(parseRecord(over.record));
+    expect(result.ok && result.totals).toEqual(over.totals);
+    await owner.close();
+    await other.close();
   });
 
   const players = (count: number, rules: object, thinkMs = 0) =>
@@ -130,6 +155,7 @@ describe.runIf(available)('behind nginx with the tables in Redis', () => {
     const games = Promise.all(list.map((p) => p.play()));
     await allPast(list, 2);
     for (const [i, port] of ports.entries()) {
+      expect(list.filter((p) => !p.frames.some((m) => m.type === 'game_over')).length, 'games in play at each restart').toBeGreaterThan(0);
       await servers[i].stop('SIGTERM');
       servers[i] = await ServeProcess.start(args, { port });
     }
