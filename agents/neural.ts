@@ -31,6 +31,13 @@ import { resolveModelDir } from './modelFolder.js';
 import { opponents, stallPenalty } from './tactics.js';
 import type { PlayerView } from '../env/rules/view.js';
 import { TAKE_START, PASS_ACTION, YANIV_ACTION } from '../env/gym/actionLayout.js';
+import {
+  ACTION_CONTEXT_SIZE,
+  ACTION_FEATURES_VERSION,
+  ACTION_FEATURE_SIZE,
+  actionContextOfView,
+  writeLegalActionFeatures,
+} from '../env/gym/actionFeatures.js';
 
 export { DEFAULT_MODEL, resolveModelDir } from './modelFolder.js';
 
@@ -48,10 +55,15 @@ export function neuralAgent(net: Network<PolicyValueConfig>, options: NeuralOpti
       `network takes ${net.config.observationSize} inputs and ${net.config.actionCount} actions; the game has ${OBSERVATION_SIZE} and ${ACTION_COUNT}`,
     );
   }
+  const scoring = net.config.actionFeatures;
+  if (scoring !== 0 && scoring !== ACTION_FEATURE_SIZE)
+    throw new Error(`network scores actions from ${scoring} features; the game gives ${ACTION_FEATURE_SIZE} (${ACTION_FEATURES_VERSION})`);
   const greedy = options.greedy ?? true;
   // One position: plain JS (nn/singleEvaluator.ts), several times faster than tfjs for a batch of one.
   const single = new SinglePolicyValueEvaluator(net);
   let rng: Rng = seededRng(0);
+  /** The one position's features, reused (entries of illegal actions are never read). */
+  let singleFeatures: Float32Array | undefined;
 
   const decide = (probabilities: Float32Array, offset: number, { mask, view }: DecisionInput, value: number): Decision => {
     const legal: number[] = [];
@@ -86,7 +98,9 @@ export function neuralAgent(net: Network<PolicyValueConfig>, options: NeuralOpti
       rng = seededRng(seed);
     },
     act(input: DecisionInput): Decision {
-      const out = single.evaluate(input.observation, input.mask);
+      const features =
+        scoring > 0 ? actionFeaturesOf([input], input.mask, (singleFeatures ??= new Float32Array(ACTION_COUNT * scoring))) : undefined;
+      const out = single.evaluate(input.observation, input.mask, features);
       return decide(out.probabilities, 0, input, out.value);
     },
     actBatch(inputs: readonly DecisionInput[]): Decision[] {
@@ -97,10 +111,19 @@ export function neuralAgent(net: Network<PolicyValueConfig>, options: NeuralOpti
         observations.set(input.observation, i * OBSERVATION_SIZE);
         masks.set(input.mask, i * ACTION_COUNT);
       });
-      const out = evaluatePolicyValue(net, observations, masks);
+      const out = evaluatePolicyValue(net, observations, masks, scoring > 0 ? actionFeaturesOf(inputs, masks) : undefined);
       return inputs.map((input, i) => decide(out.probabilities, i * ACTION_COUNT, input, out.values[i]));
     },
   };
+}
+
+/** The legal actions' features of each input (masks: theirs, row after row), from its seat's view (env/gym/actionFeatures.ts), in the network's dense layout. */
+function actionFeaturesOf(inputs: readonly DecisionInput[], masks: ArrayLike<number>, out?: Float32Array): Float32Array {
+  const contexts = new Int16Array(inputs.length * ACTION_CONTEXT_SIZE);
+  inputs.forEach((input, i) => actionContextOfView(input.view, contexts, i * ACTION_CONTEXT_SIZE));
+  const features = out ?? new Float32Array(inputs.length * ACTION_COUNT * ACTION_FEATURE_SIZE);
+  writeLegalActionFeatures(contexts, inputs.length, masks, features);
+  return features;
 }
 
 /**
@@ -144,6 +167,7 @@ export async function loadNeuralAgent(
   const { network, metadata } = await loadNetwork(dir, {
     observationVersion: OBSERVATION_VERSION,
     actionSpaceVersion: ACTION_SPACE_VERSION,
+    actionFeaturesVersion: ACTION_FEATURES_VERSION,
   });
   return { agent: neuralAgent(network, options), network, metadata, dir };
 }

@@ -33,7 +33,7 @@ function readOut(outputs: tf.Tensor[]): Float32Array[] {
   }
 }
 
-/** Logits and value for a batch of observations, without the softmax: the bare forward pass, read back. */
+/** Logits and value for a batch of observations, without the softmax: the bare forward pass, read back (without the action-scoring term). */
 export function evaluateLogitsValue(
   net: Network<PolicyValueConfig>,
   observations: Float32Array,
@@ -41,6 +41,41 @@ export function evaluateLogitsValue(
   const rows = rowsOf(observations, net.config.observationSize, 'observations');
   const [logits, values] = readAll(() => net.model.apply(tf.tensor2d(observations, [rows, net.config.observationSize])) as tf.Tensor[]);
   return { logits, values, rows };
+}
+
+/**
+ * Per-action features for a network with an action-scoring head (config.actionFeatures = K):
+ * `[rows, actionCount, K]` row-major, read at legal entries only (the others may hold anything).
+ */
+export type ActionFeatureRows = Float32Array;
+
+function checkActionFeatures(net: Network<PolicyValueConfig>, rows: number, features: ActionFeatureRows | undefined): void {
+  const { actionFeatures, actionCount } = net.config;
+  if (actionFeatures === 0) return;
+  if (features === undefined) throw new Error(`the network scores actions from ${actionFeatures} features each: give them`);
+  if (features.length !== rows * actionCount * actionFeatures)
+    throw new Error(`action features have ${features.length} numbers, expected ${rows} × ${actionCount} × ${actionFeatures}`);
+}
+
+/** Adds gate[r] · features[r, a] to target[r, a] at every legal entry: the action-scoring term of the logits. */
+function addActionTerms(
+  target: Float32Array,
+  legalMask: ArrayLike<number>,
+  rows: number,
+  actionCount: number,
+  gate: Float32Array,
+  features: ActionFeatureRows,
+): void {
+  const width = gate.length / rows;
+  for (let r = 0; r < rows; r++) {
+    const g = r * width;
+    for (let i = r * actionCount, end = i + actionCount; i < end; i++) {
+      if (!(legalMask[i] > 0)) continue;
+      let term = 0;
+      for (let k = 0, f = i * width; k < width; k++, f++) term += gate[g + k] * features[f];
+      target[i] += term;
+    }
+  }
 }
 
 /** Writes fill into target at every illegal entry of legalMask ([rows, actionCount], > 0 = legal); returns the rows without a legal action. */
@@ -99,27 +134,33 @@ export function evaluatePolicyValue(
   net: Network<PolicyValueConfig>,
   observations: Float32Array,
   legalMask: ArrayLike<number>,
+  actionFeatures?: ActionFeatureRows,
 ): PolicyValueOutput {
   const backend = activeWasmBackend();
-  if (backend === null) return evaluatePolicyValueWithPenalty(net, observations, legalMask);
+  if (backend === null) return evaluatePolicyValueWithPenalty(net, observations, legalMask, actionFeatures);
   const { observationSize, actionCount } = net.config;
   const rows = checkPolicyInputs(net, observations, legalMask);
+  checkActionFeatures(net, rows, actionFeatures);
   let emptyRows: number[] | null = null;
   const outputs = tf.tidy(() => {
     const x = tf.tensor2d(observations, [rows, observationSize]);
-    const [logits, value] = net.model.apply(x) as tf.Tensor[];
+    const [logits, value, gate] = net.model.apply(x) as tf.Tensor[];
     // Only a buffer nothing else refers to (a fresh kernel output) may be written in place.
     if (logits.dtype !== 'float32' || backend.refCount(logits.dataId) !== 1) return [];
-    // The view is taken just before the loop: a wasm allocation can grow the heap and detach it.
-    emptyRows = scanMask(legalMask, rows, actionCount, backend.typedArrayFromHeap(logits) as Float32Array, -Infinity);
+    const gateValues = gate === undefined ? null : (gate.dataSync() as Float32Array);
+    // The view is taken just before the loops: a wasm allocation can grow the heap and detach it.
+    const heap = backend.typedArrayFromHeap(logits) as Float32Array;
+    if (gateValues !== null && actionFeatures !== undefined) addActionTerms(heap, legalMask, rows, actionCount, gateValues, actionFeatures);
+    emptyRows = scanMask(legalMask, rows, actionCount, heap, -Infinity);
     return [tf.softmax(logits), value];
   });
-  if (emptyRows === null) return evaluatePolicyValueWithPenalty(net, observations, legalMask);
+  if (emptyRows === null) return evaluatePolicyValueWithPenalty(net, observations, legalMask, actionFeatures);
   const [probabilities, values] = readOut(outputs);
   const empty: number[] = emptyRows;
   for (let r = 0, e = 0; r < rows; r++) {
     if (e < empty.length && empty[e] === r) e++;
-    else if (Number.isNaN(probabilities[r * actionCount])) return evaluatePolicyValueWithPenalty(net, observations, legalMask);
+    else if (Number.isNaN(probabilities[r * actionCount]))
+      return evaluatePolicyValueWithPenalty(net, observations, legalMask, actionFeatures);
   }
   return finishPolicy(probabilities, values, rows, actionCount, empty);
 }
@@ -134,14 +175,19 @@ export function evaluatePolicyValueWithPenalty(
   net: Network<PolicyValueConfig>,
   observations: Float32Array,
   legalMask: ArrayLike<number>,
+  actionFeatures?: ActionFeatureRows,
 ): PolicyValueOutput {
   const { observationSize, actionCount } = net.config;
   const rows = checkPolicyInputs(net, observations, legalMask);
+  checkActionFeatures(net, rows, actionFeatures);
   const penalty = new Float32Array(rows * actionCount);
   const emptyRows = scanMask(legalMask, rows, actionCount, penalty, -ILLEGAL_PENALTY);
   const [probabilities, values] = readAll(() => {
     const x = tf.tensor2d(observations, [rows, observationSize]);
-    const [logits, value] = net.model.apply(x) as tf.Tensor[];
+    const [logits, value, gate] = net.model.apply(x) as tf.Tensor[];
+    // The action-scoring term rides on the penalty (0 at legal entries): added after the clip.
+    if (gate !== undefined && actionFeatures !== undefined)
+      addActionTerms(penalty, legalMask, rows, actionCount, gate.dataSync() as Float32Array, actionFeatures);
     // A row with a legal action has its max at a legal entry, and every illegal entry lies ≥ 2e30
     // below it, so the softmax gives those exactly 0.
     const penalised = tf.add(tf.clipByValue(logits, -LOGIT_LIMIT, LOGIT_LIMIT), tf.tensor2d(penalty, [rows, actionCount]));

@@ -15,6 +15,14 @@ export const PolicyValueConfigSchema = z.strictObject({
   observationSize: z.number().int().positive().describe('length of the observation vector'),
   actionCount: z.number().int().positive().describe('size of the fixed action space (one logit each)'),
   hiddenUnits: units.describe('widths of the shared hidden layers, input side first'),
+  actionFeatures: z
+    .number()
+    .int()
+    .nonnegative()
+    .default(0)
+    .describe(
+      "features per action of the action-scoring head (0: none): an action's logit gains (the top hidden layer · W + b) · the action's features, which the caller supplies",
+    ),
   activation,
   seed,
 });
@@ -29,7 +37,11 @@ export type NetworkConfigInput = z.input<typeof NetworkConfigSchema>;
 export interface Network<C extends NetworkConfig = NetworkConfig> {
   /** The validated config, a copy owned by the network. */
   readonly config: C;
-  /** Input [N, observationSize] → outputs [logits [N, actionCount], value [N, 1]]. */
+  /**
+   * Input [N, observationSize] → outputs [logits [N, actionCount], value [N, 1]], and with
+   * actionFeatures > 0 a third, the action gate [N, actionFeatures]: the full logit of action a is
+   * logits[a] + gate · features(a) (nn/inference.ts adds it).
+   */
   readonly model: tf.LayersModel;
 }
 
@@ -70,8 +82,13 @@ function buildPolicyValue(config: PolicyValueConfig): tf.LayersModel {
   const trunk = denseStack(observation, config.hiddenUnits, config, 'trunk', seeds);
   const logits = head(trunk, config.actionCount, 'policy_logits', seeds);
   const value = head(trunk, 1, 'value', seeds);
-  return tf.model({ inputs: observation, outputs: [logits, value], name: 'policy_value' });
+  const outputs = [logits, value];
+  if (config.actionFeatures > 0) outputs.push(head(trunk, config.actionFeatures, ACTION_GATE, seeds));
+  return tf.model({ inputs: observation, outputs, name: 'policy_value' });
 }
+
+/** The name of the action-scoring head's layer. */
+export const ACTION_GATE = 'action_gate';
 
 export function buildNetwork(input: NetworkConfigInput): Network {
   const config = parseConfig(NetworkConfigSchema, structuredClone(input), 'network config');
@@ -94,6 +111,24 @@ export function widenInputs(net: Network<PolicyValueConfig>, observationSize: nu
   wide.model.setWeights([padded, ...rest]);
   padded.dispose();
   return wide;
+}
+
+/**
+ * The same network with an action-scoring head of `actionFeatures` features, all its weights 0:
+ * it plays exactly as the network did until training moves them. Every other weight is copied.
+ */
+export function withActionScoring(net: Network<PolicyValueConfig>, actionFeatures: number): Network<PolicyValueConfig> {
+  if (net.config.actionFeatures !== 0) throw new Error(`the network already scores actions (${net.config.actionFeatures} features)`);
+  const scored = buildNetwork({ ...net.config, actionFeatures });
+  for (const layer of net.model.layers) {
+    const weights = layer.getWeights();
+    if (weights.length > 0) scored.model.getLayer(layer.name).setWeights(weights);
+  }
+  const gate = scored.model.getLayer(ACTION_GATE);
+  const zeros = gate.getWeights().map((w) => tf.zerosLike(w));
+  gate.setWeights(zeros);
+  tf.dispose(zeros);
+  return scored;
 }
 
 /** The model's trainable variables in layer order: the order optimizer state is saved and restored in. */

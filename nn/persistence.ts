@@ -15,6 +15,11 @@ export const ModelMetadataSchema = z.strictObject({
   formatVersion: z.number().int().describe('version of this directory layout and metadata schema'),
   observationVersion: z.string().min(1).describe('version of the observation encoding the network was trained on'),
   actionSpaceVersion: z.string().min(1).describe('version of the action space the network was trained on'),
+  actionFeaturesVersion: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('version of the per-action features an action-scoring network (network.actionFeatures > 0) was trained on'),
   network: NetworkConfigSchema.describe('config the network was built from'),
   training: z.record(z.string(), z.unknown()).describe('training config of the run that produced it, opaque here'),
   backend: z.string().describe('tfjs backend that wrote it'),
@@ -26,6 +31,11 @@ export type ModelMetadata = z.output<typeof ModelMetadataSchema>;
 export const SaveOptionsSchema = z.strictObject({
   observationVersion: z.string().min(1).describe('version string supplied by the observation encoder'),
   actionSpaceVersion: z.string().min(1).describe('version string supplied by the action space'),
+  actionFeaturesVersion: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('version string supplied by the action features (kept for networks that score actions)'),
   training: z.record(z.string(), z.unknown()).default({}).describe('training config to record, opaque here'),
 });
 export type SaveOptions = z.input<typeof SaveOptionsSchema>;
@@ -34,6 +44,11 @@ export type SaveOptions = z.input<typeof SaveOptionsSchema>;
 export const ExpectedMetadataSchema = z.strictObject({
   observationVersion: z.string().min(1).describe('observation version this build produces'),
   actionSpaceVersion: z.string().min(1).describe('action-space version this build uses'),
+  actionFeaturesVersion: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('action-features version this build computes (checked for networks that score actions)'),
 });
 export type ExpectedMetadata = z.input<typeof ExpectedMetadataSchema>;
 
@@ -97,6 +112,9 @@ export async function saveNetwork(network: Network, dir: string, options: SaveOp
       formatVersion: MODEL_FORMAT_VERSION,
       observationVersion: opts.observationVersion,
       actionSpaceVersion: opts.actionSpaceVersion,
+      ...(network.config.actionFeatures > 0 && opts.actionFeaturesVersion !== undefined
+        ? { actionFeaturesVersion: opts.actionFeaturesVersion }
+        : {}),
       network: network.config,
       training: structuredClone(opts.training),
       backend: tf.getBackend(),
@@ -126,8 +144,16 @@ export async function readMetadata(dir: string, expected: ExpectedMetadata): Pro
   if (metadata.actionSpaceVersion !== want.actionSpaceVersion) {
     throw new MetadataMismatchError('action-space version', metadata.actionSpaceVersion, want.actionSpaceVersion, dir);
   }
+  if (metadata.network.actionFeatures > 0) {
+    // Saved without the field: written before it existed, by builds whose features were the first version.
+    const saved = metadata.actionFeaturesVersion ?? FIRST_ACTION_FEATURES_VERSION;
+    if (saved !== want.actionFeaturesVersion)
+      throw new MetadataMismatchError('action-features version', saved, want.actionFeaturesVersion, dir);
+  }
   return metadata;
 }
+
+const FIRST_ACTION_FEATURES_VERSION = 'yaniv-action-features/1';
 
 /** Loads a network saved by saveNetwork, after checking its metadata against what the caller expects. */
 export async function loadNetwork(dir: string, expected: ExpectedMetadata): Promise<{ network: Network; metadata: ModelMetadata }> {

@@ -6,7 +6,7 @@
  * at 0 after ReLU skip theirs, and only the legal actions' logits are computed. It gives what
  * `evaluatePolicyValue` gives to float rounding (tested against it); batches stay with tfjs.
  */
-import type { Network, PolicyValueConfig } from './networks.js';
+import { ACTION_GATE, type Network, type PolicyValueConfig } from './networks.js';
 
 interface Dense {
   readonly kernel: Float32Array;
@@ -37,6 +37,9 @@ export class SinglePolicyValueEvaluator {
   private readonly trunk: Dense[];
   private readonly policy: Dense;
   private readonly valueHead: Dense;
+  /** The action-scoring head, when the network has one. */
+  private readonly gateHead: Dense | null;
+  private readonly gate: Float64Array;
   private readonly activation: (x: number) => number;
   private readonly hidden: Float64Array[];
   private readonly logits: Float64Array;
@@ -48,12 +51,15 @@ export class SinglePolicyValueEvaluator {
     this.trunk = hiddenUnits.map((_, i) => denseOf(net, `trunk_${i + 1}`));
     this.policy = denseOf(net, 'policy_logits');
     this.valueHead = denseOf(net, 'value');
+    this.gateHead = net.config.actionFeatures > 0 ? denseOf(net, ACTION_GATE) : null;
+    this.gate = new Float64Array(net.config.actionFeatures);
     this.activation = ACTIVATIONS[activation];
     this.hidden = hiddenUnits.map((units) => new Float64Array(units));
     this.logits = new Float64Array(net.config.actionCount);
   }
 
-  evaluate(observation: Float32Array, mask: ArrayLike<number>): SingleOutput {
+  /** With an action-scoring head, `actionFeatures` holds [actionCount, K] (read at legal actions only). */
+  evaluate(observation: Float32Array, mask: ArrayLike<number>, actionFeatures?: Float32Array): SingleOutput {
     let input: ArrayLike<number> = observation;
     this.trunk.forEach((layer, i) => {
       const out = this.hidden[i];
@@ -64,11 +70,18 @@ export class SinglePolicyValueEvaluator {
     const h = input;
     const { kernel, bias, units: actions } = this.policy;
     const probabilities = new Float32Array(actions);
+    const width = this.gate.length;
+    if (this.gateHead !== null) {
+      if (actionFeatures === undefined || actionFeatures.length !== actions * width)
+        throw new Error(`the network scores actions from ${width} features each: give ${actions} × ${width} of them`);
+      forward(this.gateHead, h, this.gate);
+    }
     let max = -Infinity;
     for (let a = 0; a < actions; a++) {
       if (!mask[a]) continue;
       let logit = bias[a];
       for (let j = 0; j < h.length; j++) if (h[j] !== 0) logit += h[j] * kernel[j * actions + a];
+      if (actionFeatures !== undefined) for (let k = 0; k < width; k++) logit += this.gate[k] * actionFeatures[a * width + k];
       this.logits[a] = logit;
       if (logit > max) max = logit;
     }

@@ -2,6 +2,13 @@
 // environment options, action ranges, observation segments), so they never drift:
 // `npm run docs` rewrites them; test/docs.test.ts fails when they are stale.
 import { readFileSync, writeFileSync } from 'node:fs';
+import {
+  ACTION_CONTEXT_SEGMENTS,
+  ACTION_CONTEXT_SIZE,
+  ACTION_FEATURES,
+  ACTION_FEATURE_SIZE,
+  ACTION_FEATURES_VERSION,
+} from '../env/gym/actionFeatures.js';
 import { ACTION_COUNT, ACTION_RANGE_LIST, ACTION_SPACE_VERSION } from '../env/gym/actionLayout.js';
 import { envOptionsSchema } from '../env/gym/episode.js';
 import { PAID_AT, REWARD_SCHEMES, REWARD_TABLE } from '../env/gym/rewards.js';
@@ -47,6 +54,22 @@ export function observationTableMarkdown(): string {
     '| field | offset | size | contents |',
     '| --- | --- | --- | --- |',
     ...fields,
+  ].join('\n');
+}
+
+/** The markdown tables of the action features and the action context they are computed from. */
+export function actionFeaturesTableMarkdown(): string {
+  return [
+    '| feature | index | value |',
+    '| --- | --- | --- |',
+    ...ACTION_FEATURES.map((f) => `| \`${f.name}\` | ${f.index} | ${f.description} |`),
+    `| **total** | | ${ACTION_FEATURE_SIZE} per legal action, \`${ACTION_FEATURES_VERSION}\` |`,
+    '',
+    `The action context (Int16Array, ${ACTION_CONTEXT_SIZE} numbers per decision, the trajectory column \`actionContexts\`):`,
+    '',
+    '| segment | start | size | contents |',
+    '| --- | --- | --- | --- |',
+    ...ACTION_CONTEXT_SEGMENTS.map((s) => `| \`${s.name}\` | ${s.start} | ${s.size} | ${s.description} |`),
   ].join('\n');
 }
 
@@ -119,6 +142,7 @@ const envTables: Generated = {
   'reward-schemes': rewardSchemesTable,
   actions: actionTableMarkdown,
   observation: observationTableMarkdown,
+  'action-features': actionFeaturesTableMarkdown,
 };
 
 /** Each documentation file (relative to the project root) and the sections generated in it. */

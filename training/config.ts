@@ -38,6 +38,12 @@ export const hyperParametersSchema = z.strictObject({
     .enum(['relu', 'tanh', 'elu'], { error: 'must be relu, tanh or elu' })
     .default('relu')
     .describe('Activation of the hidden layers.'),
+  actionScoring: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Give the network an action-scoring head: each legal action's logit gains (top hidden layer · W + b) · its action features (env/gym/actionFeatures.ts: the hand it leaves). With --init-from a model without one, the head is added with zero weights (it plays as the model did).",
+    ),
 
   // The games the actors play.
   gamesPerActor: positiveInt('games')

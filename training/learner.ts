@@ -10,7 +10,8 @@ import { mixSeed } from '../agents/tournament/seeds.js';
 import { ACTION_COUNT, ACTION_SPACE_VERSION } from '../env/gym/actionLayout.js';
 import { OBSERVATION_SIZE, OBSERVATION_VERSION } from '../env/gym/observation.js';
 import { type Rng, rngFromState, seededRng } from '../env/rules/random.js';
-import { buildNetwork, getFlatWeights, type Network, type PolicyValueConfig } from '../nn/networks.js';
+import { buildNetwork, getFlatWeights, withActionScoring, type Network, type PolicyValueConfig } from '../nn/networks.js';
+import { ACTION_FEATURES_VERSION, ACTION_FEATURE_SIZE } from '../env/gym/actionFeatures.js';
 import { loadNetwork } from '../nn/persistence.js';
 import { createOptimizer, loadCheckpoint } from './checkpoint.js';
 import { type HyperParameters, type RunOptions, type TrainingEnv, hyperParametersSchema, runOptionsSchema, trainingEnv } from './config.js';
@@ -50,7 +51,11 @@ export class TrainSetupError extends Error {
 }
 
 /** The versions a saved network must match. */
-const VERSIONS = { observationVersion: OBSERVATION_VERSION, actionSpaceVersion: ACTION_SPACE_VERSION };
+const VERSIONS = {
+  observationVersion: OBSERVATION_VERSION,
+  actionSpaceVersion: ACTION_SPACE_VERSION,
+  actionFeaturesVersion: ACTION_FEATURES_VERSION,
+};
 
 /** The loss figures of one update, for the iteration's metrics line. */
 export interface UpdateResult {
@@ -85,7 +90,7 @@ export class Learner {
 
   /** A fresh learner: a new network (or --init-from's), counters at zero. */
   static async fresh(run: RunOptions, hp: HyperParameters, commandLine: string[]): Promise<Learner> {
-    const network = run.initFrom !== null ? await loadInitial(run.initFrom) : policyValueNetwork(hp, run.seed);
+    const network = run.initFrom !== null ? await loadInitial(run.initFrom, hp.actionScoring) : policyValueNetwork(hp, run.seed);
     const phase = run.initFrom === null && hp.imitationEpisodes > 0 ? 'imitation' : 'ppo';
     const state: TrainerState = {
       format: 'yaniv-train-state/1',
@@ -215,7 +220,12 @@ export class Learner {
     };
   }
 
-  saveOptions(): { observationVersion: string; actionSpaceVersion: string; training: Record<string, unknown> } {
+  saveOptions(): {
+    observationVersion: string;
+    actionSpaceVersion: string;
+    actionFeaturesVersion: string;
+    training: Record<string, unknown>;
+  } {
     return { ...VERSIONS, training: this.trainingMetadata() };
   }
 
@@ -238,20 +248,29 @@ export class Learner {
 }
 
 /** A fresh policy-value network of the hyper-parameters' shape. */
-export function policyValueNetwork(hp: Pick<HyperParameters, 'hiddenUnits' | 'activation'>, seed: number): Network<PolicyValueConfig> {
+export function policyValueNetwork(
+  hp: Pick<HyperParameters, 'hiddenUnits' | 'activation' | 'actionScoring'>,
+  seed: number,
+): Network<PolicyValueConfig> {
   return buildNetwork({
     kind: 'policy-value',
     observationSize: OBSERVATION_SIZE,
     actionCount: ACTION_COUNT,
     hiddenUnits: hp.hiddenUnits,
+    actionFeatures: hp.actionScoring ? ACTION_FEATURE_SIZE : 0,
     activation: hp.activation,
     seed,
   });
 }
 
-async function loadInitial(dir: string): Promise<Network<PolicyValueConfig>> {
+/** --init-from's network; with actionScoring and a model without the head, the head added at zero. */
+async function loadInitial(dir: string, actionScoring: boolean): Promise<Network<PolicyValueConfig>> {
   const loaded = await loadNetwork(path.resolve(dir), VERSIONS).catch((error: Error) => {
     throw new TrainSetupError(`--init-from: ${error.message}`);
   });
-  return loaded.network;
+  const network = loaded.network;
+  if (!actionScoring || network.config.actionFeatures > 0) return network;
+  const scored = withActionScoring(network, ACTION_FEATURE_SIZE);
+  network.model.dispose();
+  return scored;
 }

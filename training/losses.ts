@@ -24,13 +24,23 @@ export interface PolicyValueBatch {
   targetPolicy: tf.Tensor2D;
   /** [rows, 1]. */
   targetValue: tf.Tensor2D;
+  /** [rows, actionCount, K]: a network with an action-scoring head needs its actions' features. */
+  actionFeatures?: tf.Tensor3D;
+}
+
+/** The model's logits, with the action-scoring term gate · features(a) when the network has a head and the batch features. */
+function fullLogits(outputs: tf.Tensor[], actionFeatures: tf.Tensor3D | undefined): tf.Tensor2D {
+  const [logits, , gate] = outputs as tf.Tensor2D[];
+  if (gate === undefined || actionFeatures === undefined) return logits;
+  return tf.add(logits, tf.sum(tf.mul(actionFeatures, tf.expandDims(gate, 1)), 2));
 }
 
 /** Cross-entropy of the masked policy against the target distribution plus valueWeight × squared value error, both averaged over rows. */
 export function policyValueLoss(net: Network<PolicyValueConfig>, batch: PolicyValueBatch, valueWeight = 1): tf.Scalar {
   return tf.tidy(() => {
-    const [logits, value] = net.model.apply(batch.observations, { training: true }) as tf.Tensor[];
-    const policyLoss = maskedSoftmaxCrossEntropy(logits as tf.Tensor2D, batch.legalMask, batch.targetPolicy);
+    const outputs = net.model.apply(batch.observations, { training: true }) as tf.Tensor[];
+    const value = outputs[1];
+    const policyLoss = maskedSoftmaxCrossEntropy(fullLogits(outputs, batch.actionFeatures), batch.legalMask, batch.targetPolicy);
     const valueLoss = tf.mean(tf.square(tf.sub(value, batch.targetValue)));
     return tf.add<tf.Scalar>(policyLoss, tf.mul(valueLoss, valueWeight));
   });
@@ -49,11 +59,14 @@ export function ppoLoss(
     oldLogProbs: tf.Tensor1D;
     advantages: tf.Tensor1D;
     returns: tf.Tensor1D;
+    actionFeatures?: tf.Tensor3D;
   },
   coefficients: { clip: number; valueCoef: number; entropyCoef: number },
 ): tf.Scalar {
   return tf.tidy(() => {
-    const [logits, value] = net.model.apply(batch.observations, { training: true }) as tf.Tensor2D[];
+    const outputs = net.model.apply(batch.observations, { training: true }) as tf.Tensor2D[];
+    const value = outputs[1];
+    const logits = fullLogits(outputs, batch.actionFeatures);
     const logProbs = maskedLogSoftmax(logits, batch.legalMask);
     const probs = maskedSoftmax(logits, batch.legalMask);
     const logProbA = tf.sum(tf.mul(logProbs, tf.cast(tf.oneHot(batch.actions, net.config.actionCount), 'float32')), -1);

@@ -1,5 +1,6 @@
 /** Rows of a trajectory batch gathered into the tensors of one gradient step (both algorithms use it). */
 import * as tf from '@tensorflow/tfjs';
+import { ACTION_CONTEXT_SIZE, writeActionFeatures } from '../env/gym/actionFeatures.js';
 import { ACTION_COUNT } from '../env/gym/actionLayout.js';
 import { OBSERVATION_SIZE } from '../env/gym/observation.js';
 import type { TrajectoryBatch } from './rollout.js';
@@ -25,11 +26,37 @@ export interface MinibatchInputs {
   /** Action id → its column, −1 for actions legal nowhere in the minibatch. */
   position: Int16Array;
   width: number;
+  /** [n, columns, K]: the features of each row's legal actions (0 elsewhere), when the network scores actions (K > 0). */
+  actionFeatures?: tf.Tensor3D;
+}
+
+/** The features of the minibatch's legal actions at their columns, [n, width, K], from the rows' action contexts. */
+function gatherActionFeatures(
+  batch: TrajectoryBatch,
+  indices: Int32Array,
+  from: number,
+  to: number,
+  columns: readonly number[],
+  features: number,
+): tf.Tensor3D {
+  const n = to - from;
+  const width = columns.length;
+  const out = new Float32Array(n * width * features);
+  for (let k = 0; k < n; k++) {
+    const row = indices[from + k];
+    const at = row * ACTION_COUNT;
+    for (let c = 0; c < width; c++) {
+      if (batch.masks[at + columns[c]])
+        writeActionFeatures(batch.actionContexts, row * ACTION_CONTEXT_SIZE, columns[c], out, (k * width + c) * features);
+    }
+  }
+  return tf.tensor3d(out, [n, width, features]);
 }
 
 /**
  * The observations of the rows `indices[from..to)` and their legal masks over the union of their
- * legal actions (a minibatch of 512 decisions has about 86 of the 1409 legal somewhere).
+ * legal actions (a minibatch of 512 decisions has about 86 of the 1409 legal somewhere), and with
+ * `actionFeatures` = K > 0 (a network that scores actions) their actions' features.
  */
 export function gatherInputs(
   batch: TrajectoryBatch,
@@ -37,6 +64,7 @@ export function gatherInputs(
   from: number,
   to: number,
   buffers: MinibatchBuffers,
+  actionFeatures = 0,
 ): MinibatchInputs {
   const n = to - from;
   const anywhere = buffers.legalAnywhere.fill(0);
@@ -65,6 +93,7 @@ export function gatherInputs(
     columns: tf.tensor1d(columns, 'int32'),
     position,
     width,
+    ...(actionFeatures > 0 ? { actionFeatures: gatherActionFeatures(batch, indices, from, to, columns, actionFeatures) } : {}),
   };
 }
 

@@ -7,7 +7,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { FastAdam } from './fastAdam.js';
 import { ILLEGAL_PENALTY, LOGIT_LIMIT, maskedSoftmaxCrossEntropyAndGradient } from '../nn/maskedSoftmax.js';
-import { trainableVariables, type Network, type PolicyValueConfig } from '../nn/networks.js';
+import { ACTION_GATE, trainableVariables, type Network, type PolicyValueConfig } from '../nn/networks.js';
 import type { PolicyValueBatch } from './losses.js';
 
 interface Dense {
@@ -19,6 +19,8 @@ interface PolicyValueLayers {
   trunk: Dense[];
   policy: Dense;
   value: Dense;
+  /** The action-scoring head, when the network has one. */
+  gate: Dense | null;
   activation: PolicyValueConfig['activation'];
 }
 
@@ -34,6 +36,7 @@ function layersOf(net: Network<PolicyValueConfig>): PolicyValueLayers {
     trunk: net.config.hiddenUnits.map((_, i) => dense(net.model, `trunk_${i + 1}`)),
     policy: dense(net.model, 'policy_logits'),
     value: dense(net.model, 'value'),
+    gate: net.config.actionFeatures > 0 ? dense(net.model, ACTION_GATE) : null,
     activation: net.config.activation,
   };
 }
@@ -67,6 +70,19 @@ export interface PolicyValueForward {
   value: tf.Tensor2D;
 }
 
+/** The action-scoring network's per-action features, [rows, columns (or actionCount), K]: what the logits' extra term reads. */
+export type ActionFeatureTensor = tf.Tensor3D;
+
+/** logits + Σ_k gate[:, k] · features[:, :, k]: the action-scoring term (features at illegal entries are 0 or ignored by the mask). */
+function withActionTerm(logits: tf.Tensor2D, gate: tf.Tensor2D, features: ActionFeatureTensor): tf.Tensor2D {
+  return tf.add(logits, tf.sum(tf.mul(features, tf.expandDims(gate, 1)), 2));
+}
+
+function checkFeatures(net: Network<PolicyValueConfig>, features: ActionFeatureTensor | undefined): void {
+  if (net.config.actionFeatures > 0 && features === undefined)
+    throw new Error(`the network scores actions from ${net.config.actionFeatures} features each: the batch has none`);
+}
+
 /** The policy head restricted to some actions: its kernel's and bias's columns at `columns`. */
 function policyColumns(layer: Dense, columns: tf.Tensor1D | undefined): Dense | { kernel: tf.Tensor2D; bias: tf.Tensor1D } {
   if (columns === undefined) return layer;
@@ -79,8 +95,14 @@ function policyColumns(layer: Dense, columns: tf.Tensor1D | undefined): Dense | 
  * in that order: a minibatch's legal actions are a few dozen of the 1409, and the masked softmax
  * and its gradient never look at the others.
  */
-export function policyValueForward(net: Network<PolicyValueConfig>, observations: tf.Tensor2D, columns?: tf.Tensor1D): PolicyValueForward {
+export function policyValueForward(
+  net: Network<PolicyValueConfig>,
+  observations: tf.Tensor2D,
+  columns?: tf.Tensor1D,
+  actionFeatures?: ActionFeatureTensor,
+): PolicyValueForward {
   const layers = layersOf(net);
+  checkFeatures(net, actionFeatures);
   return tf.tidy(() => {
     const activations = [observations];
     for (const layer of layers.trunk) activations.push(hidden(activations[activations.length - 1], layer, layers.activation));
@@ -88,7 +110,9 @@ export function policyValueForward(net: Network<PolicyValueConfig>, observations
     // A gathered bias cannot go into the wasm fused matmul (tfjs 4.22's GatherV2 records its output as
     // rank 4 in the backend, and _FusedMatMul reads that rank), so the restricted head adds it.
     const policy = policyColumns(layers.policy, columns);
-    const logits = columns === undefined ? linear(top, layers.policy) : tf.add<tf.Tensor2D>(tf.matMul(top, policy.kernel), policy.bias);
+    const base = columns === undefined ? linear(top, layers.policy) : tf.add<tf.Tensor2D>(tf.matMul(top, policy.kernel), policy.bias);
+    const logits =
+      layers.gate !== null && actionFeatures !== undefined ? withActionTerm(base, linear(top, layers.gate), actionFeatures) : base;
     // activations[0] is the caller's tensor; tidy leaves it alone.
     return { activations, logits, value: linear(top, layers.value) };
   });
@@ -110,6 +134,7 @@ function backward(
   dLogits: tf.Tensor2D,
   dValue: tf.Tensor2D,
   columns?: tf.Tensor1D,
+  actionFeatures?: ActionFeatureTensor,
 ): tf.Tensor[] {
   const layers = layersOf(net);
   const rows = activations[0].shape[0];
@@ -135,6 +160,13 @@ function backward(
   grads.set(layers.value.bias, tf.sum(dValue, 0));
   // dValue · Wvᵀ is an outer product [rows, 1]·[1, width]: a broadcast multiply, no matmul.
   let dTop = tf.add<tf.Tensor2D>(tf.matMul(dLogits, tf.transpose(policy.kernel)), tf.mul(dValue, tf.reshape(layers.value.kernel, [1, -1])));
+  if (layers.gate !== null && actionFeatures !== undefined) {
+    // The gate's gradient: dL/dgate[n, k] = Σ_a dL/dlogit[n, a] · features[n, a, k].
+    const dGate = tf.sum<tf.Tensor2D>(tf.mul(actionFeatures, tf.expandDims(dLogits, 2)), 1);
+    grads.set(layers.gate.kernel, tf.matMul(topT, dGate));
+    grads.set(layers.gate.bias, columnSum(dGate));
+    dTop = tf.add(dTop, tf.matMul(dGate, tf.transpose(layers.gate.kernel)));
+  }
   for (let i = layers.trunk.length - 1; i >= 0; i--) {
     const layer = layers.trunk[i];
     const dz = activationGradient(dTop, activations[i + 1], layers.activation);
@@ -157,17 +189,17 @@ function backward(
  */
 export function policyValueGradients(
   net: Network<PolicyValueConfig>,
-  batch: PolicyValueBatch & { columns?: tf.Tensor1D },
+  batch: PolicyValueBatch & { columns?: tf.Tensor1D; actionFeatures?: ActionFeatureTensor },
   valueWeight = 1,
 ): PolicyValueGradients {
   const rows = batch.observations.shape[0];
   return tf.tidy(() => {
-    const { activations, logits, value } = policyValueForward(net, batch.observations, batch.columns);
+    const { activations, logits, value } = policyValueForward(net, batch.observations, batch.columns, batch.actionFeatures);
     const policy = maskedSoftmaxCrossEntropyAndGradient(logits, batch.legalMask, batch.targetPolicy);
     const valueError = tf.sub(value, batch.targetValue);
     const loss = tf.add<tf.Scalar>(policy.loss, tf.mul(tf.mean(tf.square(valueError)), valueWeight));
     const dValue = tf.mul<tf.Tensor2D>(valueError, (2 * valueWeight) / rows);
-    return { loss, gradients: backward(net, activations, policy.gradient, dValue, batch.columns) };
+    return { loss, gradients: backward(net, activations, policy.gradient, dValue, batch.columns, batch.actionFeatures) };
   });
 }
 
@@ -180,6 +212,8 @@ export interface PpoBatch {
   actions: tf.Tensor1D;
   /** Optional int32 action ids: the logits computed, those of every action legal in some row (the others cannot matter). */
   columns?: tf.Tensor1D;
+  /** The action-scoring network's features, [rows, columns (or actionCount), K]. */
+  actionFeatures?: ActionFeatureTensor;
   /** [rows]: log-probability of the action under the policy that took it. */
   oldLogProbs: tf.Tensor1D;
   /** [rows]: advantage estimates (already normalised if wanted). */
@@ -223,7 +257,7 @@ export function ppoGradients(net: Network<PolicyValueConfig>, batch: PpoBatch, c
   const rows = batch.observations.shape[0];
   const actionCount = batch.columns?.shape[0] ?? net.config.actionCount;
   return tf.tidy(() => {
-    const { activations, logits, value } = policyValueForward(net, batch.observations, batch.columns);
+    const { activations, logits, value } = policyValueForward(net, batch.observations, batch.columns, batch.actionFeatures);
     const penalised = tf.add(tf.clipByValue(logits, -LOGIT_LIMIT, LOGIT_LIMIT), tf.mul(tf.sub(batch.legalMask, 1), ILLEGAL_PENALTY));
     const probs = tf.softmax(penalised);
     // log p at every entry (finite: about −4e30 at illegal ones, where p = 0).
@@ -250,7 +284,7 @@ export function ppoGradients(net: Network<PolicyValueConfig>, batch: PpoBatch, c
     const approxKl = tf.mean(tf.sub(tf.sub(ratio, 1), logRatio));
     const clipFraction = tf.mean(tf.cast(tf.greater(tf.abs(tf.sub(ratio, 1)), clip), 'float32'));
     const stats = tf.stack([loss, policyLoss, valueLoss, entropy, approxKl, clipFraction]) as tf.Tensor1D;
-    return { stats, gradients: backward(net, activations, dLogits, dValue, batch.columns) };
+    return { stats, gradients: backward(net, activations, dLogits, dValue, batch.columns, batch.actionFeatures) };
   });
 }
 
@@ -298,7 +332,7 @@ export function ppoTrainStep(
  */
 export function policyValueTrainStep(
   net: Network<PolicyValueConfig>,
-  batch: PolicyValueBatch & { columns?: tf.Tensor1D },
+  batch: PolicyValueBatch & { columns?: tf.Tensor1D; actionFeatures?: ActionFeatureTensor },
   optimizer: FastAdam,
   valueWeight = 1,
 ): number {

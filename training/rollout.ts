@@ -17,6 +17,7 @@
  * next batch; every other one goes out. Plain typed arrays only: the batch crosses threads as is.
  */
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
+import { ACTION_CONTEXT_SIZE, ACTION_FEATURE_SIZE, writeActionContext, writeLegalActionFeatures } from '../env/gym/actionFeatures.js';
 import { ACTION_COUNT } from '../env/gym/actionLayout.js';
 import type { Agent, Decision, DecisionInput } from '../env/gym/agent.js';
 import { OBSERVATION_SIZE } from '../env/gym/observation.js';
@@ -105,6 +106,9 @@ export class Rollout {
   private readonly actions: Int32Array[];
   private readonly rowObservations: Float32Array;
   private readonly rowMasks: Uint8Array;
+  private readonly rowContexts: Int16Array;
+  /** The legal actions' features of the rows, for networks that score actions (allocated on first use). */
+  private rowFeatures: Float32Array | null = null;
   private readonly rows: Int32Array;
   private readonly setup: RolloutSetup;
 
@@ -158,6 +162,7 @@ export class Rollout {
     this.actions = this.tables.map((t) => new Int32Array(t.num));
     this.rowObservations = new Float32Array(this.gameCount * OBSERVATION_SIZE);
     this.rowMasks = new Uint8Array(this.gameCount * ACTION_COUNT);
+    this.rowContexts = new Int16Array(this.gameCount * ACTION_CONTEXT_SIZE);
     this.rows = new Int32Array(this.gameCount);
   }
 
@@ -213,17 +218,26 @@ export class Rollout {
     return { observation: this.observationRow(g), mask: this.maskRow(g), view: playerView(table.state(i), table.currentPlayers[i]) };
   }
 
-  /** Copies the rows of `games` into the inference buffers and runs one network call on them. */
+  /** Copies the rows of `games` (observations, masks, action contexts) into the inference buffers and runs one network call on them. */
   private evaluate(network: Network<PolicyValueConfig>, games: Int32Array, count: number) {
     for (let k = 0; k < count; k++) {
-      this.rowObservations.set(this.observationRow(games[k]), k * OBSERVATION_SIZE);
-      this.rowMasks.set(this.maskRow(games[k]), k * ACTION_COUNT);
+      const g = games[k];
+      const table = this.tables[this.tableOf[g]];
+      const i = this.localOf[g];
+      this.rowObservations.set(this.observationRow(g), k * OBSERVATION_SIZE);
+      this.rowMasks.set(this.maskRow(g), k * ACTION_COUNT);
+      writeActionContext(table.state(i), table.currentPlayers[i], this.rowContexts, k * ACTION_CONTEXT_SIZE);
     }
-    return evaluatePolicyValue(
-      network,
-      this.rowObservations.subarray(0, count * OBSERVATION_SIZE),
-      this.rowMasks.subarray(0, count * ACTION_COUNT),
-    );
+    const masks = this.rowMasks.subarray(0, count * ACTION_COUNT);
+    let features: Float32Array | undefined;
+    if (network.config.actionFeatures > 0) {
+      if (network.config.actionFeatures !== ACTION_FEATURE_SIZE)
+        throw new Error(`the network scores actions from ${network.config.actionFeatures} features, the game gives ${ACTION_FEATURE_SIZE}`);
+      this.rowFeatures ??= new Float32Array(this.gameCount * ACTION_COUNT * ACTION_FEATURE_SIZE);
+      features = this.rowFeatures.subarray(0, count * ACTION_COUNT * ACTION_FEATURE_SIZE);
+      writeLegalActionFeatures(this.rowContexts, count, masks, features);
+    }
+    return evaluatePolicyValue(network, this.rowObservations.subarray(0, count * OBSERVATION_SIZE), masks, features);
   }
 
   /** Samples a legal action of game g from row k of the probabilities; also returns the most probable one. */
@@ -318,6 +332,10 @@ export class Rollout {
           const store = this.store.columns;
           store.observations.set(this.observationRow(g), slot * OBSERVATION_SIZE);
           store.masks.set(this.maskRow(g), slot * ACTION_COUNT);
+          store.actionContexts.set(
+            this.rowContexts.subarray(k * ACTION_CONTEXT_SIZE, (k + 1) * ACTION_CONTEXT_SIZE),
+            slot * ACTION_CONTEXT_SIZE,
+          );
           store.actions[slot] = action;
           // Floored so that a teacher's move the network found unthinkable cannot give PPO an infinite ratio later.
           store.logProbs[slot] = Math.max(MIN_LOG_PROB, Math.log(out.probabilities[k * ACTION_COUNT + action]));

@@ -73,7 +73,7 @@ function resumeSettings(saved: TrainerState, options: GivenSettings): { run: Run
   const hyperParameters = { ...saved.hyperParameters };
   for (const key of Object.keys(options.hyperParameters) as (keyof HyperParameters)[]) {
     if (!options.explicit.has(key)) continue;
-    if (key === 'hiddenUnits' || key === 'activation') {
+    if (key === 'hiddenUnits' || key === 'activation' || key === 'actionScoring') {
       if (JSON.stringify(options.hyperParameters[key]) !== JSON.stringify(saved.hyperParameters[key]))
         throw new TrainSetupError(`${flagName(key)} cannot change on --resume: the network exists`);
       continue;

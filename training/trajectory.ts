@@ -9,6 +9,7 @@
  * the actors), beside `seconds` (the slowest actor's) and `outcomes` (added per opponent).
  */
 import { Packr } from 'msgpackr';
+import { ACTION_CONTEXT_SIZE } from '../env/gym/actionFeatures.js';
 import { ACTION_COUNT } from '../env/gym/actionLayout.js';
 import { OBSERVATION_SIZE } from '../env/gym/observation.js';
 
@@ -35,6 +36,11 @@ interface ColumnSpec {
 export const TRAJECTORY_COLUMNS = {
   observations: { type: 'f32', width: OBSERVATION_SIZE, doc: 'the observation of the decision' },
   masks: { type: 'u8', width: ACTION_COUNT, doc: 'legal actions, 1 = legal' },
+  actionContexts: {
+    type: 'i16',
+    width: ACTION_CONTEXT_SIZE,
+    doc: "the seat's action context (env/gym/actionFeatures.ts): its actions' features derive from it",
+  },
   actions: { type: 'i16', width: 1, doc: 'the action taken' },
   logProbs: { type: 'f32', width: 1, doc: 'log p(action) under the acting weights' },
   values: { type: 'f32', width: 1, doc: "the value head's estimate" },
@@ -137,7 +143,7 @@ export function trajectoryBuffers(batch: TrajectoryBatch): ArrayBuffer[] {
 // ---- The wire encoding ----
 
 /** Bumped when the columns or the encoding change: an actor and a learner of different formats refuse each other's batches. */
-export const TRAJECTORY_WIRE_FORMAT = 'yaniv-trajectories/1';
+export const TRAJECTORY_WIRE_FORMAT = 'yaniv-trajectories/2';
 
 /** A batch that cannot be read (truncated, foreign, or of another format); the message names what is wrong. */
 export class TrajectoryDecodeError extends Error {

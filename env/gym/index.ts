@@ -33,3 +33,4 @@ export * from './table.js';
 export * from './position.js';
 export * from './equity.js';
 export * from './seatEquity.js';
+export * from './actionFeatures.js';

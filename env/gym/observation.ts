@@ -174,10 +174,10 @@ const PER_DECK = 1 / DECK_SCALE;
 const PER_TURN = 1 / TURN_SCALE;
 const PER_ROUND = 1 / ROUND_SCALE;
 
-/** The `at` of each milestone that lowers a total (`[at, to]` with to < at), ascending, per rules. */
+/** The `at` of each milestone that lowers a total (`[at, to]` with to < at), ascending, per rules (cached). */
 const loweringMilestones = new WeakMap<Rules, Int32Array>();
 
-function milestoneTargets(rules: Rules): Int32Array {
+export function milestoneTargets(rules: Rules): Int32Array {
   let targets = loweringMilestones.get(rules);
   if (!targets) {
     targets = Int32Array.from(rules.milestones.filter(([at, to]) => to < at).map(([at]) => at)).sort();

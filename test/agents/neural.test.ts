@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadNeuralAgent, neuralAgent, resolveModelDir } from '../../agents/neural.js';
 import { createAgent, parseAgentSpec } from '../../agents/registry.js';
 import { playMatch } from '../../agents/tournament/match.js';
+import { ACTION_FEATURE_SIZE } from '../../env/gym/actionFeatures.js';
 import { ACTION_COUNT, ACTION_SPACE_VERSION } from '../../env/gym/actionLayout.js';
 import type { DecisionInput } from '../../env/gym/agent.js';
 import { OBSERVATION_SIZE, OBSERVATION_VERSION } from '../../env/gym/observation.js';
@@ -20,8 +21,15 @@ import { buildNetwork, type Network, type PolicyValueConfig } from '../../nn/net
 import { saveNetwork } from '../../nn/persistence.js';
 
 const RUNS = process.env.YANIV_PROPERTY_RUNS === 'long' ? 10 : 1;
-const tiny = (seed: number): Network<PolicyValueConfig> =>
-  buildNetwork({ kind: 'policy-value', observationSize: OBSERVATION_SIZE, actionCount: ACTION_COUNT, hiddenUnits: [6], seed });
+const tiny = (seed: number, actionFeatures = 0): Network<PolicyValueConfig> =>
+  buildNetwork({
+    kind: 'policy-value',
+    observationSize: OBSERVATION_SIZE,
+    actionCount: ACTION_COUNT,
+    hiddenUnits: [6],
+    actionFeatures,
+    seed,
+  });
 let folder = '';
 
 beforeAll(async () => {
@@ -66,33 +74,34 @@ describe('neural agent', () => {
     );
   });
 
-  it('returns the policy over the legal actions, best first, and the value; actBatch decides as act does', () => {
-    const net = tiny(4);
-    const agent = neuralAgent(net);
-    const env = new YanivEnv({ players: 3, seed: 5 });
-    let { observation, info } = env.reset();
-    const inputs: DecisionInput[] = [];
-    for (let step = 0; step < 12; step++) {
-      const input = { observation: observation.slice(), mask: info.actionMask.slice(), view: playerView(env.state, info.currentPlayer) };
-      inputs.push(input);
-      const decision = agent.act(input);
-      const policy = decision.policy!;
-      expect([...policy.actions].sort((a, b) => a - b)).toEqual(Array.from(info.legalIds.subarray(0, info.legalCount)));
-      expect(policy.actions[0]).toBe(decision.action);
-      expect(policy.scores.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
-      for (let i = 1; i < policy.scores.length; i++) expect(policy.scores[i]).toBeLessThanOrEqual(policy.scores[i - 1]);
-      expect(Number.isFinite(policy.value)).toBe(true);
-      ({ observation, info } = env.step(decision.action));
-    }
-    const batched = agent.actBatch!(inputs);
-    batched.forEach((d, i) => {
-      const single = agent.act(inputs[i]);
-      expect(d.action).toBe(single.action);
-      d.policy!.scores.forEach((p, j) => expect(p).toBeCloseTo(single.policy!.scores[j], 6));
-      expect(d.policy!.value).toBeCloseTo(single.policy!.value!, 6);
+  for (const scoring of [0, ACTION_FEATURE_SIZE])
+    it(`returns the policy over the legal actions, best first, and the value; actBatch decides as act does${scoring ? ' (an action-scoring network)' : ''}`, () => {
+      const net = tiny(4, scoring);
+      const agent = neuralAgent(net);
+      const env = new YanivEnv({ players: 3, seed: 5 });
+      let { observation, info } = env.reset();
+      const inputs: DecisionInput[] = [];
+      for (let step = 0; step < 12; step++) {
+        const input = { observation: observation.slice(), mask: info.actionMask.slice(), view: playerView(env.state, info.currentPlayer) };
+        inputs.push(input);
+        const decision = agent.act(input);
+        const policy = decision.policy!;
+        expect([...policy.actions].sort((a, b) => a - b)).toEqual(Array.from(info.legalIds.subarray(0, info.legalCount)));
+        expect(policy.actions[0]).toBe(decision.action);
+        expect(policy.scores.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
+        for (let i = 1; i < policy.scores.length; i++) expect(policy.scores[i]).toBeLessThanOrEqual(policy.scores[i - 1]);
+        expect(Number.isFinite(policy.value)).toBe(true);
+        ({ observation, info } = env.step(decision.action));
+      }
+      const batched = agent.actBatch!(inputs);
+      batched.forEach((d, i) => {
+        const single = agent.act(inputs[i]);
+        expect(d.action).toBe(single.action);
+        d.policy!.scores.forEach((p, j) => expect(p).toBeCloseTo(single.policy!.scores[j], 6));
+        expect(d.policy!.value).toBeCloseTo(single.policy!.value!, 6);
+      });
+      net.model.dispose();
     });
-    net.model.dispose();
-  });
 
   it('samples from the policy with its own seed when greedy is off', () => {
     const net = tiny(8);

@@ -97,7 +97,15 @@ describe('persistence', () => {
       'tfjsVersion',
       'training',
     ]);
-    expect(Object.keys(meta.network).sort()).toEqual(['actionCount', 'activation', 'hiddenUnits', 'kind', 'observationSize', 'seed']);
+    expect(Object.keys(meta.network).sort()).toEqual([
+      'actionCount',
+      'actionFeatures',
+      'activation',
+      'hiddenUnits',
+      'kind',
+      'observationSize',
+      'seed',
+    ]);
 
     await writeFile(metaPath, JSON.stringify({ ...meta, network: { ...meta.network, hiddenUnit: [3] } }));
     await expect(loadNetwork(where, versions)).rejects.toThrow(`metadata.json in ${where}: network: Unrecognized key: "hiddenUnit"`);

@@ -120,6 +120,60 @@ describe('PPO clipped objective by hand', () => {
     net.model.dispose();
   });
 
+  it('with an action-scoring head: loss and every gradient (the gate too) equal autodiff, in full and over columns', () => {
+    const K = 3;
+    const net = buildNetwork({
+      kind: 'policy-value',
+      observationSize: OBS,
+      actionCount: ACTIONS,
+      hiddenUnits: [11, 10],
+      actionFeatures: K,
+      seed: 8,
+    });
+    const vars = trainableVariables(net.model);
+    expect(vars.length).toBe(10);
+    const base = makeBatch(net, [0, 5]);
+    const featureValues = Float32Array.from({ length: ROWS * ACTIONS * K }, (_, i) => Math.sin(i * 0.7) * 1.5);
+    const batch: PpoBatch = { ...base, actionFeatures: tf.tensor3d(featureValues, [ROWS, ACTIONS, K]) };
+    installWasmFastMatMul();
+    const mine = ppoGradients(net, batch, COEFFICIENTS);
+    uninstallWasmFastMatMul();
+    const reference = tf.variableGrads(() => ppoLoss(net, batch, COEFFICIENTS), vars);
+    installWasmFastMatMul();
+    expect(mine.stats.dataSync()[PPO_STATS.indexOf('loss')]).toBeCloseTo(reference.value.dataSync()[0], 5);
+    mine.gradients.forEach((g, i) => expectClose(g.dataSync(), reference.grads[vars[i].name].dataSync()));
+    expect(mine.gradients.every((g) => (g.dataSync() as Float32Array).some((x) => x !== 0))).toBe(true);
+    // Over the columns legal somewhere (0 and 5 are not), with their features only: the same.
+    const mask = base.legalMask.dataSync();
+    const columns = [1, 2, 3, 4, 6];
+    const position = new Map(columns.map((a, i) => [a, i]));
+    const restricted: PpoBatch = {
+      ...batch,
+      legalMask: tf.tensor2d(Array.from({ length: ROWS }, (_, r) => columns.map((a) => mask[r * ACTIONS + a])).flat(), [
+        ROWS,
+        columns.length,
+      ]),
+      actions: tf.tensor1d(
+        Array.from(base.actions.dataSync(), (a) => position.get(a) as number),
+        'int32',
+      ),
+      columns: tf.tensor1d(columns, 'int32'),
+      actionFeatures: tf.tensor3d(
+        Array.from({ length: ROWS }, (_, r) =>
+          columns.flatMap((a) => Array.from(featureValues.subarray((r * ACTIONS + a) * K, (r * ACTIONS + a + 1) * K))),
+        ).flat(),
+        [ROWS, columns.length, K],
+      ),
+    };
+    const narrow = ppoGradients(net, restricted, COEFFICIENTS);
+    expectClose(narrow.stats.dataSync(), mine.stats.dataSync(), 1e-5);
+    narrow.gradients.forEach((g, i) => expectClose(g.dataSync(), mine.gradients[i].dataSync(), 1e-5));
+    tf.dispose([mine.stats, ...mine.gradients, narrow.stats, ...narrow.gradients, reference.value, ...Object.values(reference.grads)]);
+    tf.dispose([restricted.legalMask, restricted.actions, restricted.columns, restricted.actionFeatures]);
+    tf.dispose(Object.values(batch) as tf.Tensor[]);
+    net.model.dispose();
+  });
+
   it('the parts on a two-action row equal the values computed by hand', () => {
     // One row, logits forced through the bias: legal actions 0 and 1 with logits ln 3 and 0, so p = (0.75, 0.25).
     const net = buildNetwork({ kind: 'policy-value', observationSize: 1, actionCount: 3, hiddenUnits: [1], seed: 1 });

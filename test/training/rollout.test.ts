@@ -10,7 +10,10 @@ import { initBackend } from '../../nn/backend.js';
 import { buildNetwork, getFlatWeights, setFlatWeights, type Network, type PolicyValueConfig } from '../../nn/networks.js';
 import { parseOpponentMix } from '../../training/league.js';
 import { computeAdvantages } from '../../training/ppo.js';
-import { Rollout, type RolloutSetup, type TrajectoryBatch } from '../../training/rollout.js';
+import { MIN_LOG_PROB, Rollout, type RolloutSetup, type TrajectoryBatch } from '../../training/rollout.js';
+import { ACTION_FEATURE_SIZE } from '../../env/gym/actionFeatures.js';
+import { MinibatchBuffers, gatherInputs } from '../../training/minibatch.js';
+import { policyValueForward } from '../../training/policyValueStep.js';
 
 const tinyNetwork = (seed: number): Network<PolicyValueConfig> =>
   buildNetwork({ kind: 'policy-value', observationSize: OBSERVATION_SIZE, actionCount: ACTION_COUNT, hiddenUnits: [8], seed });
@@ -143,6 +146,45 @@ describe('rollout', () => {
       );
     }
     expect(tf.memory().numTensors).toBe(before);
+    net.model.dispose();
+  });
+
+  it('an action-scoring learner: the log-probabilities it played with are the ones the learner recomputes from the stored contexts', () => {
+    const net = buildNetwork({
+      kind: 'policy-value',
+      observationSize: OBSERVATION_SIZE,
+      actionCount: ACTION_COUNT,
+      hiddenUnits: [8],
+      actionFeatures: ACTION_FEATURE_SIZE,
+      seed: 4,
+    });
+    const rollout = new Rollout(setup({ env: { ...setup().env, maxTurns: 12 } }), net, new Map(), null);
+    const { trajectories: batch } = rollout.collect(200, { kind: 'ppo' });
+    expectLegal(batch);
+    const indices = Int32Array.from({ length: batch.count }, (_, i) => i);
+    const inputs = gatherInputs(batch, indices, 0, batch.count, new MinibatchBuffers(batch.count), ACTION_FEATURE_SIZE);
+    const forward = policyValueForward(net, inputs.observations, inputs.columns, inputs.actionFeatures);
+    const logits = forward.logits.dataSync();
+    const mask = inputs.legalMask.dataSync();
+    const width = inputs.width;
+    for (let k = 0; k < batch.count; k++) {
+      const row = Array.from({ length: width }, (_, c) => (mask[k * width + c] > 0 ? logits[k * width + c] : -Infinity));
+      const max = Math.max(...row);
+      const logSum = Math.log(row.reduce((sum, x) => sum + Math.exp(x - max), 0)) + max;
+      const logP = Math.max(MIN_LOG_PROB, row[inputs.position[batch.actions[k]]] - logSum);
+      expect(logP).toBeCloseTo(batch.logProbs[k], 4);
+    }
+    // The features move the policy: without them the logits differ.
+    const plain = policyValueForward(net, inputs.observations, inputs.columns, tf.zerosLike(inputs.actionFeatures as tf.Tensor3D));
+    const differs = Array.from(plain.logits.dataSync()).filter((x, i) => mask[i] > 0 && Math.abs(x - logits[i]) > 1e-4).length;
+    tf.dispose([...plain.activations.slice(1), plain.logits, plain.value]);
+    expect(differs).toBeGreaterThan(0);
+    tf.dispose([
+      ...forward.activations.slice(1),
+      forward.logits,
+      forward.value,
+      ...Object.values(inputs).filter((v) => v instanceof tf.Tensor),
+    ]);
     net.model.dispose();
   });
 });
