@@ -18,6 +18,7 @@ import { type Card, KIND_COUNT, sortByKind, valueTable } from '../rules/cards.js
 import type { Rules } from '../rules/rules.js';
 import { type GameState, HAND_CAP, PHASE_AFTER_DRAW, PHASE_DRAW, PHASE_NAMES, PHASE_TURN } from '../rules/state.js';
 import type { PlayerView } from '../rules/view.js';
+import { type Segment, segmentLayout } from './segments.js';
 import {
   ACTION_COUNT,
   DISCARD_COUNT,
@@ -85,28 +86,13 @@ const FEATURE_SPECS = [
 export type ContextSegmentName = (typeof CONTEXT_SPECS)[number]['name'];
 export type ActionFeatureName = (typeof FEATURE_SPECS)[number]['name'];
 
-export interface ContextSegment {
-  readonly name: ContextSegmentName;
-  readonly start: number;
-  readonly size: number;
-  readonly description: string;
-}
+export type ContextSegment = Segment<ContextSegmentName>;
 
-function layout(): readonly ContextSegment[] {
-  let start = 0;
-  return CONTEXT_SPECS.map((spec) => {
-    const segment = { ...spec, start };
-    start += spec.size;
-    return segment;
-  });
-}
-
-export const ACTION_CONTEXT_SEGMENTS: readonly ContextSegment[] = layout();
-export const ACTION_CONTEXT_SIZE = ACTION_CONTEXT_SEGMENTS.reduce((sum, s) => sum + s.size, 0);
+const CONTEXT_LAYOUT = segmentLayout<ContextSegmentName>(CONTEXT_SPECS);
+export const ACTION_CONTEXT_SEGMENTS: readonly ContextSegment[] = CONTEXT_LAYOUT.segments;
+export const ACTION_CONTEXT_SIZE = CONTEXT_LAYOUT.size;
 /** Context segment name → start offset. */
-export const CTX: Readonly<Record<ContextSegmentName, number>> = Object.fromEntries(
-  ACTION_CONTEXT_SEGMENTS.map((s) => [s.name, s.start]),
-) as Record<ContextSegmentName, number>;
+export const CTX: Readonly<Record<ContextSegmentName, number>> = CONTEXT_LAYOUT.offsets;
 
 export const ACTION_FEATURES: readonly { readonly name: ActionFeatureName; readonly index: number; readonly description: string }[] =
   FEATURE_SPECS.map((spec, index) => ({ ...spec, index }));

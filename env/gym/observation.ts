@@ -10,6 +10,7 @@
  */
 import { type Card, KIND_COUNT, sortByKind } from '../rules/cards.js';
 import { HAND_SLOTS } from './actionLayout.js';
+import { type Segment, segmentLayout } from './segments.js';
 import { groupTypeOf } from '../rules/groups.js';
 import { MAX_PLAYERS, type Rules } from '../rules/rules.js';
 import { type GameState, HAND_CAP, PHASE_AFTER_DRAW, PHASE_DRAW, PHASE_NAMES, PHASE_TURN } from '../rules/state.js';
@@ -105,29 +106,13 @@ const SEGMENT_SPECS = [
 
 export type SegmentName = (typeof SEGMENT_SPECS)[number]['name'];
 
-export interface ObservationSegment {
-  readonly name: SegmentName;
-  readonly start: number;
-  readonly size: number;
-  readonly description: string;
-}
+export type ObservationSegment = Segment<SegmentName>;
 
-function layout(): readonly ObservationSegment[] {
-  let start = 0;
-  return SEGMENT_SPECS.map((spec) => {
-    const segment = { ...spec, start };
-    start += spec.size;
-    return segment;
-  });
-}
-
-export const OBSERVATION_SEGMENTS: readonly ObservationSegment[] = layout();
-export const OBSERVATION_SIZE = OBSERVATION_SEGMENTS.reduce((sum, s) => sum + s.size, 0);
+const OBSERVATION_LAYOUT = segmentLayout<SegmentName>(SEGMENT_SPECS);
+export const OBSERVATION_SEGMENTS: readonly ObservationSegment[] = OBSERVATION_LAYOUT.segments;
+export const OBSERVATION_SIZE = OBSERVATION_LAYOUT.size;
 /** Segment name → start offset. */
-export const OBS: Readonly<Record<SegmentName, number>> = Object.fromEntries(OBSERVATION_SEGMENTS.map((s) => [s.name, s.start])) as Record<
-  SegmentName,
-  number
->;
+export const OBS: Readonly<Record<SegmentName, number>> = OBSERVATION_LAYOUT.offsets;
 
 /**
  * Earlier observation versions whose observation is the first inputs of this one, with their
