@@ -60,21 +60,11 @@ export function imitationUpdate(
     for (let from = 0; from < order.length; from += hp.minibatchSize) {
       const to = Math.min(order.length, from + hp.minibatchSize);
       const n = to - from;
-      const { observations, legalMask, columns, position, width, actionFeatures } = gatherInputs(
-        batch,
-        order,
-        from,
-        to,
-        buffers,
-        net.config.actionFeatures,
-      );
+      const { tensors: inputs, position, width } = gatherInputs(batch, order, from, to, buffers, net.config.actionFeatures);
       target.fill(0, 0, n * width);
       for (let k = 0; k < n; k++) target[k * width + position[teacher[order[from + k]]]] = 1;
       const tensors = {
-        observations,
-        legalMask,
-        columns,
-        ...(actionFeatures ? { actionFeatures } : {}),
+        ...inputs,
         targetPolicy: tf.tensor2d(target.subarray(0, n * width), [n, width]),
         targetValue: tf.tensor2d(gatherValues(returns, order, from, to), [n, 1]),
       };

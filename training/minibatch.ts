@@ -16,18 +16,23 @@ export class MinibatchBuffers {
   }
 }
 
-export interface MinibatchInputs {
+/** What a training step reads of a minibatch, as tensors (the caller disposes them). */
+export interface MinibatchTensors {
   /** [n, OBSERVATION_SIZE]. */
   observations: tf.Tensor2D;
   /** [n, columns]: 1 where the row's action at that column is legal. */
   legalMask: tf.Tensor2D;
   /** int32 action ids legal in some row of the minibatch, ascending: the only logits the step computes (see policyValueForward). */
   columns: tf.Tensor1D;
+  /** [n, columns, K]: the features of each row's legal actions (0 elsewhere), when the network scores actions (K > 0). */
+  actionFeatures?: tf.Tensor3D;
+}
+
+export interface MinibatchInputs {
+  tensors: MinibatchTensors;
   /** Action id → its column, −1 for actions legal nowhere in the minibatch. */
   position: Int16Array;
   width: number;
-  /** [n, columns, K]: the features of each row's legal actions (0 elsewhere), when the network scores actions (K > 0). */
-  actionFeatures?: tf.Tensor3D;
 }
 
 /** The features of the minibatch's legal actions at their columns, [n, width, K], from the rows' action contexts. */
@@ -87,14 +92,13 @@ export function gatherInputs(
     const at = indices[from + k] * ACTION_COUNT;
     for (let c = 0; c < width; c++) buffers.masks[k * width + c] = batch.masks[at + columns[c]];
   }
-  return {
+  const tensors: MinibatchTensors = {
     observations: tf.tensor2d(buffers.observations.subarray(0, n * OBSERVATION_SIZE), [n, OBSERVATION_SIZE]),
     legalMask: tf.tensor2d(buffers.masks.subarray(0, n * width), [n, width]),
     columns: tf.tensor1d(columns, 'int32'),
-    position,
-    width,
-    ...(actionFeatures > 0 ? { actionFeatures: gatherActionFeatures(batch, indices, from, to, columns, actionFeatures) } : {}),
   };
+  if (actionFeatures > 0) tensors.actionFeatures = gatherActionFeatures(batch, indices, from, to, columns, actionFeatures);
+  return { tensors, position, width };
 }
 
 /** Values of `source` at the rows `indices[from..to)`. */

@@ -107,19 +107,9 @@ export function ppoUpdate(
       const to = Math.min(batch.count, from + hp.minibatchSize);
       let minibatchAdvantages = gatherValues(advantages, order, from, to);
       if (hp.normalizeAdvantages) minibatchAdvantages = normalize(minibatchAdvantages);
-      const { observations, legalMask, columns, position, actionFeatures } = gatherInputs(
-        batch,
-        order,
-        from,
-        to,
-        buffers,
-        net.config.actionFeatures,
-      );
+      const { tensors: inputs, position } = gatherInputs(batch, order, from, to, buffers, net.config.actionFeatures);
       const tensors = {
-        observations,
-        legalMask,
-        columns,
-        ...(actionFeatures ? { actionFeatures } : {}),
+        ...inputs,
         actions: tf.tensor1d(
           Int32Array.from(gatherValues(batch.actions, order, from, to), (a) => position[a]),
           'int32',

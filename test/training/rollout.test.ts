@@ -162,16 +162,19 @@ describe('rollout', () => {
     const { trajectories: batch } = rollout.collect(200, { kind: 'ppo' });
     expectLegal(batch);
     const indices = Int32Array.from({ length: batch.count }, (_, i) => i);
-    const inputs = gatherInputs(batch, indices, 0, batch.count, new MinibatchBuffers(batch.count), ACTION_FEATURE_SIZE);
+    const {
+      tensors: inputs,
+      position,
+      width,
+    } = gatherInputs(batch, indices, 0, batch.count, new MinibatchBuffers(batch.count), ACTION_FEATURE_SIZE);
     const forward = policyValueForward(net, inputs.observations, inputs.columns, inputs.actionFeatures);
     const logits = forward.logits.dataSync();
     const mask = inputs.legalMask.dataSync();
-    const width = inputs.width;
     for (let k = 0; k < batch.count; k++) {
       const row = Array.from({ length: width }, (_, c) => (mask[k * width + c] > 0 ? logits[k * width + c] : -Infinity));
       const max = Math.max(...row);
       const logSum = Math.log(row.reduce((sum, x) => sum + Math.exp(x - max), 0)) + max;
-      const logP = Math.max(MIN_LOG_PROB, row[inputs.position[batch.actions[k]]] - logSum);
+      const logP = Math.max(MIN_LOG_PROB, row[position[batch.actions[k]]] - logSum);
       expect(logP).toBeCloseTo(batch.logProbs[k], 4);
     }
     // The features move the policy: without them the logits differ.
