@@ -3,6 +3,14 @@
 // first connect succeeds or fails with an error naming the problem (never a hang); once up, ioredis
 // reconnects by itself. It sits in agents/, the lowest layer all three users share; it knows no game.
 import { Redis, type RedisOptions } from 'ioredis';
+import { z } from 'zod';
+
+/** The value of every command's --redis flag; `env` names the variable the flag also reads. */
+export function redisUrlSchema(env: string) {
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? `a Redis URL is required (or ${env})` : 'must be a Redis URL') })
+    .regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' });
+}
 
 /** Redis cannot be reached, refuses the password, or has no such run: the CLI exits 2. */
 export class TransportSetupError extends Error {

@@ -16,6 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { redisUrlSchema } from '../agents/redisConnection.js';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -39,10 +40,7 @@ export function modelKeys(agent: string) {
 
 /** The settings of `yaniv publish-model` (its flags). */
 export const publishModelSchema = z.strictObject({
-  redis: z
-    .string({ error: 'must be given: the Redis the servers use' })
-    .regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' })
-    .describe('The Redis the servers use (yaniv serve --redis).'),
+  redis: redisUrlSchema('YANIV_REDIS').describe('The Redis the servers use (yaniv serve --redis).'),
   agent: z
     .string()
     .min(1)

@@ -1,6 +1,7 @@
 /** The server's settings, each with its default, validated once (errors name the option). */
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { redisUrlSchema } from '../agents/redisConnection.js';
 import { ruleSelectionSchema } from '../env/rules/rules.js';
 import { formatOptionIssues, intFrom } from '../env/rules/schema.js';
 import { DEFAULT_MAX_TURNS } from '../agents/tournament/match.js';
@@ -72,9 +73,7 @@ export const serverOptionsSchema = z.strictObject({
   shutdownMs: intFrom(0)
     .default(5000)
     .describe('On shutdown (SIGTERM), the bound on handing tables over and letting clients close before they are cut off.'),
-  redis: z
-    .string()
-    .regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' })
+  redis: redisUrlSchema('YANIV_REDIS')
     .nullable()
     .default(null)
     .describe(

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { type FlagSpecs, RULE_SELECTION_FLAGS, flagOf, schemaFlags } from '../env/rules/schemaFlags.js';
 import { intFrom } from '../env/rules/schema.js';
+import { redisUrlSchema } from '../agents/redisConnection.js';
 import { BACKEND_CHOICES } from '../nn/backendChoice.js';
 import { ACTION_COUNT } from '../env/gym/actionLayout.js';
 import { type EnvConfig, envOptionsSchema } from '../env/gym/episode.js';
@@ -183,9 +184,7 @@ export type RunOptionsInput = z.input<typeof runOptionsSchema>;
 /** What one `yaniv train` invocation does beside the run (not saved with it). */
 export const trainSessionSchema = z.strictObject({
   progress: z.boolean().default(true).describe('Show a progress bar (else a line every 10 iterations).'),
-  redis: z
-    .string()
-    .min(1)
+  redis: redisUrlSchema('REDIS_URL')
     .optional()
     .describe('Learn over Redis: actors on any machine join with yaniv actor --redis URL --run ID (README).'),
 });

@@ -1,6 +1,7 @@
 /** The settings of a `yaniv bench` tournament, each with its default and description; its flags come from this schema. */
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { redisUrlSchema } from '../redisConnection.js';
 import { EPISODE_MODES } from '../../env/gym/episode.js';
 import { MAX_PLAYERS, MIN_PLAYERS, ruleSelectionSchema } from '../../env/rules/rules.js';
 import { intFrom, oneOf } from '../../env/rules/schema.js';
@@ -10,9 +11,7 @@ import { DEFAULT_MAX_TURNS } from './match.js';
 
 const MAX_WORKERS = 64;
 
-const redisUrl = z
-  .string({ error: (issue) => (issue.input === undefined ? 'a Redis URL is required (or REDIS_URL)' : 'must be a Redis URL') })
-  .regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' });
+const redisUrl = redisUrlSchema('REDIS_URL');
 
 export const benchOptionsSchema = z.strictObject({
   agents: z
