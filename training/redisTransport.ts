@@ -226,22 +226,22 @@ export class RedisTransport implements Transport, TrajectoryBus, WeightStore {
 
   async take(request: TakeRequest): Promise<TakenParts> {
     const taken: TakenParts = { parts: [], stale: { parts: 0, decisions: 0 }, bad: 0, receipt: [] as string[] };
-    let bad = 0;
     let decisions = 0;
-    const settle: string[] = [];
     // A slow collection leaves this take's own entries idle long enough for XAUTOCLAIM to hand them back.
     const held = new Set<string>();
     while (decisions < request.samples) {
-      const entries = await this.nextEntries();
-      for (const [id, fields] of entries) {
+      // Entries not used are acknowledged and deleted at once: left in the stream while the take
+      // waits, they would count towards the actors' backlog and hold the actors back.
+      const unused: string[] = [];
+      for (const [id, fields] of await this.nextEntries()) {
         if (held.has(id)) continue;
         held.add(id);
         let part: TrajectoryPart;
         try {
           part = decodePart(fieldValue(fields, 'part'));
         } catch (error) {
-          bad++;
-          settle.push(id);
+          taken.bad++;
+          unused.push(id);
           this.options.log(`skipped stream entry ${id}: ${(error as Error).message}`);
           continue;
         }
@@ -252,12 +252,11 @@ export class RedisTransport implements Transport, TrajectoryBus, WeightStore {
         } else {
           taken.stale.parts++;
           taken.stale.decisions += part.trajectories.count;
-          settle.push(id);
+          unused.push(id);
         }
       }
+      if (unused.length > 0) await this.settle(unused);
     }
-    if (settle.length > 0) await this.settle(settle);
-    taken.bad = bad;
     return taken;
   }
 

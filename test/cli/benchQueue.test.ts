@@ -3,61 +3,19 @@
 // on; a worker of another build stepping aside (exit 2) and its job played by another; a bench
 // through two workers, one of them killed with SIGKILL mid-job, whose results equal the local
 // bench's byte for byte.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_NAME } from '../../agents/tournament/benchJob.js';
 import { RedisServer, redisAvailable } from '../../scripts/redisServer.js';
+import { killAll, requireBuild, start, until, yaniv } from './processes.js';
 
-const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const available = redisAvailable();
 let server: RedisServer;
 let redis: Redis;
 let queue: Queue;
 
-/** The tests name their Redis; a REDIS_URL of the caller's must not leak in. */
-function withoutRedisUrl(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  delete env.REDIS_URL;
-  return env;
-}
-
-interface Child {
-  process: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-const running = new Set<ChildProcess>();
-
-function start(...args: string[]): Child {
-  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: withoutRedisUrl() });
-  running.add(child);
-  child.on('exit', () => running.delete(child));
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { process: child, stdout: () => stdout, stderr: () => stderr, exited };
-}
-
-function yaniv(...args: string[]) {
-  const child = spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8', timeout: 60_000, env: withoutRedisUrl() });
-  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
-}
-
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const waitUntil = (what: string, check: () => boolean | Promise<boolean>) => until(what, check, 30_000, 50);
 
 const worker = () => start('worker', '--redis', server.url, '--concurrency', '1', '--lock-seconds', '2');
 /** Fast agents, a few games a job: each job lasts long enough to be killed in. */
@@ -65,13 +23,13 @@ const BENCH = ['bench', '--agents', 'intermediate,novice', '--games', '40', '--s
 
 describe.skipIf(!available)('yaniv bench through Redis', () => {
   beforeAll(async () => {
-    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first`);
+    requireBuild();
     server = await RedisServer.start('s3cret');
     redis = new Redis(server.url, { maxRetriesPerRequest: null });
     queue = new Queue(QUEUE_NAME, { connection: redis });
   });
   afterAll(async () => {
-    running.forEach((child) => child.kill('SIGKILL'));
+    killAll();
     await queue?.close();
     redis?.disconnect();
     server?.dispose();
@@ -99,12 +57,12 @@ describe.skipIf(!available)('yaniv bench through Redis', () => {
     const foreign = await queue.add('games', { hello: 'world' }, { jobId: 'foreign-1' });
     const stale = (bench: string) => ({ format: 'yaniv-bench-job/1', build: '0.0.1+000000000000', bench, config: {}, games: [] });
     const one = worker();
-    await until('the foreign job to fail', async () => (await queue.getJobState(foreign.id as string)) === 'failed');
+    await waitUntil('the foreign job to fail', async () => (await queue.getJobState(foreign.id as string)) === 'failed');
     expect((await queue.getJob(foreign.id as string))?.failedReason).toMatch(/not a yaniv-bench-job\/1 job: format/);
     expect(one.stderr()).toMatch(/job foreign-1 failed: not a yaniv-bench-job\/1 job/);
     // A leftover of a bench of another build that is gone: dropped.
     await queue.add('games', stale('gone'), { jobId: 'stale-0', attempts: 5 });
-    await until('the leftover to go', async () => (await queue.getJob('stale-0')) === undefined);
+    await waitUntil('the leftover to go', async () => (await queue.getJob('stale-0')) === undefined);
     expect(one.stderr()).toMatch(
       /dropped job stale-0: the job comes from build 0\.0\.1\+0{12}; this worker is build \S+, and its bench is gone/,
     );
@@ -127,7 +85,7 @@ describe.skipIf(!available)('yaniv bench through Redis', () => {
     const survivor = worker();
     const bench = start(...BENCH, '--redis', server.url, '--job-games', '8');
     const doomedName = (active: { processedBy?: string }[]) => active.some((job) => job.processedBy?.endsWith(`:${doomed.process.pid}`));
-    await until('a job being played by the doomed worker', async () => doomedName(await queue.getActive()));
+    await waitUntil('a job being played by the doomed worker', async () => doomedName(await queue.getActive()));
     doomed.process.kill('SIGKILL');
     expect(await bench.exited, bench.stderr()).toBe(0);
     expect(bench.stderr()).toMatch(/job \w+-\d+ stalled \(its worker stopped answering\): back on the queue/);

@@ -4,54 +4,20 @@
 // with SIGKILL mid-run (the learner goes on; every part sent is used, dropped as stale, or left
 // unread, never lost or used twice); Redis restarted under a running actor; the learner killed and
 // resumed under the same run ID.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisServer, redisAvailable } from '../../scripts/redisServer.js';
+import { type Child, killAll, requireBuild, start, until, yaniv } from './processes.js';
 
-const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const available = redisAvailable();
 let folder = '';
 let server: RedisServer;
 
 const TINY = ['--hidden-units', '8', '--games-per-actor', '4', '--rollout-samples', '128', '--minibatch-size', '64', '--max-turns', '30'];
 const QUICK = [...TINY, '--imitation-episodes', '4', '--episode', 'round', '--eval-every', '0', '--eval-games', '0', '--backend', 'wasm'];
-
-/** The tests name their Redis; a REDIS_URL of the caller's must not leak in. */
-function withoutRedisUrl(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  delete env.REDIS_URL;
-  return env;
-}
-
-interface Child {
-  process: ChildProcess;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-/** The processes still running, killed after the tests even when one fails midway. */
-const running = new Set<ChildProcess>();
-
-function start(...args: string[]): Child {
-  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: withoutRedisUrl() });
-  running.add(child);
-  child.on('exit', () => running.delete(child));
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout.resume();
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { process: child, stderr: () => stderr, exited };
-}
-
-function yaniv(...args: string[]) {
-  const child = spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8', timeout: 60_000, env: withoutRedisUrl() });
-  return { code: child.status, stderr: child.stderr };
-}
 
 const iterations = (run: string) =>
   existsSync(path.join(run, 'metrics.jsonl'))
@@ -64,13 +30,7 @@ const iterations = (run: string) =>
     : [];
 
 // Generous: on a loaded 2-core machine a learner and an actor take tens of seconds to start and play.
-async function until(what: string, check: () => boolean, ms = 90_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const waitUntil = (what: string, check: () => boolean | Promise<boolean>) => until(what, check, 90_000, 100);
 
 /** A Redis reply of alternating names and values, as an object. */
 const fieldsOf = (reply: unknown[]): Record<string, unknown> =>
@@ -80,12 +40,12 @@ const runIdOf = (learner: Child) => /run ID (\w+)/.exec(learner.stderr())?.[1] ?
 
 describe.skipIf(!available)('training over Redis', () => {
   beforeAll(async () => {
-    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first`);
+    requireBuild();
     folder = mkdtempSync(path.join(tmpdir(), 'yaniv-redis-train-'));
     server = await RedisServer.start('s3cret');
   });
   afterAll(() => {
-    running.forEach((child) => child.kill('SIGKILL'));
+    killAll();
     server?.dispose();
     if (folder) rmSync(folder, { recursive: true, force: true });
   });
@@ -111,7 +71,7 @@ describe.skipIf(!available)('training over Redis', () => {
   it('two actor processes through several versions; bad entries skipped; an actor killed with SIGKILL mid-run', async () => {
     const out = path.join(folder, 'two');
     const learner = start('train', '--episodes', '36', '--out', out, '--redis', server.url, ...QUICK, '--no-progress');
-    await until('the run ID', () => runIdOf(learner) !== '');
+    await waitUntil('the run ID', () => runIdOf(learner) !== '');
     const run = runIdOf(learner);
     const redis = new Redis(server.url);
     const stream = `yaniv:run:${run}:trajectories`;
@@ -120,7 +80,7 @@ describe.skipIf(!available)('training over Redis', () => {
     await redis.xadd(stream, '*', 'part', Buffer.from([0x85, 0xa6, 0x66]));
     const doomed = start('actor', '--redis', server.url, '--run', run, '--backend', 'wasm');
     const survivor = start('actor', '--redis', server.url, '--backend', 'wasm', '--workers', '0');
-    await until('two iterations', () => iterations(out).length >= 2).catch((error: Error) => {
+    await waitUntil('two iterations', () => iterations(out).length >= 2).catch((error: Error) => {
       throw new Error(`${error.message}\nlearner: ${learner.stderr()}\nactors: ${doomed.stderr()}\n${survivor.stderr()}`);
     });
     doomed.process.kill('SIGKILL');
@@ -161,13 +121,13 @@ describe.skipIf(!available)('training over Redis', () => {
       '1',
       '--no-progress',
     );
-    await until('the run ID', () => runIdOf(learner) !== '');
+    await waitUntil('the run ID', () => runIdOf(learner) !== '');
     const run = runIdOf(learner);
     const actor = start('actor', '--redis', server.url, '--run', run, '--backend', 'wasm');
     const explain = (error: Error) => {
       throw new Error(`${error.message}\nlearner: ${learner.stderr()}\nactor: ${actor.stderr()}`);
     };
-    await until('two iterations', () => iterations(out).length >= 2).catch(explain);
+    await waitUntil('two iterations', () => iterations(out).length >= 2).catch(explain);
     const redis = new Redis(server.url, { lazyConnect: true });
     await redis.connect();
     const keys = { header: `yaniv:run:${run}:header`, actors: `yaniv:run:${run}:actors` };
@@ -176,13 +136,13 @@ describe.skipIf(!available)('training over Redis', () => {
     server.stop();
     server.launch();
     const before = iterations(out).length;
-    await until('iterations after the restart', () => iterations(out).length >= before + 2).catch(explain);
+    await waitUntil('iterations after the restart', () => iterations(out).length >= before + 2).catch(explain);
     expect(learner.stderr()).toMatch(/Redis connection back/);
     // The actor reconnected and went on: it reports to the new server (whose keys started empty), and
     // the learner trains on parts played with weights published only after the restart.
     await redis.connect();
     expect(await redis.hlen(keys.actors)).toBe(1);
-    await until('a batch played with post-restart weights', () =>
+    await waitUntil('a batch played with post-restart weights', () =>
       iterations(out).some((line) => line.actingVersion > versionAtRestart),
     ).catch(explain);
     await redis.quit();

@@ -11,13 +11,14 @@ import { RedisServer, redisAvailable } from '../../scripts/redisServer.js';
 const available = redisAvailable();
 let server: RedisServer;
 
-const part = (actor: string): TrajectoryPart => ({
+const part = (actor: string, weightsVersion = 0): TrajectoryPart => ({
   actor,
-  weightsVersion: 0,
+  weightsVersion,
   mode: { kind: 'ppo' },
   trajectories: emptyTrajectoryBatch(3, false),
   stats: emptyRolloutStats(),
 });
+const RUN = { formats: currentFormats('obs', 'actions'), network: {}, setup: {}, teacher: null, partSamples: 3, maxBacklog: 10 };
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(!available)('Redis trajectory bus', () => {
@@ -30,14 +31,7 @@ describe.skipIf(!available)('Redis trajectory bus', () => {
     const main = await connectRedis(server.url, 'test-learner');
     const blocking = await connectRedis(server.url, 'test-learner-blocking');
     const transport = new RedisTransport(main, blocking, 'claimtest', { log: () => undefined, claimIdleMs: 50 });
-    await transport.startLearner({
-      formats: currentFormats('obs', 'actions'),
-      network: {},
-      setup: {},
-      teacher: null,
-      partSamples: 3,
-      maxBacklog: 10,
-    });
+    await transport.startLearner(RUN);
     const producer = await connectRedis(server.url, 'test-actor');
     const actor = new RedisTransport(producer, null, 'claimtest', { log: () => undefined });
     await actor.put(part('a'));
@@ -52,6 +46,25 @@ describe.skipIf(!available)('Redis trajectory bus', () => {
     expect(new Set(taken.receipt as string[]).size).toBe(3);
     await transport.ack(taken);
     expect(await main.xlen(transport.keys.stream)).toBe(0);
+    await transport.close();
+    await producer.quit();
+  });
+
+  it('deletes the entries it cannot use at once, not when the take ends (they would hold the actors back)', async () => {
+    const main = await connectRedis(server.url, 'test-learner');
+    const transport = new RedisTransport(main, null, 'staletest', { log: () => undefined });
+    await transport.startLearner(RUN);
+    const producer = await connectRedis(server.url, 'test-actor');
+    const actor = new RedisTransport(producer, null, 'staletest', { log: () => undefined });
+    await actor.put(part('old', 0));
+    await actor.put(part('old', 0));
+    const taking = transport.take({ samples: 3, usable: (p) => p.weightsVersion >= 1 });
+    await pause(300);
+    expect(await main.xlen(transport.keys.stream)).toBe(0);
+    await actor.put(part('new', 1));
+    const taken = await taking;
+    expect(taken.parts.map((p) => p.actor)).toEqual(['new']);
+    expect(taken.stale).toEqual({ parts: 2, decisions: 6 });
     await transport.close();
     await producer.quit();
   });

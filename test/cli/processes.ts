@@ -1,0 +1,61 @@
+// The `yaniv` command as real child processes, for the tests that start several (learners, actors,
+// bench workers): their output kept, every one still running killed by `killAll` after the tests,
+// and a caller's REDIS_URL kept out (the tests name their own Redis).
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+export interface Child {
+  process: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+function withoutRedisUrl(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.REDIS_URL;
+  return env;
+}
+
+/** The processes still running. */
+const running = new Set<ChildProcess>();
+
+export function start(...args: string[]): Child {
+  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: withoutRedisUrl() });
+  running.add(child);
+  child.on('exit', () => running.delete(child));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { process: child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+/** Kills whatever `start` left running, even after a test failed midway. */
+export function killAll(): void {
+  running.forEach((child) => child.kill('SIGKILL'));
+}
+
+/** One `yaniv` run to its end. */
+export function yaniv(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const child = spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8', timeout: 60_000, env: withoutRedisUrl() });
+  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
+}
+
+/** Waits for `check` to hold, polling; past `ms` it fails naming `what`. */
+export async function until(what: string, check: () => boolean | Promise<boolean>, ms: number, pollMs = 100): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+/** Fails unless the build the processes run exists. */
+export function requireBuild(): void {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first`);
+}
