@@ -34,8 +34,8 @@ import { TAKE_START, PASS_ACTION, YANIV_ACTION } from '../env/gym/actionLayout.j
 import {
   ACTION_CONTEXT_SIZE,
   ACTION_FEATURES_VERSION,
-  ACTION_FEATURE_SIZE,
   actionContextOfView,
+  readsAdviser,
   writeLegalActionFeatures,
 } from '../env/gym/actionFeatures.js';
 
@@ -46,6 +46,8 @@ export interface NeuralOptions {
   greedy?: boolean;
   /** Name shown in tournaments (default "neural"). */
   name?: string;
+  /** The adviser of a network trained with one (its choice is an action feature): the agent the model's metadata names. */
+  adviser?: Agent;
 }
 
 /** Wraps a loaded policy-value network as an Agent. */
@@ -56,8 +58,9 @@ export function neuralAgent(net: Network<PolicyValueConfig>, options: NeuralOpti
     );
   }
   const scoring = net.config.actionFeatures;
-  if (scoring !== 0 && scoring !== ACTION_FEATURE_SIZE)
-    throw new Error(`network scores actions from ${scoring} features; the game gives ${ACTION_FEATURE_SIZE} (${ACTION_FEATURES_VERSION})`);
+  const adviser = scoring > 0 && readsAdviser(scoring) ? options.adviser : undefined;
+  if (scoring > 0 && readsAdviser(scoring) && adviser === undefined)
+    throw new Error(`the network reads an adviser's choice (${scoring} action features, ${ACTION_FEATURES_VERSION}): give its adviser`);
   const greedy = options.greedy ?? true;
   // One position: plain JS (nn/singleEvaluator.ts), several times faster than tfjs for a batch of one.
   const single = new SinglePolicyValueEvaluator(net);
@@ -96,10 +99,13 @@ export function neuralAgent(net: Network<PolicyValueConfig>, options: NeuralOpti
     name: options.name ?? 'neural',
     reset(seed: number) {
       rng = seededRng(seed);
+      adviser?.reset(seed);
     },
     act(input: DecisionInput): Decision {
       const features =
-        scoring > 0 ? actionFeaturesOf([input], input.mask, (singleFeatures ??= new Float32Array(ACTION_COUNT * scoring))) : undefined;
+        scoring > 0
+          ? actionFeaturesOf([input], input.mask, (singleFeatures ??= new Float32Array(ACTION_COUNT * scoring)), adviser)
+          : undefined;
       const out = single.evaluate(input.observation, input.mask, features);
       return decide(out.probabilities, 0, input, out.value);
     },
@@ -111,19 +117,30 @@ export function neuralAgent(net: Network<PolicyValueConfig>, options: NeuralOpti
         observations.set(input.observation, i * OBSERVATION_SIZE);
         masks.set(input.mask, i * ACTION_COUNT);
       });
-      const out = evaluatePolicyValue(net, observations, masks, scoring > 0 ? actionFeaturesOf(inputs, masks) : undefined);
+      const features =
+        scoring > 0 ? actionFeaturesOf(inputs, masks, new Float32Array(inputs.length * ACTION_COUNT * scoring), adviser) : undefined;
+      const out = evaluatePolicyValue(net, observations, masks, features);
       return inputs.map((input, i) => decide(out.probabilities, i * ACTION_COUNT, input, out.values[i]));
     },
   };
 }
 
-/** The legal actions' features of each input (masks: theirs, row after row), from its seat's view (env/gym/actionFeatures.ts), in the network's dense layout. */
-function actionFeaturesOf(inputs: readonly DecisionInput[], masks: ArrayLike<number>, out?: Float32Array): Float32Array {
+/**
+ * The legal actions' features of each input (masks: theirs, row after row), from its seat's view
+ * (env/gym/actionFeatures.ts), in the network's dense layout; with an adviser, its choice too.
+ */
+function actionFeaturesOf(inputs: readonly DecisionInput[], masks: ArrayLike<number>, out: Float32Array, adviser?: Agent): Float32Array {
   const contexts = new Int16Array(inputs.length * ACTION_CONTEXT_SIZE);
   inputs.forEach((input, i) => actionContextOfView(input.view, contexts, i * ACTION_CONTEXT_SIZE));
-  const features = out ?? new Float32Array(inputs.length * ACTION_COUNT * ACTION_FEATURE_SIZE);
-  writeLegalActionFeatures(contexts, inputs.length, masks, features);
-  return features;
+  const advised = adviser ? inputs.map(({ observation, mask, view }) => adviser.act({ observation, mask, view }).action) : undefined;
+  writeLegalActionFeatures(contexts, inputs.length, masks, out, advised);
+  return out;
+}
+
+/** The adviser a model was trained with (its metadata's `training.hyperParameters.adviser`), if any. */
+export function adviserOf(metadata: ModelMetadata): string | null {
+  const hp = metadata.training.hyperParameters as { adviser?: unknown } | undefined;
+  return typeof hp?.adviser === 'string' ? hp.adviser : null;
 }
 
 /**
@@ -169,5 +186,8 @@ export async function loadNeuralAgent(
     actionSpaceVersion: ACTION_SPACE_VERSION,
     actionFeaturesVersion: ACTION_FEATURES_VERSION,
   });
-  return { agent: neuralAgent(network, options), network, metadata, dir };
+  const adviserSpec = adviserOf(metadata);
+  // A dynamic import: the registry loads this module the same way.
+  const adviser = adviserSpec === null ? undefined : await (await import('./registry.js')).createAgent(adviserSpec);
+  return { agent: neuralAgent(network, { ...options, ...(adviser ? { adviser } : {}) }), network, metadata, dir };
 }

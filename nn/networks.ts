@@ -114,10 +114,15 @@ export function widenInputs(net: Network<PolicyValueConfig>, observationSize: nu
 }
 
 /**
- * The same network with an action-scoring head of `actionFeatures` features, all its weights 0:
- * it plays exactly as the network did until training moves them. Every other weight is copied.
+ * The same network with an action-scoring head of `actionFeatures` features, all its weights 0 but
+ * the biases given (`gateBias`: feature index → bias; none: it plays exactly as the network did
+ * until training moves them). Every other weight is copied.
  */
-export function withActionScoring(net: Network<PolicyValueConfig>, actionFeatures: number): Network<PolicyValueConfig> {
+export function withActionScoring(
+  net: Network<PolicyValueConfig>,
+  actionFeatures: number,
+  gateBias: ReadonlyMap<number, number> = new Map(),
+): Network<PolicyValueConfig> {
   if (net.config.actionFeatures !== 0) throw new Error(`the network already scores actions (${net.config.actionFeatures} features)`);
   const scored = buildNetwork({ ...net.config, actionFeatures });
   for (const layer of net.model.layers) {
@@ -125,10 +130,24 @@ export function withActionScoring(net: Network<PolicyValueConfig>, actionFeature
     if (weights.length > 0) scored.model.getLayer(layer.name).setWeights(weights);
   }
   const gate = scored.model.getLayer(ACTION_GATE);
-  const zeros = gate.getWeights().map((w) => tf.zerosLike(w));
-  gate.setWeights(zeros);
-  tf.dispose(zeros);
+  const [kernel] = gate.getWeights();
+  const bias = new Float32Array(actionFeatures);
+  for (const [index, value] of gateBias) bias[index] = value;
+  const fresh = [tf.zerosLike(kernel), tf.tensor1d(bias)];
+  gate.setWeights(fresh);
+  tf.dispose(fresh);
   return scored;
+}
+
+/** Sets biases of the action-scoring head (feature index → bias), its kernel left as it is. */
+export function setGateBias(net: Network<PolicyValueConfig>, gateBias: ReadonlyMap<number, number>): void {
+  const gate = net.model.getLayer(ACTION_GATE);
+  const [kernel, old] = gate.getWeights();
+  const bias = old.dataSync().slice() as Float32Array;
+  for (const [index, value] of gateBias) bias[index] = value;
+  const next = tf.tensor1d(bias);
+  gate.setWeights([kernel, next]);
+  next.dispose();
 }
 
 /** The model's trainable variables in layer order: the order optimizer state is saved and restored in. */

@@ -7,6 +7,7 @@ import {
   ACTION_CONTEXT_SIZE,
   ACTION_FEATURES,
   ACTION_FEATURE_SIZE,
+  ADVISER_FEATURE,
   ACTION_FEATURES_VERSION,
 } from '../env/gym/actionFeatures.js';
 import { ACTION_COUNT, ACTION_RANGE_LIST, ACTION_SPACE_VERSION } from '../env/gym/actionLayout.js';
@@ -64,6 +65,7 @@ export function actionFeaturesTableMarkdown(): string {
     '| --- | --- | --- |',
     ...ACTION_FEATURES.map((f) => `| \`${f.name}\` | ${f.index} | ${f.description} |`),
     `| **total** | | ${ACTION_FEATURE_SIZE} per legal action, \`${ACTION_FEATURES_VERSION}\` |`,
+    `| \`${ADVISER_FEATURE.name}\` | ${ADVISER_FEATURE.index} | ${ADVISER_FEATURE.description} (the trajectory column \`adviserActions\`; \`yaniv train --adviser\`) |`,
     '',
     `The action context (Int16Array, ${ACTION_CONTEXT_SIZE} numbers per decision, the trajectory column \`actionContexts\`):`,
     '',

@@ -34,8 +34,11 @@ export class Actor {
       if (spec !== SELF && spec !== PAST) agents.set(spec, await createAgent(spec));
     }
     const teacher = init.teacher === null ? null : await createAgent(init.teacher);
-    [...agents.values(), ...(teacher ? [teacher] : [])].forEach((agent, i) => agent.reset(init.setup.seed + 101 * i));
-    return { actor: new Actor(init, learner, new Rollout(init.setup, learner, agents, teacher)), backend };
+    const adviser = (init.setup.adviser ?? null) === null ? null : await createAgent(init.setup.adviser as string);
+    [...agents.values(), ...(teacher ? [teacher] : []), ...(adviser ? [adviser] : [])].forEach((agent, i) =>
+      agent.reset(init.setup.seed + 101 * i),
+    );
+    return { actor: new Actor(init, learner, new Rollout(init.setup, learner, agents, teacher, adviser)), backend };
   }
 
   /** Handles one message; returns the replies and the buffers they may transfer. */

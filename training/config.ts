@@ -45,6 +45,20 @@ export const hyperParametersSchema = z.strictObject({
     .describe(
       "Give the network an action-scoring head: each legal action's logit gains (top hidden layer · W + b) · its action features (env/gym/actionFeatures.ts: the hand it leaves). With --init-from a model without one, the head is added with zero weights (it plays as the model did).",
     ),
+  adviser: z
+    .string()
+    .min(1)
+    .nullable()
+    .default(null)
+    .describe(
+      "An agent spec (e.g. strong) asked for its move at each of the network's decisions: its choice is one more action feature (adviserChoice), so the network learns where to follow it and where not. Implies --action-scoring; null: none.",
+    ),
+  adviserBias: z
+    .number({ error: 'must be a number' })
+    .default(4)
+    .describe(
+      "Where the action-scoring head is new (a fresh network, or --init-from one without it), the starting logit bonus of the adviser's choice: 0 lets imitation learn it, a few units start the network close to the adviser's play.",
+    ),
 
   // The games the actors play.
   gamesPerActor: positiveInt('games')

@@ -10,8 +10,8 @@ import { mixSeed } from '../agents/tournament/seeds.js';
 import { ACTION_COUNT, ACTION_SPACE_VERSION } from '../env/gym/actionLayout.js';
 import { OBSERVATION_SIZE, OBSERVATION_VERSION } from '../env/gym/observation.js';
 import { type Rng, rngFromState, seededRng } from '../env/rules/random.js';
-import { buildNetwork, getFlatWeights, withActionScoring, type Network, type PolicyValueConfig } from '../nn/networks.js';
-import { ACTION_FEATURES_VERSION, ACTION_FEATURE_SIZE } from '../env/gym/actionFeatures.js';
+import { buildNetwork, getFlatWeights, setGateBias, withActionScoring, type Network, type PolicyValueConfig } from '../nn/networks.js';
+import { ACTION_FEATURES_VERSION, ADVISER_FEATURE, actionFeatureWidth } from '../env/gym/actionFeatures.js';
 import { loadNetwork } from '../nn/persistence.js';
 import { createOptimizer, loadCheckpoint } from './checkpoint.js';
 import { type HyperParameters, type RunOptions, type TrainingEnv, hyperParametersSchema, runOptionsSchema, trainingEnv } from './config.js';
@@ -90,7 +90,7 @@ export class Learner {
 
   /** A fresh learner: a new network (or --init-from's), counters at zero. */
   static async fresh(run: RunOptions, hp: HyperParameters, commandLine: string[]): Promise<Learner> {
-    const network = run.initFrom !== null ? await loadInitial(run.initFrom, hp.actionScoring) : policyValueNetwork(hp, run.seed);
+    const network = run.initFrom !== null ? await loadInitial(run.initFrom, hp) : policyValueNetwork(hp, run.seed);
     const phase = run.initFrom === null && hp.imitationEpisodes > 0 ? 'imitation' : 'ppo';
     const state: TrainerState = {
       format: 'yaniv-train-state/1',
@@ -247,30 +247,49 @@ export class Learner {
   }
 }
 
+/** Action features per action of the hyper-parameters' network (0: no action-scoring head). */
+export function actionFeaturesOf(hp: Pick<HyperParameters, 'actionScoring' | 'adviser'>): number {
+  const adviser = (hp.adviser ?? null) !== null;
+  return hp.actionScoring || adviser ? actionFeatureWidth(adviser) : 0;
+}
+
+/** The head's starting biases: the adviser's choice a few logits up, as --adviser-bias says. */
+function adviserGateBias(hp: Pick<HyperParameters, 'adviser' | 'adviserBias'>): Map<number, number> {
+  return new Map<number, number>((hp.adviser ?? null) !== null ? [[ADVISER_FEATURE.index, hp.adviserBias ?? 0]] : []);
+}
+
 /** A fresh policy-value network of the hyper-parameters' shape. */
 export function policyValueNetwork(
-  hp: Pick<HyperParameters, 'hiddenUnits' | 'activation' | 'actionScoring'>,
+  hp: Pick<HyperParameters, 'hiddenUnits' | 'activation' | 'actionScoring' | 'adviser' | 'adviserBias'>,
   seed: number,
 ): Network<PolicyValueConfig> {
-  return buildNetwork({
+  const network = buildNetwork({
     kind: 'policy-value',
     observationSize: OBSERVATION_SIZE,
     actionCount: ACTION_COUNT,
     hiddenUnits: hp.hiddenUnits,
-    actionFeatures: hp.actionScoring ? ACTION_FEATURE_SIZE : 0,
+    actionFeatures: actionFeaturesOf(hp),
     activation: hp.activation,
     seed,
   });
+  const bias = adviserGateBias(hp);
+  if (bias.size > 0) setGateBias(network, bias);
+  return network;
 }
 
-/** --init-from's network; with actionScoring and a model without the head, the head added at zero. */
-async function loadInitial(dir: string, actionScoring: boolean): Promise<Network<PolicyValueConfig>> {
+/** --init-from's network; with action scoring (or an adviser) and a model without the head, the head added at zero (the adviser's bias aside). */
+async function loadInitial(dir: string, hp: HyperParameters): Promise<Network<PolicyValueConfig>> {
   const loaded = await loadNetwork(path.resolve(dir), VERSIONS).catch((error: Error) => {
     throw new TrainSetupError(`--init-from: ${error.message}`);
   });
   const network = loaded.network;
-  if (!actionScoring || network.config.actionFeatures > 0) return network;
-  const scored = withActionScoring(network, ACTION_FEATURE_SIZE);
+  const features = actionFeaturesOf(hp);
+  if (features === network.config.actionFeatures) return network;
+  if (network.config.actionFeatures > 0)
+    throw new TrainSetupError(
+      `--init-from: the model scores actions from ${network.config.actionFeatures} features, this run's network from ${features} (--action-scoring, --adviser)`,
+    );
+  const scored = withActionScoring(network, features, adviserGateBias(hp));
   network.model.dispose();
   return scored;
 }

@@ -1,6 +1,6 @@
 /** Rows of a trajectory batch gathered into the tensors of one gradient step (both algorithms use it). */
 import * as tf from '@tensorflow/tfjs';
-import { ACTION_CONTEXT_SIZE, writeActionFeatures } from '../env/gym/actionFeatures.js';
+import { ACTION_CONTEXT_SIZE, readsAdviser, writeActionFeatures } from '../env/gym/actionFeatures.js';
 import { ACTION_COUNT } from '../env/gym/actionLayout.js';
 import { OBSERVATION_SIZE } from '../env/gym/observation.js';
 import type { TrajectoryBatch } from './rollout.js';
@@ -47,12 +47,14 @@ function gatherActionFeatures(
   const n = to - from;
   const width = columns.length;
   const out = new Float32Array(n * width * features);
+  const adviser = readsAdviser(features);
   for (let k = 0; k < n; k++) {
     const row = indices[from + k];
     const at = row * ACTION_COUNT;
+    const adviserAction = adviser ? batch.adviserActions[row] : undefined;
     for (let c = 0; c < width; c++) {
       if (batch.masks[at + columns[c]])
-        writeActionFeatures(batch.actionContexts, row * ACTION_CONTEXT_SIZE, columns[c], out, (k * width + c) * features);
+        writeActionFeatures(batch.actionContexts, row * ACTION_CONTEXT_SIZE, columns[c], out, (k * width + c) * features, adviserAction);
     }
   }
   return tf.tensor3d(out, [n, width, features]);

@@ -17,7 +17,7 @@
  * next batch; every other one goes out. Plain typed arrays only: the batch crosses threads as is.
  */
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
-import { ACTION_CONTEXT_SIZE, ACTION_FEATURE_SIZE, writeActionContext, writeLegalActionFeatures } from '../env/gym/actionFeatures.js';
+import { ACTION_CONTEXT_SIZE, readsAdviser, writeActionContext, writeLegalActionFeatures } from '../env/gym/actionFeatures.js';
 import { ACTION_COUNT } from '../env/gym/actionLayout.js';
 import type { Agent, Decision, DecisionInput } from '../env/gym/agent.js';
 import { OBSERVATION_SIZE } from '../env/gym/observation.js';
@@ -56,6 +56,8 @@ export interface RolloutSetup {
   seed: number;
   /** The game equity data the "equity" reward is solved from (agents/equity.ts), one per table size. */
   equity?: readonly EquityData[] | null;
+  /** Agent spec of the adviser whose choice networks trained with one read as a feature (--adviser), or null. */
+  adviser?: string | null;
 }
 
 /** The growing store of recorded decisions (every trajectory column); slots are reused once emitted. */
@@ -109,6 +111,8 @@ export class Rollout {
   private readonly rowContexts: Int16Array;
   /** The legal actions' features of the rows, for networks that score actions (allocated on first use). */
   private rowFeatures: Float32Array | null = null;
+  /** The adviser's choice in each row, for networks trained with one. */
+  private readonly rowAdvisers: Int16Array;
   private readonly rows: Int32Array;
   private readonly setup: RolloutSetup;
 
@@ -119,6 +123,8 @@ export class Rollout {
     private readonly agents: ReadonlyMap<string, Agent>,
     /** The imitation teacher, when there is an imitation phase. */
     private readonly teacher: Agent | null,
+    /** The adviser whose choice the networks read (setup.adviser), when they read one. */
+    private readonly adviser: Agent | null = null,
   ) {
     this.setup = setup;
     const sizes = setup.players;
@@ -163,6 +169,7 @@ export class Rollout {
     this.rowObservations = new Float32Array(this.gameCount * OBSERVATION_SIZE);
     this.rowMasks = new Uint8Array(this.gameCount * ACTION_COUNT);
     this.rowContexts = new Int16Array(this.gameCount * ACTION_CONTEXT_SIZE);
+    this.rowAdvisers = new Int16Array(this.gameCount).fill(-1);
     this.rows = new Int32Array(this.gameCount);
   }
 
@@ -229,15 +236,23 @@ export class Rollout {
       writeActionContext(table.state(i), table.currentPlayers[i], this.rowContexts, k * ACTION_CONTEXT_SIZE);
     }
     const masks = this.rowMasks.subarray(0, count * ACTION_COUNT);
+    const width = network.config.actionFeatures;
+    this.rowAdvisers.fill(-1, 0, count);
     let features: Float32Array | undefined;
-    if (network.config.actionFeatures > 0) {
-      if (network.config.actionFeatures !== ACTION_FEATURE_SIZE)
-        throw new Error(`the network scores actions from ${network.config.actionFeatures} features, the game gives ${ACTION_FEATURE_SIZE}`);
-      this.rowFeatures ??= new Float32Array(this.gameCount * ACTION_COUNT * ACTION_FEATURE_SIZE);
-      features = this.rowFeatures.subarray(0, count * ACTION_COUNT * ACTION_FEATURE_SIZE);
-      writeLegalActionFeatures(this.rowContexts, count, masks, features);
+    if (width > 0) {
+      const advised = readsAdviser(width);
+      if (advised) this.askAdviser(games, count);
+      this.rowFeatures ??= new Float32Array(this.gameCount * ACTION_COUNT * width);
+      features = this.rowFeatures.subarray(0, count * ACTION_COUNT * width);
+      writeLegalActionFeatures(this.rowContexts, count, masks, features, advised ? this.rowAdvisers.subarray(0, count) : undefined);
     }
     return evaluatePolicyValue(network, this.rowObservations.subarray(0, count * OBSERVATION_SIZE), masks, features);
+  }
+
+  /** The adviser's choice in each of the rows, into rowAdvisers. */
+  private askAdviser(games: Int32Array, count: number): void {
+    if (this.adviser === null) throw new Error('the network reads an adviser, and the rollout has none (setup.adviser)');
+    for (let k = 0; k < count; k++) this.rowAdvisers[k] = this.adviser.act(this.input(games[k])).action;
   }
 
   /** Samples a legal action of game g from row k of the probabilities; also returns the most probable one. */
@@ -337,6 +352,7 @@ export class Rollout {
             slot * ACTION_CONTEXT_SIZE,
           );
           store.actions[slot] = action;
+          store.adviserActions[slot] = this.rowAdvisers[k];
           // Floored so that a teacher's move the network found unthinkable cannot give PPO an infinite ratio later.
           store.logProbs[slot] = Math.max(MIN_LOG_PROB, Math.log(out.probabilities[k * ACTION_COUNT + action]));
           store.values[slot] = value;

@@ -71,9 +71,11 @@ function resumeSettings(saved: TrainerState, options: GivenSettings): { run: Run
     }
   }
   const hyperParameters = { ...saved.hyperParameters };
+  // What the network's shape and inputs follow: fixed once it exists.
+  const NETWORK_SHAPE: (keyof HyperParameters)[] = ['hiddenUnits', 'activation', 'actionScoring', 'adviser'];
   for (const key of Object.keys(options.hyperParameters) as (keyof HyperParameters)[]) {
     if (!options.explicit.has(key)) continue;
-    if (key === 'hiddenUnits' || key === 'activation' || key === 'actionScoring') {
+    if (NETWORK_SHAPE.includes(key)) {
       if (JSON.stringify(options.hyperParameters[key]) !== JSON.stringify(saved.hyperParameters[key]))
         throw new TrainSetupError(`${flagName(key)} cannot change on --resume: the network exists`);
       continue;

@@ -229,6 +229,7 @@ function actorInits(settings: RunSettings, learner: Learner): ActorInit[] {
       opponents: mix,
       seed: mixSeed(run.seed, 2, state.iteration, actor),
       equity,
+      adviser: hp.adviser ?? null,
     },
   }));
 }

@@ -42,6 +42,7 @@ export const TRAJECTORY_COLUMNS = {
     doc: "the seat's action context (env/gym/actionFeatures.ts): its actions' features derive from it",
   },
   actions: { type: 'i16', width: 1, doc: 'the action taken' },
+  adviserActions: { type: 'i16', width: 1, doc: "the adviser's choice, a feature of networks trained with one (−1: no adviser)" },
   logProbs: { type: 'f32', width: 1, doc: 'log p(action) under the acting weights' },
   values: { type: 'f32', width: 1, doc: "the value head's estimate" },
   rewards: { type: 'f32', width: 1, doc: "the seat's rewards up to its next decision" },
@@ -143,7 +144,7 @@ export function trajectoryBuffers(batch: TrajectoryBatch): ArrayBuffer[] {
 // ---- The wire encoding ----
 
 /** Bumped when the columns or the encoding change: an actor and a learner of different formats refuse each other's batches. */
-export const TRAJECTORY_WIRE_FORMAT = 'yaniv-trajectories/2';
+export const TRAJECTORY_WIRE_FORMAT = 'yaniv-trajectories/3';
 
 /** A batch that cannot be read (truncated, foreign, or of another format); the message names what is wrong. */
 export class TrajectoryDecodeError extends Error {

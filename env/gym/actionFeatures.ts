@@ -99,6 +99,32 @@ export const ACTION_FEATURES: readonly { readonly name: ActionFeatureName; reado
 /** Features per action. */
 export const ACTION_FEATURE_SIZE = ACTION_FEATURES.length;
 
+/**
+ * A network trained with an adviser (an agent, e.g. `strong`, asked for its move at each of the
+ * network's decisions) reads one feature more after the game's: 1 for the action the adviser
+ * chose, 0 for the others. The network then learns where to follow the adviser and where not
+ * (residual learning on top of a hand-written player); what the adviser is, the env does not know.
+ */
+export const ADVISER_FEATURE = {
+  name: 'adviserChoice',
+  index: ACTION_FEATURE_SIZE,
+  description: "With an adviser only: 1 for the action the adviser chose (an agent asked at the seat's decision), else 0.",
+} as const;
+
+/** Features per action of a network with (or without) an adviser. */
+export function actionFeatureWidth(withAdviser: boolean): number {
+  return ACTION_FEATURE_SIZE + (withAdviser ? 1 : 0);
+}
+
+/** Whether a network that scores actions from `features` features per action reads an adviser's choice (else: the game's alone). */
+export function readsAdviser(features: number): boolean {
+  if (features !== ACTION_FEATURE_SIZE && features !== ACTION_FEATURE_SIZE + 1)
+    throw new Error(
+      `a network scores actions from ${features} features; the game gives ${ACTION_FEATURE_SIZE}, or ${ACTION_FEATURE_SIZE + 1} with an adviser (${ACTION_FEATURES_VERSION})`,
+    );
+  return features === ACTION_FEATURE_SIZE + 1;
+}
+
 const POINTS_SCALE = 50;
 const PER_POINTS = 1 / POINTS_SCALE;
 const PER_CARDS = 1 / HAND_SLOTS;
@@ -207,8 +233,18 @@ function isMilestone(context: Int16Array, at: number, total: number): number {
 
 const clip = (x: number, low: number, high: number) => (x < low ? low : x > high ? high : x);
 
-/** Writes the features of `action` in the context at context[at ..] into out[offset .. +ACTION_FEATURE_SIZE). */
-export function writeActionFeatures(context: Int16Array, at: number, action: number, out: Float32Array, offset: number): void {
+/**
+ * Writes the features of `action` in the context at context[at ..] into out[offset .. +ACTION_FEATURE_SIZE),
+ * and with `adviserAction` (the adviser's choice, −1 none) the adviser feature after them.
+ */
+export function writeActionFeatures(
+  context: Int16Array,
+  at: number,
+  action: number,
+  out: Float32Array,
+  offset: number,
+  adviserAction?: number,
+): void {
   const { points, cards, take } = handAfter(context, at, action);
   const best = points + take;
   const total = context[at + CTX.total];
@@ -223,19 +259,28 @@ export function writeActionFeatures(context: Int16Array, at: number, action: num
   out[offset + 6] = isMilestone(context, at, total + points);
   out[offset + 7] = total + best > limit ? 1 : 0;
   out[offset + 8] = clip((limit - total - best) / 50, -1, 1);
+  if (adviserAction !== undefined) out[offset + ADVISER_FEATURE.index] = action === adviserAction ? 1 : 0;
 }
 
 /**
  * The features of every legal action of `rows` positions, into the dense layout the network reads
- * (`out[(row · ACTION_COUNT + action) · ACTION_FEATURE_SIZE + k]`); entries of illegal actions are
- * left as they are (nothing reads them). `contexts` holds a context per row, `mask` a legal mask per
- * row ([rows, ACTION_COUNT], > 0 = legal).
+ * (`out[(row · ACTION_COUNT + action) · K + k]`, K = actionFeatureWidth); entries of illegal actions
+ * are left as they are (nothing reads them). `contexts` holds a context per row, `mask` a legal mask
+ * per row ([rows, ACTION_COUNT], > 0 = legal), `adviserActions` (with an adviser) its choice per row.
  */
-export function writeLegalActionFeatures(contexts: Int16Array, rows: number, mask: ArrayLike<number>, out: Float32Array): void {
+export function writeLegalActionFeatures(
+  contexts: Int16Array,
+  rows: number,
+  mask: ArrayLike<number>,
+  out: Float32Array,
+  adviserActions?: ArrayLike<number>,
+): void {
+  const width = actionFeatureWidth(adviserActions !== undefined);
   for (let r = 0; r < rows; r++) {
     const at = r * ACTION_CONTEXT_SIZE;
+    const adviser = adviserActions?.[r];
     for (let a = 0, i = r * ACTION_COUNT; a < ACTION_COUNT; a++, i++) {
-      if (mask[i]) writeActionFeatures(contexts, at, a, out, i * ACTION_FEATURE_SIZE);
+      if (mask[i]) writeActionFeatures(contexts, at, a, out, i * width, adviser);
     }
   }
 }

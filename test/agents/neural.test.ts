@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadNeuralAgent, neuralAgent, resolveModelDir } from '../../agents/neural.js';
 import { createAgent, parseAgentSpec } from '../../agents/registry.js';
 import { playMatch } from '../../agents/tournament/match.js';
-import { ACTION_FEATURE_SIZE } from '../../env/gym/actionFeatures.js';
+import { ACTION_FEATURES_VERSION, ACTION_FEATURE_SIZE, ADVISER_FEATURE, actionFeatureWidth } from '../../env/gym/actionFeatures.js';
 import { ACTION_COUNT, ACTION_SPACE_VERSION } from '../../env/gym/actionLayout.js';
 import type { DecisionInput } from '../../env/gym/agent.js';
 import { OBSERVATION_SIZE, OBSERVATION_VERSION } from '../../env/gym/observation.js';
@@ -17,7 +17,7 @@ import { YanivEnv } from '../../env/gym/yanivEnv.js';
 import { MAX_PLAYERS, MIN_PLAYERS, PRESET_NAMES, resolveRules } from '../../env/rules/rules.js';
 import { playerView } from '../../env/rules/view.js';
 import { initBackend } from '../../nn/backend.js';
-import { buildNetwork, type Network, type PolicyValueConfig } from '../../nn/networks.js';
+import { buildNetwork, setGateBias, type Network, type PolicyValueConfig } from '../../nn/networks.js';
 import { saveNetwork } from '../../nn/persistence.js';
 
 const RUNS = process.env.YANIV_PROPERTY_RUNS === 'long' ? 10 : 1;
@@ -151,6 +151,36 @@ describe('neural agent', () => {
     await expect(loadNeuralAgent(path.join(folder, 'old-actions'))).rejects.toThrow(
       `action-space version differs: saved "yaniv-actions/0", expected "${ACTION_SPACE_VERSION}"`,
     );
+    net.model.dispose();
+  });
+
+  it("a model trained with an adviser loads it from its metadata; with a large bias on the adviser's feature it plays the adviser's moves", async () => {
+    const net = tiny(11, actionFeatureWidth(true));
+    setGateBias(net, new Map([[ADVISER_FEATURE.index, 60]]));
+    const versions = {
+      observationVersion: OBSERVATION_VERSION,
+      actionSpaceVersion: ACTION_SPACE_VERSION,
+      actionFeaturesVersion: ACTION_FEATURES_VERSION,
+    };
+    await saveNetwork(net, path.join(folder, 'advised'), { ...versions, training: { hyperParameters: { adviser: 'strong' } } });
+    const { agent } = await loadNeuralAgent(path.join(folder, 'advised'));
+    const strong = await createAgent('strong');
+    const env = new YanivEnv({ players: 3 });
+    let step: { observation: Float32Array; info: { actionMask: Uint8Array; currentPlayer: number } } = env.reset({ seed: 5 });
+    let decisions = 0;
+    while (step.info.currentPlayer >= 0 && decisions < 300) {
+      const view = playerView(env.state, step.info.currentPlayer);
+      const input: DecisionInput = { observation: step.observation, mask: step.info.actionMask, view };
+      const chosen = agent.act(input).action;
+      expect(chosen).toBe(strong.act(input).action);
+      expect(agent.actBatch?.([input, input]).map((d) => d.action)).toEqual([chosen, chosen]);
+      step = env.step(chosen);
+      decisions++;
+    }
+    expect(decisions).toBeGreaterThan(50);
+    // The same network without its adviser named: refused, naming what is missing.
+    await saveNetwork(net, path.join(folder, 'unadvised'), versions);
+    await expect(loadNeuralAgent(path.join(folder, 'unadvised'))).rejects.toThrow(/reads an adviser's choice \(10 action features/);
     net.model.dispose();
   });
 });

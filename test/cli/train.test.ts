@@ -140,6 +140,66 @@ describe('yaniv train', () => {
     expect(readFileSync(path.join(folder, 'curve.svg'), 'utf8')).toMatch(/^<svg/);
   });
 
+  it("--adviser from --init-from a model without the head: the head is added with the adviser's bias, the model names its adviser, and a resume may not change it", async () => {
+    const base = path.join(folder, 'base');
+    expect(yaniv('train', '--episodes', '2', '--out', base, ...TINY).code).toBe(0);
+    const run = path.join(folder, 'advised');
+    const trained = yaniv(
+      'train',
+      '--episodes',
+      '4',
+      '--out',
+      run,
+      '--init-from',
+      path.join(base, 'checkpoint'),
+      '--adviser',
+      'strong',
+      '--adviser-bias',
+      '5',
+      ...TINY,
+    );
+    expect(trained.stderr).toMatch(/finished at \d+ episodes/);
+    const metadata = JSON.parse(readFileSync(path.join(run, 'checkpoint', 'metadata.json'), 'utf8')) as {
+      network: { actionFeatures: number };
+      training: { hyperParameters: { adviser: string; adviserBias: number } };
+    };
+    expect(metadata.network.actionFeatures).toBe(10);
+    expect(metadata.training.hyperParameters).toMatchObject({ adviser: 'strong', adviserBias: 5 });
+    await initBackend('wasm');
+    const agent = await createAgent(`neural:${path.join(run, 'checkpoint')}`);
+    const result = playMatch({
+      rules: resolveRules({ players: 2 }),
+      preset: 'standard',
+      overrides: {},
+      agents: [agent, await createAgent('random')],
+      dealSeed: 1,
+      agentSeed: 2,
+      episode: 'round',
+      maxTurns: 50,
+    });
+    expect(result.turns).toBeGreaterThan(0);
+    const changed = yaniv('train', '--resume', '--out', run, '--adviser', 'intermediate');
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toMatch(/--adviser cannot change on --resume: the network exists/);
+    // A model that already scores actions from the game's 9 features cannot grow the adviser's.
+    const scored = path.join(folder, 'scored');
+    expect(yaniv('train', '--episodes', '2', '--out', scored, '--action-scoring', 'true', ...TINY).code).toBe(0);
+    const refused = yaniv(
+      'train',
+      '--episodes',
+      '2',
+      '--out',
+      path.join(folder, 'refused'),
+      '--init-from',
+      path.join(scored, 'checkpoint'),
+      '--adviser',
+      'strong',
+      ...TINY,
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/the model scores actions from 9 features, this run's network from 10/);
+  });
+
   it('rejects bad and unknown flags with exit 2 and a message naming them', () => {
     const out = path.join(folder, 'bad');
     const cases: [string[], RegExp][] = [

@@ -96,6 +96,28 @@ describe('action-scoring head', () => {
     scored.model.dispose();
   });
 
+  it('a head added with a bias on one feature adds exactly that bias to the logit of each action that has the feature', () => {
+    const plain = buildNetwork({ kind: 'policy-value', observationSize: OBS, actionCount: ACTIONS, hiddenUnits: [10], seed: 8 });
+    const scored = withActionScoring(plain, K, new Map([[2, 3]]));
+    const { observations, mask } = inputs(9);
+    // Feature 2 is 1 at action 4 of every row, every other feature 0.
+    const features = new Float32Array(ROWS * ACTIONS * K);
+    for (let r = 0; r < ROWS; r++) features[(r * ACTIONS + 4) * K + 2] = 1;
+    const before = evaluatePolicyValue(plain, observations, mask).probabilities;
+    const after = evaluatePolicyValue(scored, observations, mask, features).probabilities;
+    for (let r = 0; r < ROWS; r++) {
+      if (!mask[r * ACTIONS + 4]) continue;
+      for (let a = 0; a < ACTIONS; a++) {
+        if (a === 4 || !mask[r * ACTIONS + a]) continue;
+        // The odds of action 4 against any other grow by e³.
+        const odds = (p: Float32Array) => Math.log(p[r * ACTIONS + 4] / p[r * ACTIONS + a]);
+        expect(odds(after) - odds(before)).toBeCloseTo(3, 3);
+      }
+    }
+    plain.model.dispose();
+    scored.model.dispose();
+  });
+
   it('refuses to evaluate without the features, or with too few', () => {
     const net = buildNetwork({
       kind: 'policy-value',

@@ -7,11 +7,11 @@ import { createAgent } from '../../agents/registry.js';
 import { ACTION_COUNT } from '../../env/gym/actionLayout.js';
 import { OBSERVATION_SIZE } from '../../env/gym/observation.js';
 import { initBackend } from '../../nn/backend.js';
-import { buildNetwork, getFlatWeights, setFlatWeights, type Network, type PolicyValueConfig } from '../../nn/networks.js';
+import { buildNetwork, getFlatWeights, setFlatWeights, setGateBias, type Network, type PolicyValueConfig } from '../../nn/networks.js';
 import { parseOpponentMix } from '../../training/league.js';
 import { computeAdvantages } from '../../training/ppo.js';
 import { MIN_LOG_PROB, Rollout, type RolloutSetup, type TrajectoryBatch } from '../../training/rollout.js';
-import { ACTION_FEATURE_SIZE } from '../../env/gym/actionFeatures.js';
+import { ADVISER_FEATURE, actionFeatureWidth } from '../../env/gym/actionFeatures.js';
 import { MinibatchBuffers, gatherInputs } from '../../training/minibatch.js';
 import { policyValueForward } from '../../training/policyValueStep.js';
 
@@ -149,45 +149,78 @@ describe('rollout', () => {
     net.model.dispose();
   });
 
-  it('an action-scoring learner: the log-probabilities it played with are the ones the learner recomputes from the stored contexts', () => {
-    const net = buildNetwork({
+  const scoringNetwork = (adviser: boolean) =>
+    buildNetwork({
       kind: 'policy-value',
       observationSize: OBSERVATION_SIZE,
       actionCount: ACTION_COUNT,
       hiddenUnits: [8],
-      actionFeatures: ACTION_FEATURE_SIZE,
+      actionFeatures: actionFeatureWidth(adviser),
       seed: 4,
     });
-    const rollout = new Rollout(setup({ env: { ...setup().env, maxTurns: 12 } }), net, new Map(), null);
+
+  for (const adviser of [false, true]) {
+    it(`an action-scoring learner${adviser ? ' with an adviser' : ''}: the log-probabilities it played with are the ones the learner recomputes from the stored columns`, async () => {
+      const net = scoringNetwork(adviser);
+      const features = net.config.actionFeatures;
+      const rollout = new Rollout(
+        setup({ env: { ...setup().env, maxTurns: 12 }, adviser: adviser ? 'strong' : null }),
+        net,
+        new Map(),
+        null,
+        adviser ? await createAgent('strong') : null,
+      );
+      const { trajectories: batch } = rollout.collect(200, { kind: 'ppo' });
+      expectLegal(batch);
+      for (let k = 0; k < batch.count; k++) {
+        if (adviser) expect(batch.masks[k * ACTION_COUNT + batch.adviserActions[k]]).toBe(1);
+        else expect(batch.adviserActions[k]).toBe(-1);
+      }
+      const indices = Int32Array.from({ length: batch.count }, (_, i) => i);
+      const {
+        tensors: inputs,
+        position,
+        width,
+      } = gatherInputs(batch, indices, 0, batch.count, new MinibatchBuffers(batch.count), features);
+      const forward = policyValueForward(net, inputs.observations, inputs.columns, inputs.actionFeatures);
+      const logits = forward.logits.dataSync();
+      const mask = inputs.legalMask.dataSync();
+      for (let k = 0; k < batch.count; k++) {
+        const row = Array.from({ length: width }, (_, c) => (mask[k * width + c] > 0 ? logits[k * width + c] : -Infinity));
+        const max = Math.max(...row);
+        const logSum = Math.log(row.reduce((sum, x) => sum + Math.exp(x - max), 0)) + max;
+        const logP = Math.max(MIN_LOG_PROB, row[position[batch.actions[k]]] - logSum);
+        expect(logP).toBeCloseTo(batch.logProbs[k], 4);
+      }
+      // The features move the policy: without them the logits differ.
+      const plain = policyValueForward(net, inputs.observations, inputs.columns, tf.zerosLike(inputs.actionFeatures as tf.Tensor3D));
+      const differs = Array.from(plain.logits.dataSync()).filter((x, i) => mask[i] > 0 && Math.abs(x - logits[i]) > 1e-4).length;
+      tf.dispose([...plain.activations.slice(1), plain.logits, plain.value]);
+      expect(differs).toBeGreaterThan(0);
+      tf.dispose([
+        ...forward.activations.slice(1),
+        forward.logits,
+        forward.value,
+        ...Object.values(inputs).filter((v) => v instanceof tf.Tensor),
+      ]);
+      net.model.dispose();
+    });
+  }
+
+  it("a learner with an adviser and a large bias on its feature plays the adviser's choices", async () => {
+    const net = scoringNetwork(true);
+    setGateBias(net, new Map([[ADVISER_FEATURE.index, 60]]));
+    const strong = await createAgent('strong');
+    const rollout = new Rollout(setup({ adviser: 'strong' }), net, new Map(), null, strong);
     const { trajectories: batch } = rollout.collect(200, { kind: 'ppo' });
-    expectLegal(batch);
-    const indices = Int32Array.from({ length: batch.count }, (_, i) => i);
-    const {
-      tensors: inputs,
-      position,
-      width,
-    } = gatherInputs(batch, indices, 0, batch.count, new MinibatchBuffers(batch.count), ACTION_FEATURE_SIZE);
-    const forward = policyValueForward(net, inputs.observations, inputs.columns, inputs.actionFeatures);
-    const logits = forward.logits.dataSync();
-    const mask = inputs.legalMask.dataSync();
-    for (let k = 0; k < batch.count; k++) {
-      const row = Array.from({ length: width }, (_, c) => (mask[k * width + c] > 0 ? logits[k * width + c] : -Infinity));
-      const max = Math.max(...row);
-      const logSum = Math.log(row.reduce((sum, x) => sum + Math.exp(x - max), 0)) + max;
-      const logP = Math.max(MIN_LOG_PROB, row[position[batch.actions[k]]] - logSum);
-      expect(logP).toBeCloseTo(batch.logProbs[k], 4);
-    }
-    // The features move the policy: without them the logits differ.
-    const plain = policyValueForward(net, inputs.observations, inputs.columns, tf.zerosLike(inputs.actionFeatures as tf.Tensor3D));
-    const differs = Array.from(plain.logits.dataSync()).filter((x, i) => mask[i] > 0 && Math.abs(x - logits[i]) > 1e-4).length;
-    tf.dispose([...plain.activations.slice(1), plain.logits, plain.value]);
-    expect(differs).toBeGreaterThan(0);
-    tf.dispose([
-      ...forward.activations.slice(1),
-      forward.logits,
-      forward.value,
-      ...Object.values(inputs).filter((v) => v instanceof tf.Tensor),
-    ]);
+    for (let k = 0; k < batch.count; k++) expect(batch.actions[k]).toBe(batch.adviserActions[k]);
+    net.model.dispose();
+  });
+
+  it('a network that reads an adviser needs one', () => {
+    const net = scoringNetwork(true);
+    const rollout = new Rollout(setup(), net, new Map(), null);
+    expect(() => rollout.collect(10, { kind: 'ppo' })).toThrow(/reads an adviser, and the rollout has none/);
     net.model.dispose();
   });
 });

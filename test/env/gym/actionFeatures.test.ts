@@ -7,7 +7,10 @@ import {
   ACTION_CONTEXT_SIZE,
   ACTION_FEATURES,
   ACTION_FEATURE_SIZE,
+  ADVISER_FEATURE,
   CTX,
+  actionFeatureWidth,
+  readsAdviser,
   actionContextOfView,
   writeActionContext,
   writeActionFeatures,
@@ -131,6 +134,38 @@ describe('action features', () => {
       const row = dense.subarray(a * ACTION_FEATURE_SIZE, (a + 1) * ACTION_FEATURE_SIZE);
       expect(row.every((x) => Number.isNaN(x))).toBe(!mask[a]);
     }
+  });
+
+  it("with an adviser: one feature more, 1 at the adviser's choice and 0 at every other legal action, the game's features unchanged", () => {
+    const [state] = randomPositions({ players: 3 }, 5, 0);
+    const scratch = new MaskScratch();
+    const mask = new Uint8Array(ACTION_COUNT);
+    writeActionMask(state, scratch, mask, 0);
+    const context = new Int16Array(ACTION_CONTEXT_SIZE);
+    writeActionContext(state, state.current, context);
+    const legal = legalActionIds(mask);
+    expect(legal.length).toBeGreaterThan(1);
+    const chosen = legal[legal.length - 1];
+    const width = actionFeatureWidth(true);
+    expect(width).toBe(ACTION_FEATURE_SIZE + 1);
+    expect(ADVISER_FEATURE.index).toBe(ACTION_FEATURE_SIZE);
+    const plain = new Float32Array(ACTION_COUNT * ACTION_FEATURE_SIZE);
+    writeLegalActionFeatures(context, 1, mask, plain);
+    // A reused buffer: stale adviser entries of an earlier row must be overwritten.
+    const advised = new Float32Array(ACTION_COUNT * width).fill(7);
+    writeLegalActionFeatures(context, 1, mask, advised, [chosen]);
+    for (const a of legal) {
+      expect(Array.from(advised.subarray(a * width, a * width + ACTION_FEATURE_SIZE))).toEqual(
+        Array.from(plain.subarray(a * ACTION_FEATURE_SIZE, (a + 1) * ACTION_FEATURE_SIZE)),
+      );
+      expect([a, advised[a * width + ADVISER_FEATURE.index]]).toEqual([a, a === chosen ? 1 : 0]);
+    }
+  });
+
+  it('tells a network with an adviser by its width, and names a width that fits neither', () => {
+    expect(readsAdviser(ACTION_FEATURE_SIZE)).toBe(false);
+    expect(readsAdviser(ACTION_FEATURE_SIZE + 1)).toBe(true);
+    expect(() => readsAdviser(3)).toThrow(/scores actions from 3 features; the game gives 9, or 10 with an adviser/);
   });
 
   it('names an id outside the action space', () => {
