@@ -59,3 +59,19 @@ export async function until(what: string, check: () => boolean | Promise<boolean
 export function requireBuild(): void {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first`);
 }
+
+/** The child's exit code, or past `ms` an error carrying the output of `child` and `others` (a hang shows where it stopped). */
+export async function exitCode(child: Child, ms: number, others: Record<string, Child> = {}): Promise<number | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const outputs = Object.entries({ child, ...others }).map(([name, c]) => `${name}:\n${c.stderr()}`);
+      reject(new Error(`no exit within ${ms} ms\n${outputs.join('\n')}`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([child.exited, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

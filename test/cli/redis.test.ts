@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisServer, redisAvailable } from '../../scripts/redisServer.js';
-import { type Child, killAll, requireBuild, start, until, yaniv } from './processes.js';
+import { type Child, exitCode, killAll, requireBuild, start, until, yaniv } from './processes.js';
 
 const available = redisAvailable();
 let folder = '';
@@ -84,8 +84,8 @@ describe.skipIf(!available)('training over Redis', () => {
       throw new Error(`${error.message}\nlearner: ${learner.stderr()}\nactors: ${doomed.stderr()}\n${survivor.stderr()}`);
     });
     doomed.process.kill('SIGKILL');
-    expect(await learner.exited, learner.stderr()).toBe(0);
-    expect(await survivor.exited, survivor.stderr()).toBe(0);
+    expect(await exitCode(learner, 150_000, { survivor }), learner.stderr()).toBe(0);
+    expect(await exitCode(survivor, 20_000, { learner }), survivor.stderr()).toBe(0);
     expect(survivor.stderr()).toMatch(/run finished: \d+ parts sent/);
 
     const lines = iterations(out);
