@@ -344,3 +344,59 @@ export function policyValueTrainStep(
     tf.dispose([loss, ...gradients]);
   }
 }
+
+/** A minibatch for the action-value regression (actionValuePhase.ts). */
+export interface ActionValueBatch {
+  observations: tf.Tensor2D;
+  /** [rows, columns] float32, 1 = legal. */
+  legalMask: tf.Tensor2D;
+  /** int32 action ids: the logits computed. */
+  columns: tf.Tensor1D;
+  actionFeatures?: ActionFeatureTensor;
+  /** [rows, columns]: each legal action's value less the mean value of the row's legal actions (0 elsewhere). */
+  centeredTargets: tf.Tensor2D;
+  /** [rows, 1]: the value head's target. */
+  valueTargets: tf.Tensor2D;
+}
+
+/**
+ * The action-value regression and its gradients, by hand: each legal logit, less the mean of its row's
+ * legal logits, against the action's value less the row's mean value:
+ *   loss = mean_rows( mean_legal (c_a − t_a)² ) + valueWeight · mean((v − V)²),  c_a = z_a − mean_legal z.
+ * Within a row Σ_legal (c − t) = 0, so the centring's own gradient vanishes: dL/dz_a = 2 (c_a − t_a) / (rows · |legal|).
+ * Only differences between a row's logits are fitted (a softmax ignores a row's shift), so the
+ * policy's argmax is the best action's estimate and its odds are e^(value difference).
+ */
+export function actionValueGradients(net: Network<PolicyValueConfig>, batch: ActionValueBatch, valueWeight: number): PolicyValueGradients {
+  const rows = batch.observations.shape[0];
+  return tf.tidy(() => {
+    const { activations, logits, value } = policyValueForward(net, batch.observations, batch.columns, batch.actionFeatures);
+    const legalCount = tf.sum(batch.legalMask, 1, true);
+    const mean = tf.div(tf.sum(tf.mul(logits, batch.legalMask), 1, true), legalCount);
+    const error = tf.mul(tf.sub(tf.sub(logits, mean), batch.centeredTargets), batch.legalMask);
+    const perRow = tf.div(tf.sum(tf.square(error), 1, true), legalCount);
+    const valueError = tf.sub(value, batch.valueTargets);
+    const loss = tf.add<tf.Scalar>(tf.mean(perRow), tf.mul(tf.mean(tf.square(valueError)), valueWeight));
+    const dLogits = tf.div<tf.Tensor2D>(tf.mul(error, 2 / rows), legalCount);
+    const dValue = tf.mul<tf.Tensor2D>(valueError, (2 * valueWeight) / rows);
+    return { loss, gradients: backward(net, activations, dLogits, dValue, batch.columns, batch.actionFeatures) };
+  });
+}
+
+/** One action-value step with FastAdam (actionValueGradients, the global-norm clip, one Adam update); returns the loss before it. */
+export function actionValueTrainStep(
+  net: Network<PolicyValueConfig>,
+  batch: ActionValueBatch,
+  optimizer: FastAdam,
+  valueWeight: number,
+  maxGradNorm: number | null,
+): number {
+  const { loss, gradients } = actionValueGradients(net, batch, valueWeight);
+  try {
+    if (maxGradNorm !== null) clipByGlobalNorm(gradients, maxGradNorm);
+    optimizer.applyGradients(trainableVariables(net.model), gradients);
+    return loss.dataSync()[0];
+  } finally {
+    tf.dispose([loss, ...gradients]);
+  }
+}
