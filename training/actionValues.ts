@@ -153,7 +153,12 @@ export interface ActionValueUpdate {
 }
 
 /** The action-value regression over the positions (policyValueStep.ts actionValueTrainStep), epoch after epoch of shuffled minibatches. */
-export function actionValueUpdate(net: Network<PolicyValueConfig>, optimizer: FastAdam, data: ValuedPositions, options: ActionValueUpdate): number {
+export function actionValueUpdate(
+  net: Network<PolicyValueConfig>,
+  optimizer: FastAdam,
+  data: ValuedPositions,
+  options: ActionValueUpdate,
+): number {
   const { batch } = data;
   const buffers = new MinibatchBuffers(options.minibatchSize);
   let loss = Number.NaN;
@@ -169,10 +174,20 @@ export function actionValueUpdate(net: Network<PolicyValueConfig>, optimizer: Fa
       const valueTargets = new Float32Array(to - from);
       for (let k = 0; k < to - from; k++) centerRow(data, order[from + k], columns, centered, k * width);
       for (let k = 0; k < to - from; k++) valueTargets[k] = data.adviserValues[order[from + k]];
-      const targets = { centeredTargets: tf.tensor2d(centered, [to - from, width]), valueTargets: tf.tensor2d(valueTargets, [to - from, 1]) };
-      sum += actionValueTrainStep(net, { ...tensors, columns: tensors.columns, ...targets }, optimizer, options.valueWeight, options.maxGradNorm);
+      const targets = {
+        centeredTargets: tf.tensor2d(centered, [to - from, width]),
+        valueTargets: tf.tensor2d(valueTargets, [to - from, 1]),
+      };
+      sum += actionValueTrainStep(
+        net,
+        { ...tensors, columns: tensors.columns, ...targets },
+        optimizer,
+        options.valueWeight,
+        options.maxGradNorm,
+      );
       steps++;
-      tf.dispose([...Object.values(tensors), ...Object.values(targets)]);
+      tf.dispose([tensors.observations, tensors.legalMask, tensors.columns, targets.centeredTargets, targets.valueTargets]);
+      if (tensors.actionFeatures) tensors.actionFeatures.dispose();
     }
     loss = sum / steps;
     options.onEpoch?.(epoch, loss);

@@ -96,7 +96,7 @@ describe('rollout action values', () => {
     });
     // Flat once the optimizer's slots exist.
     expect(new Set(tensors.slice(1)).size).toBe(1);
-    expect(losses.at(-1)).toBeLessThan((losses[0] as number) * 0.7);
+    expect(losses.at(-1)).toBeLessThan(losses[0] * 0.7);
     optimizer.dispose();
     net.model.dispose();
   });
