@@ -55,6 +55,8 @@ export interface ModelCard {
   /** The reward it was trained on, and the return its value head predicts ("round" or "game"): what its value means. */
   reward: unknown;
   returnHorizon: unknown;
+  /** The agent whose choice the network reads as a feature (yaniv train --adviser), null if none: it decides with the model. */
+  adviser: unknown;
 }
 
 /** Reads a model folder's metadata.json into a ModelCard (the loader validates it in full). */
@@ -84,6 +86,7 @@ export function readModelCard(arg?: string): ModelCard {
     benchmark: training.benchmark ?? null,
     reward: training.reward ?? null,
     returnHorizon: training.returnHorizon ?? null,
+    adviser: ((training.hyperParameters ?? {}) as Record<string, unknown>).adviser ?? null,
   };
 }
 

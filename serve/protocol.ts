@@ -209,7 +209,7 @@ const welcome = z
           .record(z.string(), z.unknown())
           .optional()
           .describe(
-            'For trained models: rules, players, training episodes, evaluation figures, the reward and return horizon, and mismatch.',
+            'For trained models: rules, players, training episodes, evaluation figures, the reward and return horizon, the adviser, and mismatch.',
           ),
         modelVersion: z
           .int()
