@@ -5,7 +5,7 @@ import { FastAdam } from '../../training/fastAdam.js';
 import { evaluateLogitsValue, evaluatePolicyValue } from '../../nn/inference.js';
 import { maskedSoftmax } from '../../nn/maskedSoftmax.js';
 import { buildNetwork, trainableVariables, type Network, type PolicyValueConfig } from '../../nn/networks.js';
-import { actionValueGradients, policyValueForward, policyValueGradients, policyValueTrainStep } from '../../training/policyValueStep.js';
+import { policyValueForward, policyValueGradients, policyValueTrainStep } from '../../training/policyValueStep.js';
 import { policyValueLoss, trainStep, type PolicyValueBatch } from '../../training/losses.js';
 import { installWasmFastMatMul, uninstallWasmFastMatMul } from '../../nn/wasmFastMatMul.js';
 
@@ -108,82 +108,6 @@ describe('policy-value step without autodiff', () => {
     [optA, optB].forEach((o) => o.dispose());
     [a, b].forEach((n) => n.model.dispose());
     tf.dispose(Object.values(batch));
-  });
-});
-
-describe('action-value regression', () => {
-  beforeAll(async () => {
-    await initBackend('wasm');
-  });
-
-  it('its hand-written gradients equal autodiff of the centred regression, over columns, with an action-scoring head', () => {
-    const net = buildNetwork({
-      kind: 'policy-value',
-      observationSize: OBS,
-      actionCount: ACTIONS,
-      hiddenUnits: [11, 10],
-      actionFeatures: 3,
-      seed: 9,
-    });
-    const columns = tf.tensor1d([0, 2, 3, 5], 'int32');
-    const width = 4;
-    // Every row has at least two legal actions (a row of one has no difference to fit).
-    const mask = Float32Array.from({ length: ROWS * width }, (_, i) =>
-      (i * 7 + Math.floor(i / width)) % 3 === 0 && i % width !== 0 ? 0 : 1,
-    );
-    const legalMask = tf.tensor2d(mask, [ROWS, width]);
-    const raw = Float32Array.from({ length: ROWS * width }, (_, i) => Math.sin(i * 1.7) * 5);
-    const centered = new Float32Array(ROWS * width);
-    for (let r = 0; r < ROWS; r++) {
-      let sum = 0;
-      let n = 0;
-      for (let c = 0; c < width; c++) if (mask[r * width + c]) [sum, n] = [sum + raw[r * width + c], n + 1];
-      for (let c = 0; c < width; c++) centered[r * width + c] = mask[r * width + c] ? raw[r * width + c] - sum / n : 0;
-    }
-    const batch = {
-      observations: tf.randomNormal<tf.Rank.R2>([ROWS, OBS], 0, 1, 'float32', 23),
-      legalMask,
-      columns,
-      actionFeatures: tf.randomNormal<tf.Rank.R3>([ROWS, width, 3], 0, 1, 'float32', 24),
-      centeredTargets: tf.tensor2d(centered, [ROWS, width]),
-      valueTargets: tf.tensor2d([0.1, -0.2, 0.3, 0, 0.05, -0.4], [ROWS, 1]),
-    };
-    const vars = trainableVariables(net.model);
-    const mine = actionValueGradients(net, batch, 0.6);
-    // The same loss over every action (the columns' entries scattered into full rows, 0 elsewhere),
-    // written plainly in tf ops and differentiated by tf (autodiff of the column gather needs a
-    // kernel wasm lacks).
-    const ids = [0, 2, 3, 5];
-    const full = (values: Float32Array, k = 1) => {
-      const out = new Float32Array(ROWS * ACTIONS * k);
-      for (let r = 0; r < ROWS; r++)
-        ids.forEach((a, c) => out.set(values.subarray((r * width + c) * k, (r * width + c + 1) * k), (r * ACTIONS + a) * k));
-      return out;
-    };
-    const fullMask = tf.tensor2d(full(mask), [ROWS, ACTIONS]);
-    const fullTargets = tf.tensor2d(full(centered), [ROWS, ACTIONS]);
-    const fullFeatures = tf.tensor3d(full(batch.actionFeatures.dataSync() as Float32Array, 3), [ROWS, ACTIONS, 3]);
-    const plainLoss = (): tf.Scalar => {
-      const { logits, value } = policyValueForward(net, batch.observations, undefined, fullFeatures);
-      const count = tf.sum(fullMask, 1, true);
-      const mean = tf.div(tf.sum(tf.mul(logits, fullMask), 1, true), count);
-      const error = tf.mul(tf.sub(tf.sub(logits, mean), fullTargets), fullMask);
-      return tf.add(
-        tf.mean(tf.div(tf.sum(tf.square(error), 1, true), count)),
-        tf.mul(tf.mean(tf.square(tf.sub(value, batch.valueTargets))), 0.6),
-      );
-    };
-    uninstallWasmFastMatMul();
-    const reference = tf.variableGrads(plainLoss, vars);
-    installWasmFastMatMul();
-    expectClose(mine.loss.dataSync(), reference.value.dataSync());
-    const got = read(mine.gradients);
-    const want = read(vars.map((v) => reference.grads[v.name]));
-    got.forEach((g, i) => expectClose(g, want[i], 2e-5));
-    expect(got.every((g) => g.some((x) => x !== 0))).toBe(true);
-    tf.dispose([mine.loss, ...mine.gradients, reference.value, ...Object.values(reference.grads), ...Object.values(batch)]);
-    tf.dispose([fullMask, fullTargets, fullFeatures]);
-    net.model.dispose();
   });
 });
 
