@@ -12,6 +12,7 @@ const sections: Section[] = [
   { name: 'serve', load: () => import('./serve.js') },
   { name: 'train', load: () => import('./train.js') },
   { name: 'tournament', load: () => import('./tournament.js') },
+  { name: 'agents', load: () => import('./agents.js') },
 ];
 
 async function main(): Promise<void> {
