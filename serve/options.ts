@@ -9,10 +9,10 @@ import { agentSpecSchema } from '../agents/registry.js';
 import { type FlagSpecs, RULE_SELECTION_FLAGS } from '../env/rules/schemaFlags.js';
 
 /**
- * The agents served by default, the default advisor first: `strong` (it still beats the shipped
- * model heads-up, models/README.md), then the shipped model (models/standard) and the others.
+ * The agents served by default, the default advisor first: the shipped model (models/standard,
+ * which beats `strong` heads-up, models/README.md), then `strong` and the others.
  */
-export const DEFAULT_AGENTS = ['strong', 'neural', 'rollout', 'intermediate', 'novice', 'random'];
+export const DEFAULT_AGENTS = ['neural', 'strong', 'rollout', 'intermediate', 'novice', 'random'];
 
 /** HOST:PORT as an nginx `server` line writes it (a name or IPv4 address, or [IPv6]). */
 const ADDRESS = /^(?:[^\s:[\]]+|\[[0-9a-fA-F:.]+\]):\d{1,5}$/;
@@ -25,7 +25,7 @@ export const serverOptionsSchema = z.strictObject({
     .min(1, { error: 'must name at least one agent' })
     .default(DEFAULT_AGENTS)
     .describe(
-      'Agent specs served, the default (for advice) first: neural is the shipped model (models/standard), neural:PATH any other; strong stays the default advisor while it beats the shipped model heads-up.',
+      'Agent specs served, the default (for advice) first: neural is the shipped model (models/standard, the default advisor since it beats strong heads-up), neural:PATH any other.',
     ),
   token: z
     .string()

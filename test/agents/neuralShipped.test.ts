@@ -18,7 +18,7 @@ describe('the shipped model', () => {
     const { agent, metadata } = await loadNeuralAgent(undefined);
     expect(metadata.observationVersion).toBe(OBSERVATION_VERSION);
     expect(metadata.actionSpaceVersion).toBe(ACTION_SPACE_VERSION);
-    expect(metadata.training).toMatchObject({ rules: { preset: 'standard' } });
+    expect(metadata.training).toMatchObject({ rules: { preset: 'standard' }, players: [2], hyperParameters: { adviser: 'strong' } });
     const env = new YanivEnv({ players: 2, seed: 3 });
     let { observation, info } = env.reset();
     for (let step = 0; step < 40 && info.currentPlayer >= 0; step++) {

@@ -111,7 +111,7 @@ describe('examples/client.ts', () => {
 
   it("connects, creates a table and plays a whole game with the advisor's picks", async () => {
     const { stdout } = await run(process.execPath, [EXAMPLE, server.url], { timeout: 120_000 });
-    expect(stdout).toMatch(/connected to ws:\/\/127\.0\.0\.1:\d+\/: agents strong, neural, rollout/);
+    expect(stdout).toMatch(/connected to ws:\/\/127\.0\.0\.1:\d+\/: agents neural, strong, rollout/);
     expect(stdout).toMatch(/you: discard/);
     expect(stdout).toMatch(/game over: seat \d wins with totals \[\d+,\d+\]; seed -?\d+/);
   });
