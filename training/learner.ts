@@ -157,11 +157,14 @@ export class Learner {
 
   /**
    * Whether a part can go into the next update: played with weights at most `maxStaleness` (or
-   * `actorLag`) versions old, and not an imitation part once PPO has begun.
+   * `actorLag`) versions old, and gathered in the mode the learner now asks for. Without the mode
+   * check, an imitation part played just before the switch to PPO (the phase itself turns with the
+   * first PPO update) opened a take that then refused every PPO part as "another mode" and waited for
+   * ever for imitation parts no actor would send again.
    */
   canUse(part: TrajectoryPart): boolean {
     const oldest = this.iteration - Math.max(this.hp.actorLag, this.hp.maxStaleness);
-    return part.weightsVersion >= oldest && !(part.mode.kind === 'imitation' && this.state.phase === 'ppo');
+    return part.weightsVersion >= oldest && part.mode.kind === this.collectMode().kind;
   }
 
   /** The network as it is joins the league (when there is one). */
