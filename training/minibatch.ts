@@ -81,6 +81,10 @@ export function gatherInputs(
     const mask = batch.masks.subarray(row * ACTION_COUNT, (row + 1) * ACTION_COUNT);
     for (let a = 0; a < ACTION_COUNT; a++) anywhere[a] |= mask[a];
   }
+  // tf.oneHot (the steps' chosen-action mask) needs a depth of 2 at least: a minibatch whose rows
+  // all have the same single legal action (a short last minibatch of forced moves) gets a second
+  // column, legal in no row.
+  if (anywhere.reduce((n, legal) => n + legal, 0) === 1) anywhere[anywhere[0] ? 1 : 0] = 2;
   const position = new Int16Array(ACTION_COUNT).fill(-1);
   const columns: number[] = [];
   for (let a = 0; a < ACTION_COUNT; a++) {

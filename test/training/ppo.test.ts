@@ -171,4 +171,31 @@ describe('updates on a fixed batch', () => {
     optimizer.dispose();
     net.model.dispose();
   });
+
+  it('PPO: a minibatch of forced moves (one legal action, the same in every row) updates like any other', () => {
+    const net = buildNetwork({
+      kind: 'policy-value',
+      observationSize: OBSERVATION_SIZE,
+      actionCount: ACTION_COUNT,
+      hiddenUnits: [8],
+      seed: 4,
+    });
+    const batch = syntheticBatch(65);
+    // The last row, alone in its minibatch of the shuffled order or not, is a forced move; so is a whole batch of them.
+    const forced = emptyTrajectoryBatch(3, false);
+    for (let k = 0; k < 3; k++) {
+      forced.masks[k * ACTION_COUNT + 7] = 1;
+      forced.actions[k] = 7;
+      forced.logProbs[k] = 0;
+      forced.rewards[k] = k - 1;
+      forced.dones[k] = 1;
+    }
+    forced.segmentEnds[2] = 1;
+    const optimizer = new FastAdam({ kind: 'adam', learningRate: 0.003 });
+    const hp = { ...DEFAULT_HYPER_PARAMETERS, minibatchSize: 64, epochs: 1, targetKl: null };
+    expect(Number.isFinite(ppoUpdate(net, optimizer, forced, hp, seededRng(2)).loss)).toBe(true);
+    expect(Number.isFinite(ppoUpdate(net, optimizer, batch, hp, seededRng(2)).loss)).toBe(true);
+    optimizer.dispose();
+    net.model.dispose();
+  });
 });
