@@ -59,6 +59,12 @@ export interface ModelCard {
   adviser: unknown;
 }
 
+/** The adviser a model was trained with (yaniv train --adviser): its training record's `hyperParameters.adviser`, or null. */
+export function adviserOf(training: Record<string, unknown>): string | null {
+  const adviser = (training.hyperParameters as { adviser?: unknown } | undefined)?.adviser;
+  return typeof adviser === 'string' ? adviser : null;
+}
+
 /** Reads a model folder's metadata.json into a ModelCard (the loader validates it in full). */
 export function readModelCard(arg?: string): ModelCard {
   const dir = resolveModelDir(arg);
@@ -86,7 +92,7 @@ export function readModelCard(arg?: string): ModelCard {
     benchmark: training.benchmark ?? null,
     reward: training.reward ?? null,
     returnHorizon: training.returnHorizon ?? null,
-    adviser: ((training.hyperParameters ?? {}) as Record<string, unknown>).adviser ?? null,
+    adviser: adviserOf(training),
   };
 }
 

@@ -27,7 +27,7 @@ import { evaluatePolicyValue } from '../nn/inference.js';
 import { SinglePolicyValueEvaluator } from '../nn/singleEvaluator.js';
 import type { Network, PolicyValueConfig } from '../nn/networks.js';
 import { type ModelMetadata, loadNetwork } from '../nn/persistence.js';
-import { resolveModelDir } from './modelFolder.js';
+import { adviserOf, resolveModelDir } from './modelFolder.js';
 import { opponents, stallPenalty } from './tactics.js';
 import type { PlayerView } from '../env/rules/view.js';
 import { TAKE_START, PASS_ACTION, YANIV_ACTION } from '../env/gym/actionLayout.js';
@@ -58,8 +58,9 @@ export function neuralAgent(net: Network<PolicyValueConfig>, options: NeuralOpti
     );
   }
   const scoring = net.config.actionFeatures;
-  const adviser = scoring > 0 && readsAdviser(scoring) ? options.adviser : undefined;
-  if (scoring > 0 && readsAdviser(scoring) && adviser === undefined)
+  const advised = scoring > 0 && readsAdviser(scoring);
+  const adviser = advised ? options.adviser : undefined;
+  if (advised && adviser === undefined)
     throw new Error(`the network reads an adviser's choice (${scoring} action features, ${ACTION_FEATURES_VERSION}): give its adviser`);
   const greedy = options.greedy ?? true;
   // One position: plain JS (nn/singleEvaluator.ts), several times faster than tfjs for a batch of one.
@@ -137,12 +138,6 @@ function actionFeaturesOf(inputs: readonly DecisionInput[], masks: ArrayLike<num
   return out;
 }
 
-/** The adviser a model was trained with (its metadata's `training.hyperParameters.adviser`), if any. */
-export function adviserOf(metadata: ModelMetadata): string | null {
-  const hp = metadata.training.hyperParameters as { adviser?: unknown } | undefined;
-  return typeof hp?.adviser === 'string' ? hp.adviser : null;
-}
-
 /**
  * The policy over the legal actions `legal` (probabilities in the same order), with progress: in
  * a round that has stalled (strong's `stallPenalty` p > 0: past 30 turns a seat), taking a card
@@ -186,7 +181,7 @@ export async function loadNeuralAgent(
     actionSpaceVersion: ACTION_SPACE_VERSION,
     actionFeaturesVersion: ACTION_FEATURES_VERSION,
   });
-  const adviserSpec = adviserOf(metadata);
+  const adviserSpec = adviserOf(metadata.training);
   // A dynamic import: the registry loads this module the same way.
   const adviser = adviserSpec === null ? undefined : await (await import('./registry.js')).createAgent(adviserSpec);
   return { agent: neuralAgent(network, { ...options, ...(adviser ? { adviser } : {}) }), network, metadata, dir };

@@ -130,12 +130,10 @@ export function withActionScoring(
     if (weights.length > 0) scored.model.getLayer(layer.name).setWeights(weights);
   }
   const gate = scored.model.getLayer(ACTION_GATE);
-  const [kernel] = gate.getWeights();
-  const bias = new Float32Array(actionFeatures);
-  for (const [index, value] of gateBias) bias[index] = value;
-  const fresh = [tf.zerosLike(kernel), tf.tensor1d(bias)];
-  gate.setWeights(fresh);
-  tf.dispose(fresh);
+  const zeros = gate.getWeights().map((w) => tf.zerosLike(w));
+  gate.setWeights(zeros);
+  tf.dispose(zeros);
+  setGateBias(scored, gateBias);
   return scored;
 }
 

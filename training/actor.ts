@@ -34,10 +34,11 @@ export class Actor {
       if (spec !== SELF && spec !== PAST) agents.set(spec, await createAgent(spec));
     }
     const teacher = init.teacher === null ? null : await createAgent(init.teacher);
-    const adviser = (init.setup.adviser ?? null) === null ? null : await createAgent(init.setup.adviser as string);
-    [...agents.values(), ...(teacher ? [teacher] : []), ...(adviser ? [adviser] : [])].forEach((agent, i) =>
-      agent.reset(init.setup.seed + 101 * i),
-    );
+    // The same agent asked about the same position answers once: a teacher that is also the adviser is one agent.
+    const adviser = !init.setup.adviser ? null : init.setup.adviser === init.teacher ? teacher : await createAgent(init.setup.adviser);
+    [...new Set([...agents.values(), teacher, adviser])]
+      .flatMap((agent) => (agent ? [agent] : []))
+      .forEach((agent, i) => agent.reset(init.setup.seed + 101 * i));
     return { actor: new Actor(init, learner, new Rollout(init.setup, learner, agents, teacher, adviser)), backend };
   }
 

@@ -251,14 +251,13 @@ export class Learner {
 }
 
 /** Action features per action of the hyper-parameters' network (0: no action-scoring head). */
-export function actionFeaturesOf(hp: Pick<HyperParameters, 'actionScoring' | 'adviser'>): number {
-  const adviser = (hp.adviser ?? null) !== null;
-  return hp.actionScoring || adviser ? actionFeatureWidth(adviser) : 0;
+function networkActionFeatures(hp: Pick<HyperParameters, 'actionScoring' | 'adviser'>): number {
+  return hp.actionScoring || hp.adviser !== null ? actionFeatureWidth(hp.adviser !== null) : 0;
 }
 
 /** The head's starting biases: the adviser's choice a few logits up, as --adviser-bias says. */
 function adviserGateBias(hp: Pick<HyperParameters, 'adviser' | 'adviserBias'>): Map<number, number> {
-  return new Map<number, number>((hp.adviser ?? null) !== null ? [[ADVISER_FEATURE.index, hp.adviserBias ?? 0]] : []);
+  return new Map<number, number>(hp.adviser !== null ? [[ADVISER_FEATURE.index, hp.adviserBias]] : []);
 }
 
 /** A fresh policy-value network of the hyper-parameters' shape. */
@@ -271,7 +270,7 @@ export function policyValueNetwork(
     observationSize: OBSERVATION_SIZE,
     actionCount: ACTION_COUNT,
     hiddenUnits: hp.hiddenUnits,
-    actionFeatures: actionFeaturesOf(hp),
+    actionFeatures: networkActionFeatures(hp),
     activation: hp.activation,
     seed,
   });
@@ -286,7 +285,7 @@ async function loadInitial(dir: string, hp: HyperParameters): Promise<Network<Po
     throw new TrainSetupError(`--init-from: ${error.message}`);
   });
   const network = loaded.network;
-  const features = actionFeaturesOf(hp);
+  const features = networkActionFeatures(hp);
   if (features === network.config.actionFeatures) return network;
   if (network.config.actionFeatures > 0)
     throw new TrainSetupError(

@@ -336,7 +336,9 @@ export class Rollout {
           let teacherAction = -1;
           if (imitation) {
             const t1 = now();
-            teacherAction = (this.teacher as Agent).act(this.input(g)).action;
+            // The adviser, when it is the teacher, has answered for this position already.
+            const asked = this.teacher === this.adviser ? this.rowAdvisers[k] : -1;
+            teacherAction = asked >= 0 ? asked : (this.teacher as Agent).act(this.input(g)).action;
             stats.opponentSeconds += now() - t1;
             if (best === teacherAction) stats.teacherAgreement++;
             if (mode.teacherPlays) action = teacherAction;

@@ -58,6 +58,9 @@ export function resolveSettings(folder: RunFolder, given: GivenSettings): RunSet
   return { run, hp, mix, resume: existing !== null && saved !== null ? { dir: existing, saved } : null };
 }
 
+/** What the network's shape and inputs follow: fixed once it exists. */
+const NETWORK_SHAPE: readonly (keyof HyperParameters)[] = ['hiddenUnits', 'activation', 'actionScoring', 'adviser'];
+
 /** Reads a saved run and applies what a resume may change; refuses changes to the run's identity. */
 function resumeSettings(saved: TrainerState, options: GivenSettings): { run: RunOptions; hyperParameters: HyperParameters } {
   const run = { ...saved.run };
@@ -71,8 +74,6 @@ function resumeSettings(saved: TrainerState, options: GivenSettings): { run: Run
     }
   }
   const hyperParameters = { ...saved.hyperParameters };
-  // What the network's shape and inputs follow: fixed once it exists.
-  const NETWORK_SHAPE: (keyof HyperParameters)[] = ['hiddenUnits', 'activation', 'actionScoring', 'adviser'];
   for (const key of Object.keys(options.hyperParameters) as (keyof HyperParameters)[]) {
     if (!options.explicit.has(key)) continue;
     if (NETWORK_SHAPE.includes(key)) {

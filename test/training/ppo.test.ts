@@ -115,6 +115,9 @@ describe('updates on a fixed batch', () => {
   });
 
   /** A small batch of synthetic decisions: a few legal actions each, one stream ending its return every 4 rows. */
+  const networkOf = (hidden: number, seed: number) =>
+    buildNetwork({ kind: 'policy-value', observationSize: OBSERVATION_SIZE, actionCount: ACTION_COUNT, hiddenUnits: [hidden], seed });
+
   function syntheticBatch(count: number): TrajectoryBatch {
     const rng = seededRng(9);
     const u = () => (rng.next() >>> 0) / 2 ** 32;
@@ -134,13 +137,7 @@ describe('updates on a fixed batch', () => {
   }
 
   it('imitation: the masked cross-entropy to the teacher falls, and labelled rows are the ones used', () => {
-    const net = buildNetwork({
-      kind: 'policy-value',
-      observationSize: OBSERVATION_SIZE,
-      actionCount: ACTION_COUNT,
-      hiddenUnits: [16],
-      seed: 2,
-    });
+    const net = networkOf(16, 2);
     const batch = syntheticBatch(64);
     batch.teacherActions![5] = -1;
     expect(imitationTargets(batch, 1).rows.length).toBe(63);
@@ -155,13 +152,7 @@ describe('updates on a fixed batch', () => {
   });
 
   it("PPO: the clipped objective's loss falls over updates on the same batch", () => {
-    const net = buildNetwork({
-      kind: 'policy-value',
-      observationSize: OBSERVATION_SIZE,
-      actionCount: ACTION_COUNT,
-      hiddenUnits: [16],
-      seed: 3,
-    });
+    const net = networkOf(16, 3);
     const batch = syntheticBatch(64);
     const optimizer = new FastAdam({ kind: 'adam', learningRate: 0.003 });
     const hp = { ...DEFAULT_HYPER_PARAMETERS, minibatchSize: 64, epochs: 1, targetKl: null, clip: 10 };
@@ -173,13 +164,7 @@ describe('updates on a fixed batch', () => {
   });
 
   it('PPO: a minibatch of forced moves (one legal action, the same in every row) updates like any other', () => {
-    const net = buildNetwork({
-      kind: 'policy-value',
-      observationSize: OBSERVATION_SIZE,
-      actionCount: ACTION_COUNT,
-      hiddenUnits: [8],
-      seed: 4,
-    });
+    const net = networkOf(8, 4);
     const batch = syntheticBatch(65);
     // The last row, alone in its minibatch of the shuffled order or not, is a forced move; so is a whole batch of them.
     const forced = emptyTrajectoryBatch(3, false);

@@ -217,6 +217,20 @@ describe('rollout', () => {
     net.model.dispose();
   });
 
+  it('a teacher that is also the adviser is asked once a position: its labels are the adviser column', async () => {
+    const net = scoringNetwork(true);
+    const strong = await createAgent('strong');
+    let asked = 0;
+    const counted = { ...strong, act: (input: Parameters<typeof strong.act>[0]) => (asked++, strong.act(input)) };
+    const rollout = new Rollout(setup({ adviser: 'strong' }), net, new Map(), counted, counted);
+    const { trajectories: batch } = rollout.collect(100, { kind: 'imitation', teacherPlays: true });
+    const labels = batch.teacherActions as Int16Array;
+    for (let k = 0; k < batch.count; k++) expect(labels[k]).toBe(batch.adviserActions[k]);
+    // One ask per learner decision (those still pending at the batch's end included), not two.
+    expect(asked).toBeLessThan(2 * batch.count);
+    net.model.dispose();
+  });
+
   it('a network that reads an adviser needs one', () => {
     const net = scoringNetwork(true);
     const rollout = new Rollout(setup(), net, new Map(), null);
