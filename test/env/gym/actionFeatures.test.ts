@@ -63,6 +63,16 @@ function referenceFeatures(view: PlayerView, id: number): number[] {
   ];
 }
 
+/** The legal mask and the mover's action context of a game's first position. */
+function firstPosition(players: number, seed: number): { mask: Uint8Array; context: Int16Array } {
+  const [state] = randomPositions({ players }, seed, 0);
+  const mask = new Uint8Array(ACTION_COUNT);
+  writeActionMask(state, new MaskScratch(), mask, 0);
+  const context = new Int16Array(ACTION_CONTEXT_SIZE);
+  writeActionContext(state, state.current, context);
+  return { mask, context };
+}
+
 describe('action features', () => {
   it('the context is the sum of its named segments; the features are numbered in order', () => {
     let start = 0;
@@ -122,12 +132,7 @@ describe('action features', () => {
   });
 
   it('writes the dense layout at legal entries only', () => {
-    const [state] = randomPositions({ players: 2 }, 3, 0);
-    const scratch = new MaskScratch();
-    const mask = new Uint8Array(ACTION_COUNT);
-    writeActionMask(state, scratch, mask, 0);
-    const context = new Int16Array(ACTION_CONTEXT_SIZE);
-    writeActionContext(state, state.current, context);
+    const { mask, context } = firstPosition(2, 3);
     const dense = new Float32Array(ACTION_COUNT * ACTION_FEATURE_SIZE).fill(Number.NaN);
     writeLegalActionFeatures(context, 1, mask, dense);
     for (let a = 0; a < ACTION_COUNT; a++) {
@@ -137,12 +142,7 @@ describe('action features', () => {
   });
 
   it("with an adviser: one feature more, 1 at the adviser's choice and 0 at every other legal action, the game's features unchanged", () => {
-    const [state] = randomPositions({ players: 3 }, 5, 0);
-    const scratch = new MaskScratch();
-    const mask = new Uint8Array(ACTION_COUNT);
-    writeActionMask(state, scratch, mask, 0);
-    const context = new Int16Array(ACTION_CONTEXT_SIZE);
-    writeActionContext(state, state.current, context);
+    const { mask, context } = firstPosition(3, 5);
     const legal = legalActionIds(mask);
     expect(legal.length).toBeGreaterThan(1);
     const chosen = legal[legal.length - 1];
