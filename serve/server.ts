@@ -29,7 +29,7 @@ import {
   ruleOptionsJsonSchema,
 } from '../env/index.js';
 import { type ModelCard, packageRoot, trainingMismatch } from '../agents/modelFolder.js';
-import { agentAbilities, agentModelCard, decidesCheaply, describeAgents, parseAgentSpec } from '../agents/registry.js';
+import { agentAbilities, agentModelCard, describeAgents, parseAgentSpec } from '../agents/registry.js';
 import { CODECS } from './codec.js';
 import { CLOSE, Connection, type ServerContext } from './connection.js';
 import { type ServerOptions, type ServerOptionsInput, parseServerOptions } from './options.js';
@@ -194,7 +194,6 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
           : models.models.specFor(agent, modelVersion).then((spec) => decide(spec, view, seed)),
       log,
       now: Date.now,
-      reproducible: decidesCheaply,
       idleMs: options.idleTableMs,
     },
     store,

@@ -6,11 +6,11 @@
  * client that reconnects takes the table over with its token.
  *
  * Bound to a shared table store (`bind`, serve/tableStore.ts), it writes every step (one write
- * per burst of steps, pipelined), and a client's own step (or a deadline's default action) is
- * written before anything after it goes out: no client is told `acted` for a step another process
- * could not rebuild. A heuristic bot's step is told at once, its write in flight: a process that
- * rebuilds the table without it makes the very same step (same seed, counter and view); a trained
- * model's step is written first. Without a store, messages go out at once.
+ * per burst of steps, pipelined), and no message showing a step goes out before the step is
+ * written: a process that rebuilds the table after this one dies starts from a state no client
+ * has seen passed (a bot's step told with its write in flight would be played again there, and
+ * the client shown an older state first). The game itself does not wait for the writes; only
+ * what is told does. Without a store, messages go out at once.
  */
 import type { Logger } from 'pino';
 import { IllegalActionError, type PlayerView } from '../env/index.js';
@@ -51,12 +51,6 @@ export interface TableServices {
   decide(agent: string, view: PlayerView, seed: number, modelVersion: number | null): Promise<DecideResult>;
   readonly log: Logger;
   now(): number;
-  /**
-   * Whether the agent's decision is the same wherever it is made (decided alone, reset with its own
-   * seed): such a bot's step may be told before it is written. A batched network's is not (its
-   * numbers differ in the last digits with the batch), so its step is written first.
-   */
-  reproducible(agent: string): boolean;
   /** A table no client touches for this long expires (here and in the store). */
   readonly idleMs: number;
   /** The store refused a write: another process took the table over. */
@@ -92,8 +86,6 @@ export class Table {
   private outbox: AfterWrite[] = [];
   private tail: Promise<void> | null = null;
   private commitQueued = false;
-  /** A client's step or a default action was played since the last write: what follows waits for the write. */
-  private mustWait = false;
 
   constructor(
     readonly settings: TableSettings,
@@ -244,7 +236,6 @@ export class Table {
     let report: StepReport;
     try {
       report = this.game.step('cards' in move ? this.game.discardId(move.cards) : move.action);
-      this.mustWait = true;
     } catch (error) {
       if (error instanceof IllegalActionError) throw new ProtocolError('illegal_action', error.message, field, { reason: error.reason });
       throw error;
@@ -306,11 +297,7 @@ export class Table {
     this.commitQueued = false;
     if (!this.binding || this.closed) return;
     const pending = this.outbox.splice(0);
-    const wait = this.mustWait || !this.stored;
-    this.mustWait = false;
-    const written = this.write(this.binding.store, this.binding.claim);
-    if (written !== null && !wait) void Promise.resolve(written).then((outcome) => this.noted(outcome));
-    const gate = wait ? written : null;
+    const gate = this.write(this.binding.store, this.binding.claim);
     const settle = (outcome: WriteOutcome | null) => {
       const go = this.noted(outcome);
       for (const p of pending) (go ? p.run : p.dropped)?.();
@@ -458,7 +445,6 @@ export class Table {
           { event: 'deadline', table: this.id, seat, counter: this.game.counter },
           'a client seat ran out of time: default action',
         );
-        this.mustWait = true;
         this.played(this.game.step(this.game.defaultAction()), true);
       },
       Math.max(0, this.deadlineAt - now),
@@ -489,7 +475,6 @@ export class Table {
           );
           action = this.game.defaultAction();
         }
-        if (this.binding && !this.services.reproducible(agent)) this.mustWait = true;
         this.played(this.game.step(action), false);
       },
       (error: Error) => {

@@ -94,7 +94,6 @@ async function botTable(agents: readonly string[], seed: number, rules: Record<s
         (await decideBatch([{ agent, source: { kind: 'playerView', view }, seed: decideSeed, explain: false }]))[0],
       log: silent,
       now: Date.now,
-      reproducible: () => true,
       idleMs: 60_000,
       lost: () => undefined,
     },
