@@ -22,15 +22,29 @@ export function packageRoot(): string {
   return dir;
 }
 
+/** The model shipped for a rule preset (`models/<preset>`, relative to the package root), or null when none ships for it. */
+export function shippedModelFor(preset: string): string | null {
+  if (!/^[a-z0-9]+$/.test(preset)) return null;
+  const folder = `models/${preset}`;
+  return existsSync(path.join(packageRoot(), folder, MODEL_JSON)) ? folder : null;
+}
+
 /**
  * The model folder a `neural:PATH` names: PATH itself when it holds model.json, else a training
- * run's `best/` (the best evaluated network) or `checkpoint/` (the latest). No PATH: the shipped model.
+ * run's `best/` (the best evaluated network) or `checkpoint/` (the latest). A relative PATH found
+ * nowhere under the working directory is looked for in the package (`neural:models/dutch` works
+ * from any directory). No PATH: the shipped model.
  */
 export function resolveModelDir(arg?: string): string {
-  const base = arg === undefined || arg === '' ? path.join(packageRoot(), DEFAULT_MODEL) : path.resolve(arg);
-  for (const dir of [base, path.join(base, 'best'), path.join(base, 'checkpoint')]) {
-    if (existsSync(path.join(dir, MODEL_JSON))) return dir;
-  }
+  const bases =
+    arg === undefined || arg === ''
+      ? [path.join(packageRoot(), DEFAULT_MODEL)]
+      : [path.resolve(arg), ...(path.isAbsolute(arg) ? [] : [path.join(packageRoot(), arg)])];
+  for (const base of bases)
+    for (const dir of [base, path.join(base, 'best'), path.join(base, 'checkpoint')]) {
+      if (existsSync(path.join(dir, MODEL_JSON))) return dir;
+    }
+  const base = bases[0];
   throw new Error(
     arg === undefined || arg === ''
       ? `the shipped model is missing: no ${MODEL_JSON} in ${base}`

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { Agent } from '../env/gym/agent.js';
-import { type ModelCard, readModelCard, trainingMismatch } from './modelFolder.js';
+import { DEFAULT_MODEL, type ModelCard, readModelCard, shippedModelFor, trainingMismatch } from './modelFolder.js';
 
 export interface AgentSpec {
   readonly name: string;
@@ -189,6 +189,19 @@ export function agentModelCard(spec: string): ModelCard | null {
     cards.set(spec, card);
   }
   return card;
+}
+
+/**
+ * The spec an agent plays under a rule preset: plain `neural` (the shipped model) plays the model
+ * shipped for that preset when one ships (`neural:models/dutch`); any other spec is itself.
+ */
+export function specForPreset(spec: string, preset: string): string {
+  const parsed = parseAgentSpec(spec);
+  if (parsed.name !== 'neural' || parsed.arg) return spec;
+  const folder = shippedModelFor(preset);
+  if (folder === null || folder === DEFAULT_MODEL) return spec;
+  const query = new URLSearchParams(parsed.params).toString();
+  return `neural:${folder}${query ? `?${query}` : ''}`;
 }
 
 /**

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import Table from 'cli-table3';
 import { SingleBar } from 'cli-progress';
-import { agentMismatch } from '../agents/registry.js';
+import { agentMismatch, specForPreset } from '../agents/registry.js';
 import { BENCH_FLAGS, type BenchOptions, benchOptionsSchema } from '../agents/tournament/benchOptions.js';
 import type { BenchStatus, QueueDispatcher } from '../agents/tournament/queue.js';
 import { type TournamentConfig, runTournament } from '../agents/tournament/run.js';
@@ -26,7 +26,15 @@ export function parseBenchFlags(values: Record<string, unknown>, ruleFlags: Rule
     if (lineup.length < MIN_PLAYERS || lineup.length > MAX_PLAYERS)
       throw new InvalidArgumentError(`--lineup must name ${MIN_PLAYERS} to ${MAX_PLAYERS} seats (got ${lineup.length})`);
   }
-  return { ...options, ...readRuleSelection(ruleFlags, options.players) };
+  const selection = readRuleSelection(ruleFlags, options.players);
+  // Plain `neural` plays the model shipped for the preset, and the bench names it so.
+  const forPreset = (spec: string) => specForPreset(spec, selection.preset);
+  return {
+    ...options,
+    agents: options.agents.map(forPreset),
+    ...(options.lineup ? { lineup: options.lineup.map(forPreset) } : {}),
+    ...selection,
+  };
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;

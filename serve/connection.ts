@@ -293,10 +293,19 @@ export class Connection implements TableOwner {
         'agent',
       );
     let source: PositionSource;
-    if (message.table !== undefined) source = { kind: 'playerView', view: this.tableOf(message.table).adviceView(message.seat) };
-    else if (message.view !== undefined) source = { kind: 'view', view: message.view };
-    else source = { kind: 'position', position: message.position, seat: message.seat ?? 0 };
-    const request: DecideRequest = { agent: this.ctx.models.currentSpec(agent), source, seed: message.seed ?? 0, explain: true };
+    let preset: string;
+    if (message.table !== undefined) {
+      const table = this.tableOf(message.table);
+      source = { kind: 'playerView', view: table.adviceView(message.seat) };
+      preset = table.settings.preset;
+    } else if (message.view !== undefined) {
+      source = { kind: 'view', view: message.view };
+      preset = message.view.preset ?? DEFAULT_PRESET;
+    } else {
+      source = { kind: 'position', position: message.position, seat: message.seat ?? 0 };
+      preset = recordPreset(message.position);
+    }
+    const request: DecideRequest = { agent: this.ctx.models.currentSpec(agent, preset), source, seed: message.seed ?? 0, explain: true };
     const started = performance.now();
     this.pending++;
     void this.ctx.pool.decide(request).then((result) => {
@@ -433,4 +442,10 @@ export class Connection implements TableOwner {
     );
     this.send({ type: 'error', id, code: 'internal', message: 'the server failed on this request; nothing was applied' });
   }
+}
+
+/** The preset a yaniv-position/1 document's record names (the default when it names none or is malformed: decide reports that). */
+function recordPreset(position: unknown): string {
+  const record = (position as { record?: { preset?: unknown } } | undefined)?.record;
+  return typeof record?.preset === 'string' ? record.preset : DEFAULT_PRESET;
 }

@@ -25,7 +25,7 @@ import type { FlagSpecs } from '../env/rules/schemaFlags.js';
 import { ACTION_SPACE_VERSION } from '../env/gym/actionLayout.js';
 import { OBSERVATION_VERSION } from '../env/gym/observation.js';
 import { type ModelCard, readModelCard, resolveModelDir } from '../agents/modelFolder.js';
-import { parseAgentSpec } from '../agents/registry.js';
+import { parseAgentSpec, specForPreset } from '../agents/registry.js';
 import { METADATA_JSON, MODEL_JSON } from '../nn/modelFiles.js';
 
 export const MODELS_CHANNEL = 'yaniv:models';
@@ -183,8 +183,8 @@ export class ModelVersions {
   }
 
   /** The spec advice and new tables use now. */
-  currentSpec(agent: string): string {
-    return this.latest.get(agent)?.spec ?? agent;
+  currentSpec(agent: string, preset: string): string {
+    return this.latest.get(agent)?.spec ?? specForPreset(agent, preset);
   }
 
   /** The card of what is served now, with its version (null: as started). */

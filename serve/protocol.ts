@@ -217,6 +217,12 @@ const welcome = z
           .describe(
             'The published version served to new tables and advice (yaniv publish-model); absent: the model the server started with. A table keeps the version it started with to the end of its game.',
           ),
+        presetModels: z
+          .record(z.string(), z.record(z.string(), z.unknown()))
+          .optional()
+          .describe(
+            "For the shipped model (plain neural): the rule presets with a model of their own, by preset, with its card; tables and advice under such a preset play that preset's model (unless a model was published).",
+          ),
       }),
     ),
     limits: z.strictObject({

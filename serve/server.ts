@@ -29,7 +29,7 @@ import {
   ruleOptionsJsonSchema,
 } from '../env/index.js';
 import { type ModelCard, packageRoot, trainingMismatch } from '../agents/modelFolder.js';
-import { agentAbilities, agentModelCard, describeAgents, parseAgentSpec } from '../agents/registry.js';
+import { agentAbilities, agentModelCard, describeAgents, parseAgentSpec, specForPreset } from '../agents/registry.js';
 import { CODECS } from './codec.js';
 import { CLOSE, Connection, type ServerContext } from './connection.js';
 import { type ServerOptions, type ServerOptionsInput, parseServerOptions } from './options.js';
@@ -110,6 +110,16 @@ export function serverVersion(): string {
   }
 }
 
+/** For plain `neural`: each preset that plays a model of its own (specForPreset), with that model's card; else undefined. */
+function presetModelCards(spec: string): Record<string, Record<string, unknown>> | undefined {
+  const entries = PRESET_NAMES.flatMap((preset) => {
+    const own = specForPreset(spec, preset);
+    const card = own === spec ? null : agentModelCard(own);
+    return card ? [[preset, servedCard(card, preset, {})] as const] : [];
+  });
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}
+
 /**
  * The model card of an agent that plays a trained model (none for the others), with `mismatch`:
  * for each table size, why the model may play below its strength under the server's default
@@ -146,7 +156,8 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
   const started = Date.now();
   const version = serverVersion();
   const descriptions = new Map(describeAgents().map((a) => [a.name as string, a.description]));
-  const startCards = new Map(specs.map(({ spec }) => [spec, agentModelCard(spec)]));
+  const startCards = new Map(specs.map(({ spec }) => [spec, agentModelCard(specForPreset(spec, options.preset))]));
+  const presetCards = new Map(specs.map(({ spec }) => [spec, presetModelCards(spec)]));
   const welcomeBase: Omit<Msg<'welcome'>, 'id' | 'encoding' | 'agents'> = {
     type: 'welcome',
     version: PROTOCOL_VERSION,
@@ -181,6 +192,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
         ...agentAbilities(spec),
         ...(card ? { model: servedCard(card, options.preset, options.rules) } : {}),
         ...(published ? { modelVersion: published.version } : {}),
+        ...(!published && presetCards.get(spec) ? { presetModels: presetCards.get(spec) } : {}),
       };
     });
   const decide = (agent: string, view: PlayerView, seed: number) =>
@@ -188,9 +200,9 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
   const tables = new TableRegistry(
     options.maxTables,
     {
-      decide: (agent, view, seed, modelVersion) =>
+      decide: (agent, preset, view, seed, modelVersion) =>
         modelVersion === null
-          ? decide(agent, view, seed)
+          ? decide(specForPreset(agent, preset), view, seed)
           : models.models.specFor(agent, modelVersion).then((spec) => decide(spec, view, seed)),
       log,
       now: Date.now,

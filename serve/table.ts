@@ -48,7 +48,8 @@ export interface TableOwner {
 }
 
 export interface TableServices {
-  decide(agent: string, view: PlayerView, seed: number, modelVersion: number | null): Promise<DecideResult>;
+  /** `preset`: the table's rules preset (plain `neural` plays the model shipped for it). */
+  decide(agent: string, preset: string, view: PlayerView, seed: number, modelVersion: number | null): Promise<DecideResult>;
   readonly log: Logger;
   now(): number;
   /** A table no client touches for this long expires (here and in the store). */
@@ -456,7 +457,7 @@ export class Table {
     const counter = this.game.counter;
     this.deciding = true;
     const version = this.settings.models?.[agent] ?? null;
-    this.services.decide(agent, this.game.view(seat), mixSeed(this.settings.seed, counter), version).then(
+    this.services.decide(agent, this.settings.preset, this.game.view(seat), mixSeed(this.settings.seed, counter), version).then(
       (result) => {
         this.deciding = false;
         if (this.closed || this.halted || this.game.counter !== counter) return;

@@ -63,7 +63,7 @@ describe('measuring the round model', () => {
     const data = readEquityData(shippedEquityFile('standard', 2));
     expect(() => parseEquityData({ ...data, format: 'nope' }, 'f.json')).toThrow(/f.json: format/);
     expect(() => readEquityData('/nonexistent/equity.json')).toThrow(EquityError);
-    expect(() => shippedEquity('dutch')).toThrow(/no game equity ships for dutch/);
+    expect(() => shippedEquity('nepal')).toThrow(/no game equity ships for nepal/);
   });
 });
 

@@ -42,7 +42,7 @@ describe('a table bound to a shared store', () => {
         maxTurns: 2_000,
       },
       {
-        decide: async (agent, view, seed) =>
+        decide: async (agent, _preset, view, seed) =>
           (await decideBatch([{ agent, source: { kind: 'playerView', view }, seed, explain: false }]))[0],
         log: pino({ level: 'silent' }),
         now: Date.now,

@@ -90,7 +90,7 @@ async function botTable(agents: readonly string[], seed: number, rules: Record<s
   const table = new Table(
     { id: 't', token: 'x', preset: 'standard', rules, seats, seed, thinkMs: 0, moveDeadlineMs: null, maxTurns },
     {
-      decide: async (agent, view, decideSeed) =>
+      decide: async (agent, _preset, view, decideSeed) =>
         (await decideBatch([{ agent, source: { kind: 'playerView', view }, seed: decideSeed, explain: false }]))[0],
       log: silent,
       now: Date.now,
