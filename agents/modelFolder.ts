@@ -6,10 +6,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_PRESET, type PresetName, isPresetName } from '../env/rules/rules.js';
 import { METADATA_JSON, MODEL_JSON } from '../nn/modelFiles.js';
 
+/** The folder of the model shipped for a preset, relative to the package root (it may not exist). */
+function presetModelFolder(preset: PresetName): string {
+  return `models/${preset}`;
+}
+
 /** The shipped default model, relative to the package root. */
-export const DEFAULT_MODEL = 'models/standard';
+export const DEFAULT_MODEL = presetModelFolder(DEFAULT_PRESET);
 
 /** The folder holding package.json, found from this file (works from the sources and from dist/). */
 export function packageRoot(): string {
@@ -24,8 +30,8 @@ export function packageRoot(): string {
 
 /** The model shipped for a rule preset (`models/<preset>`, relative to the package root), or null when none ships for it. */
 export function shippedModelFor(preset: string): string | null {
-  if (!/^[a-z0-9]+$/.test(preset)) return null;
-  const folder = `models/${preset}`;
+  if (!isPresetName(preset)) return null;
+  const folder = presetModelFolder(preset);
   return existsSync(path.join(packageRoot(), folder, MODEL_JSON)) ? folder : null;
 }
 

@@ -186,13 +186,14 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     specs.map(({ spec, parsed }) => {
       const published = models.models.served(spec);
       const card = published?.card ?? startCards.get(spec);
+      const presetModels = published ? undefined : presetCards.get(spec);
       return {
         name: spec,
         description: descriptions.get(parsed.name) ?? '',
         ...agentAbilities(spec),
         ...(card ? { model: servedCard(card, options.preset, options.rules) } : {}),
         ...(published ? { modelVersion: published.version } : {}),
-        ...(!published && presetCards.get(spec) ? { presetModels: presetCards.get(spec) } : {}),
+        ...(presetModels ? { presetModels } : {}),
       };
     });
   const decide = (agent: string, view: PlayerView, seed: number) =>

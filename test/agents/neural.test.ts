@@ -1,13 +1,14 @@
 // The neural agent: never an illegal action under any preset and table size (random tiny
 // networks), the policy and value it returns, batched decisions equal to single ones, sampling,
 // model folders, and refusing a model saved for other versions.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadNeuralAgent, neuralAgent, resolveModelDir } from '../../agents/neural.js';
-import { createAgent, parseAgentSpec } from '../../agents/registry.js';
+import { packageRoot } from '../../agents/modelFolder.js';
+import { createAgent, parseAgentSpec, specForPreset } from '../../agents/registry.js';
 import { playMatch } from '../../agents/tournament/match.js';
 import { ACTION_FEATURES_VERSION, ACTION_FEATURE_SIZE, ADVISER_FEATURE, actionFeatureWidth } from '../../env/gym/actionFeatures.js';
 import { ACTION_COUNT, ACTION_SPACE_VERSION } from '../../env/gym/actionLayout.js';
@@ -136,6 +137,20 @@ describe('neural agent', () => {
     await expect(createAgent('neural:x?greedy=maybe')).rejects.toThrow(/greedy must be 1, 0, true or false/);
     await expect(createAgent('neural:x?temperature=2')).rejects.toThrow(/no parameter "temperature"/);
     net.model.dispose();
+  });
+
+  it('plain neural plays the model shipped for a preset only where one ships; other specs stay themselves', () => {
+    const ships = (preset: string) => existsSync(path.join(packageRoot(), 'models', preset, 'model.json'));
+    for (const preset of PRESET_NAMES) {
+      const own = preset !== 'standard' && ships(preset);
+      expect(specForPreset('neural', preset)).toBe(own ? `neural:models/${preset}` : 'neural');
+      expect(specForPreset('neural?greedy=0', preset)).toBe(own ? `neural:models/${preset}?greedy=0` : 'neural?greedy=0');
+      expect(specForPreset('neural:models/standard', preset)).toBe('neural:models/standard');
+      expect(specForPreset('strong', preset)).toBe('strong');
+    }
+    expect(specForPreset('neural', 'no such preset')).toBe('neural');
+    // A relative model path is also looked for in the package.
+    expect(resolveModelDir('models/standard')).toBe(path.join(packageRoot(), 'models', 'standard'));
   });
 
   it('refuses a model saved for another observation or action-space version, naming both', async () => {
