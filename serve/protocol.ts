@@ -183,6 +183,20 @@ const rankedAction = legalAction
   .extend({ score: z.number().describe("The agent's probability or score (higher is better).") })
   .meta({ id: 'RankedAction' });
 
+/** The server's limits and default rules as welcome tells them: the server options of these names (serve/welcome.ts picks them). */
+export const welcomeLimitsSchema = z.strictObject({
+  maxTablesPerConnection: z.int(),
+  maxMessagesPerSecond: z.number(),
+  maxPending: z.int(),
+  maxPayload: z.int(),
+  thinkMs: z.int(),
+  moveDeadlineMs: z.int().nullable(),
+  idleTableMs: z.int(),
+  maxTurns: z.int().describe("Whole turns after which a table's game stops unfinished (game_over with truncated: true)."),
+  preset: presetNameSchema.describe('Rules of tables created with neither preset nor rules.'),
+  rules: ruleOverridesSchema,
+});
+
 const welcome = z
   .strictObject({
     type: z.literal('welcome'),
@@ -225,18 +239,7 @@ const welcome = z
           ),
       }),
     ),
-    limits: z.strictObject({
-      maxTablesPerConnection: z.int(),
-      maxMessagesPerSecond: z.number(),
-      maxPending: z.int(),
-      maxPayload: z.int(),
-      thinkMs: z.int(),
-      moveDeadlineMs: z.int().nullable(),
-      idleTableMs: z.int(),
-      maxTurns: z.int().describe("Whole turns after which a table's game stops unfinished (game_over with truncated: true)."),
-      preset: presetNameSchema.describe('Rules of tables created with neither preset nor rules.'),
-      rules: ruleOverridesSchema,
-    }),
+    limits: welcomeLimitsSchema,
     store: z
       .enum(['memory', 'redis'])
       .describe(
