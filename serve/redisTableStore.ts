@@ -21,7 +21,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { connectRedis, redactUrl } from '../agents/redisConnection.js';
+import { connectRedis, redactUrl } from '../support/redis.js';
 import { TABLE_RECORD_FORMAT, encodeMoves, parseStoredTable } from './tableRecord.js';
 import {
   type Claim,

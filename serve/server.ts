@@ -13,7 +13,7 @@ import pino, { type Logger } from 'pino';
 import { type PlayerView, resolveRules } from '../env/index.js';
 import { packageRoot } from '../agents/modelFolder.js';
 import { specForPreset } from '../agents/registry.js';
-import { connectRedis } from '../agents/redisConnection.js';
+import { connectRedis } from '../support/redis.js';
 import type { ServerContext } from './connection.js';
 import { createHttpServer, listen } from './http.js';
 import { ModelVersions } from './models.js';

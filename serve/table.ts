@@ -11,7 +11,7 @@
  */
 import type { Logger } from 'pino';
 import { IllegalActionError, type PlayerView } from '../env/index.js';
-import { mixSeed } from '../agents/tournament/seeds.js';
+import { mixSeed } from '../env/rules/random.js';
 import type { DecideResult } from './decide.js';
 import { ProtocolError } from './errors.js';
 import type { Msg, ServerMessage } from './protocol.js';

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { MAX_PLAYERS } from '../env/index.js';
-import { documentIssue } from '../env/rules/schema.js';
+import { documentIssue } from '../support/zod.js';
 
 export const TABLE_RECORD_FORMAT = 'yaniv-table/1';
 

@@ -6,7 +6,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { mixSeed } from '../agents/tournament/seeds.js';
+import { mixSeed } from '../env/rules/random.js';
 import { ACTION_COUNT, ACTION_SPACE_VERSION } from '../env/gym/actionLayout.js';
 import { OBSERVATION_SIZE, OBSERVATION_VERSION } from '../env/gym/observation.js';
 import { type Rng, rngFromState, seededRng } from '../env/rules/random.js';
