@@ -330,7 +330,7 @@ export class Table {
       winner: this.game.winner(),
       truncated: this.game.truncated,
       totals: Array.from(s.totals),
-      record: this.game.record() as unknown as Record<string, unknown>,
+      record: this.game.record(),
       seed: this.settings.seed,
     };
   }
