@@ -12,7 +12,7 @@ import { hostname } from 'node:os';
 import pino, { type Logger } from 'pino';
 import { type PlayerView, resolveRules } from '../env/index.js';
 import { packageRoot } from '../agents/modelFolder.js';
-import { specForPreset } from '../agents/registry.js';
+import { resolveAgent } from '../agents/resolve.js';
 import { connectRedis } from '../support/redis.js';
 import type { ServerContext } from './connection.js';
 import { createHttpServer, listen } from './http.js';
@@ -208,9 +208,9 @@ function openTables(options: ServerOptions, services: Services, log: Logger): Ta
   return new TableRegistry(
     options.maxTables,
     {
-      decide: (agent, preset, view, seed, modelVersion) =>
+      decide: (agent, table, view, seed, modelVersion) =>
         modelVersion === null
-          ? decide(specForPreset(agent, preset), view, seed)
+          ? decide(resolveAgent(agent, table).spec, view, seed)
           : models.specFor(agent, modelVersion).then((spec) => decide(spec, view, seed)),
       log,
       now: Date.now,

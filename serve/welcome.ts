@@ -16,8 +16,11 @@ import {
   RECORD_FORMAT,
   ruleOptionsJsonSchema,
 } from '../env/index.js';
-import { type ModelCard, packageRoot, trainingMismatch } from '../agents/modelFolder.js';
-import { agentAbilities, agentModelCard, describeAgents, parseAgentSpec, specForPreset } from '../agents/registry.js';
+import { shippedModels } from '../agents/catalog.js';
+import { type ModelCard, trainingMismatch } from '../agents/modelCard.js';
+import { packageRoot } from '../agents/modelFolder.js';
+import { agentAbilities, describeAgents, parseAgentSpec } from '../agents/registry.js';
+import { resolveAgent } from '../agents/resolve.js';
 import type { ModelVersions } from './models.js';
 import type { ServerOptions } from './options.js';
 import { type Encoding, type Msg, PROTOCOL_VERSION, type RequestId, SUBPROTOCOLS, welcomeLimitsSchema } from './protocol.js';
@@ -58,6 +61,7 @@ export function welcomer(
     ruleOptions: ruleOptionsJsonSchema(),
     limits: welcomeLimits(options),
     store,
+    models: shippedModels().map(({ folder, card }) => ({ model: folder, card: { ...card } })),
   };
   const agents = servedAgents(options, models);
   return (id, encoding) => ({ ...base, agents: agents(), id, encoding });
@@ -66,45 +70,48 @@ export function welcomer(
 /** What is served now: a published model's card and version once one is adopted. */
 function servedAgents(options: ServerOptions, models: ModelVersions): () => Welcome['agents'] {
   const descriptions = new Map(describeAgents().map((a) => [a.name as string, a.description]));
+  const defaultTable = { preset: options.preset, rules: options.rules, players: MIN_PLAYERS };
   const specs = options.agents.map((spec) => ({
     spec,
     description: descriptions.get(parseAgentSpec(spec).name) ?? '',
-    startCard: agentModelCard(specForPreset(spec, options.preset)),
-    presetModels: presetModelCards(spec),
+    startCard: resolveAgent(spec, defaultTable).card,
+    plays: modelsPlayed(spec),
   }));
   return () =>
-    specs.map(({ spec, description, startCard, presetModels }) => {
+    specs.map(({ spec, description, startCard, plays }) => {
       const published = models.served(spec);
       const card = published?.card ?? startCard;
-      const ownModels = published ? undefined : presetModels;
+      const played = published ? undefined : plays;
       return {
         name: spec,
         description,
         ...agentAbilities(spec),
         ...(card ? { model: servedCard(card, options.preset, options.rules) } : {}),
         ...(published ? { modelVersion: published.version } : {}),
-        ...(ownModels ? { presetModels: ownModels } : {}),
+        ...(played ? { plays: played } : {}),
       };
     });
 }
 
-/** For plain `neural`: each preset that plays a model of its own (specForPreset), with that model's card; else undefined. */
-function presetModelCards(spec: string): Record<string, Record<string, unknown>> | undefined {
-  const entries = PRESET_NAMES.flatMap((preset) => {
-    const own = specForPreset(spec, preset);
-    const card = own === spec ? null : agentModelCard(own);
-    return card ? [[preset, servedCard(card, preset, {})] as const] : [];
+const TABLE_SIZES = Array.from({ length: MAX_PLAYERS - MIN_PLAYERS + 1 }, (_, i) => MIN_PLAYERS + i);
+
+/**
+ * For an agent that plays the catalog's models (plain `neural`): which model plays each preset at
+ * each table size (agents/resolve.ts), and why it may play below its strength there; else undefined.
+ */
+function modelsPlayed(spec: string): Welcome['agents'][number]['plays'] {
+  const byPreset = PRESET_NAMES.map((preset) => {
+    const bySize = TABLE_SIZES.map((players) => {
+      const { model, fit, mismatch } = resolveAgent(spec, { preset, players });
+      return model === null || fit === null ? null : ([String(players), { model, fit, mismatch }] as const);
+    });
+    return bySize.includes(null) ? null : ([preset, Object.fromEntries(bySize as [string, unknown][])] as const);
   });
-  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+  return byPreset.includes(null) ? undefined : (Object.fromEntries(byPreset as [string, unknown][]) as never);
 }
 
 /** A model's card as welcome shows it: with, per table size, why it may play below its strength under the server's rules (`mismatch`), or null. */
-function servedCard(card: ModelCard, preset: string, rules: object): Record<string, unknown> {
-  const mismatch = Object.fromEntries(
-    Array.from({ length: MAX_PLAYERS - MIN_PLAYERS + 1 }, (_, i) => {
-      const players = MIN_PLAYERS + i;
-      return [String(players), trainingMismatch(card, preset, rules, players)];
-    }),
-  );
+function servedCard(card: ModelCard, preset: string, rules: Record<string, unknown>): Record<string, unknown> {
+  const mismatch = Object.fromEntries(TABLE_SIZES.map((players) => [String(players), trainingMismatch(card, { preset, rules }, players)]));
   return { ...card, mismatch };
 }

@@ -3,10 +3,11 @@
 // hands a consumer's own pending entries back).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis } from '../../support/redis.js';
-import { currentFormats, RedisTransport, type RemoteRun } from '../../training/redisTransport.js';
+import { RedisTransport } from '../../training/redisTransport.js';
 import { emptyRolloutStats, emptyTrajectoryBatch } from '../../training/trajectory.js';
 import type { TrajectoryPart } from '../../training/transport.js';
 import { RedisServer, redisAvailable } from '../../scripts/redisServer.js';
+import { SAMPLE_RUN } from './transportContract.js';
 
 const available = redisAvailable();
 let server: RedisServer;
@@ -18,20 +19,7 @@ const part = (actor: string, weightsVersion = 0): TrajectoryPart => ({
   trajectories: emptyTrajectoryBatch(3, false),
   stats: emptyRolloutStats(),
 });
-const RUN: RemoteRun = {
-  formats: currentFormats('obs', 'actions'),
-  network: { kind: 'policy-value', observationSize: 4, actionCount: 3, hiddenUnits: [2], actionFeatures: 0, activation: 'relu' },
-  setup: {
-    players: [2],
-    games: 1,
-    env: { preset: 'standard', rules: {}, episode: 'game', reward: 'zeroSum', rewardScale: 1, maxTurns: 100 },
-    returnHorizon: 'game',
-    opponents: [{ spec: 'self', weight: 1 }],
-  },
-  teacher: null,
-  partSamples: 3,
-  maxBacklog: 10,
-};
+const RUN = SAMPLE_RUN;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(!available)('Redis trajectory bus', () => {
