@@ -307,7 +307,8 @@ export const playedModelSchema = z
   })
   .meta({ id: 'PlayedModel' });
 
-const seatInfo = z
+/** A seat of a table: the client's or a bot's (the stored table record keeps these too, serve/tableRecord.ts). */
+export const seatInfoSchema = z
   .strictObject({
     seat: z.int(),
     player: z.enum(['client', 'bot']),
@@ -323,7 +324,7 @@ const tableInfo = {
   rules: ruleOverridesSchema.describe('The overrides given.'),
   settledRules: z.record(z.string(), z.unknown()).describe('Every rule option as settled for this table.'),
   players: z.int(),
-  seats: z.array(seatInfo),
+  seats: z.array(seatInfoSchema),
   thinkMs: z.int(),
   moveDeadlineMs: z.int().nullable(),
 };
@@ -518,8 +519,13 @@ export type Request<T extends ClientMessageType> = Extract<z.input<typeof client
 export type ReplyTo<T extends ClientMessageType> = Msg<(typeof REPLY_TYPES)[T]>;
 export type LegalAction = z.output<typeof legalAction>;
 export type RankedAction = z.output<typeof rankedAction>;
+<<<<<<< HEAD
 export type SeatInfo = z.output<typeof seatInfo>;
 export type PlayedModel = z.output<typeof playedModelSchema>;
+=======
+export type SeatInfo = z.output<typeof seatInfoSchema>;
+export type PlayedModel = z.output<typeof playedModel>;
+>>>>>>> house
 export type RequestId = z.output<typeof requestId>;
 
 // ---------------------------------------------------------------- the edge
