@@ -4,7 +4,7 @@
  * views of the env's own buffers (written with one writev: the observations are not copied).
  */
 import { shippedEquityFor } from '../agents/equity.js';
-import { agentMismatch, createAgent, specForPreset } from '../agents/registry.js';
+import { AgentSpecError, agentMismatch, createAgent, specForPreset } from '../agents/registry.js';
 import { ACTION_COUNT } from '../env/gym/actionLayout.js';
 import type { Agent } from '../env/gym/agent.js';
 import { type EnvConfig, type EnvOptions, EpisodeOverError, IllegalActionError, parseEnvOptions } from '../env/gym/episode.js';
@@ -15,7 +15,7 @@ import { SingleAgentEnv } from '../env/gym/singleAgent.js';
 import { VecEnv } from '../env/gym/vecEnv.js';
 import { YanivEnv } from '../env/gym/yanivEnv.js';
 import { renderView } from '../env/rules/render.js';
-import { type Rules, resolveRules } from '../env/rules/rules.js';
+import { RuleError, type Rules, resolveRules } from '../env/rules/rules.js';
 import type { GameState } from '../env/rules/state.js';
 import { playerView } from '../env/rules/view.js';
 import { BridgeError, KIND, type MakeRequest, STATUS, align4 } from './protocol.js';
@@ -42,7 +42,7 @@ function envCall<T>(call: () => T): T {
   } catch (error) {
     if (error instanceof IllegalActionError) throw new BridgeError('illegal', error.message);
     if (error instanceof EpisodeOverError) throw new BridgeError('state', error.message);
-    if (error instanceof RangeError) throw new BridgeError('options', error.message);
+    if (error instanceof RangeError || error instanceof RuleError) throw new BridgeError('options', error.message);
     throw error;
   }
 }
@@ -289,11 +289,11 @@ async function opponentAgents(
   seat: number | 'rotate',
 ): Promise<Agent | (Agent | null)[]> {
   const load = async (spec: string): Promise<Agent> => {
-    const resolved = specForPreset(spec, preset);
     try {
-      return await createAgent(resolved);
+      return await createAgent(specForPreset(spec, preset));
     } catch (error) {
-      throw new BridgeError('options', `opponent ${JSON.stringify(spec)}: ${(error as Error).message}`);
+      if (!(error instanceof AgentSpecError)) throw error;
+      throw new BridgeError('options', `opponent ${JSON.stringify(spec)}: ${error.message}`);
     }
   };
   if (typeof specs === 'string') return load(specs);

@@ -48,7 +48,7 @@ class YanivEnv(gym.Env):
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ValueError(f"illegal_action must be 'raise' or 'penalty' (got {illegal_action!r})")
         if not isinstance(opponents, str):
-            if isinstance(opponents, (bytes, dict)) or not all(o is None or isinstance(o, str) for o in opponents):
+            if not isinstance(opponents, (list, tuple)) or not all(o is None or isinstance(o, str) for o in opponents):
                 raise ValueError(f"opponents must be an agent spec or a list of them, one per seat (got {opponents!r})")
             opponents = list(opponents)
         if isinstance(illegal_penalty, bool) or not isinstance(illegal_penalty, (int, float)) or illegal_penalty < 0:

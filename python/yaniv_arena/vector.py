@@ -138,6 +138,12 @@ class YanivVectorEnv(VectorEnv):
         """Each game's legal ids, ascending, game after game (flat), and how many each game has."""
         return self._legal_ids.copy(), self._counts.astype(np.intp)
 
+    def __enter__(self) -> "YanivVectorEnv":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def close_extras(self, **kwargs: Any) -> None:
         for worker in self._workers:
             worker.bridge.close()
