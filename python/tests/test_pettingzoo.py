@@ -16,12 +16,12 @@ NAMES = [f"{t['num_players']} seats {t.get('preset', 'standard')}" for t in TABL
 @pytest.mark.parametrize("table", TABLES, ids=NAMES)
 def test_api_test(table):
     with yaniv_v0.env(**table) as env:
-        api_test(env, num_cycles=300)
+        api_test(env, num_cycles=200)
 
 
 @pytest.mark.parametrize("table", TABLES, ids=NAMES)
 def test_seed_test(table):
-    seed_test(lambda: yaniv_v0.env(**table), num_cycles=300)
+    seed_test(lambda: yaniv_v0.env(**table), num_cycles=200)
 
 
 def test_api_test_on_the_raw_env_with_a_turn_cap():
