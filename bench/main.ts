@@ -13,6 +13,7 @@ const sections: Section[] = [
   { name: 'train', load: () => import('./train.js') },
   { name: 'tournament', load: () => import('./tournament.js') },
   { name: 'agents', load: () => import('./agents.js') },
+  { name: 'python', load: () => import('./python.js') },
 ];
 
 async function main(): Promise<void> {

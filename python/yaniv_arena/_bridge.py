@@ -127,9 +127,13 @@ class Bridge:
         self._buffer = bytearray(1 << 16)
         self._view = memoryview(self._buffer)
         self._broken: str | None = None
-        self.hello = self.request(
-            {"type": "hello", "protocol": BRIDGE_PROTOCOL, "observation": OBSERVATION_VERSION, "actions": ACTION_SPACE_VERSION}
-        )
+        try:
+            self.hello = self.request(
+                {"type": "hello", "protocol": BRIDGE_PROTOCOL, "observation": OBSERVATION_VERSION, "actions": ACTION_SPACE_VERSION}
+            )
+        except BaseException:
+            self.close()
+            raise
 
     # -- lifecycle ---------------------------------------------------------------------------
     @property
