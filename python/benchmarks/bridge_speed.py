@@ -60,7 +60,8 @@ def yaniv_rl(seconds: float, players: int) -> int:
         import rlcard  # yaniv-rl registers its "yaniv" env with RLCard when imported
         import yaniv_rl  # noqa: F401
     except ImportError:
-        raise SystemExit(json.dumps({"skipped": "yaniv-rl is not installed in python/.venv (it is not on PyPI)"}))
+        print(json.dumps({"skipped": "yaniv-rl is not installed in python/.venv (it is not on PyPI)"}))
+        raise SystemExit(0)
     env = rlcard.make("yaniv", config={"game_num_players": players, "seed": 1})
     rnd = random.Random(7)
     steps = 0
