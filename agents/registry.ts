@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import type { Agent } from '../env/gym/agent.js';
-import { DEFAULT_MODEL, type ModelCard, readModelCard, shippedModelFor, trainingMismatch } from './modelFolder.js';
+import { type ModelCard, readModelCard } from './modelCard.js';
+import { resolveModelDir } from './modelFolder.js';
 
 export interface AgentSpec {
   readonly name: string;
@@ -136,11 +137,14 @@ const FACTORIES = {
       'a trained policy-value network (neural:PATH for a model folder or training run; the shipped model without; greedy=0 samples)',
     params: ['greedy'],
     takesArg: true,
-    card: (spec) => readModelCard(spec.arg),
+    card: (spec) => readModelCard(resolveModelDir(spec.arg)),
     create: async (spec) => {
       const { loadNeuralAgent } = await import('./neural.js');
       const greedy = booleanParam(spec, 'greedy');
-      return (await loadNeuralAgent(spec.arg, { ...(greedy !== undefined ? { greedy } : {}) })).agent;
+      // The adviser its card names (yaniv train --adviser) is built here, so the network module needs no registry.
+      const adviserSpec = readModelCard(resolveModelDir(spec.arg)).adviser;
+      const adviser = adviserSpec === null ? undefined : await createAgent(adviserSpec);
+      return (await loadNeuralAgent(spec.arg, { ...(greedy !== undefined ? { greedy } : {}), ...(adviser ? { adviser } : {}) })).agent;
     },
   },
 } as const satisfies Record<string, Factory>;
@@ -189,28 +193,6 @@ export function agentModelCard(spec: string): ModelCard | null {
     cards.set(spec, card);
   }
   return card;
-}
-
-/**
- * The spec an agent plays under a rule preset: plain `neural` (the shipped model) plays the model
- * shipped for that preset when one ships (`neural:models/dutch`); any other spec is itself.
- */
-export function specForPreset(spec: string, preset: string): string {
-  const parsed = parseAgentSpec(spec);
-  if (parsed.name !== 'neural' || parsed.arg) return spec;
-  const folder = shippedModelFor(preset);
-  if (folder === null || folder === DEFAULT_MODEL) return spec;
-  const query = new URLSearchParams(parsed.params).toString();
-  return `neural:${folder}${query ? `?${query}` : ''}`;
-}
-
-/**
- * Why the agent a spec names may play below its strength under these rules at this table size
- * (its model was trained on others), or null: agents without a model, or a model that fits.
- */
-export function agentMismatch(spec: string, preset: string, overrides: object, players: number): string | null {
-  const card = agentModelCard(spec);
-  return card ? trainingMismatch(card, preset, overrides, players) : null;
 }
 
 /** Reads `name[:arg][?k=v&…]` and checks it against the registry; throws AgentSpecError naming the problem. */

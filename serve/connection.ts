@@ -5,7 +5,8 @@
  */
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
-import { DEFAULT_PRESET, RuleError, resolveRules, ruleErrorField } from '../env/index.js';
+import type { TableKind } from '../agents/resolve.js';
+import { DEFAULT_PRESET, MAX_PLAYERS, MIN_PLAYERS, RuleError, resolveRules, ruleErrorField } from '../env/index.js';
 import { type Codec, checkShape } from './codec.js';
 import type { DecideRequest, DecideResult, PositionSource } from './decide.js';
 import { ProtocolError } from './errors.js';
@@ -17,6 +18,7 @@ import {
   type ClientMessage,
   type ClientMessageType,
   type Msg,
+  type PlayedModel,
   PROTOCOL_VERSION,
   type RequestId,
   type SeatInfo,
@@ -24,7 +26,7 @@ import {
   parseClientMessage,
   requestIdOf,
 } from './protocol.js';
-import type { Table, TableOwner } from './table.js';
+import { type Table, type TableOwner, tableKindOf } from './table.js';
 import type { TableRegistry } from './tables.js';
 
 /** What every connection shares. */
@@ -195,6 +197,10 @@ export class Connection implements TableOwner {
       if (error instanceof RuleError) throw new ProtocolError('bad_message', error.message, ruleErrorField(preset));
       throw error;
     }
+    for (const [i, seat] of seats.entries()) {
+      const model = seat.agent === undefined ? null : this.ctx.models.current(seat.agent, { preset, rules, players: seats.length }).model;
+      if (model) seats[i] = { ...seat, model };
+    }
     const models: Record<string, number> = {};
     for (const seat of seats) {
       const version = seat.agent === undefined ? null : this.ctx.models.versionFor(seat.agent);
@@ -293,30 +299,31 @@ export class Connection implements TableOwner {
         'agent',
       );
     let source: PositionSource;
-    let preset: string;
+    let table: TableKind;
     if (message.table !== undefined) {
-      const table = this.tableOf(message.table);
-      source = { kind: 'playerView', view: table.adviceView(message.seat) };
-      preset = table.settings.preset;
+      const played = this.tableOf(message.table);
+      source = { kind: 'playerView', view: played.adviceView(message.seat) };
+      table = tableKindOf(played.settings);
     } else if (message.view !== undefined) {
       source = { kind: 'view', view: message.view };
-      preset = message.view.preset ?? DEFAULT_PRESET;
+      table = { preset: message.view.preset ?? DEFAULT_PRESET, rules: message.view.rules ?? {}, players: message.view.players };
     } else {
       source = { kind: 'position', position: message.position, seat: message.seat ?? 0 };
-      preset = recordPreset(message.position);
+      table = recordTable(message.position);
     }
-    const request: DecideRequest = { agent: this.ctx.models.currentSpec(agent, preset), source, seed: message.seed ?? 0, explain: true };
+    const played = this.ctx.models.current(agent, table);
+    const request: DecideRequest = { agent: played.spec, source, seed: message.seed ?? 0, explain: true };
     const started = performance.now();
     this.pending++;
     void this.ctx.pool.decide(request).then((result) => {
       this.pending--;
       const ms = performance.now() - started;
       if (ms > options.slowMs) this.ctx.slow.record(agent, ms);
-      this.answerAdvice(message.id, agent, result);
+      this.answerAdvice(message.id, agent, played.model, result);
     });
   }
 
-  private answerAdvice(id: RequestId, agent: string, result: DecideResult): void {
+  private answerAdvice(id: RequestId, agent: string, model: PlayedModel | null, result: DecideResult): void {
     if (!result.ok)
       return this.fail(
         id,
@@ -328,6 +335,7 @@ export class Connection implements TableOwner {
       type: 'advice',
       id,
       agent,
+      model,
       seat: advice.seat,
       phase: advice.phase,
       pick: advice.pick,
@@ -444,8 +452,17 @@ export class Connection implements TableOwner {
   }
 }
 
-/** The preset a yaniv-position/1 document's record names (the default when it names none or is malformed: decide reports that). */
-function recordPreset(position: unknown): string {
-  const record = (position as { record?: { preset?: unknown } } | undefined)?.record;
-  return typeof record?.preset === 'string' ? record.preset : DEFAULT_PRESET;
+/**
+ * The table a yaniv-position/1 document's record is of (its preset, overrides and size; the
+ * default preset heads-up where it is malformed: decide reports that).
+ */
+function recordTable(position: unknown): TableKind {
+  const record = (position as { record?: { preset?: unknown; rules?: unknown; players?: unknown } } | undefined)?.record;
+  const players = typeof record?.players === 'number' && Number.isInteger(record.players) ? record.players : MIN_PLAYERS;
+  const rules = record?.rules && typeof record.rules === 'object' && !Array.isArray(record.rules) ? record.rules : {};
+  return {
+    preset: typeof record?.preset === 'string' ? record.preset : DEFAULT_PRESET,
+    rules,
+    players: Math.min(Math.max(players, MIN_PLAYERS), MAX_PLAYERS),
+  };
 }

@@ -4,6 +4,7 @@
  * sends as another, and the JSON Schema of both generated from them (`protocolJsonSchema`,
  * committed as serve/protocol.schema.json). serve/PROTOCOL.md explains it with examples.
  */
+import { MODEL_FITS } from '../agents/catalog.js';
 import { z } from 'zod';
 import {
   ACTION_COUNT,
@@ -217,11 +218,28 @@ const welcome = z
           .describe(
             'The published version served to new tables and advice (yaniv publish-model); absent: the model the server started with. A table keeps the version it started with to the end of its game.',
           ),
-        presetModels: z
-          .record(z.string(), z.record(z.string(), z.unknown()))
+        plays: z
+          .record(
+            z.string(),
+            z.record(
+              z.string(),
+              z.strictObject({
+                model: z.string().describe('The model folder that plays (models/standard); neural:<model> names it.'),
+                fit: z
+                  .enum(MODEL_FITS)
+                  .describe(
+                    'trained: trained for this preset at this size; nearest-size: the preset’s nearest trained size; default: the default model.',
+                  ),
+                mismatch: z
+                  .string()
+                  .nullable()
+                  .describe('Why it may play below its measured strength there (other rules or table size), or null.'),
+              }),
+            ),
+          )
           .optional()
           .describe(
-            "For the shipped model (plain neural): the rule presets with a model of their own, by preset, with its card; tables and advice under such a preset play that preset's model (unless a model was published).",
+            'For an agent that plays the shipped models (plain neural): by preset, then by table size, the model that plays there (agents/catalog.ts). Tables and advice play it unless a model was published (modelVersion).',
           ),
       }),
     ),
@@ -241,6 +259,11 @@ const welcome = z
       .enum(['memory', 'redis'])
       .describe(
         'Where tables are kept: memory (this process alone: a table lives as long as it does) or redis (shared by every process of a cluster: a resume on any of them takes a table over).',
+      ),
+    models: z
+      .array(z.strictObject({ model: z.string(), card: z.record(z.string(), z.unknown()) }))
+      .describe(
+        'The catalog of shipped models (models/): each folder with its card (the rules and table sizes it was trained for, its adviser, reward and benchmark).',
       ),
   })
   .describe('The answer to hello: what this server offers.')
@@ -272,8 +295,29 @@ const error = z
   .describe('A request failed; nothing was applied.')
   .meta({ id: 'Error' });
 
+const playedModel = z
+  .strictObject({
+    model: z
+      .string()
+      .describe('The model that plays: a shipped folder (models/standard; neural:<model> names it), or a published version.'),
+    fit: z
+      .enum(MODEL_FITS)
+      .nullable()
+      .describe(
+        'How plain neural picked it: trained (for these rules at this size), nearest-size (the preset’s nearest trained size), default (the default model); null for a published model.',
+      ),
+    mismatch: z.string().nullable().describe('Why it may play below its measured strength here (other rules or table size), or null.'),
+    version: z.int().optional().describe('The published version (yaniv publish-model), when one plays.'),
+  })
+  .meta({ id: 'PlayedModel' });
+
 const seatInfo = z
-  .strictObject({ seat: z.int(), player: z.enum(['client', 'bot']), agent: z.string().optional() })
+  .strictObject({
+    seat: z.int(),
+    player: z.enum(['client', 'bot']),
+    agent: z.string().optional(),
+    model: playedModel.optional().describe('For a bot that plays a trained model: which, for this table (agents/resolve.ts).'),
+  })
   .meta({ id: 'SeatInfo' });
 
 const tableInfo = {
@@ -368,6 +412,7 @@ const advice = z
     type: z.literal('advice'),
     id: requestId,
     agent: z.string().describe('The agent (or model) that answered.'),
+    model: playedModel.nullable().describe('The trained model that answered for this table, or null for agents without one.'),
     seat: z.int(),
     phase: z.enum(['turn', 'draw', 'afterDraw']),
     pick: legalAction.describe('What the agent plays.'),
@@ -478,6 +523,7 @@ export type ReplyTo<T extends ClientMessageType> = Msg<(typeof REPLY_TYPES)[T]>;
 export type LegalAction = z.output<typeof legalAction>;
 export type RankedAction = z.output<typeof rankedAction>;
 export type SeatInfo = z.output<typeof seatInfo>;
+export type PlayedModel = z.output<typeof playedModel>;
 export type RequestId = z.output<typeof requestId>;
 
 // ---------------------------------------------------------------- the edge

@@ -28,8 +28,11 @@ import {
   resolveRules,
   ruleOptionsJsonSchema,
 } from '../env/index.js';
-import { type ModelCard, packageRoot, trainingMismatch } from '../agents/modelFolder.js';
-import { agentAbilities, agentModelCard, describeAgents, parseAgentSpec, specForPreset } from '../agents/registry.js';
+import { shippedModels } from '../agents/catalog.js';
+import { type ModelCard, trainingMismatch } from '../agents/modelCard.js';
+import { packageRoot } from '../agents/modelFolder.js';
+import { agentAbilities, describeAgents, parseAgentSpec } from '../agents/registry.js';
+import { resolveAgent } from '../agents/resolve.js';
 import { CODECS } from './codec.js';
 import { CLOSE, Connection, type ServerContext } from './connection.js';
 import { type ServerOptions, type ServerOptionsInput, parseServerOptions } from './options.js';
@@ -110,29 +113,26 @@ export function serverVersion(): string {
   }
 }
 
-/** For plain `neural`: each preset that plays a model of its own (specForPreset), with that model's card; else undefined. */
-function presetModelCards(spec: string): Record<string, Record<string, unknown>> | undefined {
-  const entries = PRESET_NAMES.flatMap((preset) => {
-    const own = specForPreset(spec, preset);
-    const card = own === spec ? null : agentModelCard(own);
-    return card ? [[preset, servedCard(card, preset, {})] as const] : [];
-  });
-  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
-}
+const TABLE_SIZES = Array.from({ length: MAX_PLAYERS - MIN_PLAYERS + 1 }, (_, i) => MIN_PLAYERS + i);
 
 /**
- * The model card of an agent that plays a trained model (none for the others), with `mismatch`:
- * for each table size, why the model may play below its strength under the server's default
- * rules there (rules or a table size it was not trained for), or null.
+ * For an agent that plays the catalog's models (plain `neural`): which model plays each preset at
+ * each table size (agents/resolve.ts), and why it may play below its strength there; else undefined.
  */
+function modelsPlayed(spec: string): Msg<'welcome'>['agents'][number]['plays'] {
+  const byPreset = PRESET_NAMES.map((preset) => {
+    const bySize = TABLE_SIZES.map((players) => {
+      const { model, fit, mismatch } = resolveAgent(spec, { preset, players });
+      return model === null || fit === null ? null : ([String(players), { model, fit, mismatch }] as const);
+    });
+    return bySize.includes(null) ? null : ([preset, Object.fromEntries(bySize as [string, unknown][])] as const);
+  });
+  return byPreset.includes(null) ? undefined : (Object.fromEntries(byPreset as [string, unknown][]) as never);
+}
+
 /** A model's card as welcome shows it: with, per table size, why it may play below its strength under the server's rules. */
-function servedCard(card: ModelCard, preset: string, rules: object): Record<string, unknown> {
-  const mismatch = Object.fromEntries(
-    Array.from({ length: MAX_PLAYERS - MIN_PLAYERS + 1 }, (_, i) => {
-      const players = MIN_PLAYERS + i;
-      return [String(players), trainingMismatch(card, preset, rules, players)];
-    }),
-  );
+function servedCard(card: ModelCard, preset: string, rules: Record<string, unknown>): Record<string, unknown> {
+  const mismatch = Object.fromEntries(TABLE_SIZES.map((players) => [String(players), trainingMismatch(card, { preset, rules }, players)]));
   return { ...card, mismatch };
 }
 
@@ -156,8 +156,9 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
   const started = Date.now();
   const version = serverVersion();
   const descriptions = new Map(describeAgents().map((a) => [a.name as string, a.description]));
-  const startCards = new Map(specs.map(({ spec }) => [spec, agentModelCard(specForPreset(spec, options.preset))]));
-  const presetCards = new Map(specs.map(({ spec }) => [spec, presetModelCards(spec)]));
+  const defaultTable = { preset: options.preset, rules: options.rules, players: MIN_PLAYERS };
+  const startCards = new Map(specs.map(({ spec }) => [spec, resolveAgent(spec, defaultTable).card]));
+  const plays = new Map(specs.map(({ spec }) => [spec, modelsPlayed(spec)]));
   const welcomeBase: Omit<Msg<'welcome'>, 'id' | 'encoding' | 'agents'> = {
     type: 'welcome',
     version: PROTOCOL_VERSION,
@@ -180,20 +181,21 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
       rules: { ...options.rules },
     },
     store: store.kind,
+    models: shippedModels().map(({ folder, card }) => ({ model: folder, card: { ...card } })),
   };
   /** What is served now: a published model's card and version once one is adopted. */
   const agentsNow = (): Msg<'welcome'>['agents'] =>
     specs.map(({ spec, parsed }) => {
       const published = models.models.served(spec);
       const card = published?.card ?? startCards.get(spec);
-      const presetModels = published ? undefined : presetCards.get(spec);
+      const played = published ? undefined : plays.get(spec);
       return {
         name: spec,
         description: descriptions.get(parsed.name) ?? '',
         ...agentAbilities(spec),
         ...(card ? { model: servedCard(card, options.preset, options.rules) } : {}),
         ...(published ? { modelVersion: published.version } : {}),
-        ...(presetModels ? { presetModels } : {}),
+        ...(played ? { plays: played } : {}),
       };
     });
   const decide = (agent: string, view: PlayerView, seed: number) =>
@@ -201,9 +203,9 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
   const tables = new TableRegistry(
     options.maxTables,
     {
-      decide: (agent, preset, view, seed, modelVersion) =>
+      decide: (agent, table, view, seed, modelVersion) =>
         modelVersion === null
-          ? decide(specForPreset(agent, preset), view, seed)
+          ? decide(resolveAgent(agent, table).spec, view, seed)
           : models.models.specFor(agent, modelVersion).then((spec) => decide(spec, view, seed)),
       log,
       now: Date.now,

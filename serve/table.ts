@@ -12,6 +12,7 @@
  * the client shown an older state first). The game itself does not wait for the writes; only
  * what is told does. Without a store, messages go out at once.
  */
+import type { TableKind } from '../agents/resolve.js';
 import type { Logger } from 'pino';
 import { IllegalActionError, type PlayerView } from '../env/index.js';
 import { mixSeed } from '../agents/tournament/seeds.js';
@@ -40,6 +41,11 @@ export interface TableSettings {
   readonly models?: Readonly<Record<string, number>>;
 }
 
+/** The kind of table a table's settings make (its rules and size): what an agent resolves its model for (agents/resolve.ts). */
+export function tableKindOf(settings: Pick<TableSettings, 'preset' | 'rules' | 'seats'>): TableKind {
+  return { preset: settings.preset, rules: settings.rules, players: settings.seats.length };
+}
+
 /** Where a table's messages go: the connection that plays it now. */
 export interface TableOwner {
   deliver(message: ServerMessage): void;
@@ -49,7 +55,7 @@ export interface TableOwner {
 
 export interface TableServices {
   /** `preset`: the table's rules preset (plain `neural` plays the model shipped for it). */
-  decide(agent: string, preset: string, view: PlayerView, seed: number, modelVersion: number | null): Promise<DecideResult>;
+  decide(agent: string, table: TableKind, view: PlayerView, seed: number, modelVersion: number | null): Promise<DecideResult>;
   readonly log: Logger;
   now(): number;
   /** A table no client touches for this long expires (here and in the store). */
@@ -457,7 +463,7 @@ export class Table {
     const counter = this.game.counter;
     this.deciding = true;
     const version = this.settings.models?.[agent] ?? null;
-    this.services.decide(agent, this.settings.preset, this.game.view(seat), mixSeed(this.settings.seed, counter), version).then(
+    this.services.decide(agent, tableKindOf(this.settings), this.game.view(seat), mixSeed(this.settings.seed, counter), version).then(
       (result) => {
         this.deciding = false;
         if (this.closed || this.halted || this.game.counter !== counter) return;
