@@ -4,7 +4,8 @@
  * views of the env's own buffers (written with one writev: the observations are not copied).
  */
 import { shippedEquityFor } from '../agents/equity.js';
-import { AgentSpecError, agentMismatch, createAgent, specForPreset } from '../agents/registry.js';
+import { AgentSpecError } from '../agents/registry.js';
+import { type TableKind, createAgentFor, resolveAgent } from '../agents/resolve.js';
 import { ACTION_COUNT } from '../env/gym/actionLayout.js';
 import type { Agent } from '../env/gym/agent.js';
 import { type EnvConfig, type EnvOptions, EpisodeOverError, IllegalActionError, parseEnvOptions } from '../env/gym/episode.js';
@@ -284,21 +285,25 @@ class VectorSession implements Session {
 /** The agents of the other seats: one spec for all (one agent), or one per seat (the learner's entry ignored). */
 async function opponentAgents(
   specs: string | readonly (string | null)[],
-  preset: string,
-  players: number,
+  table: TableKind,
   seat: number | 'rotate',
-): Promise<Agent | (Agent | null)[]> {
+): Promise<{ agents: Agent | (Agent | null)[]; warnings: string[] }> {
+  const warnings = new Set<string>();
   const load = async (spec: string): Promise<Agent> => {
     try {
-      return await createAgent(specForPreset(spec, preset));
+      const { mismatch } = resolveAgent(spec, table);
+      if (mismatch) warnings.add(`opponent ${spec}: ${mismatch}`);
+      return await createAgentFor(spec, table);
     } catch (error) {
       if (!(error instanceof AgentSpecError)) throw error;
       throw new BridgeError('options', `opponent ${JSON.stringify(spec)}: ${error.message}`);
     }
   };
-  if (typeof specs === 'string') return load(specs);
-  if (specs.length !== players) throw new BridgeError('options', `opponents: one agent spec per seat (${players}), got ${specs.length}`);
-  return Promise.all(specs.map(async (spec, s) => (s === seat || spec === null ? null : load(spec))));
+  if (typeof specs === 'string') return { agents: await load(specs), warnings: [...warnings] };
+  if (specs.length !== table.players)
+    throw new BridgeError('options', `opponents: one agent spec per seat (${table.players}), got ${specs.length}`);
+  const agents = await Promise.all(specs.map(async (spec, s) => (s === seat || spec === null ? null : load(spec))));
+  return { agents, warnings: [...warnings] };
 }
 
 export async function makeSession(request: MakeRequest): Promise<Session> {
@@ -307,16 +312,9 @@ export async function makeSession(request: MakeRequest): Promise<Session> {
   if (request.kind === 'vector') return new VectorSession(config, rules, equity, request.num ?? 1, request.firstGame ?? 0);
   if (config.reward === 'equity') throw new BridgeError('options', 'reward "equity" is for the AEC and vector envs');
   const seat = request.seat ?? 0;
-  const specs = request.opponents ?? 'random';
-  const agents = await opponentAgents(specs, config.preset, config.players, seat);
+  const table = { preset: config.preset, rules: config.rules, players: config.players };
+  const { agents, warnings } = await opponentAgents(request.opponents ?? 'random', table, seat);
   const env = envCall(() => new SingleAgentEnv({ ...config, seat, opponents: agents }));
-  const warnings = [
-    ...new Set(
-      (typeof specs === 'string' ? [specs] : specs.filter((s): s is string => s !== null))
-        .map((spec) => agentMismatch(specForPreset(spec, config.preset), config.preset, config.rules, config.players))
-        .filter((w): w is string => w !== null),
-    ),
-  ];
   const penalty = request.illegal === 'penalty' ? (request.illegalPenalty ?? 1) : null;
   return new SingleSession(env, describe(config, rules, { warnings }), penalty);
 }
