@@ -47,6 +47,7 @@ export function run(): void {
   );
   measureSingle(0.5, false, PLAYERS);
   row('AEC loop (yaniv_v0.env, agent_iter)', measureSingle(SECONDS, false, PLAYERS), python(venv, ['aec', SECONDS, PLAYERS]));
+  row('AEC loop (raw_env: no wrappers)', measureSingle(SECONDS, false, PLAYERS), python(venv, ['aec-raw', SECONDS, PLAYERS]));
   for (const num of [64, 256, 1024]) {
     measureVec(0.5, num, PLAYERS);
     row(`vector env N=${num}`, measureVec(SECONDS, num, PLAYERS), python(venv, ['vector', SECONDS, PLAYERS, num]));

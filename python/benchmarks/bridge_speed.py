@@ -1,6 +1,7 @@
 """Steps per second through the bridge, for ``npm run bench python`` (bench/python.ts).
 
-    python bridge_speed.py aec SECONDS PLAYERS        # PettingZoo's agent_iter loop, random legal actions
+    python bridge_speed.py aec SECONDS PLAYERS        # PettingZoo's agent_iter loop on env(), random legal actions
+    python bridge_speed.py aec-raw SECONDS PLAYERS    # the same loop on raw_env (no PettingZoo wrappers)
     python bridge_speed.py vector SECONDS PLAYERS N   # YanivVectorEnv(num_envs=N), a random legal action per game
     python bridge_speed.py yaniv-rl SECONDS PLAYERS   # the RLCard-based yaniv-rl env, where it is installed
 
@@ -17,12 +18,12 @@ import time
 import numpy as np
 
 
-def aec(seconds: float, players: int) -> int:
+def aec(seconds: float, players: int, wrapped: bool = True) -> int:
     from yaniv_arena import yaniv_v0
 
     rnd = random.Random(7)
     steps = 0
-    with yaniv_v0.env(num_players=players) as env:
+    with (yaniv_v0.env if wrapped else yaniv_v0.raw_env)(num_players=players) as env:
         env.reset(seed=1)
         deadline = time.perf_counter() + seconds
         while time.perf_counter() < deadline:
@@ -80,6 +81,8 @@ def main() -> None:
     cpu, wall = time.process_time(), time.perf_counter()
     if kind == "aec":
         steps = aec(seconds, players)
+    elif kind == "aec-raw":
+        steps = aec(seconds, players, wrapped=False)
     elif kind == "vector":
         steps = vector(seconds, players, int(sys.argv[4]))
     elif kind == "yaniv-rl":

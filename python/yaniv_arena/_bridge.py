@@ -9,7 +9,6 @@ with the TypeScript env byte for byte.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
@@ -18,7 +17,7 @@ import subprocess
 import tempfile
 import weakref
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -167,34 +166,41 @@ class Bridge:
     # -- frames ------------------------------------------------------------------------------
     def exchange(self, frame: bytes | memoryview) -> memoryview:
         """Sends one request frame and returns the reply's body (valid until the next exchange)."""
-        self.send(frame)
-        return self.receive()
+        self._check()
+        try:
+            self._write(frame)
+            body = self._read()
+        except KeyboardInterrupt:
+            self._interrupted()
+        return body if body[0] != KIND_JSON else self._json_reply(body)
 
     def send(self, frame: bytes | memoryview) -> None:
         """The first half of an exchange (several workers' requests go out before any reply is read)."""
         self._check()
-        with self._interruptible():
+        try:
             self._write(frame)
+        except KeyboardInterrupt:
+            self._interrupted()
 
     def receive(self) -> memoryview:
         """The second half: the reply's body, valid until the next exchange; error replies raise."""
-        with self._interruptible():
+        try:
             body = self._read()
-        if body[0] == KIND_JSON:
-            reply = json.loads(bytes(body[1:]))
-            if reply.get("type") == "error":
-                raise _error_of(reply.get("kind", "internal"), reply.get("message", ""))
+        except KeyboardInterrupt:
+            self._interrupted()
+        return body if body[0] != KIND_JSON else self._json_reply(body)
+
+    def _json_reply(self, body: memoryview) -> memoryview:
+        reply = json.loads(bytes(body[1:]))
+        if reply.get("type") == "error":
+            raise _error_of(reply.get("kind", "internal"), reply.get("message", ""))
         return body
 
-    @contextlib.contextmanager
-    def _interruptible(self):
-        try:
-            yield
-        except KeyboardInterrupt:
-            # Stopped mid-frame: the stream's position is lost. End the child, then let the interrupt through.
-            self._broken = "a KeyboardInterrupt stopped it in the middle of a request"
-            self.close()
-            raise
+    def _interrupted(self) -> NoReturn:
+        # Stopped mid-frame: the stream's position is lost. End the child, then let the interrupt through.
+        self._broken = "a KeyboardInterrupt stopped it in the middle of a request"
+        self.close()
+        raise  # the KeyboardInterrupt being handled
 
     def _write(self, frame: bytes | memoryview) -> None:
         view = memoryview(frame)

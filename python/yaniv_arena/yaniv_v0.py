@@ -14,6 +14,7 @@ rounds, to every seat, per the ``reward`` scheme; a seat knocked out of the game
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,8 @@ from ._bridge import ONGOING, TRUNCATED, Bridge, bounds, check_action, check_see
 from ._options import RENDER_MODES, check_render_mode, env_options
 
 __all__ = ["env", "raw_env"]
+
+_AEC_HEADER = struct.Struct("<xBBbHBB")
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -87,6 +90,7 @@ class raw_env(AECEnv):
             for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(self._actions) for agent in self.possible_agents}
+        self._unpack_rewards = struct.Struct(f"<{players}f").unpack_from
         self._obs_at = 8 + 4 * players
         self._ids_at = self._obs_at + 4 * self._size
         self._mask: np.ndarray | None = None
@@ -131,11 +135,9 @@ class raw_env(AECEnv):
 
     def _read(self, body: memoryview) -> None:
         """Takes in an AEC state frame (bridge/protocol.ts)."""
-        self._status = body[1]
-        self._current = body[2]  # 255 (−1) once the episode is over
-        self._observer = body[6]
-        count = body[4] | (body[5] << 8)
-        self._rewards = np.frombuffer(body, "<f4", self._players, 8).tolist()
+        # status, current (255: none once the episode is over), actor, legal count, observer, round ended
+        self._status, self._current, _, count, self._observer, _ = _AEC_HEADER.unpack_from(body)
+        self._rewards = self._unpack_rewards(body, 8)
         self._observation = np.frombuffer(body, "<f4", self._size, self._obs_at).copy()
         self._legal = np.frombuffer(body, "<i2", count, self._ids_at).copy()
         self._mask = None
