@@ -259,11 +259,12 @@ class VectorSession implements Session {
 
   private frame(stepped: boolean): Parts {
     const v = this.vec;
+    // Each game's ids, game after game (a plain loop: a subarray per game costs more than the copy).
+    const { legalIds, legalCounts } = v;
+    const legal = this.legal;
     let total = 0;
     for (let i = 0; i < v.num; i++) {
-      const count = v.legalCounts[i];
-      this.legal.set(v.legalIds.subarray(i * ACTION_COUNT, i * ACTION_COUNT + count), total);
-      total += count;
+      for (let j = i * ACTION_COUNT, end = j + legalCounts[i]; j < end; j++) legal[total++] = legalIds[j];
     }
     const parts = [this.header, ...this.fixed];
     let finals = 0;

@@ -101,6 +101,7 @@ class YanivVectorEnv(VectorEnv):
         self._rows = np.arange(n)
         self._all = np.ones(n, bool)
         self._next_seed = 0
+        self._single = len(self._workers) == 1
 
     # -- the Gymnasium API -----------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict[str, Any]]:
@@ -178,7 +179,11 @@ class YanivVectorEnv(VectorEnv):
             total = int(np.frombuffer(body, "<u4", 1, 4)[0])
             finals = int(np.frombuffer(body, "<u4", 1, 8)[0])
             at = 16
-            self._observations[a:b] = np.frombuffer(body, "<f4", n * size, at).reshape(n, size)
+            observations = np.frombuffer(body, "<f4", n * size, at).reshape(n, size)
+            if self._single:
+                self._observations = observations  # a view of the frame: no copy
+            else:
+                self._observations[a:b] = observations
             at += 4 * n * size
             self._rewards_by_seat[a:b] = np.frombuffer(body, "<f4", n * MAX_PLAYERS, at).reshape(n, MAX_PLAYERS)
             at += 4 * n * MAX_PLAYERS
