@@ -16,17 +16,17 @@ NAMES = [f"{t['num_players']} seats {t.get('preset', 'standard')}" for t in TABL
 @pytest.mark.parametrize("table", TABLES, ids=NAMES)
 def test_api_test(table):
     with yaniv_v0.env(**table) as env:
-        api_test(env, num_cycles=200)
+        api_test(env, num_cycles=120)
 
 
 @pytest.mark.parametrize("table", TABLES, ids=NAMES)
 def test_seed_test(table):
-    seed_test(lambda: yaniv_v0.env(**table), num_cycles=200)
+    seed_test(lambda: yaniv_v0.env(**table), num_cycles=120)
 
 
 def test_api_test_on_the_raw_env_with_a_turn_cap():
     with yaniv_v0.raw_env(num_players=5, max_turns=9, rules={"decks": 2, "jokersPerDeck": 4}) as env:
-        api_test(env, num_cycles=200)
+        api_test(env, num_cycles=120)
 
 
 def test_a_turn_cap_truncates_every_agent():

@@ -16,7 +16,7 @@ AEC_RUNS = [
     ({"players": 8, "rules": {"quickDiscard": True, "slapdown": True}}, {"num_players": 8, "rules": {"quickDiscard": True, "slapdown": True}}, 3000),
     ({"players": 3, "episode": "round", "reward": "roundPenalty"}, {"num_players": 3, "episode": "round", "reward": "roundPenalty"}, 3000),
     # A long soak: many whole games, rewards summed over all of them.
-    ({"players": 4, "maxTurns": 400}, {"num_players": 4, "max_turns": 400}, 15000),
+    ({"players": 4, "maxTurns": 400}, {"num_players": 4, "max_turns": 400}, 10000),
 ]
 
 

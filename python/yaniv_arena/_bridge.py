@@ -40,6 +40,7 @@ MAX_PLAYERS = 8
 _U32 = struct.Struct("<I")
 _RESET = struct.Struct("<IBBxxi")  # length, kind, hasSeed, pad, seed
 _STEP_ONE = struct.Struct("<IBxxxi")  # length, kind, pad, action
+_STEP_MANY = struct.Struct("<IBxxx")  # length, kind, pad; the actions follow
 _PIPE_BYTES = 1 << 20
 
 
@@ -242,22 +243,23 @@ class Bridge:
         return json.loads(bytes(body[1:]))
 
     def reset(self, seed: int | None) -> memoryview:
-        if seed is None:
-            return self.exchange(_RESET.pack(8, KIND_RESET, 0, 0))
-        return self.exchange(_RESET.pack(8, KIND_RESET, 1, seed))
+        return self.exchange(reset_frame(seed))
 
     def step_one(self, action: int) -> memoryview:
         return self.exchange(_STEP_ONE.pack(8, KIND_STEP, action))
 
-    def step_many(self, actions: np.ndarray) -> memoryview:
-        frame = bytearray(8 + 4 * len(actions))
-        _U32.pack_into(frame, 0, 4 + 4 * len(actions))
-        frame[4] = KIND_STEP
-        frame[8:] = actions.astype("<i4", copy=False).tobytes()
-        return self.exchange(frame)
-
     def observe(self, seat: int) -> memoryview:
         return self.exchange(bytes((2, 0, 0, 0, KIND_OBSERVE, seat)))
+
+
+def reset_frame(seed: int | None) -> bytes:
+    """A reset request: with a seed, or going on with the env's own seed sequence."""
+    return _RESET.pack(8, KIND_RESET, 0, 0) if seed is None else _RESET.pack(8, KIND_RESET, 1, seed)
+
+
+def step_frame(actions: np.ndarray) -> bytes:
+    """A step request with one i32 action per game."""
+    return _STEP_MANY.pack(4 + 4 * len(actions), KIND_STEP) + actions.astype("<i4", copy=False).tobytes()
 
 
 def bounds(made: dict) -> tuple[np.ndarray, np.ndarray]:

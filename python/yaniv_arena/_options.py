@@ -39,3 +39,17 @@ def check_render_mode(render_mode: str | None) -> str | None:
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise ValueError(f"render_mode must be None, 'human' or 'ansi' (got {render_mode!r})")
     return render_mode
+
+
+def render(bridge: Any, render_mode: str | None, seat: int) -> str | None:
+    """A seat's view as text (ansi: returned; human: printed), from the renderer `yaniv` uses."""
+    if render_mode is None:
+        from gymnasium import logger
+
+        logger.warn("render() called without a render_mode: make the env with render_mode='ansi' or 'human'")
+        return None
+    text = bridge.request({"type": "render", "seat": seat})["text"]
+    if render_mode == "human":
+        print(text)
+        return None
+    return text

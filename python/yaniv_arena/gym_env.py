@@ -19,7 +19,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ._bridge import ONGOING, TRUNCATED, Bridge, bounds, check_action, check_seed
-from ._options import RENDER_MODES, check_render_mode, env_options
+from ._options import RENDER_MODES, check_render_mode, env_options, render
 
 __all__ = ["YanivEnv"]
 
@@ -111,14 +111,7 @@ class YanivEnv(gym.Env):
         return self._mask.astype(bool)
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gym.logger.warn("render() called without a render_mode: make the env with render_mode='ansi' or 'human'")
-            return None
-        text = self._bridge.request({"type": "render", "seat": self.seat})["text"]
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self._bridge, self.render_mode, self.seat)
 
     def close(self) -> None:
         self._bridge.close()

@@ -26,7 +26,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ._bridge import MAX_PLAYERS, Bridge, IllegalActionError, bounds, check_seed
+from ._bridge import MAX_PLAYERS, Bridge, IllegalActionError, bounds, check_seed, reset_frame, step_frame
 from ._options import env_options
 
 __all__ = ["YanivVectorEnv"]
@@ -112,7 +112,7 @@ class YanivVectorEnv(VectorEnv):
             seed = self._next_seed
         self._next_seed = seed + self.num_envs
         for worker in self._workers:
-            worker.bridge.send(_reset_frame(seed))
+            worker.bridge.send(reset_frame(seed))
         final_obs = self._receive()
         self._actors.fill(-1)
         return self._out(self._observations), self._infos(final_obs)
@@ -120,7 +120,7 @@ class YanivVectorEnv(VectorEnv):
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         actions = self._checked(actions)
         for worker in self._workers:
-            worker.bridge.send(_step_frame(actions[worker.start : worker.stop]))
+            worker.bridge.send(step_frame(actions[worker.start : worker.stop]))
         final_obs = self._receive()
         rewards = self._rewards_by_seat[self._rows, self._actors]
         return (
@@ -230,13 +230,3 @@ class YanivVectorEnv(VectorEnv):
             infos["_final_obs"] = marks
         return infos
 
-
-def _reset_frame(seed: int) -> bytes:
-    import struct
-
-    return struct.pack("<IBBxxi", 8, 0x72, 1, seed)
-
-
-def _step_frame(actions: np.ndarray) -> bytes:
-    header = np.array([4 + 4 * len(actions), 0x73], "<u4").tobytes()
-    return header + actions.astype("<i4", copy=False).tobytes()

@@ -23,7 +23,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ._bridge import ONGOING, TRUNCATED, Bridge, bounds, check_action, check_seed
-from ._options import RENDER_MODES, check_render_mode, env_options
+from ._options import RENDER_MODES, check_render_mode, env_options, render
 
 __all__ = ["env", "raw_env"]
 
@@ -163,17 +163,7 @@ class raw_env(AECEnv):
 
     # -- rendering and lifecycle -----------------------------------------------------------------
     def render(self) -> str | None:
-        if self.render_mode is None:
-            from gymnasium import logger
-
-            logger.warn("render() called without a render_mode: make the env with render_mode='ansi' or 'human'")
-            return None
-        seat = self.possible_agents.index(self.agent_selection)
-        text = self._bridge.request({"type": "render", "seat": seat})["text"]
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self._bridge, self.render_mode, self.possible_agents.index(self.agent_selection))
 
     def close(self) -> None:
         self._bridge.close()
