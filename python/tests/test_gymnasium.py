@@ -87,3 +87,12 @@ def test_an_illegal_action_ends_the_episode_with_the_penalty_when_asked():
 def test_bad_arguments_are_value_errors(kwargs, message):
     with pytest.raises(ValueError, match=message):
         gym.make("yaniv_arena/Yaniv-v0", **kwargs)
+
+
+def test_a_model_opponent_off_its_training_table_is_warned_about_and_plays():
+    with pytest.warns(UserWarning, match="opponent neural: plays 4 players"):
+        env = gym.make("yaniv_arena/Yaniv-v0", opponents="neural", num_players=4)
+    with env:
+        _, info = env.reset(seed=0)
+        _, _, _, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        assert info["action_mask"].any()
