@@ -9,7 +9,7 @@ import { ACTION_COUNT, ACTION_SPACE_VERSION } from '../env/gym/actionLayout.js';
 import { OBSERVATION_SIZE, OBSERVATION_VERSION } from '../env/gym/observation.js';
 import { MAX_PLAYERS, PRESET_NAMES } from '../env/rules/rules.js';
 import { AGENT_NAMES } from '../agents/registry.js';
-import { formatOptionIssues } from '../env/rules/schema.js';
+import { formatOptionIssues } from '../support/zod.js';
 import { BRIDGE_PROTOCOL, BridgeError, FRAME_HEADER, KIND, RESET_BODY, STEP_ACTIONS_AT, requestSchema } from './protocol.js';
 import { type Parts, type Session, makeSession, render } from './sessions.js';
 

@@ -10,7 +10,7 @@ import type { BenchStatus, QueueDispatcher } from '../agents/tournament/queue.js
 import { type TournamentConfig, runTournament } from '../agents/tournament/run.js';
 import { type TournamentSummary, splitRunSpecific } from '../agents/tournament/stats.js';
 import { MAX_PLAYERS, MIN_PLAYERS } from '../env/index.js';
-import { schemaFlags } from '../env/rules/schemaFlags.js';
+import { schemaFlags } from '../support/schemaFlags.js';
 import { type RuleFlags, describeRuleChoice, readRuleSelection, ruleOptions } from './ruleOptions.js';
 import { addSchemaOptions, readSchemaOptions, schemaOptionValues } from './schemaOptions.js';
 

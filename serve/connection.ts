@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import type { TableKind } from '../agents/resolve.js';
-import { DEFAULT_PRESET, MAX_PLAYERS, MIN_PLAYERS, RuleError, resolveRules, ruleErrorField } from '../env/index.js';
+import { DEFAULT_PRESET, MAX_PLAYERS, MIN_PLAYERS } from '../env/index.js';
 import { type Codec, checkShape } from './codec.js';
 import type { DecideRequest, DecideResult, PositionSource } from './decide.js';
 import { ProtocolError } from './errors.js';
@@ -21,13 +21,13 @@ import {
   type PlayedModel,
   PROTOCOL_VERSION,
   type RequestId,
-  type SeatInfo,
   type ServerMessage,
   parseClientMessage,
   requestIdOf,
 } from './protocol.js';
 import { type Table, type TableOwner, tableKindOf } from './table.js';
 import type { TableRegistry } from './tables.js';
+import { newTable, settledRules } from './tablePolicy.js';
 
 /** What every connection shares. */
 export interface ServerContext {
@@ -172,64 +172,26 @@ export class Connection implements TableOwner {
   }
 
   private createTable(message: ClientRequest<'create_table'>): void {
-    const { options, tables } = this.ctx;
     if (this.ctx.draining())
       throw new ProtocolError('draining', 'this server process is stopping and takes no new tables: reconnect and create it again');
     this.checkRoom();
-    const seats: SeatInfo[] = message.seats.map((entry, seat) => {
-      if (entry === 'client') return { seat, player: 'client' };
-      if (!this.ctx.agents.has(entry))
-        throw new ProtocolError(
-          'bad_message',
-          `${JSON.stringify(entry.slice(0, 60))} is neither "client" nor an agent this server plays (${[...this.ctx.agents].join(', ')})`,
-          `seats[${seat}]`,
-        );
-      return { seat, player: 'bot', agent: entry };
+    const { settings, settled } = newTable(message, {
+      options: this.ctx.options,
+      agents: this.ctx.agents,
+      versionFor: (agent) => this.ctx.models.versionFor(agent),
+      played: (agent, table) => this.ctx.models.current(agent, table).model,
     });
-    if (!seats.some((s) => s.player === 'client')) throw new ProtocolError('bad_message', 'at least one seat must be "client"', 'seats');
-    const defaults = message.preset === undefined && message.rules === undefined;
-    const preset = defaults ? options.preset : (message.preset ?? DEFAULT_PRESET);
-    const rules = defaults ? options.rules : (message.rules ?? {});
-    let settled: Record<string, unknown>;
-    try {
-      settled = { ...resolveRules({ preset, rules, players: seats.length }) };
-    } catch (error) {
-      if (error instanceof RuleError) throw new ProtocolError('bad_message', error.message, ruleErrorField(preset));
-      throw error;
-    }
-    for (const [i, seat] of seats.entries()) {
-      const model = seat.agent === undefined ? null : this.ctx.models.current(seat.agent, { preset, rules, players: seats.length }).model;
-      if (model) seats[i] = { ...seat, model };
-    }
-    const models: Record<string, number> = {};
-    for (const seat of seats) {
-      const version = seat.agent === undefined ? null : this.ctx.models.versionFor(seat.agent);
-      if (seat.agent !== undefined && version !== null) models[seat.agent] = version;
-    }
-    const table = tables.create({
-      preset,
-      rules,
-      seats,
-      ...(Object.keys(models).length > 0 ? { models } : {}),
-      seed: message.seed,
-      thinkMs: message.thinkMs ?? options.thinkMs,
-      moveDeadlineMs: message.moveDeadlineMs === undefined ? options.moveDeadlineMs : message.moveDeadlineMs,
-      maxTurns: options.maxTurns,
-    });
+    const table = this.ctx.tables.create(settings);
     this.keep(table);
     table.owner = this;
+    const { preset, seats } = table.settings;
     this.log.info({ event: 'table_created', table: table.id, seats: message.seats, preset, players: seats.length }, 'table created');
     const created: Msg<'table_created'> = { type: 'table_created', id: message.id, ...this.tableInfo(table, settled) };
     table.afterWrites(() => this.send(created));
     table.start();
   }
 
-  private tableInfo(
-    table: Table,
-    settled = {
-      ...resolveRules({ preset: table.settings.preset, rules: table.settings.rules, players: table.settings.seats.length }),
-    } as Record<string, unknown>,
-  ) {
+  private tableInfo(table: Table, settled = settledRules(table.settings)) {
     const { id, token, preset, rules, seats, thinkMs, moveDeadlineMs } = table.settings;
     return { table: id, token, preset, rules, settledRules: settled, players: seats.length, seats: [...seats], thinkMs, moveDeadlineMs };
   }

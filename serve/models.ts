@@ -16,12 +16,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { redisUrlSchema } from '../agents/redisConnection.js';
+import { redisUrlSchema } from '../support/redis.js';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { FlagSpecs } from '../env/rules/schemaFlags.js';
+import type { FlagSpecs } from '../support/schemaFlags.js';
 import { MODEL_CONTRACT } from '../env/gym/modelContract.js';
 import { type ModelCard, readModelCard, trainingMismatch } from '../agents/modelCard.js';
 import { resolveModelDir } from '../agents/modelFolder.js';

@@ -6,7 +6,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { mixSeed } from '../agents/tournament/seeds.js';
+import { mixSeed } from '../env/rules/random.js';
 import { ACTION_COUNT } from '../env/gym/actionLayout.js';
 import { MODEL_CONTRACT } from '../env/gym/modelContract.js';
 import { OBSERVATION_SIZE } from '../env/gym/observation.js';

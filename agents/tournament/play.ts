@@ -6,7 +6,7 @@ import { createAgentFor } from '../resolve.js';
 import { type MatchResult, playMatch } from './match.js';
 import type { TournamentConfig } from './run.js';
 import type { ScheduledGame } from './schedule.js';
-import { mixSeed } from './seeds.js';
+import { mixSeed } from '../../env/rules/random.js';
 
 const DEAL = 1;
 const AGENT = 2;
