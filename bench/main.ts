@@ -13,6 +13,7 @@ const sections: Section[] = [
   { name: 'train', load: () => import('./train.js') },
   { name: 'tournament', load: () => import('./tournament.js') },
   { name: 'agents', load: () => import('./agents.js') },
+  { name: 'python', load: () => import('./python.js') },
 ];
 
 const USAGE = `Usage: npm run bench [-- SECTION...]\n\nRuns every benchmark section, or only those named: ${sections.map((s) => s.name).join(', ')}.\n`;
