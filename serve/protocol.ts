@@ -291,7 +291,7 @@ const error = z
   .describe('A request failed; nothing was applied.')
   .meta({ id: 'Error' });
 
-export const playedModelSchema = z
+const playedModel = z
   .strictObject({
     model: z
       .string()
@@ -313,7 +313,7 @@ export const seatInfoSchema = z
     seat: z.int(),
     player: z.enum(['client', 'bot']),
     agent: z.string().optional(),
-    model: playedModelSchema.optional().describe('For a bot that plays a trained model: which, for this table (agents/resolve.ts).'),
+    model: playedModel.optional().describe('For a bot that plays a trained model: which, for this table (agents/resolve.ts).'),
   })
   .meta({ id: 'SeatInfo' });
 
@@ -409,7 +409,7 @@ const advice = z
     type: z.literal('advice'),
     id: requestId,
     agent: z.string().describe('The agent (or model) that answered.'),
-    model: playedModelSchema.nullable().describe('The trained model that answered for this table, or null for agents without one.'),
+    model: playedModel.nullable().describe('The trained model that answered for this table, or null for agents without one.'),
     seat: z.int(),
     phase: z.enum(['turn', 'draw', 'afterDraw']),
     pick: legalAction.describe('What the agent plays.'),
@@ -519,13 +519,8 @@ export type Request<T extends ClientMessageType> = Extract<z.input<typeof client
 export type ReplyTo<T extends ClientMessageType> = Msg<(typeof REPLY_TYPES)[T]>;
 export type LegalAction = z.output<typeof legalAction>;
 export type RankedAction = z.output<typeof rankedAction>;
-<<<<<<< HEAD
-export type SeatInfo = z.output<typeof seatInfo>;
-export type PlayedModel = z.output<typeof playedModelSchema>;
-=======
 export type SeatInfo = z.output<typeof seatInfoSchema>;
 export type PlayedModel = z.output<typeof playedModel>;
->>>>>>> house
 export type RequestId = z.output<typeof requestId>;
 
 // ---------------------------------------------------------------- the edge

@@ -5,14 +5,10 @@
  * table (agents/resolve.ts, or a published version) and the published model version each bot agent
  * plays there to the end of the game.
  */
-import type { TableKind } from '../agents/resolve.js';
 import { DEFAULT_PRESET, RuleError, resolveRules, ruleErrorField } from '../env/index.js';
 import { ProtocolError } from './errors.js';
 import type { ServerOptions } from './options.js';
-<<<<<<< HEAD
-=======
 import type { TableKind } from '../agents/resolve.js';
->>>>>>> house
 import type { ClientMessage, PlayedModel, SeatInfo } from './protocol.js';
 import type { TableSettings } from './tableRecord.js';
 
@@ -25,13 +21,8 @@ export interface TablePolicyContext {
   readonly agents: ReadonlySet<string>;
   /** The published version an agent plays now, or null (as the server started). */
   versionFor(agent: string): number | null;
-<<<<<<< HEAD
-  /** The model an agent plays at a table of this kind (serve/models.ts `current`), null for agents without one. */
-  played(agent: string, table: TableKind): PlayedModel | null;
-=======
   /** The trained model an agent plays now at a table of this kind, or null (an agent without one). */
   modelFor(agent: string, table: TableKind): PlayedModel | null;
->>>>>>> house
 }
 
 /** A new table's settings before its id, token and (unless asked for) seed are drawn. */
@@ -56,14 +47,10 @@ export function newTable(message: CreateTable, ctx: TablePolicyContext): { setti
     return model ? { ...seat, model } : seat;
   });
   const models = pinnedModels(seats, ctx);
-  const table = { preset, rules, players: seats.length };
   const settings: NewTable = {
     preset,
     rules,
-    seats: seats.map((seat) => {
-      const model = seat.agent === undefined ? null : ctx.played(seat.agent, table);
-      return model ? { ...seat, model } : seat;
-    }),
+    seats,
     ...(Object.keys(models).length > 0 ? { models } : {}),
     seed: message.seed,
     thinkMs: message.thinkMs ?? options.thinkMs,

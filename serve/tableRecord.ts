@@ -6,27 +6,10 @@
  */
 import { z } from 'zod';
 import { documentIssue } from '../support/zod.js';
-<<<<<<< HEAD
-import { playedModelSchema } from './protocol.js';
-
-export const TABLE_RECORD_FORMAT = 'yaniv-table/1';
-
-export const storedSeatSchema = z.strictObject({
-  seat: z
-    .int()
-    .min(0)
-    .max(MAX_PLAYERS - 1),
-  player: z.enum(['client', 'bot']),
-  agent: z.string().optional(),
-  model: playedModelSchema.optional(),
-});
-
-=======
 import { seatInfoSchema } from './protocol.js';
 
 export const TABLE_RECORD_FORMAT = 'yaniv-table/1';
 
->>>>>>> house
 export const tableSettingsSchema = z.strictObject({
   id: z.string().min(1),
   token: z.string().min(1),
