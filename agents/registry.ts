@@ -35,10 +35,18 @@ interface Factory extends AgentAbilities {
   readonly takesArg?: boolean;
   /** Decides in well under a millisecond with no inference (a server answers it without a worker thread). */
   readonly cheap: boolean;
-  create(spec: AgentSpec): Promise<Agent>;
+  create(spec: AgentSpec, table: TableContext): Promise<Agent>;
   /** For agents that play a trained model: its card (what it was trained on and how strong it is). */
   readonly card?: (spec: AgentSpec) => ModelCard;
 }
+
+/** The table an agent is made for: agents that play per preset and table size (level:K) read it. */
+export interface TableContext {
+  readonly preset: string;
+  readonly players: number;
+}
+
+const DEFAULT_TABLE: TableContext = { preset: 'standard', players: 2 };
 
 /** A number parameter, or the error naming it. */
 function numberParam(spec: AgentSpec, key: string): number | undefined {
@@ -142,6 +150,16 @@ const FACTORIES = {
       const greedy = booleanParam(spec, 'greedy');
       return (await loadNeuralAgent(spec.arg, { ...(greedy !== undefined ? { greedy } : {}) })).agent;
     },
+  },
+  level: {
+    explains: false,
+    scores: 'none',
+    cheap: false,
+    description:
+      'the best shipped bot at a calibrated strength, level:1 (below novice) to the top level (the best bot): its policy sampled at a temperature, some of its Yaniv calls missed, never an absurd move (models/levels; level?temperature=T&yaniv=S plays one setting)',
+    params: ['temperature', 'yaniv'],
+    takesArg: true,
+    create: async (spec, table) => (await import('./level.js')).createLevel(spec, table),
   },
 } as const satisfies Record<string, Factory>;
 
@@ -247,9 +265,9 @@ export const agentSpecSchema = z.string().superRefine((spec, ctx) => {
   }
 });
 
-/** The agent a spec names, loaded on demand. */
-export async function createAgent(spec: string): Promise<Agent> {
+/** The agent a spec names, loaded on demand, for a table of these rules and size (default: standard, heads-up). */
+export async function createAgent(spec: string, table: TableContext = DEFAULT_TABLE): Promise<Agent> {
   const parsed = parseAgentSpec(spec);
   const factory: Factory = FACTORIES[parsed.name as AgentName];
-  return factory.create(parsed);
+  return factory.create(parsed, table);
 }

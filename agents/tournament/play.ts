@@ -25,7 +25,7 @@ export async function playScheduled(
       let list = pool.get(name);
       if (!list) pool.set(name, (list = []));
       const copy = seats.slice(0, seat).filter((n) => n === name).length;
-      while (list.length <= copy) list.push(await createAgent(name));
+      while (list.length <= copy) list.push(await createAgent(name, { preset: config.preset, players: config.players }));
       agents.push(list[copy]);
     }
     return agents;
