@@ -15,8 +15,7 @@ import {
 } from '../../../env/gym/observation.js';
 import { type Action, applyAction, legalActions } from '../../../env/rules/actions.js';
 import { canQuickDiscard, canSlapDown } from '../../../env/rules/engine.js';
-import { seededRng, shuffleInPlace } from '../../../env/rules/random.js';
-import { type GameState, HAND_CAP, PHASE_AFTER_DRAW, PHASE_DRAW, cloneState } from '../../../env/rules/state.js';
+import { type GameState, PHASE_AFTER_DRAW, PHASE_DRAW, cloneState } from '../../../env/rules/state.js';
 import { playerView } from '../../../env/rules/view.js';
 import { type EnvOptions } from '../../../env/gym/episode.js';
 import { cards, game } from '../helpers.js';
