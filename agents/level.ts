@@ -19,7 +19,7 @@ import type { Agent, Decision, DecisionInput } from '../env/gym/agent.js';
 import type { Card, PlayerView } from '../env/index.js';
 import { type Rng, seededRng } from '../env/rules/random.js';
 import { packageRoot } from './modelFolder.js';
-import { type AgentSpec, AgentSpecError, type TableContext } from './registry.js';
+import { type AgentSpec, AgentSpecError, type TableContext, parseAgentSpec, specForPreset } from './registry.js';
 import { discardOptions, formsGroupWith, valuesOf } from './tactics.js';
 
 /** A card worth this much or more is a high card (under the standard values: 10, J, Q, K). */
@@ -188,8 +188,27 @@ export function resolveLevel(spec: AgentSpec, table: TableContext): { setting: L
   };
   const temperature = number('temperature', 0, 1e6);
   const setting = { temperature, yanivShare: number('yaniv', yanivShareAt(temperature), 1) };
+  const best = spec.params.best ?? 'neural';
+  if (parseAgentSpec(best).name === 'level') throw new AgentSpecError('agent "level": its best bot cannot be a level');
   const query = new URLSearchParams(spec.params).toString();
-  return { setting, best: 'neural', name: `level${query ? `?${query}` : ''}` };
+  return { setting, best, name: `level${query ? `?${query}` : ''}` };
+}
+
+/**
+ * The spec a level plays at a table, with nothing left to the table: `level:3` at standard rules,
+ * heads-up, is `level?temperature=…&yaniv=…&best=neural`, its best bot the one for the preset
+ * (what a server's inference threads create, with no table to ask). Other specs are themselves.
+ */
+export function levelSpecAt(spec: string, table: TableContext): string {
+  const parsed = parseAgentSpec(spec);
+  if (parsed.name !== 'level') return spec;
+  const { setting, best } = resolveLevel(parsed, table);
+  const params = new URLSearchParams({
+    temperature: String(setting.temperature),
+    yaniv: String(setting.yanivShare),
+    best: specForPreset(best, table.preset),
+  });
+  return `level?${params.toString()}`;
 }
 
 /** The agent a `level` spec names at a table: the best bot for its rules, at the level's setting. */

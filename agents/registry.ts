@@ -156,8 +156,8 @@ const FACTORIES = {
     scores: 'none',
     cheap: false,
     description:
-      'the best shipped bot at a calibrated strength, level:1 (below novice) to the top level (the best bot): its policy sampled at a temperature, some of its Yaniv calls missed, never an absurd move (models/levels; level?temperature=T&yaniv=S plays one setting)',
-    params: ['temperature', 'yaniv'],
+      'the best shipped bot at a calibrated strength, level:1 (below novice) to the top level (the best bot): its policy sampled at a temperature, some of its Yaniv calls missed, never an absurd move (models/levels; level?temperature=T&yaniv=S&best=SPEC plays one setting)',
+    params: ['temperature', 'yaniv', 'best'],
     takesArg: true,
     create: async (spec, table) => (await import('./level.js')).createLevel(spec, table),
   },
