@@ -10,7 +10,7 @@ import type { Agent } from '../env/gym/agent.js';
 import { EQUITY_FORMAT, type HeadsUpEquityData, ROLES, type Role, type RoundOutcomeModel, milestoneGaps } from '../env/gym/equity.js';
 import { randomInt, seededRng } from '../env/rules/random.js';
 import type { RoundResult } from '../env/rules/state.js';
-import { mixSeed } from './tournament/seeds.js';
+import { mixSeed } from '../env/rules/random.js';
 
 export interface MeasureOptions {
   preset: string;

@@ -19,7 +19,7 @@ import type { Agent, Decision, DecisionInput } from '../env/gym/agent.js';
 import type { Card, PlayerView } from '../env/index.js';
 import { type Rng, seededRng } from '../env/rules/random.js';
 import { packageRoot } from './modelFolder.js';
-import { type AgentSpec, AgentSpecError, type TableContext, parseAgentSpec, specForPreset } from './registry.js';
+import { type AgentSpec, AgentSpecError, parseAgentSpec } from './registry.js';
 import { discardOptions, formsGroupWith, valuesOf } from './tactics.js';
 
 /** A card worth this much or more is a high card (under the standard values: 10, J, Q, K). */
@@ -163,8 +163,17 @@ function sample(candidates: readonly { weight: number }[], rng: Rng): number {
   return candidates.length - 1;
 }
 
-/** What a `level` spec plays at a table: its setting, the best bot's spec, its name; a bad one throws AgentSpecError. */
-export function resolveLevel(spec: AgentSpec, table: TableContext): { setting: LevelSetting; best: string; name: string } {
+/** What a level's setting depends on: the rule preset and the table size. */
+export interface LevelTable {
+  readonly preset: string;
+  readonly players: number;
+}
+
+/**
+ * What a `level` spec plays at a table: `level:K` the shipped setting of level K for the table's
+ * preset and size, `level?temperature=T&yaniv=S&best=SPEC` that setting; a bad one throws AgentSpecError.
+ */
+export function resolveLevel(spec: AgentSpec, table: LevelTable): { setting: LevelSetting; best: string } {
   if (spec.arg !== undefined) {
     if (Object.keys(spec.params).length > 0)
       throw new AgentSpecError(`agent "level:${spec.arg}" takes no parameters: a level is its shipped setting`);
@@ -173,11 +182,9 @@ export function resolveLevel(spec: AgentSpec, table: TableContext): { setting: L
       throw new AgentSpecError(
         `no levels ship for the ${table.preset} rules at ${table.players} seats (${LEVELS_FOLDER}/${table.preset}-${table.players}.json)`,
       );
-    const k = Number(spec.arg);
-    const level = levels.levels.find((l) => l.level === k);
-    if (!/^\d+$/.test(spec.arg) || !level)
-      throw new AgentSpecError(`level:${spec.arg}: the levels are 1 to ${levels.levels.length} (got ${JSON.stringify(spec.arg)})`);
-    return { setting: { temperature: level.temperature, yanivShare: level.yanivShare }, best: levels.best, name: `level:${k}` };
+    const level = levels.levels.find((l) => String(l.level) === spec.arg);
+    if (!level) throw new AgentSpecError(`level:${spec.arg}: the levels are 1 to ${levels.levels.length}`);
+    return { setting: { temperature: level.temperature, yanivShare: level.yanivShare }, best: levels.best };
   }
   const number = (key: string, fallback: number, max: number) => {
     const raw = spec.params[key];
@@ -187,33 +194,23 @@ export function resolveLevel(spec: AgentSpec, table: TableContext): { setting: L
     return value;
   };
   const temperature = number('temperature', 0, 1e6);
-  const setting = { temperature, yanivShare: number('yaniv', yanivShareAt(temperature), 1) };
   const best = spec.params.best ?? 'neural';
   if (parseAgentSpec(best).name === 'level') throw new AgentSpecError('agent "level": its best bot cannot be a level');
-  const query = new URLSearchParams(spec.params).toString();
-  return { setting, best, name: `level${query ? `?${query}` : ''}` };
+  return { setting: { temperature, yanivShare: number('yaniv', yanivShareAt(temperature), 1) }, best };
 }
 
-/**
- * The spec a level plays at a table, with nothing left to the table: `level:3` at standard rules,
- * heads-up, is `level?temperature=…&yaniv=…&best=neural`, its best bot the one for the preset
- * (what a server's inference threads create, with no table to ask). Other specs are themselves.
- */
-export function levelSpecAt(spec: string, table: TableContext): string {
-  const parsed = parseAgentSpec(spec);
-  if (parsed.name !== 'level') return spec;
-  const { setting, best } = resolveLevel(parsed, table);
-  const params = new URLSearchParams({
-    temperature: String(setting.temperature),
-    yaniv: String(setting.yanivShare),
-    best: specForPreset(best, table.preset),
-  });
+/** The spec of a setting played by a best bot: `level?temperature=T&yaniv=S&best=SPEC`, which needs no table. */
+export function levelSpec(setting: LevelSetting, best: string): string {
+  const params = new URLSearchParams({ temperature: String(setting.temperature), yaniv: String(setting.yanivShare), best });
   return `level?${params.toString()}`;
 }
 
-/** The agent a `level` spec names at a table: the best bot for its rules, at the level's setting. */
-export async function createLevel(spec: AgentSpec, table: TableContext): Promise<Agent> {
-  const { setting, best, name } = resolveLevel(spec, table);
-  const { createAgent, specForPreset } = await import('./registry.js');
-  return levelAgent(await createAgent(specForPreset(best, table.preset), table), setting, name);
+/** The agent a setting spec names; `level:K` is a table's level, resolved first (agents/resolve.ts). */
+export async function createLevel(spec: AgentSpec): Promise<Agent> {
+  if (spec.arg !== undefined)
+    throw new AgentSpecError(`level:${spec.arg} depends on the table: resolve it for one (resolveAgent, createAgentFor)`);
+  const { setting, best } = resolveLevel(spec, { preset: 'standard', players: 2 });
+  const { createAgent } = await import('./registry.js');
+  const query = new URLSearchParams(spec.params).toString();
+  return levelAgent(await createAgent(best), setting, `level${query ? `?${query}` : ''}`);
 }

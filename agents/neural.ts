@@ -17,9 +17,10 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
-import { ACTION_COUNT, ACTION_SPACE_VERSION } from '../env/gym/actionLayout.js';
+import { ACTION_COUNT } from '../env/gym/actionLayout.js';
 import type { Agent, Decision, DecisionInput } from '../env/gym/agent.js';
-import { OBSERVATION_SIZE, OBSERVATION_VERSION } from '../env/gym/observation.js';
+import { MODEL_CONTRACT } from '../env/gym/modelContract.js';
+import { OBSERVATION_SIZE } from '../env/gym/observation.js';
 import { type Rng, seededRng } from '../env/rules/random.js';
 import { initBackend } from '../nn/backend.js';
 import type { BackendChoice } from '../nn/backendChoice.js';
@@ -27,7 +28,7 @@ import { evaluatePolicyValue } from '../nn/inference.js';
 import { SinglePolicyValueEvaluator } from '../nn/singleEvaluator.js';
 import type { Network, PolicyValueConfig } from '../nn/networks.js';
 import { type ModelMetadata, loadNetwork } from '../nn/persistence.js';
-import { adviserOf, resolveModelDir } from './modelFolder.js';
+import { resolveModelDir } from './modelFolder.js';
 import { opponents, stallPenalty } from './tactics.js';
 import type { PlayerView } from '../env/rules/view.js';
 import { TAKE_START, PASS_ACTION, YANIV_ACTION } from '../env/gym/actionLayout.js';
@@ -168,7 +169,8 @@ async function ensureBackend(choice?: BackendChoice): Promise<void> {
 
 /**
  * Loads a model folder (see resolveModelDir) as a neural agent. Refuses a model written for another
- * observation, action-space or format version, naming both versions.
+ * observation, action-space or format version, naming both versions. A model trained with an
+ * adviser needs it in `options.adviser` (the registry builds the one its card names).
  */
 export async function loadNeuralAgent(
   arg: string | undefined,
@@ -176,13 +178,6 @@ export async function loadNeuralAgent(
 ): Promise<{ agent: Agent; network: Network<PolicyValueConfig>; metadata: ModelMetadata; dir: string }> {
   const dir = resolveModelDir(arg);
   await ensureBackend(options.backend);
-  const { network, metadata } = await loadNetwork(dir, {
-    observationVersion: OBSERVATION_VERSION,
-    actionSpaceVersion: ACTION_SPACE_VERSION,
-    actionFeaturesVersion: ACTION_FEATURES_VERSION,
-  });
-  const adviserSpec = adviserOf(metadata.training);
-  // A dynamic import: the registry loads this module the same way.
-  const adviser = adviserSpec === null ? undefined : await (await import('./registry.js')).createAgent(adviserSpec);
-  return { agent: neuralAgent(network, { ...options, ...(adviser ? { adviser } : {}) }), network, metadata, dir };
+  const { network, metadata } = await loadNetwork(dir, MODEL_CONTRACT);
+  return { agent: neuralAgent(network, options), network, metadata, dir };
 }

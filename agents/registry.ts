@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import type { Agent } from '../env/gym/agent.js';
-import { DEFAULT_MODEL, type ModelCard, readModelCard, shippedModelFor, trainingMismatch } from './modelFolder.js';
+import { type ModelCard, readModelCard } from './modelCard.js';
+import { resolveModelDir } from './modelFolder.js';
 
 export interface AgentSpec {
   readonly name: string;
@@ -35,18 +36,10 @@ interface Factory extends AgentAbilities {
   readonly takesArg?: boolean;
   /** Decides in well under a millisecond with no inference (a server answers it without a worker thread). */
   readonly cheap: boolean;
-  create(spec: AgentSpec, table: TableContext): Promise<Agent>;
+  create(spec: AgentSpec): Promise<Agent>;
   /** For agents that play a trained model: its card (what it was trained on and how strong it is). */
   readonly card?: (spec: AgentSpec) => ModelCard;
 }
-
-/** The table an agent is made for: agents that play per preset and table size (level:K) read it. */
-export interface TableContext {
-  readonly preset: string;
-  readonly players: number;
-}
-
-const DEFAULT_TABLE: TableContext = { preset: 'standard', players: 2 };
 
 /** A number parameter, or the error naming it. */
 function numberParam(spec: AgentSpec, key: string): number | undefined {
@@ -144,11 +137,14 @@ const FACTORIES = {
       'a trained policy-value network (neural:PATH for a model folder or training run; the shipped model without; greedy=0 samples)',
     params: ['greedy'],
     takesArg: true,
-    card: (spec) => readModelCard(spec.arg),
+    card: (spec) => readModelCard(resolveModelDir(spec.arg)),
     create: async (spec) => {
       const { loadNeuralAgent } = await import('./neural.js');
       const greedy = booleanParam(spec, 'greedy');
-      return (await loadNeuralAgent(spec.arg, { ...(greedy !== undefined ? { greedy } : {}) })).agent;
+      // The adviser its card names (yaniv train --adviser) is built here, so the network module needs no registry.
+      const adviserSpec = readModelCard(resolveModelDir(spec.arg)).adviser;
+      const adviser = adviserSpec === null ? undefined : await createAgent(adviserSpec);
+      return (await loadNeuralAgent(spec.arg, { ...(greedy !== undefined ? { greedy } : {}), ...(adviser ? { adviser } : {}) })).agent;
     },
   },
   level: {
@@ -159,7 +155,7 @@ const FACTORIES = {
       'the best shipped bot at a calibrated strength, level:1 (below novice) to the top level (the best bot): its policy sampled at a temperature, some of its Yaniv calls missed, never an absurd move (models/levels; level?temperature=T&yaniv=S&best=SPEC plays one setting)',
     params: ['temperature', 'yaniv', 'best'],
     takesArg: true,
-    create: async (spec, table) => (await import('./level.js')).createLevel(spec, table),
+    create: async (spec) => (await import('./level.js')).createLevel(spec),
   },
 } as const satisfies Record<string, Factory>;
 
@@ -209,28 +205,6 @@ export function agentModelCard(spec: string): ModelCard | null {
   return card;
 }
 
-/**
- * The spec an agent plays under a rule preset: plain `neural` (the shipped model) plays the model
- * shipped for that preset when one ships (`neural:models/dutch`); any other spec is itself.
- */
-export function specForPreset(spec: string, preset: string): string {
-  const parsed = parseAgentSpec(spec);
-  if (parsed.name !== 'neural' || parsed.arg) return spec;
-  const folder = shippedModelFor(preset);
-  if (folder === null || folder === DEFAULT_MODEL) return spec;
-  const query = new URLSearchParams(parsed.params).toString();
-  return `neural:${folder}${query ? `?${query}` : ''}`;
-}
-
-/**
- * Why the agent a spec names may play below its strength under these rules at this table size
- * (its model was trained on others), or null: agents without a model, or a model that fits.
- */
-export function agentMismatch(spec: string, preset: string, overrides: object, players: number): string | null {
-  const card = agentModelCard(spec);
-  return card ? trainingMismatch(card, preset, overrides, players) : null;
-}
-
 /** Reads `name[:arg][?k=v&…]` and checks it against the registry; throws AgentSpecError naming the problem. */
 export function parseAgentSpec(spec: string): AgentSpec {
   const query = spec.indexOf('?');
@@ -265,9 +239,9 @@ export const agentSpecSchema = z.string().superRefine((spec, ctx) => {
   }
 });
 
-/** The agent a spec names, loaded on demand, for a table of these rules and size (default: standard, heads-up). */
-export async function createAgent(spec: string, table: TableContext = DEFAULT_TABLE): Promise<Agent> {
+/** The agent a spec names, loaded on demand. */
+export async function createAgent(spec: string): Promise<Agent> {
   const parsed = parseAgentSpec(spec);
   const factory: Factory = FACTORIES[parsed.name as AgentName];
-  return factory.create(parsed, table);
+  return factory.create(parsed);
 }

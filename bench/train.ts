@@ -8,7 +8,6 @@ import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import path from 'node:path';
 import Table from 'cli-table3';
-import { createAgent } from '../agents/registry.js';
 import { ACTION_COUNT } from '../env/gym/actionLayout.js';
 import { OBSERVATION_SIZE } from '../env/gym/observation.js';
 import { seededRng } from '../env/rules/random.js';
@@ -18,7 +17,7 @@ import { DEFAULT_HYPER_PARAMETERS, type HyperParameters, runOptionsSchema } from
 import { FastAdam } from '../training/fastAdam.js';
 import { imitationUpdate } from '../training/imitation.js';
 import { policyValueNetwork } from '../training/learner.js';
-import { parseOpponentMix } from '../training/league.js';
+import { opponentAgents, parseOpponentMix } from '../training/league.js';
 import { ppoUpdate } from '../training/ppo.js';
 import { Rollout, type TrajectoryBatch } from '../training/rollout.js';
 import { type IterationMetrics, type TrainOptions, train } from '../training/trainer.js';
@@ -37,8 +36,7 @@ async function selfPlay(
 ): Promise<{ rate: number; inferenceShare: number; opponentShare: number; batch: TrajectoryBatch }> {
   const net = network(1);
   const mix = parseOpponentMix(opponents);
-  const agents = new Map();
-  for (const { spec } of mix) if (spec !== 'self' && spec !== 'past') agents.set(spec, await createAgent(spec));
+  const agents = await opponentAgents(mix, { ...ruleSelectionSchema.parse({}), sizes: players });
   const rollout = new Rollout(
     {
       players,

@@ -4,13 +4,13 @@ import { writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import Table from 'cli-table3';
 import { SingleBar } from 'cli-progress';
-import { agentMismatch, specForPreset } from '../agents/registry.js';
+import { modelLines } from '../agents/resolve.js';
 import { BENCH_FLAGS, type BenchOptions, benchOptionsSchema } from '../agents/tournament/benchOptions.js';
 import type { BenchStatus, QueueDispatcher } from '../agents/tournament/queue.js';
 import { type TournamentConfig, runTournament } from '../agents/tournament/run.js';
 import { type TournamentSummary, splitRunSpecific } from '../agents/tournament/stats.js';
 import { MAX_PLAYERS, MIN_PLAYERS } from '../env/index.js';
-import { schemaFlags } from '../env/rules/schemaFlags.js';
+import { schemaFlags } from '../support/schemaFlags.js';
 import { type RuleFlags, describeRuleChoice, readRuleSelection, ruleOptions } from './ruleOptions.js';
 import { addSchemaOptions, readSchemaOptions, schemaOptionValues } from './schemaOptions.js';
 
@@ -27,14 +27,7 @@ export function parseBenchFlags(values: Record<string, unknown>, ruleFlags: Rule
       throw new InvalidArgumentError(`--lineup must name ${MIN_PLAYERS} to ${MAX_PLAYERS} seats (got ${lineup.length})`);
   }
   const selection = readRuleSelection(ruleFlags, options.players);
-  // Plain `neural` plays the model shipped for the preset, and the bench names it so.
-  const forPreset = (spec: string) => specForPreset(spec, selection.preset);
-  return {
-    ...options,
-    agents: options.agents.map(forPreset),
-    ...(options.lineup ? { lineup: options.lineup.map(forPreset) } : {}),
-    ...selection,
-  };
+  return { ...options, ...selection };
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -100,21 +93,13 @@ export function formatSummary(summary: TournamentSummary): string {
   return lines.join('\n');
 }
 
-/** A warning for each neural agent that plays rules or a table size its model was not trained for. */
-export function modelWarnings(config: Pick<TournamentConfig, 'agents' | 'preset' | 'rules' | 'players'>): string[] {
-  return config.agents.flatMap((spec) => {
-    const mismatch = agentMismatch(spec, config.preset, config.rules, config.players);
-    return mismatch ? [`${spec} ${mismatch}`] : [];
-  });
-}
-
 export function benchCommand(): Command {
   const command = new Command('bench').description(
     'Play a tournament between agents: seat rotation, duplicate deals, win rates with 95% intervals, head-to-head and Elo',
   );
   return ruleOptions(addSchemaOptions(command, FLAGS)).action(async (ruleFlags: RuleFlags, cmd: Command) => {
     const { json, progress, redis, jobGames, ...config } = parseBenchFlags(schemaOptionValues(cmd, FLAGS), ruleFlags);
-    for (const warning of modelWarnings(config)) process.stderr.write(`yaniv bench: warning: ${warning}\n`);
+    for (const line of modelLines(config.agents, config)) process.stderr.write(`yaniv bench: ${line}\n`);
     const bar = progress && process.stderr.isTTY ? new BenchBar(redis !== undefined) : null;
     const dispatcher = redis === undefined ? undefined : await redisDispatcher(redis, jobGames, bar);
     const started = Date.now();

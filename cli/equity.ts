@@ -10,7 +10,7 @@ import { fitSeatPredictor } from '../agents/equityFit.js';
 import { measureRoundModel, measureSeatStates, playFromSpot } from '../agents/equityModel.js';
 import { EQUITY_FORMAT, type EquityData, type GameEquity, type SeatsEquityData, seatEquities } from '../env/gym/equity.js';
 import type { Agent } from '../env/gym/agent.js';
-import { mixSeed } from '../agents/tournament/seeds.js';
+import { mixSeed } from '../env/rules/random.js';
 import { type RuleChoice, resolveRules } from '../env/rules/rules.js';
 import { type RuleFlags, describeRuleChoice, readRuleSelection, ruleOptions } from './ruleOptions.js';
 

@@ -2,8 +2,8 @@
 // without a restart (serve/models.ts): checked against this build's and the servers' observation
 // and action-space versions first.
 import { Command } from 'commander';
-import { schemaFlags } from '../env/rules/schemaFlags.js';
-import { connectRedis, redactUrl } from '../agents/redisConnection.js';
+import { schemaFlags } from '../support/schemaFlags.js';
+import { connectRedis, redactUrl } from '../support/redis.js';
 import { PUBLISH_MODEL_FLAGS, publishModel, publishModelSchema } from '../serve/models.js';
 import { addSchemaOptions, readSchemaOptions, schemaOptionValues } from './schemaOptions.js';
 

@@ -6,16 +6,16 @@ import { writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import Table from 'cli-table3';
 import type * as vl from 'vega-lite';
-import { specForPreset } from '../agents/registry.js';
+import { modelLines, resolveAgent } from '../agents/resolve.js';
 import { RATE_FLAGS, type RateOptions, rateOptionsSchema } from '../agents/tournament/benchOptions.js';
 import { type RatedGame, type RatingFit, fitRatings } from '../agents/tournament/rating.js';
 import { type TournamentConfig, playGames } from '../agents/tournament/run.js';
 import { spreadSchedule } from '../agents/tournament/schedule.js';
-import { mixSeed } from '../agents/tournament/seeds.js';
 import { summarize } from '../agents/tournament/stats.js';
-import { schemaFlags } from '../env/rules/schemaFlags.js';
+import { mixSeed } from '../env/rules/random.js';
+import { schemaFlags } from '../support/schemaFlags.js';
 import { renderVegaLite } from '../support/vegaSvg.js';
-import { BenchBar, modelWarnings, redisDispatcher } from './bench.js';
+import { BenchBar, redisDispatcher } from './bench.js';
 import { type RuleFlags, describeRuleChoice, readRuleSelection, ruleOptions } from './ruleOptions.js';
 import { addSchemaOptions, readSchemaOptions, schemaOptionValues } from './schemaOptions.js';
 
@@ -31,12 +31,11 @@ export type RateConfig = RatingConfig & RateOptions;
 export function parseRateFlags(values: Record<string, unknown>, ruleFlags: RuleFlags): RateConfig {
   const options = readSchemaOptions(rateOptionsSchema, FLAGS, values);
   const selection = readRuleSelection(ruleFlags, options.players);
-  const forPreset = (spec: string) => specForPreset(spec, selection.preset);
-  const agents = options.agents.map(forPreset);
-  const anchor = forPreset(options.anchor);
-  if (!agents.includes(anchor))
+  if (!options.agents.includes(options.anchor))
     throw new InvalidArgumentError(`--anchor ${options.anchor} is not one of --agents (${options.agents.join(',')})`);
-  return { ...options, agents, anchor, ...selection };
+  // Each agent as it plays at this table: one that cannot (a level that does not ship for it) is named now.
+  for (const spec of options.agents) resolveAgent(spec, { ...selection, players: options.players });
+  return { ...options, ...selection };
 }
 
 /** The tournament's games and the ratings fitted to them. */
@@ -104,7 +103,7 @@ export function rateCommand(): Command {
   );
   return ruleOptions(addSchemaOptions(command, FLAGS)).action(async (ruleFlags: RuleFlags, cmd: Command) => {
     const { json, chart, progress, redis, jobGames, ...config } = parseRateFlags(schemaOptionValues(cmd, FLAGS), ruleFlags);
-    for (const warning of modelWarnings(config)) process.stderr.write(`yaniv rate: warning: ${warning}\n`);
+    for (const line of modelLines(config.agents, config)) process.stderr.write(`yaniv rate: ${line}\n`);
     const bar = progress && process.stderr.isTTY ? new BenchBar(redis !== undefined, 'rate') : null;
     const dispatcher = redis === undefined ? undefined : await redisDispatcher(redis, jobGames, bar, 'rate');
     const started = Date.now();

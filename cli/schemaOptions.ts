@@ -1,9 +1,9 @@
-// A zod schema as commander options (env/rules/schemaFlags.ts says how each field is a flag):
+// A zod schema as commander options (support/schemaFlags.ts says how each field is a flag):
 // the options added, their values read back by field name, parsed by the schema, and a bad value
 // an InvalidArgumentError naming the flag (exit 2 in cli/main.ts).
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { z } from 'zod';
-import { type SchemaFlag, flagHelp, parseSchemaFlags } from '../env/rules/schemaFlags.js';
+import { type SchemaFlag, flagHelp, parseSchemaFlags } from '../support/schemaFlags.js';
 
 function optionOf(flag: SchemaFlag): Option {
   const value = flag.value === null ? '' : flag.variadic ? ` ${flag.value.replace(/>$/, '...>')}` : ` ${flag.value}`;

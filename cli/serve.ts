@@ -1,7 +1,7 @@
 // `yaniv serve`: the bot server (serve/), and `yaniv schema`: the JSON Schema of its protocol.
 import { Command, InvalidArgumentError } from 'commander';
 import pino from 'pino';
-import { schemaFlags } from '../env/rules/schemaFlags.js';
+import { schemaFlags } from '../support/schemaFlags.js';
 import { SERVE_FLAGS, protocolJsonSchema, serveProcessSchema, serverOptionsSchema, startServer } from '../serve/index.js';
 import { type RuleFlags, readRuleSelection, ruleOptions } from './ruleOptions.js';
 import { addSchemaOptions, readSchemaOptions, schemaOptionValues } from './schemaOptions.js';

@@ -2,7 +2,7 @@
 // this machine until Ctrl-C (agents/tournament/queue.ts).
 import { Command } from 'commander';
 import { WORKER_FLAGS, workerOptionsSchema } from '../agents/tournament/benchOptions.js';
-import { schemaFlags } from '../env/rules/schemaFlags.js';
+import { schemaFlags } from '../support/schemaFlags.js';
 import { addSchemaOptions, readSchemaOptions, schemaOptionValues } from './schemaOptions.js';
 import { stopOnSignal } from './stopSignal.js';
 

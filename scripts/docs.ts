@@ -15,7 +15,7 @@ import { envOptionsSchema } from '../env/gym/episode.js';
 import { PAID_AT, REWARD_SCHEMES, REWARD_TABLE } from '../env/gym/rewards.js';
 import { OBSERVATION_SEGMENTS, OBSERVATION_SIZE, OBSERVATION_VERSION, OPPONENT_BLOCK, OPPONENT_FIELDS } from '../env/gym/observation.js';
 import { DEFAULT_PRESET, PRESETS, PRESET_NAMES, ruleOptionsSchema } from '../env/rules/rules.js';
-import { type SchemaFlag, descriptionOf, schemaFlags } from '../env/rules/schemaFlags.js';
+import { type SchemaFlag, descriptionOf, schemaFlags } from '../support/schemaFlags.js';
 import { BENCH_FLAGS, RATE_FLAGS, benchOptionsSchema, rateOptionsSchema } from '../agents/tournament/benchOptions.js';
 import { SERVE_FLAGS, serveProcessSchema, serverOptionsSchema } from '../serve/options.js';
 import { DEFAULT_HYPER_PARAMETERS, TRAIN_FLAGS } from '../training/config.js';
@@ -127,7 +127,7 @@ function ruleFlagsRow(preset: SchemaFlag): string {
   return `| ${flags} | \`${DEFAULT_PRESET}\` | ${cell(preset.description)}: the rule flags of every command (README, "The command line"). |`;
 }
 
-/** The markdown table of a command's flags, as its --help has them (env/rules/schemaFlags.ts). */
+/** The markdown table of a command's flags, as its --help has them (support/schemaFlags.ts). */
 export function flagsTable(flags: readonly SchemaFlag[]): string {
   const rows = flags.flatMap((flag) => {
     if (flag.elsewhere) return flag.key === 'preset' ? [ruleFlagsRow(flag)] : [];

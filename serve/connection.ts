@@ -5,7 +5,8 @@
  */
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
-import { DEFAULT_PRESET, RuleError, resolveRules, ruleErrorField } from '../env/index.js';
+import type { TableKind } from '../agents/resolve.js';
+import { DEFAULT_PRESET, MAX_PLAYERS, MIN_PLAYERS } from '../env/index.js';
 import { type Codec, checkShape } from './codec.js';
 import type { DecideRequest, DecideResult, PositionSource } from './decide.js';
 import { ProtocolError } from './errors.js';
@@ -17,15 +18,16 @@ import {
   type ClientMessage,
   type ClientMessageType,
   type Msg,
+  type PlayedModel,
   PROTOCOL_VERSION,
   type RequestId,
-  type SeatInfo,
   type ServerMessage,
   parseClientMessage,
   requestIdOf,
 } from './protocol.js';
-import type { Table, TableOwner } from './table.js';
+import { type Table, type TableOwner, tableKindOf } from './table.js';
 import type { TableRegistry } from './tables.js';
+import { newTable, settledRules } from './tablePolicy.js';
 
 /** What every connection shares. */
 export interface ServerContext {
@@ -170,60 +172,26 @@ export class Connection implements TableOwner {
   }
 
   private createTable(message: ClientRequest<'create_table'>): void {
-    const { options, tables } = this.ctx;
     if (this.ctx.draining())
       throw new ProtocolError('draining', 'this server process is stopping and takes no new tables: reconnect and create it again');
     this.checkRoom();
-    const seats: SeatInfo[] = message.seats.map((entry, seat) => {
-      if (entry === 'client') return { seat, player: 'client' };
-      if (!this.ctx.agents.has(entry))
-        throw new ProtocolError(
-          'bad_message',
-          `${JSON.stringify(entry.slice(0, 60))} is neither "client" nor an agent this server plays (${[...this.ctx.agents].join(', ')})`,
-          `seats[${seat}]`,
-        );
-      return { seat, player: 'bot', agent: entry };
+    const { settings, settled } = newTable(message, {
+      options: this.ctx.options,
+      agents: this.ctx.agents,
+      versionFor: (agent) => this.ctx.models.versionFor(agent),
+      played: (agent, table) => this.ctx.models.current(agent, table).model,
     });
-    if (!seats.some((s) => s.player === 'client')) throw new ProtocolError('bad_message', 'at least one seat must be "client"', 'seats');
-    const defaults = message.preset === undefined && message.rules === undefined;
-    const preset = defaults ? options.preset : (message.preset ?? DEFAULT_PRESET);
-    const rules = defaults ? options.rules : (message.rules ?? {});
-    let settled: Record<string, unknown>;
-    try {
-      settled = { ...resolveRules({ preset, rules, players: seats.length }) };
-    } catch (error) {
-      if (error instanceof RuleError) throw new ProtocolError('bad_message', error.message, ruleErrorField(preset));
-      throw error;
-    }
-    const models: Record<string, number> = {};
-    for (const seat of seats) {
-      const version = seat.agent === undefined ? null : this.ctx.models.versionFor(seat.agent);
-      if (seat.agent !== undefined && version !== null) models[seat.agent] = version;
-    }
-    const table = tables.create({
-      preset,
-      rules,
-      seats,
-      ...(Object.keys(models).length > 0 ? { models } : {}),
-      seed: message.seed,
-      thinkMs: message.thinkMs ?? options.thinkMs,
-      moveDeadlineMs: message.moveDeadlineMs === undefined ? options.moveDeadlineMs : message.moveDeadlineMs,
-      maxTurns: options.maxTurns,
-    });
+    const table = this.ctx.tables.create(settings);
     this.keep(table);
     table.owner = this;
+    const { preset, seats } = table.settings;
     this.log.info({ event: 'table_created', table: table.id, seats: message.seats, preset, players: seats.length }, 'table created');
     const created: Msg<'table_created'> = { type: 'table_created', id: message.id, ...this.tableInfo(table, settled) };
     table.afterWrites(() => this.send(created));
     table.start();
   }
 
-  private tableInfo(
-    table: Table,
-    settled = {
-      ...resolveRules({ preset: table.settings.preset, rules: table.settings.rules, players: table.settings.seats.length }),
-    } as Record<string, unknown>,
-  ) {
+  private tableInfo(table: Table, settled = settledRules(table.settings)) {
     const { id, token, preset, rules, seats, thinkMs, moveDeadlineMs } = table.settings;
     return { table: id, token, preset, rules, settledRules: settled, players: seats.length, seats: [...seats], thinkMs, moveDeadlineMs };
   }
@@ -293,30 +261,31 @@ export class Connection implements TableOwner {
         'agent',
       );
     let source: PositionSource;
-    let preset: string;
+    let table: TableKind;
     if (message.table !== undefined) {
-      const table = this.tableOf(message.table);
-      source = { kind: 'playerView', view: table.adviceView(message.seat) };
-      preset = table.settings.preset;
+      const played = this.tableOf(message.table);
+      source = { kind: 'playerView', view: played.adviceView(message.seat) };
+      table = tableKindOf(played.settings);
     } else if (message.view !== undefined) {
       source = { kind: 'view', view: message.view };
-      preset = message.view.preset ?? DEFAULT_PRESET;
+      table = { preset: message.view.preset ?? DEFAULT_PRESET, rules: message.view.rules ?? {}, players: message.view.players };
     } else {
       source = { kind: 'position', position: message.position, seat: message.seat ?? 0 };
-      preset = recordPreset(message.position);
+      table = recordTable(message.position);
     }
-    const request: DecideRequest = { agent: this.ctx.models.currentSpec(agent, preset), source, seed: message.seed ?? 0, explain: true };
+    const played = this.ctx.models.current(agent, table);
+    const request: DecideRequest = { agent: played.spec, source, seed: message.seed ?? 0, explain: true };
     const started = performance.now();
     this.pending++;
     void this.ctx.pool.decide(request).then((result) => {
       this.pending--;
       const ms = performance.now() - started;
       if (ms > options.slowMs) this.ctx.slow.record(agent, ms);
-      this.answerAdvice(message.id, agent, result);
+      this.answerAdvice(message.id, agent, played.model, result);
     });
   }
 
-  private answerAdvice(id: RequestId, agent: string, result: DecideResult): void {
+  private answerAdvice(id: RequestId, agent: string, model: PlayedModel | null, result: DecideResult): void {
     if (!result.ok)
       return this.fail(
         id,
@@ -328,6 +297,7 @@ export class Connection implements TableOwner {
       type: 'advice',
       id,
       agent,
+      model,
       seat: advice.seat,
       phase: advice.phase,
       pick: advice.pick,
@@ -444,8 +414,17 @@ export class Connection implements TableOwner {
   }
 }
 
-/** The preset a yaniv-position/1 document's record names (the default when it names none or is malformed: decide reports that). */
-function recordPreset(position: unknown): string {
-  const record = (position as { record?: { preset?: unknown } } | undefined)?.record;
-  return typeof record?.preset === 'string' ? record.preset : DEFAULT_PRESET;
+/**
+ * The table a yaniv-position/1 document's record is of (its preset, overrides and size; the
+ * default preset heads-up where it is malformed: decide reports that).
+ */
+function recordTable(position: unknown): TableKind {
+  const record = (position as { record?: { preset?: unknown; rules?: unknown; players?: unknown } } | undefined)?.record;
+  const players = typeof record?.players === 'number' && Number.isInteger(record.players) ? record.players : MIN_PLAYERS;
+  const rules = record?.rules && typeof record.rules === 'object' && !Array.isArray(record.rules) ? record.rules : {};
+  return {
+    preset: typeof record?.preset === 'string' ? record.preset : DEFAULT_PRESET,
+    rules,
+    players: Math.min(Math.max(players, MIN_PLAYERS), MAX_PLAYERS),
+  };
 }

@@ -1,5 +1,6 @@
 /** The public surface of the bot server: start it, its options, and the protocol's schemas and types. */
-export { type RunningServer, type StartOptions, serverVersion, startServer } from './server.js';
+export { type RunningServer, type StartOptions, startServer } from './server.js';
+export { serverVersion } from './welcome.js';
 export {
   DEFAULT_AGENTS,
   LOG_LEVELS,

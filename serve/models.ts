@@ -16,16 +16,18 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { redisUrlSchema } from '../agents/redisConnection.js';
+import { redisUrlSchema } from '../support/redis.js';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { FlagSpecs } from '../env/rules/schemaFlags.js';
-import { ACTION_SPACE_VERSION } from '../env/gym/actionLayout.js';
-import { OBSERVATION_VERSION } from '../env/gym/observation.js';
-import { type ModelCard, readModelCard, resolveModelDir } from '../agents/modelFolder.js';
-import { parseAgentSpec, specForPreset } from '../agents/registry.js';
+import type { FlagSpecs } from '../support/schemaFlags.js';
+import { MODEL_CONTRACT } from '../env/gym/modelContract.js';
+import { type ModelCard, readModelCard, trainingMismatch } from '../agents/modelCard.js';
+import { resolveModelDir } from '../agents/modelFolder.js';
+import { parseAgentSpec } from '../agents/registry.js';
+import { type TableKind, resolveAgent, ruleChoiceOf } from '../agents/resolve.js';
+import type { PlayedModel } from './protocol.js';
 import { METADATA_JSON, MODEL_JSON } from '../nn/modelFiles.js';
 
 export const MODELS_CHANNEL = 'yaniv:models';
@@ -53,8 +55,11 @@ export const PUBLISH_MODEL_FLAGS: FlagSpecs<typeof publishModelSchema.shape> = {
   agent: { value: '<spec>' },
 };
 
-/** What this build runs: a published model must have been trained for it. */
-export const SERVED_VERSIONS = { observationVersion: OBSERVATION_VERSION, actionSpaceVersion: ACTION_SPACE_VERSION };
+/** What this build runs: a published model must have been trained for it (the model contract's versions a server announces). */
+export const SERVED_VERSIONS = {
+  observationVersion: MODEL_CONTRACT.observationVersion,
+  actionSpaceVersion: MODEL_CONTRACT.actionSpaceVersion,
+};
 
 /** A model that cannot be published: versions that differ (both named), or a folder that is not a model. */
 export class PublishError extends Error {
@@ -182,9 +187,21 @@ export class ModelVersions {
     return this.latest.get(agent)?.version ?? null;
   }
 
-  /** The spec advice and new tables use now. */
-  currentSpec(agent: string, preset: string): string {
-    return this.latest.get(agent)?.spec ?? specForPreset(agent, preset);
+  /**
+   * What advice and new tables of this kind play now: a published model, else what the agent
+   * resolves to there (agents/resolve.ts) — the spec, and the model it plays (null: no model).
+   */
+  current(agent: string, table: TableKind): { spec: string; model: PlayedModel | null } {
+    const published = this.latest.get(agent);
+    if (published) {
+      const mismatch = trainingMismatch(published.card, ruleChoiceOf(table), table.players);
+      return {
+        spec: published.spec,
+        model: { model: `${agent} version ${published.version}`, fit: null, mismatch, version: published.version },
+      };
+    }
+    const { spec, model, fit, mismatch } = resolveAgent(agent, table);
+    return { spec, model: model === null ? null : { model, fit, mismatch } };
   }
 
   /** The card of what is served now, with its version (null: as started). */

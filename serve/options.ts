@@ -1,12 +1,12 @@
 /** The server's settings, each with its default, validated once (errors name the option). */
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { redisUrlSchema } from '../agents/redisConnection.js';
-import { ruleSelectionSchema } from '../env/rules/rules.js';
-import { formatOptionIssues, intFrom } from '../env/rules/schema.js';
+import { redisUrlSchema } from '../support/redis.js';
+import { RULE_SELECTION_FLAGS, ruleSelectionSchema } from '../env/rules/rules.js';
+import { formatOptionIssues, intFrom } from '../support/zod.js';
 import { DEFAULT_MAX_TURNS } from '../agents/tournament/match.js';
 import { agentSpecSchema } from '../agents/registry.js';
-import { type FlagSpecs, RULE_SELECTION_FLAGS } from '../env/rules/schemaFlags.js';
+import type { FlagSpecs } from '../support/schemaFlags.js';
 
 /**
  * The agents served by default, the default advisor first: the shipped model (models/standard,

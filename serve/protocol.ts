@@ -4,6 +4,7 @@
  * sends as another, and the JSON Schema of both generated from them (`protocolJsonSchema`,
  * committed as serve/protocol.schema.json). serve/PROTOCOL.md explains it with examples.
  */
+import { MODEL_FITS } from '../agents/catalog.js';
 import { z } from 'zod';
 import {
   ACTION_COUNT,
@@ -17,29 +18,22 @@ import {
 } from '../env/index.js';
 import { SCORE_KINDS } from '../agents/registry.js';
 import { ERROR_CODES, ERROR_MEANINGS, ProtocolError } from './errors.js';
-import { fieldPath, preview } from '../env/rules/schema.js';
+import { fieldPath, intFrom, preview, text } from '../support/zod.js';
 import { cardSchema, viewJsonSchema } from './viewJson.js';
 
 export const PROTOCOL_VERSION = 1;
 export const SUBPROTOCOLS = { json: 'yaniv.v1.json', msgpack: 'yaniv.v1.msgpack' } as const;
 export type Encoding = keyof typeof SUBPROTOCOLS;
 
-const int = (lo: number, hi: number) =>
-  z
-    .int({ error: `must be an integer from ${lo} to ${hi}` })
-    .min(lo, { error: `must be an integer from ${lo} to ${hi}` })
-    .max(hi, { error: `must be an integer from ${lo} to ${hi}` });
-const text = (max: number) => z.string({ error: 'must be a string' }).max(max, { error: `must be at most ${max} characters` });
-
 const requestId = z
-  .union([text(64).min(1, { error: 'must not be empty' }), int(0, Number.MAX_SAFE_INTEGER)], {
+  .union([text(64).min(1, { error: 'must not be empty' }), intFrom(0, Number.MAX_SAFE_INTEGER)], {
     error: 'must be a string (up to 64 characters) or a non-negative integer',
   })
   .describe('Chosen by the client; echoed by the reply.')
   .meta({ id: 'RequestId' });
 const tableId = text(64).describe('A table id from table_created.');
-const seat = int(0, MAX_PLAYERS - 1);
-const seed = int(-(2 ** 31), 2 ** 31 - 1);
+const seat = intFrom(0, MAX_PLAYERS - 1);
+const seed = intFrom(-(2 ** 31), 2 ** 31 - 1);
 const agentName = text(200).describe('One of welcome.agents[].name (default: the first).');
 
 // ---------------------------------------------------------------- client → server
@@ -75,8 +69,8 @@ const createTable = z
       .max(MAX_PLAYERS, { error: `must list ${MIN_PLAYERS} to ${MAX_PLAYERS} seats` })
       .describe('One entry per seat, in seat order: "client" for a seat this connection plays, or the agent that plays it.'),
     seed: seed.optional().describe('Seeds the deals and the bots (default: random). Revealed with the record at the end.'),
-    thinkMs: int(0, 10_000).optional().describe("Delay before each bot step, in ms (default: the server's, welcome.limits.thinkMs)."),
-    moveDeadlineMs: int(100, 3_600_000)
+    thinkMs: intFrom(0, 10_000).optional().describe("Delay before each bot step, in ms (default: the server's, welcome.limits.thinkMs)."),
+    moveDeadlineMs: intFrom(100, 3_600_000)
       .nullable()
       .optional()
       .describe(
@@ -92,7 +86,7 @@ const act = z
     id: requestId,
     table: tableId,
     seat: seat.optional().describe('The seat acting (needed only when the connection plays several seats of the table).'),
-    action: int(0, ACTION_COUNT - 1)
+    action: intFrom(0, ACTION_COUNT - 1)
       .optional()
       .describe('An action id from state.legal (give this or cards).'),
     cards: z
@@ -103,7 +97,7 @@ const act = z
       .describe(
         'A discard by its cards, in the order laid (give this or action): the server finds its action id, or refuses it with illegal_action and the reason.',
       ),
-    counter: int(0, Number.MAX_SAFE_INTEGER).describe('The counter of the state the action was chosen in.'),
+    counter: intFrom(0, Number.MAX_SAFE_INTEGER).describe('The counter of the state the action was chosen in.'),
   })
   .superRefine((message, ctx) => {
     if ((message.action === undefined) === (message.cards === undefined))
@@ -183,6 +177,20 @@ const rankedAction = legalAction
   .extend({ score: z.number().describe("The agent's probability or score (higher is better).") })
   .meta({ id: 'RankedAction' });
 
+/** The server's limits and default rules as welcome tells them: the server options of these names (serve/welcome.ts picks them). */
+export const welcomeLimitsSchema = z.strictObject({
+  maxTablesPerConnection: z.int(),
+  maxMessagesPerSecond: z.number(),
+  maxPending: z.int(),
+  maxPayload: z.int(),
+  thinkMs: z.int(),
+  moveDeadlineMs: z.int().nullable(),
+  idleTableMs: z.int(),
+  maxTurns: z.int().describe("Whole turns after which a table's game stops unfinished (game_over with truncated: true)."),
+  preset: presetNameSchema.describe('Rules of tables created with neither preset nor rules.'),
+  rules: ruleOverridesSchema,
+});
+
 const welcome = z
   .strictObject({
     type: z.literal('welcome'),
@@ -217,30 +225,41 @@ const welcome = z
           .describe(
             'The published version served to new tables and advice (yaniv publish-model); absent: the model the server started with. A table keeps the version it started with to the end of its game.',
           ),
-        presetModels: z
-          .record(z.string(), z.record(z.string(), z.unknown()))
+        plays: z
+          .record(
+            z.string(),
+            z.record(
+              z.string(),
+              z.strictObject({
+                model: z.string().describe('The model folder that plays (models/standard); neural:<model> names it.'),
+                fit: z
+                  .enum(MODEL_FITS)
+                  .describe(
+                    'trained: trained for this preset at this size; nearest-size: the preset’s nearest trained size; default: the default model.',
+                  ),
+                mismatch: z
+                  .string()
+                  .nullable()
+                  .describe('Why it may play below its measured strength there (other rules or table size), or null.'),
+              }),
+            ),
+          )
           .optional()
           .describe(
-            "For the shipped model (plain neural): the rule presets with a model of their own, by preset, with its card; tables and advice under such a preset play that preset's model (unless a model was published).",
+            'For an agent that plays the shipped models (plain neural): by preset, then by table size, the model that plays there (agents/catalog.ts). Tables and advice play it unless a model was published (modelVersion).',
           ),
       }),
     ),
-    limits: z.strictObject({
-      maxTablesPerConnection: z.int(),
-      maxMessagesPerSecond: z.number(),
-      maxPending: z.int(),
-      maxPayload: z.int(),
-      thinkMs: z.int(),
-      moveDeadlineMs: z.int().nullable(),
-      idleTableMs: z.int(),
-      maxTurns: z.int().describe("Whole turns after which a table's game stops unfinished (game_over with truncated: true)."),
-      preset: presetNameSchema.describe('Rules of tables created with neither preset nor rules.'),
-      rules: ruleOverridesSchema,
-    }),
+    limits: welcomeLimitsSchema,
     store: z
       .enum(['memory', 'redis'])
       .describe(
         'Where tables are kept: memory (this process alone: a table lives as long as it does) or redis (shared by every process of a cluster: a resume on any of them takes a table over).',
+      ),
+    models: z
+      .array(z.strictObject({ model: z.string(), card: z.record(z.string(), z.unknown()) }))
+      .describe(
+        'The catalog of shipped models (models/): each folder with its card (the rules and table sizes it was trained for, its adviser, reward and benchmark).',
       ),
   })
   .describe('The answer to hello: what this server offers.')
@@ -272,8 +291,29 @@ const error = z
   .describe('A request failed; nothing was applied.')
   .meta({ id: 'Error' });
 
+export const playedModelSchema = z
+  .strictObject({
+    model: z
+      .string()
+      .describe('The model that plays: a shipped folder (models/standard; neural:<model> names it), or a published version.'),
+    fit: z
+      .enum(MODEL_FITS)
+      .nullable()
+      .describe(
+        'How plain neural picked it: trained (for these rules at this size), nearest-size (the preset’s nearest trained size), default (the default model); null for a published model.',
+      ),
+    mismatch: z.string().nullable().describe('Why it may play below its measured strength here (other rules or table size), or null.'),
+    version: z.int().optional().describe('The published version (yaniv publish-model), when one plays.'),
+  })
+  .meta({ id: 'PlayedModel' });
+
 const seatInfo = z
-  .strictObject({ seat: z.int(), player: z.enum(['client', 'bot']), agent: z.string().optional() })
+  .strictObject({
+    seat: z.int(),
+    player: z.enum(['client', 'bot']),
+    agent: z.string().optional(),
+    model: playedModelSchema.optional().describe('For a bot that plays a trained model: which, for this table (agents/resolve.ts).'),
+  })
   .meta({ id: 'SeatInfo' });
 
 const tableInfo = {
@@ -368,6 +408,7 @@ const advice = z
     type: z.literal('advice'),
     id: requestId,
     agent: z.string().describe('The agent (or model) that answered.'),
+    model: playedModelSchema.nullable().describe('The trained model that answered for this table, or null for agents without one.'),
     seat: z.int(),
     phase: z.enum(['turn', 'draw', 'afterDraw']),
     pick: legalAction.describe('What the agent plays.'),
@@ -478,6 +519,7 @@ export type ReplyTo<T extends ClientMessageType> = Msg<(typeof REPLY_TYPES)[T]>;
 export type LegalAction = z.output<typeof legalAction>;
 export type RankedAction = z.output<typeof rankedAction>;
 export type SeatInfo = z.output<typeof seatInfo>;
+export type PlayedModel = z.output<typeof playedModelSchema>;
 export type RequestId = z.output<typeof requestId>;
 
 // ---------------------------------------------------------------- the edge

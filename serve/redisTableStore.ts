@@ -2,7 +2,7 @@
  * The Redis table store (`yaniv serve --redis URL`), shared by every server process. Per table,
  * two keys with the table id as hash tag (so that a Redis Cluster keeps them on one shard):
  *
- *   yaniv:table:{<id>}          hash: token, settings (JSON), owner, fence, counter, deadline, expireAt
+ *   yaniv:table:{<id>}          hash: format, token, settings (JSON), owner, fence, counter, deadline, expireAt
  *   yaniv:table:{<id>}:moves    string: the action ids played, each followed by a comma
  *
  * both expiring when the table would (`PEXPIREAT`, the idle expiry), and the pub/sub channel
@@ -11,6 +11,7 @@
  * a write from an owner that lost its claim is refused whatever the timing; a claim is a
  * compare-and-set on the fence seen at the load, so of two processes claiming one table at once
  * exactly one wins. A move costs one script call: the ids it adds, never the whole table again.
+ * A claimed table is read back through the `yaniv-table/1` schema (serve/tableRecord.ts).
  *
  * Commands are not queued while Redis is unreachable (`enableOfflineQueue: false`): a write
  * fails at once as `unavailable`, the table goes on from memory, and it is written whole once the
@@ -19,8 +20,9 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { connectRedis, redactUrl } from '../agents/redisConnection.js';
-import type { TableSettings } from './table.js';
+import { z } from 'zod';
+import { connectRedis, redactUrl } from '../support/redis.js';
+import { TABLE_RECORD_FORMAT, encodeMoves, parseStoredTable } from './tableRecord.js';
 import {
   type Claim,
   type ClaimResult,
@@ -50,11 +52,11 @@ end
 `;
 
 const SCRIPTS = {
-  /** ARGV: owner fence token settings moves counter deadline expireAt → 1, or -1 lost. */
+  /** ARGV: owner fence token settings moves counter deadline expireAt format → 1, or -1 lost. */
   put: `${OWNED}
 if redis.call('EXISTS', KEYS[1]) == 1 and not owned(ARGV[1], ARGV[2]) then return -1 end
 redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'fence', ARGV[2], 'token', ARGV[3], 'settings', ARGV[4],
-  'counter', ARGV[6], 'deadline', ARGV[7], 'expireAt', ARGV[8])
+  'counter', ARGV[6], 'deadline', ARGV[7], 'expireAt', ARGV[8], 'format', ARGV[9])
 redis.call('SET', KEYS[2], ARGV[5])
 expire(ARGV[8])
 return 1`,
@@ -83,34 +85,26 @@ return 1`,
   release: `${OWNED}
 if owned(ARGV[1], ARGV[2]) then redis.call('HSET', KEYS[1], 'owner', '') end
 return 1`,
-  /** ARGV: owner expectedFence id channel → {fence, settings, moves, deadline, expireAt}; {0} gone; {-1} conflict. */
+  /** ARGV: owner expectedFence id channel → {fence, settings, moves, deadline, expireAt, format}; {0} gone; {-1} conflict. */
   claim: `
-local h = redis.call('HMGET', KEYS[1], 'fence', 'settings', 'deadline', 'expireAt')
+local h = redis.call('HMGET', KEYS[1], 'fence', 'settings', 'deadline', 'expireAt', 'format')
 if not h[1] then return {0} end
 if tonumber(h[1]) ~= tonumber(ARGV[2]) then return {-1} end
 local fence = redis.call('HINCRBY', KEYS[1], 'fence', 1)
 redis.call('HSET', KEYS[1], 'owner', ARGV[1])
 redis.call('PUBLISH', ARGV[4], ARGV[3] .. ' ' .. fence)
-return {fence, h[2], redis.call('GET', KEYS[2]) or '', h[3], h[4]}`,
+return {fence, h[2], redis.call('GET', KEYS[2]) or '', h[3], h[4], h[5] or ''}`,
 } as const;
 type ScriptName = keyof typeof SCRIPTS;
 const SHAS = Object.fromEntries(
   Object.entries(SCRIPTS).map(([name, body]) => [name, createHash('sha1').update(body).digest('hex')]),
 ) as Record<ScriptName, string>;
 
-export function encodeMoves(moves: readonly number[]): string {
-  let text = '';
-  for (const id of moves) text += `${id},`;
-  return text;
-}
-
-export function decodeMoves(text: string): number[] {
-  if (text === '') return [];
-  const ids = text.slice(0, -1).split(',').map(Number);
-  if (!text.endsWith(',') || ids.some((id) => !Number.isInteger(id) || id < 0))
-    throw new Error(`the stored moves are not a list of action ids: ${JSON.stringify(text.slice(0, 60))}`);
-  return ids;
-}
+/** The claim script's reply: {0} gone, {-1} conflict, else the new fence and the record's fields. */
+const claimReply = z.union([
+  z.tuple([z.union([z.literal(0), z.literal(-1)])]),
+  z.tuple([z.int().min(1), z.string(), z.string(), z.string(), z.string(), z.string()]),
+]);
 
 export interface RedisStoreOptions {
   readonly url: string;
@@ -197,6 +191,7 @@ export class RedisTableStore implements TableStore {
       moves.length,
       deadlineAt ?? '',
       expireAt,
+      TABLE_RECORD_FORMAT,
     ]);
   }
 
@@ -242,14 +237,15 @@ export class RedisTableStore implements TableStore {
     } catch (error) {
       throw new StoreUnavailableError(`the table store cannot be reached: ${(error as Error).message}`);
     }
-    const [newFence, settings, moves, deadline, expireAt] = reply as [number, string, string, string, string];
-    if (newFence === 0) return { outcome: 'gone' };
-    if (newFence === -1) return { outcome: 'conflict' };
+    const fields = claimReply.parse(reply);
+    if (fields.length === 1) return { outcome: fields[0] === 0 ? 'gone' : 'conflict' };
+    const [newFence, settings, moves, deadline, expireAt, format] = fields;
+    const record = parseStoredTable({ format, settings, moves, deadline, expireAt }, id);
     const snapshot: TableSnapshot = {
-      settings: JSON.parse(settings) as TableSettings,
-      moves: decodeMoves(moves),
-      deadlineAt: deadline === '' ? null : Number(deadline),
-      expireAt: Number(expireAt),
+      settings: record.settings,
+      moves: record.moves,
+      deadlineAt: record.deadline,
+      expireAt: record.expireAt,
     };
     return { outcome: 'ok', claim: { id, fence: newFence }, snapshot };
   }

@@ -5,39 +5,29 @@
  * nothing of sockets: it hands messages to whichever owner is attached (a connection), so a
  * client that reconnects takes the table over with its token.
  *
- * Bound to a shared table store (`bind`, serve/tableStore.ts), it writes every step (one write
- * per burst of steps, pipelined), and no message showing a step goes out before the step is
- * written: a process that rebuilds the table after this one dies starts from a state no client
- * has seen passed (a bot's step told with its write in flight would be played again there, and
- * the client shown an older state first). The game itself does not wait for the writes; only
- * what is told does. Without a store, messages go out at once.
+ * Bound to a shared table store (`bind`), its journal (serve/tableJournal.ts) writes every step,
+ * and no message showing a step goes out before the step is written. Without a store, messages go
+ * out at once.
  */
+import type { TableKind } from '../agents/resolve.js';
 import type { Logger } from 'pino';
 import { IllegalActionError, type PlayerView } from '../env/index.js';
-import { mixSeed } from '../agents/tournament/seeds.js';
+import { mixSeed } from '../env/rules/random.js';
 import type { DecideResult } from './decide.js';
 import { ProtocolError } from './errors.js';
-import type { Msg, SeatInfo, ServerMessage } from './protocol.js';
+import type { Msg, ServerMessage } from './protocol.js';
 import { type StepReport, TableGame } from './tableGame.js';
-import type { Claim, TableSnapshot, TableStore, WriteOutcome, Written } from './tableStore.js';
+import { TableJournal } from './tableJournal.js';
+import type { TableSettings } from './tableRecord.js';
+import type { Claim, TableSnapshot, TableStore } from './tableStore.js';
 import { viewToJson } from './viewJson.js';
 
 /** What a client plays: an action id, or a discard by its cards. */
 export type ClientMove = { readonly action: number } | { readonly cards: readonly string[] };
 
-export interface TableSettings {
-  readonly id: string;
-  readonly token: string;
-  readonly preset: string;
-  readonly rules: Record<string, unknown>;
-  readonly seats: readonly SeatInfo[];
-  readonly seed: number;
-  readonly thinkMs: number;
-  readonly moveDeadlineMs: number | null;
-  /** Whole turns after which the game stops unfinished (game_over with truncated: true). */
-  readonly maxTurns: number;
-  /** The published model version each bot agent plays here, kept to the end of the game (none: as the server started). */
-  readonly models?: Readonly<Record<string, number>>;
+/** The kind of table a table's settings make (its rules and size): what an agent resolves its model for (agents/resolve.ts). */
+export function tableKindOf(settings: Pick<TableSettings, 'preset' | 'rules' | 'seats'>): TableKind {
+  return { preset: settings.preset, rules: settings.rules, players: settings.seats.length };
 }
 
 /** Where a table's messages go: the connection that plays it now. */
@@ -49,20 +39,13 @@ export interface TableOwner {
 
 export interface TableServices {
   /** `preset`: the table's rules preset (plain `neural` plays the model shipped for it). */
-  decide(agent: string, preset: string, view: PlayerView, seed: number, modelVersion: number | null): Promise<DecideResult>;
+  decide(agent: string, table: TableKind, view: PlayerView, seed: number, modelVersion: number | null): Promise<DecideResult>;
   readonly log: Logger;
   now(): number;
   /** A table no client touches for this long expires (here and in the store). */
   readonly idleMs: number;
   /** The store refused a write: another process took the table over. */
   lost(table: Table): void;
-}
-
-/** Something to do once the writes before it are done: deliver a message, or reply to a request. */
-interface AfterWrite {
-  readonly run: () => void;
-  /** The table was lost or closed first. */
-  readonly dropped?: () => void;
 }
 
 export class Table {
@@ -74,19 +57,14 @@ export class Table {
   private botTimer: NodeJS.Timeout | null = null;
   private botImmediate: NodeJS.Immediate | null = null;
   private deadlineTimer: NodeJS.Timeout | null = null;
-  private deadlineAt: number | null = null;
+  /** When the client seat to move runs out of time (ms since 1970), or null. */
+  private deadline: number | null = null;
   private deciding = false;
   /** Draining: the table plays no further step here. */
   private halted = false;
   /** Restored from a store and not yet attached: the deadline to go on with. */
   private resumeAt: number | null | undefined = undefined;
-  private binding: { readonly store: TableStore; readonly claim: Claim } | null = null;
-  /** Whether the store holds the table (up to `persisted`); else the next write writes it whole. */
-  private stored = false;
-  private persisted = 0;
-  private outbox: AfterWrite[] = [];
-  private tail: Promise<void> | null = null;
-  private commitQueued = false;
+  private readonly journal: TableJournal;
 
   constructor(
     readonly settings: TableSettings,
@@ -100,6 +78,7 @@ export class Table {
       maxTurns: settings.maxTurns,
     });
     this.lastActivity = services.now();
+    this.journal = new TableJournal(this, { log: services.log, lost: () => this.services.lost(this) });
   }
 
   /** A table rebuilt from a store: its steps replayed (they are deterministic), not yet playing. */
@@ -116,20 +95,26 @@ export class Table {
 
   /** This process's claim on the table in a shared store, or null. */
   get claim(): Claim | null {
-    return this.binding?.claim ?? null;
+    return this.journal.claim;
   }
 
   /** Whether the store holds every step played (false while it is unreachable, until written whole). */
   get written(): boolean {
-    return this.binding === null || (this.stored && this.persisted === this.game.counter);
+    return this.journal.written;
   }
 
-  private get expireAt(): number {
+  /** When the client seat to move runs out of time (ms since 1970), or null. */
+  get deadlineAt(): number | null {
+    return this.deadline;
+  }
+
+  /** When the table expires unless a client touches it (ms since 1970). */
+  get expireAt(): number {
     return this.lastActivity + this.services.idleMs;
   }
 
   snapshot(): TableSnapshot {
-    return { settings: this.settings, moves: [...this.game.moves], deadlineAt: this.deadlineAt, expireAt: this.expireAt };
+    return { settings: this.settings, moves: [...this.game.moves], deadlineAt: this.deadline, expireAt: this.expireAt };
   }
 
   /**
@@ -137,31 +122,24 @@ export class Table {
    * e.g. just claimed); messages then go out only once what they show is written.
    */
   bind(store: TableStore, claim: Claim, stored: boolean): void {
-    this.binding = { store, claim };
-    this.stored = stored;
-    this.persisted = stored ? this.game.counter : 0;
-    if (!stored) this.changed();
+    this.journal.bind(store, claim, stored);
   }
 
   /** Runs `run` once everything played so far is written (at once without a shared store); `dropped` if the table is lost or closed first. */
   afterWrites(run: () => void, dropped?: () => void): void {
-    if (!this.binding) return run();
-    this.outbox.push({ run, dropped });
-    this.changed();
+    this.journal.afterWrites(run, dropped);
   }
 
   /** Writes again (the store is back, or lost the table). */
   rewrite(): void {
-    if (!this.written) this.changed();
+    this.journal.rewrite();
   }
 
   /** Stops playing (drain): no further bot move or deadline; resolves once everything played is written and told. */
   async halt(): Promise<void> {
     this.halted = true;
     this.clearTimers();
-    this.changed();
-    await Promise.resolve();
-    while (this.tail) await this.tail;
+    await this.journal.settled();
   }
 
   clientSeats(): number[] {
@@ -197,7 +175,7 @@ export class Table {
 
   private touched(): void {
     this.lastActivity = this.services.now();
-    if (this.binding) this.binding.store.touch(this.binding.claim, this.expireAt);
+    this.journal.touch();
   }
 
   /** The client seat a request is for: the one given, or the only one, or the one to move. */
@@ -271,7 +249,7 @@ export class Table {
       view: viewToJson(this.game.view(seat), this.settings.preset, this.settings.rules),
       toMove,
       legal: mine ? this.game.legalActions() : [],
-      deadlineMs: mine && this.deadlineAt !== null ? Math.max(0, this.deadlineAt - this.services.now()) : null,
+      deadlineMs: mine && this.deadline !== null ? Math.max(0, this.deadline - this.services.now()) : null,
     };
   }
 
@@ -279,67 +257,11 @@ export class Table {
     this.closed = true;
     this.clearTimers();
     this.owner = null;
-    for (const pending of this.outbox.splice(0)) pending.dropped?.();
+    this.journal.close();
   }
 
   private deliver(message: ServerMessage): void {
-    if (!this.binding) return this.owner?.deliver(message);
-    this.afterWrites(() => this.owner?.deliver(message));
-  }
-
-  private changed(): void {
-    if (!this.binding || this.commitQueued) return;
-    this.commitQueued = true;
-    queueMicrotask(() => this.commit());
-  }
-
-  /** Writes what was played since the last write, then lets out what waited for it (in order). */
-  private commit(): void {
-    this.commitQueued = false;
-    if (!this.binding || this.closed) return;
-    const pending = this.outbox.splice(0);
-    const gate = this.write(this.binding.store, this.binding.claim);
-    const settle = (outcome: WriteOutcome | null) => {
-      const go = this.noted(outcome);
-      for (const p of pending) (go ? p.run : p.dropped)?.();
-    };
-    if (this.tail === null && (gate === null || typeof gate === 'string')) return settle(gate);
-    const tail = (this.tail ?? Promise.resolve()).then(() => gate).then(settle);
-    this.tail = tail;
-    void tail.then(() => {
-      if (this.tail === tail) this.tail = null;
-    });
-  }
-
-  private write(store: TableStore, claim: Claim): Written | null {
-    const counter = this.game.counter;
-    if (!this.stored) {
-      this.stored = true;
-      this.persisted = counter;
-      return store.put(claim, this.snapshot());
-    }
-    if (this.persisted === counter) return null;
-    const from = this.persisted;
-    this.persisted = counter;
-    return store.append(claim, from, this.game.moves.slice(from, counter), this.deadlineAt, this.expireAt);
-  }
-
-  /** Acts on a write's outcome; returns whether what waited for it may go out. */
-  private noted(outcome: WriteOutcome | null): boolean {
-    if (outcome === 'lost') {
-      if (!this.closed) this.services.lost(this);
-      return false;
-    }
-    if (outcome === 'missing' || outcome === 'unavailable') {
-      if (this.stored)
-        this.services.log.warn(
-          { event: 'table_unwritten', table: this.id, counter: this.game.counter, outcome },
-          'the table store did not take a write: the table goes on from memory and is written whole once the store is back',
-        );
-      this.stored = false;
-      if (outcome === 'missing') this.changed();
-    }
-    return !this.closed;
+    this.journal.afterWrites(() => this.owner?.deliver(message));
   }
 
   private sendStates(): void {
@@ -437,7 +359,7 @@ export class Table {
     const deadline = this.settings.moveDeadlineMs;
     if (deadline === null) return;
     const now = this.services.now();
-    this.deadlineAt = resumeAt ?? now + deadline;
+    this.deadline = resumeAt ?? now + deadline;
     this.deadlineTimer = setTimeout(
       () => {
         this.deadlineTimer = null;
@@ -448,7 +370,7 @@ export class Table {
         );
         this.played(this.game.step(this.game.defaultAction()), true);
       },
-      Math.max(0, this.deadlineAt - now),
+      Math.max(0, this.deadline - now),
     );
   }
 
@@ -457,7 +379,7 @@ export class Table {
     const counter = this.game.counter;
     this.deciding = true;
     const version = this.settings.models?.[agent] ?? null;
-    this.services.decide(agent, this.settings.preset, this.game.view(seat), mixSeed(this.settings.seed, counter), version).then(
+    this.services.decide(agent, tableKindOf(this.settings), this.game.view(seat), mixSeed(this.settings.seed, counter), version).then(
       (result) => {
         this.deciding = false;
         if (this.closed || this.halted || this.game.counter !== counter) return;
@@ -492,7 +414,7 @@ export class Table {
     this.botTimer = null;
     this.botImmediate = null;
     this.deadlineTimer = null;
-    this.deadlineAt = null;
+    this.deadline = null;
   }
 }
 

@@ -15,7 +15,7 @@
  * refused (`lost`) and it is told at once where the store can (`onLost`).
  */
 import { EventEmitter } from 'node:events';
-import type { TableSettings } from './table.js';
+import type { TableSettings } from './tableRecord.js';
 
 export interface TableSnapshot {
   readonly settings: TableSettings;

@@ -4,9 +4,11 @@
  * (load, check the token, claim, replay), letting go of one another process claimed, and handing
  * every table over when the process stops (drain).
  */
-import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
+import { sameSecret } from '../support/secret.js';
 import { ProtocolError } from './errors.js';
-import { Table, type TableServices, type TableSettings, movingError } from './table.js';
+import { Table, type TableServices, movingError } from './table.js';
+import { TableRecordError, type TableSettings } from './tableRecord.js';
 import { MemoryTableStore, StoreUnavailableError, type TableStore } from './tableStore.js';
 
 export class TableRegistry {
@@ -64,7 +66,7 @@ export class TableRegistry {
   claim(id: string, token: string): Table | Promise<Table> {
     const table = this.tables.get(id);
     if (table) {
-      if (!sameToken(table.settings.token, token)) throw unknownTable(id);
+      if (!sameSecret(token, table.settings.token)) throw unknownTable(id);
       return table;
     }
     if (!this.store.shared) throw unknownTable(id);
@@ -80,7 +82,7 @@ export class TableRegistry {
   private async takeOver(id: string, token: string): Promise<Table> {
     try {
       const stored = await this.store.load(id);
-      if (!stored || !sameToken(stored.token, token)) throw unknownTable(id);
+      if (!stored || !sameSecret(token, stored.token)) throw unknownTable(id);
       const result = await this.store.claim(id, stored.fence);
       if (result.outcome === 'gone') throw unknownTable(id);
       if (result.outcome === 'conflict') throw movingError(id);
@@ -94,6 +96,7 @@ export class TableRegistry {
       return table;
     } catch (error) {
       if (error instanceof StoreUnavailableError) throw new ProtocolError('store_unavailable', `${error.message}; resume again shortly`);
+      if (error instanceof TableRecordError) throw new ProtocolError('unknown_table', error.message, 'table');
       throw error;
     }
   }
@@ -145,12 +148,6 @@ export class TableRegistry {
     for (const table of this.tables.values()) table.close();
     this.tables.clear();
   }
-}
-
-function sameToken(expected: string, given: string): boolean {
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function unknownTable(id: string): ProtocolError {

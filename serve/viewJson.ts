@@ -7,6 +7,7 @@
  * position that can exist (errors name the field).
  */
 import { z } from 'zod';
+import { intFrom } from '../support/zod.js';
 import {
   type Card,
   GROUP_CAP,
@@ -37,12 +38,7 @@ export const CARD_PATTERN = /^(?:[Aa2-9JjQqKk]|10)[SHDCshdc]$|^[Jj][Kk]$/;
 export const cardSchema = z.string().regex(CARD_PATTERN, { error: 'must be a card name such as "10H", "QS" or "JK"' });
 const cards = (max: number) =>
   z.array(cardSchema, { error: 'must be a list of card names' }).max(max, { error: `must hold at most ${max} cards` });
-const int = (lo: number, hi: number, what = 'an integer') =>
-  z
-    .int({ error: `must be ${what} from ${lo} to ${hi}` })
-    .min(lo, { error: `must be ${what} from ${lo} to ${hi}` })
-    .max(hi, { error: `must be ${what} from ${lo} to ${hi}` });
-const seat = int(0, MAX_PLAYERS - 1, 'a seat');
+const seat = intFrom(0, MAX_PLAYERS - 1, 'a seat');
 const perSeat = <T extends z.ZodType>(item: T) =>
   z.array(item).min(MIN_PLAYERS, { error: 'must have one entry per seat' }).max(MAX_PLAYERS, { error: 'must have one entry per seat' });
 const MAX_CARDS = 2 * 56;
@@ -53,7 +49,7 @@ export const viewJsonSchema = z
     format: z.literal(VIEW_FORMAT, { error: `must be "${VIEW_FORMAT}"` }),
     preset: ruleSelectionSchema.shape.preset.describe('Rule preset (welcome.presets).'),
     rules: ruleSelectionSchema.shape.rules.describe('Rule option overrides on top of the preset (welcome.ruleOptions).'),
-    players: int(MIN_PLAYERS, MAX_PLAYERS).describe('Seats at the table.'),
+    players: intFrom(MIN_PLAYERS, MAX_PLAYERS).describe('Seats at the table.'),
     seat: seat.describe('Whose view this is.'),
     current: seat.describe('The seat to move.'),
     phase: z
@@ -61,19 +57,19 @@ export const viewJsonSchema = z
       .describe(
         '"turn": call Yaniv or lay a group; "draw": take from the deck or the previous group; "afterDraw": quick discard / slapdown / pass. The advisor needs one of these three.',
       ),
-    round: int(1, 1_000_000).default(1).describe('Rounds dealt so far (1 in the first round).'),
-    turn: int(0, 1_000_000).default(0).describe('Turns completed in this round.'),
+    round: intFrom(1, 1_000_000).default(1).describe('Rounds dealt so far (1 in the first round).'),
+    turn: intFrom(0, 1_000_000).default(0).describe('Turns completed in this round.'),
     dealer: seat.optional().describe('Default: the seat before the starter.'),
     starter: seat.optional().describe('The seat that started this round. Default: the seat to move.'),
     hand: cards(GROUP_CAP).describe("The seat's own hand (any order)."),
-    handValue: int(0, 1000).optional().describe('Its value; checked when given.'),
+    handValue: intFrom(0, 1000).optional().describe('Its value; checked when given.'),
     drawn: cardSchema.nullable().default(null).describe('The card the seat drew this turn (its own after-draw step only).'),
     drawnFromDeck: z
       .boolean()
       .nullable()
       .default(null)
       .describe('Whether the player to move drew from the deck this turn; null before the draw.'),
-    handSizes: perSeat(int(0, GROUP_CAP)).describe("Cards in each seat's hand."),
+    handSizes: perSeat(intFrom(0, GROUP_CAP)).describe("Cards in each seat's hand."),
     known: perSeat(cards(GROUP_CAP)).describe('Per seat: the cards it took from the pile in view of all and still holds.'),
     previous: z
       .strictObject({
@@ -88,10 +84,10 @@ export const viewJsonSchema = z
       .default(null)
       .describe('The group the player to move laid this turn (draw and after-draw steps).'),
     pile: cards(MAX_CARDS).default([]).describe('Discards out of reach (any order).'),
-    deckSize: int(0, MAX_CARDS).describe('Cards left in the deck.'),
-    totals: perSeat(int(-100_000, 100_000)).describe("Each seat's total."),
+    deckSize: intFrom(0, MAX_CARDS).describe('Cards left in the deck.'),
+    totals: perSeat(intFrom(-100_000, 100_000)).describe("Each seat's total."),
     active: perSeat(z.boolean()).optional().describe('Seats still in the game (default: all).'),
-    yanivWins: perSeat(int(0, 100_000)).optional().describe('Successful Yaniv calls per seat (gameEnd "yanivCount"; default 0).'),
+    yanivWins: perSeat(intFrom(0, 100_000)).optional().describe('Successful Yaniv calls per seat (gameEnd "yanivCount"; default 0).'),
   })
   .describe(`${VIEW_FORMAT}: what one seat knows of a position.`)
   .meta({ id: 'YanivView' });

@@ -5,11 +5,10 @@
  */
 import { Worker } from 'node:worker_threads';
 import { createAgent } from '../agents/registry.js';
-import type { Agent } from '../env/gym/agent.js';
 import { describeBackend, initBackend } from '../nn/backend.js';
 import { buildNetwork, setFlatWeights, type Network, type PolicyValueConfig } from '../nn/networks.js';
 import { AsyncQueue } from './asyncQueue.js';
-import { PAST, SELF } from './league.js';
+import { opponentAgents } from './league.js';
 import { LocalTrajectoryBus, LocalWeightStore } from './localTransport.js';
 import type { ActorInit, ActorMessage, LearnerMessage } from './messages.js';
 import { Rollout } from './rollout.js';
@@ -29,10 +28,8 @@ export class Actor {
   static async create(init: ActorInit, initialiseBackend: boolean): Promise<{ actor: Actor; backend: string }> {
     const backend = initialiseBackend ? describeBackend(await initBackend(init.backend)) : 'shared with the learner';
     const learner = buildNetwork(init.network);
-    const agents = new Map<string, Agent>();
-    for (const { spec } of init.setup.opponents) {
-      if (spec !== SELF && spec !== PAST) agents.set(spec, await createAgent(spec));
-    }
+    const { env, players } = init.setup;
+    const agents = await opponentAgents(init.setup.opponents, { preset: env.preset, rules: env.rules, sizes: players });
     const teacher = init.teacher === null ? null : await createAgent(init.teacher);
     // The same agent asked about the same position answers once: a teacher that is also the adviser is one agent.
     const adviser = !init.setup.adviser ? null : init.setup.adviser === init.teacher ? teacher : await createAgent(init.setup.adviser);

@@ -4,14 +4,14 @@
  * store the parsed object, and nothing else holds a setting.
  */
 import { z } from 'zod';
-import { type FlagSpecs, RULE_SELECTION_FLAGS, flagOf, schemaFlags } from '../env/rules/schemaFlags.js';
-import { intFrom } from '../env/rules/schema.js';
-import { redisUrlSchema } from '../agents/redisConnection.js';
+import { type FlagSpecs, flagOf, schemaFlags } from '../support/schemaFlags.js';
+import { intFrom } from '../support/zod.js';
+import { redisUrlSchema } from '../support/redis.js';
 import { BACKEND_CHOICES } from '../nn/backendChoice.js';
 import { ACTION_COUNT } from '../env/gym/actionLayout.js';
 import { type EnvConfig, envOptionsSchema } from '../env/gym/episode.js';
 import { OBSERVATION_SIZE } from '../env/gym/observation.js';
-import { MAX_PLAYERS, MIN_PLAYERS } from '../env/rules/rules.js';
+import { MAX_PLAYERS, MIN_PLAYERS, RULE_SELECTION_FLAGS } from '../env/rules/rules.js';
 
 /** The env's own settings (env/gym/episode.ts): the run's fields below are picked from them. */
 const env = envOptionsSchema.shape;

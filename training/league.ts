@@ -7,7 +7,9 @@
  * kind of opponent and does not collapse onto it.
  */
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
-import { AgentSpecError, parseAgentSpec } from '../agents/registry.js';
+import { AgentSpecError, createAgent, parseAgentSpec } from '../agents/registry.js';
+import { resolveAgent } from '../agents/resolve.js';
+import type { Agent } from '../env/gym/agent.js';
 import type { Rng } from '../env/rules/random.js';
 
 export const SELF = 'self';
@@ -103,4 +105,32 @@ export class SnapshotPool {
     this.snapshots.push(snapshot);
     return dropped;
   }
+}
+
+/** The key of the agent an opponent spec seats at tables of one size (a spec may play another model at another size). */
+export function opponentKey(spec: string, players: number): string {
+  return `${spec}@${players}`;
+}
+
+/**
+ * The agents of a mix's agent entries, one per table size as each resolves there (agents/resolve.ts:
+ * plain `neural` plays the shipped model for the run's rules and each size), keyed by opponentKey;
+ * a spec that plays the same at every size is one agent.
+ */
+export async function opponentAgents(
+  opponents: readonly OpponentShare[],
+  table: { preset: string; rules: Record<string, unknown>; sizes: readonly number[] },
+): Promise<Map<string, Agent>> {
+  const byResolved = new Map<string, Agent>();
+  const agents = new Map<string, Agent>();
+  for (const { spec } of opponents) {
+    if (spec === SELF || spec === PAST) continue;
+    for (const players of table.sizes) {
+      const resolved = resolveAgent(spec, { preset: table.preset, rules: table.rules, players }).spec;
+      let agent = byResolved.get(resolved);
+      if (!agent) byResolved.set(resolved, (agent = await createAgent(resolved)));
+      agents.set(opponentKey(spec, players), agent);
+    }
+  }
+  return agents;
 }

@@ -6,12 +6,13 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { mixSeed } from '../agents/tournament/seeds.js';
-import { ACTION_COUNT, ACTION_SPACE_VERSION } from '../env/gym/actionLayout.js';
-import { OBSERVATION_SIZE, OBSERVATION_VERSION } from '../env/gym/observation.js';
+import { mixSeed } from '../env/rules/random.js';
+import { ACTION_COUNT } from '../env/gym/actionLayout.js';
+import { MODEL_CONTRACT } from '../env/gym/modelContract.js';
+import { OBSERVATION_SIZE } from '../env/gym/observation.js';
 import { type Rng, rngFromState, seededRng } from '../env/rules/random.js';
 import { buildNetwork, getFlatWeights, setGateBias, withActionScoring, type Network, type PolicyValueConfig } from '../nn/networks.js';
-import { ACTION_FEATURES_VERSION, ADVISER_FEATURE, actionFeatureWidth } from '../env/gym/actionFeatures.js';
+import { ADVISER_FEATURE, actionFeatureWidth } from '../env/gym/actionFeatures.js';
 import { loadNetwork } from '../nn/persistence.js';
 import { createOptimizer, loadCheckpoint } from './checkpoint.js';
 import { type HyperParameters, type RunOptions, type TrainingEnv, hyperParametersSchema, runOptionsSchema, trainingEnv } from './config.js';
@@ -49,13 +50,6 @@ export type TrainerState = z.output<typeof trainerStateSchema>;
 export class TrainSetupError extends Error {
   override name = 'TrainSetupError';
 }
-
-/** The versions a saved network must match. */
-const VERSIONS = {
-  observationVersion: OBSERVATION_VERSION,
-  actionSpaceVersion: ACTION_SPACE_VERSION,
-  actionFeaturesVersion: ACTION_FEATURES_VERSION,
-};
 
 /** The loss figures of one update, for the iteration's metrics line. */
 export interface UpdateResult {
@@ -115,7 +109,7 @@ export class Learner {
 
   /** The learner of a checkpoint, with the settings of the resume. */
   static async resume(folder: RunFolder, dir: string, state: TrainerState): Promise<Learner> {
-    const loaded = await loadCheckpoint(dir, VERSIONS);
+    const loaded = await loadCheckpoint(dir, MODEL_CONTRACT);
     return Learner.assemble(loaded.network, loaded.optimizer, state, folder.readLeague(dir, state.league));
   }
 
@@ -229,7 +223,7 @@ export class Learner {
     actionFeaturesVersion: string;
     training: Record<string, unknown>;
   } {
-    return { ...VERSIONS, training: this.trainingMetadata() };
+    return { ...MODEL_CONTRACT, training: this.trainingMetadata() };
   }
 
   /** Writes a checkpoint of everything; returns its folder. */
@@ -281,7 +275,7 @@ export function policyValueNetwork(
 
 /** --init-from's network; with action scoring (or an adviser) and a model without the head, the head added at zero (the adviser's bias aside). */
 async function loadInitial(dir: string, hp: HyperParameters): Promise<Network<PolicyValueConfig>> {
-  const loaded = await loadNetwork(path.resolve(dir), VERSIONS).catch((error: Error) => {
+  const loaded = await loadNetwork(path.resolve(dir), MODEL_CONTRACT).catch((error: Error) => {
     throw new TrainSetupError(`--init-from: ${error.message}`);
   });
   const network = loaded.network;

@@ -12,7 +12,7 @@ import type { BackendChoice } from '../nn/backendChoice.js';
 import type { PolicyValueConfig } from '../nn/networks.js';
 import { type ActorChannel, startInlineActor, startWorkerActor } from './actor.js';
 import type { ActorInit } from './messages.js';
-import { TransportSetupError, connectRedis, redactUrl } from '../agents/redisConnection.js';
+import { TransportSetupError, connectRedis, redactUrl } from '../support/redis.js';
 import { RedisTransport, activeRuns, currentFormats, remoteRunSchema, runKeys, type RemoteRun } from './redisTransport.js';
 import type { RolloutSetup } from './rollout.js';
 import type { TransportFactory, WeightsHeader } from './transport.js';

@@ -30,7 +30,7 @@ import { MAX_PLAYERS } from '../env/rules/rules.js';
 import { playerView } from '../env/rules/view.js';
 import { evaluatePolicyValue } from '../nn/inference.js';
 import type { Network, PolicyValueConfig } from '../nn/networks.js';
-import { type OpponentShare, PAST, SELF, drawOpponent } from './league.js';
+import { type OpponentShare, PAST, SELF, drawOpponent, opponentKey } from './league.js';
 import {
   type RolloutStats,
   type TrajectoryBatch,
@@ -119,7 +119,7 @@ export class Rollout {
   constructor(
     setup: RolloutSetup,
     private readonly learner: Network<PolicyValueConfig>,
-    /** An Agent for every agent spec of the mix. */
+    /** An Agent for every agent spec of the mix at every table size, keyed by opponentKey (league.ts opponentAgents). */
     private readonly agents: ReadonlyMap<string, Agent>,
     /** The imitation teacher, when there is an imitation phase. */
     private readonly teacher: Agent | null,
@@ -156,8 +156,9 @@ export class Rollout {
     });
     this.rng = seededRng(setup.seed);
     for (const share of setup.opponents) {
-      if (share.spec !== SELF && share.spec !== PAST && !agents.has(share.spec))
-        throw new Error(`no agent given for opponent ${share.spec}`);
+      for (const players of sizes)
+        if (share.spec !== SELF && share.spec !== PAST && !agents.has(opponentKey(share.spec, players)))
+          throw new Error(`no agent given for opponent ${share.spec} at ${players} seats`);
     }
     this.opponentOf = new Array<string>(this.gameCount).fill(SELF);
     this.snapshotOf = new Int32Array(this.gameCount).fill(-1);
@@ -313,9 +314,10 @@ export class Rollout {
           list.push(g);
           bySnapshot.set(this.snapshotOf[g], list);
         } else {
-          const list = byAgent.get(this.opponentOf[g]) ?? [];
+          const key = opponentKey(this.opponentOf[g], table.config.players);
+          const list = byAgent.get(key) ?? [];
           list.push(g);
-          byAgent.set(this.opponentOf[g], list);
+          byAgent.set(key, list);
         }
       }
 
@@ -377,8 +379,8 @@ export class Rollout {
         });
       }
       // Agents: a batch call where the agent has one.
-      for (const [spec, games] of byAgent) {
-        const agent = this.agents.get(spec) as Agent;
+      for (const [key, games] of byAgent) {
+        const agent = this.agents.get(key) as Agent;
         const inputs = games.map((g) => this.input(g));
         const decisions: Decision[] = agent.actBatch ? agent.actBatch(inputs) : inputs.map((input) => agent.act(input));
         games.forEach((g, k) => {

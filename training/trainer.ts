@@ -12,7 +12,7 @@
  * The run folder (checkpoint/, best/, metrics.jsonl, curve.svg and how a checkpoint survives a
  * kill) belongs to runFolder.ts.
  */
-import { mixSeed } from '../agents/tournament/seeds.js';
+import { mixSeed } from '../env/rules/random.js';
 import { describeBackend, initBackend } from '../nn/backend.js';
 import { saveNetwork } from '../nn/persistence.js';
 import { startInProcessTransport } from './actor.js';

@@ -1,11 +1,11 @@
 /** The settings of a `yaniv bench` tournament, each with its default and description; its flags come from this schema. */
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { redisUrlSchema } from '../redisConnection.js';
+import { redisUrlSchema } from '../../support/redis.js';
 import { EPISODE_MODES } from '../../env/gym/episode.js';
-import { MAX_PLAYERS, MIN_PLAYERS, ruleSelectionSchema } from '../../env/rules/rules.js';
-import { intFrom, oneOf } from '../../env/rules/schema.js';
-import { type FlagSpecs, RULE_SELECTION_FLAGS } from '../../env/rules/schemaFlags.js';
+import { MAX_PLAYERS, MIN_PLAYERS, RULE_SELECTION_FLAGS, ruleSelectionSchema } from '../../env/rules/rules.js';
+import { intFrom, oneOf } from '../../support/zod.js';
+import type { FlagSpecs } from '../../support/schemaFlags.js';
 import { AGENT_NAMES, agentSpecSchema } from '../registry.js';
 import { DEFAULT_MAX_TURNS } from './match.js';
 

@@ -7,7 +7,7 @@ import { Episode, type EpisodeMode, TRUNCATED, parseEnvOptions } from '../../env
 import { Table } from '../../env/gym/table.js';
 import type { Agent } from '../../env/gym/agent.js';
 import { type GameState, type RecordJson, type RoundResult, type RuleOptionsInput, type Rules, isRoundOver } from '../../env/index.js';
-import { mixSeed } from './seeds.js';
+import { mixSeed } from '../../env/rules/random.js';
 
 export interface MatchOptions {
   rules: Rules;

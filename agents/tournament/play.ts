@@ -2,11 +2,11 @@
 // worker's process, or the main thread), each from the seeds its place in the schedule gives it.
 import type { Agent } from '../../env/gym/agent.js';
 import { resolveRules } from '../../env/index.js';
-import { createAgent } from '../registry.js';
+import { createAgentFor } from '../resolve.js';
 import { type MatchResult, playMatch } from './match.js';
 import type { TournamentConfig } from './run.js';
 import type { ScheduledGame } from './schedule.js';
-import { mixSeed } from './seeds.js';
+import { mixSeed } from '../../env/rules/random.js';
 
 const DEAL = 1;
 const AGENT = 2;
@@ -25,7 +25,7 @@ export async function playScheduled(
       let list = pool.get(name);
       if (!list) pool.set(name, (list = []));
       const copy = seats.slice(0, seat).filter((n) => n === name).length;
-      while (list.length <= copy) list.push(await createAgent(name, { preset: config.preset, players: config.players }));
+      while (list.length <= copy) list.push(await createAgentFor(name, config));
       agents.push(list[copy]);
     }
     return agents;

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { Job, Queue, QueueEvents, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { connectRedis, redactUrl } from '../redisConnection.js';
+import { connectRedis, redactUrl } from '../../support/redis.js';
 import { BuildMismatchError, QUEUE_NAME, benchAliveKey, buildId, makeJob, parseJobResult, splitIntoJobs } from './benchJob.js';
 import type { GameDispatcher } from './dispatch.js';
 import type { ScheduledGame } from './schedule.js';

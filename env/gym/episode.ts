@@ -3,7 +3,7 @@
  * episode ends, rewards and the game's history. YanivEnv wraps one; VecEnv steps many.
  */
 import { z } from 'zod';
-import { bool, formatOptionIssues, intFrom, oneOf, preview } from '../rules/schema.js';
+import { bool, formatOptionIssues, intFrom, oneOf, preview } from '../../support/zod.js';
 import { actionError } from '../rules/actions.js';
 import { applyActionId } from './actionApply.js';
 import { ACTION_COUNT, DISCARD_START, DRAW_DECK_ACTION } from './actionLayout.js';

@@ -20,7 +20,7 @@ import {
   recordToJson,
   replay,
 } from '../rules/record.js';
-import { documentIssue, preview } from '../rules/schema.js';
+import { documentIssue, preview } from '../../support/zod.js';
 import { rngFromState, seededRng } from '../rules/random.js';
 import { type GameState, PHASE_DRAW, PHASE_TURN } from '../rules/state.js';
 

@@ -16,7 +16,7 @@ import {
   DEFAULT_PRESET,
   ruleErrorField,
 } from './rules.js';
-import { documentIssue, preview } from './schema.js';
+import { documentIssue, preview } from '../../support/zod.js';
 import { type GameState, type Outcome, PHASE_GAME_OVER, deckTopFirst, handOf, handValue, isRoundOver } from './state.js';
 import { TURN_EXTRA_NAMES, type TurnExtra, type TurnMove, drawName, playTurn, turnExtras } from './turns.js';
 

@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { deckComposition } from './cards.js';
-import { bool, formatOptionIssues, intFrom, oneOf, preview } from './schema.js';
+import type { FlagSpecs } from '../../support/schemaFlags.js';
+import { bool, formatOptionIssues, intFrom, oneOf, preview } from '../../support/zod.js';
 
 export const MIN_PLAYERS = 2;
 export const MAX_PLAYERS = 8;
@@ -184,6 +185,12 @@ export const ruleSelectionSchema = z.strictObject({
   preset: presetNameSchema.default(DEFAULT_PRESET).describe(`Rule preset: ${PRESET_NAMES.join(', ')} (RULES.md).`),
   rules: ruleOverridesSchema.default({}).describe('Rule option overrides on top of the preset (RULES.md names).'),
 });
+
+/** The rule selection's fields (`...ruleSelectionSchema.shape`) as flags: the shared rule flags of cli/ruleOptions.ts. */
+export const RULE_SELECTION_FLAGS = {
+  preset: { flag: '--rules', value: '<preset>', elsewhere: true },
+  rules: { flag: '--rule', value: '<name=value>', elsewhere: true },
+} as const satisfies FlagSpecs<{ preset: unknown; rules: unknown }>;
 
 /** The field of a rule selection that a RuleError of resolveRules is about: an unknown preset, else the overrides. */
 export function ruleErrorField(preset: string): 'preset' | 'rules' {

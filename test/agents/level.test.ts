@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { HIGH_CARD, absurdMove, levelAgent, shippedLevels, yanivShareAt } from '../../agents/level.js';
 import { createAgent } from '../../agents/registry.js';
+import { createAgentFor, resolveAgent } from '../../agents/resolve.js';
 import { HandSlots, TAKE_START, YANIV_ACTION, discardIdOf } from '../../env/gym/actionLayout.js';
 import { writeActionMask, MaskScratch } from '../../env/gym/actionMask.js';
 import type { Agent, DecisionInput } from '../../env/gym/agent.js';
@@ -13,6 +14,7 @@ import { OBSERVATION_SIZE, encodeObservation } from '../../env/gym/observation.j
 import { applyAction } from '../../env/rules/actions.js';
 import { type GameState } from '../../env/rules/state.js';
 import { playerView } from '../../env/rules/view.js';
+import { YanivEnv } from '../../env/gym/yanivEnv.js';
 import { card, cards, game } from '../env/helpers.js';
 import { RUNS, VARIANTS, randomPositions, scrambleHidden } from '../env/gym/envPositions.js';
 
@@ -78,9 +80,9 @@ describe('level agents', async () => {
       }
     }
     expect(decisions).toBeGreaterThan(500);
-    // Through the registry at a table: a level spec made for a preset and size.
-    const spec = await createAgent('level?temperature=2', { preset: 'dutch', players: 3 });
-    expect(spec.name).toBe('level?temperature=2');
+    // A setting through the registry; a shipped level resolved at a table (no table: the error says so).
+    expect((await createAgent('level?temperature=2')).name).toBe('level?temperature=2');
+    await expect(createAgent('level:1')).rejects.toThrow(/level:1 depends on the table: resolve it/);
   });
 
   it('is seeded and deterministic, and decides the same in positions its seat cannot tell apart', () => {
@@ -100,25 +102,49 @@ describe('level agents', async () => {
   });
 });
 
+describe('levels at a table', () => {
+  it('resolve to their shipped setting over the best bot for the table, or an error naming what ships', () => {
+    const levels = shippedLevels('standard', 2);
+    expect(levels?.levels.length).toBeGreaterThanOrEqual(8);
+    const one = levels?.levels[0];
+    const resolved = resolveAgent('level:1', { players: 2 });
+    expect(resolved).toMatchObject({ requested: 'level:1', model: 'models/standard' });
+    expect(resolved.spec).toBe(`level?temperature=${String(one?.temperature)}&yaniv=${String(one?.yanivShare)}&best=neural`);
+    expect(() => resolveAgent('level:99', { players: 2 })).toThrow(/level:99: the levels are 1 to \d+/);
+    expect(() => resolveAgent('level:1', { players: 7 })).toThrow(/no levels ship for the standard rules at 7 seats/);
+    expect(() => resolveAgent('level:1?yaniv=1', { players: 2 })).toThrow(/takes no parameters/);
+  });
+});
+
 describe.skipIf(shippedLevels('standard', 2) === null)('the shipped level 1, heads-up', () => {
   it('makes most of the best bot’s Yaniv calls and no absurd move the best bot would not make', async () => {
     const best = await createAgent('neural');
-    const one = await createAgent('level:1');
-    const positions = moving(randomPositions({ players: 2 }, 5, 1500 * RUNS));
+    const one = await createAgentFor('level:1', { players: 2 });
+    // Whole games, level 1 in seat 0 against the best bot: at each of its decisions, what the best bot would do.
     let calls = 0;
     let kept = 0;
     let absurd = 0;
+    let decisions = 0;
     one.reset(1);
-    for (const s of positions) {
-      const input = inputOf(s);
-      const ours = one.act(input).action;
-      const theirs = best.act(input).action;
-      if (theirs === YANIV_ACTION) {
-        calls++;
-        if (ours === YANIV_ACTION) kept++;
+    for (let g = 0; g < 20 * RUNS; g++) {
+      const env = new YanivEnv({ players: 2, seed: 20 + g });
+      let { info } = env.reset();
+      while (info.currentPlayer >= 0) {
+        const input = inputOf(env.getState());
+        const theirs = best.act(input).action;
+        if (info.currentPlayer === 0) {
+          decisions++;
+          const ours = one.act(input).action;
+          if (theirs === YANIV_ACTION) {
+            calls++;
+            if (ours === YANIV_ACTION) kept++;
+          }
+          if (ours !== theirs && absurdMove(input.view, ours) !== null) absurd++;
+          ({ info } = env.step(ours));
+        } else ({ info } = env.step(theirs));
       }
-      if (ours !== theirs && absurdMove(input.view, ours) !== null) absurd++;
     }
+    expect(decisions).toBeGreaterThan(200);
     expect(calls).toBeGreaterThan(20);
     expect(kept / calls).toBeGreaterThan(0.6);
     expect(absurd).toBe(0);

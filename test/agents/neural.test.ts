@@ -1,14 +1,15 @@
 // The neural agent: never an illegal action under any preset and table size (random tiny
 // networks), the policy and value it returns, batched decisions equal to single ones, sampling,
 // model folders, and refusing a model saved for other versions.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { trainingRecord } from './modelFixtures.js';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadNeuralAgent, neuralAgent, resolveModelDir } from '../../agents/neural.js';
 import { packageRoot } from '../../agents/modelFolder.js';
-import { createAgent, parseAgentSpec, specForPreset } from '../../agents/registry.js';
+import { createAgent, parseAgentSpec } from '../../agents/registry.js';
 import { playMatch } from '../../agents/tournament/match.js';
 import { ACTION_FEATURES_VERSION, ACTION_FEATURE_SIZE, ADVISER_FEATURE, actionFeatureWidth } from '../../env/gym/actionFeatures.js';
 import { ACTION_COUNT, ACTION_SPACE_VERSION } from '../../env/gym/actionLayout.js';
@@ -123,12 +124,10 @@ describe('neural agent', () => {
   it('loads a model folder or a run folder (best/, then checkpoint/) through neural:PATH', async () => {
     const net = tiny(9);
     const run = path.join(folder, 'run');
-    await saveNetwork(net, path.join(run, 'checkpoint'), {
-      observationVersion: OBSERVATION_VERSION,
-      actionSpaceVersion: ACTION_SPACE_VERSION,
-    });
+    const versions = { observationVersion: OBSERVATION_VERSION, actionSpaceVersion: ACTION_SPACE_VERSION, training: trainingRecord() };
+    await saveNetwork(net, path.join(run, 'checkpoint'), versions);
     expect(resolveModelDir(run)).toBe(path.join(run, 'checkpoint'));
-    await saveNetwork(net, path.join(run, 'best'), { observationVersion: OBSERVATION_VERSION, actionSpaceVersion: ACTION_SPACE_VERSION });
+    await saveNetwork(net, path.join(run, 'best'), versions);
     expect(resolveModelDir(run)).toBe(path.join(run, 'best'));
     expect(() => resolveModelDir(path.join(folder, 'nothing'))).toThrow(/no model in/);
     const agent = await createAgent(`neural:${run}?greedy=0`);
@@ -139,17 +138,7 @@ describe('neural agent', () => {
     net.model.dispose();
   });
 
-  it('plain neural plays the model shipped for a preset only where one ships; other specs stay themselves', () => {
-    const ships = (preset: string) => existsSync(path.join(packageRoot(), 'models', preset, 'model.json'));
-    for (const preset of PRESET_NAMES) {
-      const own = preset !== 'standard' && ships(preset);
-      expect(specForPreset('neural', preset)).toBe(own ? `neural:models/${preset}` : 'neural');
-      expect(specForPreset('neural?greedy=0', preset)).toBe(own ? `neural:models/${preset}?greedy=0` : 'neural?greedy=0');
-      expect(specForPreset('neural:models/standard', preset)).toBe('neural:models/standard');
-      expect(specForPreset('strong', preset)).toBe('strong');
-    }
-    expect(specForPreset('neural', 'no such preset')).toBe('neural');
-    // A relative model path is also looked for in the package.
+  it('a relative model path is also looked for in the package', () => {
     expect(resolveModelDir('models/standard')).toBe(path.join(packageRoot(), 'models', 'standard'));
   });
 
@@ -177,8 +166,9 @@ describe('neural agent', () => {
       actionSpaceVersion: ACTION_SPACE_VERSION,
       actionFeaturesVersion: ACTION_FEATURES_VERSION,
     };
-    await saveNetwork(net, path.join(folder, 'advised'), { ...versions, training: { hyperParameters: { adviser: 'strong' } } });
-    const { agent } = await loadNeuralAgent(path.join(folder, 'advised'));
+    const training = trainingRecord({ players: [3], hyperParameters: { adviser: 'strong' } });
+    await saveNetwork(net, path.join(folder, 'advised'), { ...versions, training });
+    const agent = await createAgent(`neural:${path.join(folder, 'advised')}`);
     const strong = await createAgent('strong');
     const env = new YanivEnv({ players: 3 });
     let step: { observation: Float32Array; info: { actionMask: Uint8Array; currentPlayer: number } } = env.reset({ seed: 5 });

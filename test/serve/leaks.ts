@@ -16,7 +16,7 @@ import {
 import type { ServerMessage } from '../../serve/index.js';
 import { CARD_PATTERN, viewToJson } from '../../serve/viewJson.js';
 import { decideBatch } from '../../serve/decide.js';
-import { mixSeed } from '../../agents/tournament/seeds.js';
+import { mixSeed } from '../../env/rules/random.js';
 
 /** A game a client played: its frames, the table it created and the game_over it got. */
 export interface PlayedGame {

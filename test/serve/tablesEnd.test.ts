@@ -4,7 +4,7 @@
 // tables of every pair of the agents the server serves end on their own, well within the cap.
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { mixSeed } from '../../agents/tournament/seeds.js';
+import { mixSeed } from '../../env/rules/random.js';
 import { decideBatch } from '../../serve/decide.js';
 import { DEFAULT_AGENTS, parseServerOptions } from '../../serve/options.js';
 import type { Msg, RunningServer, ServerMessage } from '../../serve/index.js';

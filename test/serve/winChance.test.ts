@@ -8,6 +8,7 @@ import { shippedEquity } from '../../agents/equity.js';
 import { seatEquities } from '../../env/gym/equity.js';
 import { YanivEnv, playerView } from '../../env/index.js';
 import { winChance } from '../../serve/winChance.js';
+import { cardMetadata, trainingRecord } from '../agents/modelFixtures.js';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'yaniv-win-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -19,7 +20,7 @@ function modelTrainedOn(reward: string): string {
   writeFileSync(path.join(dir, 'model.json'), '{}');
   writeFileSync(
     path.join(dir, 'metadata.json'),
-    JSON.stringify({ training: { rules: { preset: 'standard' }, players: [3], reward, returnHorizon: 'round' } }),
+    JSON.stringify(cardMetadata(trainingRecord({ players: [3], reward, returnHorizon: 'round' }))),
   );
   return `neural:${dir}`;
 }

@@ -2,7 +2,7 @@
 // still uses each entry once, even after its own entries have idled past the claim time (XAUTOCLAIM
 // hands a consumer's own pending entries back).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis } from '../../agents/redisConnection.js';
+import { connectRedis } from '../../support/redis.js';
 import { currentFormats, RedisTransport } from '../../training/redisTransport.js';
 import { emptyRolloutStats, emptyTrajectoryBatch } from '../../training/trajectory.js';
 import type { TrajectoryPart } from '../../training/transport.js';

@@ -8,7 +8,7 @@ import { ACTION_COUNT } from '../../env/gym/actionLayout.js';
 import { OBSERVATION_SIZE } from '../../env/gym/observation.js';
 import { initBackend } from '../../nn/backend.js';
 import { buildNetwork, getFlatWeights, setFlatWeights, setGateBias, type Network, type PolicyValueConfig } from '../../nn/networks.js';
-import { parseOpponentMix } from '../../training/league.js';
+import { opponentKey, parseOpponentMix } from '../../training/league.js';
 import { computeAdvantages } from '../../training/ppo.js';
 import { MIN_LOG_PROB, Rollout, type RolloutSetup, type TrajectoryBatch } from '../../training/rollout.js';
 import { ADVISER_FEATURE, actionFeatureWidth } from '../../env/gym/actionFeatures.js';
@@ -83,7 +83,7 @@ describe('rollout', () => {
   it("against agents and past snapshots: only the learner's seat is recorded, outcomes are counted", async () => {
     const net = tinyNetwork(3);
     const past = tinyNetwork(4);
-    const agents = new Map([['intermediate', await createAgent('intermediate')]]);
+    const agents = new Map([[opponentKey('intermediate', 2), await createAgent('intermediate')]]);
     const rollout = new Rollout(setup({ players: [2], games: 6, opponents: parseOpponentMix('intermediate=1,past=1') }), net, agents, null);
     rollout.addSnapshot(7, past);
     const { trajectories, stats } = rollout.collect(400, { kind: 'ppo' });

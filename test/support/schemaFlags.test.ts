@@ -1,12 +1,12 @@
-// Settings as flags from their zod schema (env/rules/schemaFlags.ts): names, values read from
+// Settings as flags from their zod schema (support/schemaFlags.ts): names, values read from
 // text, help, errors naming the flag; and the flags of train, serve and bench from their schemas.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { BENCH_FLAGS, benchOptionsSchema } from '../../../agents/tournament/benchOptions.js';
-import { intFrom, oneOf } from '../../../env/rules/schema.js';
-import { flagHelp, parseSchemaFlags, schemaFlags } from '../../../env/rules/schemaFlags.js';
-import { SERVE_FLAGS, serveProcessSchema, serverOptionsSchema } from '../../../serve/options.js';
-import { TRAIN_FLAGS, flagName } from '../../../training/config.js';
+import { BENCH_FLAGS, benchOptionsSchema } from '../../agents/tournament/benchOptions.js';
+import { intFrom, oneOf } from '../../support/zod.js';
+import { flagHelp, parseSchemaFlags, schemaFlags } from '../../support/schemaFlags.js';
+import { SERVE_FLAGS, serveProcessSchema, serverOptionsSchema } from '../../serve/options.js';
+import { TRAIN_FLAGS, flagName } from '../../training/config.js';
 
 const schema = z.strictObject({
   hiddenUnits: z.array(intFrom(1)).min(1).default([256, 128]).describe('Layer widths.'),

@@ -1,7 +1,7 @@
 // Connecting to Redis, shared by the distributed bench (agents/tournament/queue.ts), the distributed
 // trainer (training/redisTransport.ts) and the server's table store and model versions (serve/): the
 // first connect succeeds or fails with an error naming the problem (never a hang); once up, ioredis
-// reconnects by itself. It sits in agents/, the lowest layer all three users share; it knows no game.
+// reconnects by itself.
 import { Redis, type RedisOptions } from 'ioredis';
 import { z } from 'zod';
 

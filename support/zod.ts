@@ -1,14 +1,20 @@
 /**
- * Building blocks for the option schemas (rule options, environment options): each states
- * what it accepts in words, and one formatter turns a zod failure into sentences that name
- * the option and the allowed values.
+ * Building blocks for schemas (options, documents, protocol messages): each states what it
+ * accepts in words, and the formatters turn a zod failure into sentences that name the field or
+ * option and show what was given. Game-free.
  */
 import { z } from 'zod';
 
-export function intFrom(lo: number, hi?: number) {
-  const range = hi === undefined ? `an integer ≥ ${lo}` : `an integer from ${lo} to ${hi}`;
+/** An integer from `lo` (to `hi`); `what` names it in the error ("a seat from 0 to 7"). */
+export function intFrom(lo: number, hi?: number, what = 'an integer') {
+  const range = hi === undefined ? `${what} ≥ ${lo}` : `${what} from ${lo} to ${hi}`;
   const base = z.int({ error: `must be ${range}` }).min(lo, { error: `must be ${range}` });
   return hi === undefined ? base : base.max(hi, { error: `must be ${range}` });
+}
+
+/** A string of at most `max` characters. */
+export function text(max: number) {
+  return z.string({ error: 'must be a string' }).max(max, { error: `must be at most ${max} characters` });
 }
 
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {

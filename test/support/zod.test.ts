@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { VecEnv } from '../../../env/gym/vecEnv.js';
-import { YanivEnv } from '../../../env/gym/yanivEnv.js';
-import { resolveRules } from '../../../env/rules/rules.js';
-import { preview } from '../../../env/rules/schema.js';
+import { VecEnv } from '../../env/gym/vecEnv.js';
+import { YanivEnv } from '../../env/gym/yanivEnv.js';
+import { resolveRules } from '../../env/rules/rules.js';
+import { preview } from '../../support/zod.js';
 
 describe('environment options', () => {
   it.each([

@@ -1,8 +1,8 @@
 /**
  * Settings as command-line flags, from their zod schema: a field's flag (its name in kebab case
  * unless renamed), the value it takes, its help (description, choices, bounds, default), its text
- * read as that value, and a failed parse as one sentence naming the flags. Pure: cli/schemaOptions.ts
- * binds it to commander; it sits here so that training's messages and the generated docs tables
+ * read as that value, and a failed parse as one sentence naming the flags. Pure and game-free:
+ * cli/schemaOptions.ts binds it to commander; training's messages and the generated docs tables
  * (scripts/docs.ts) name the flags as the commands do.
  */
 import type { z } from 'zod';
@@ -29,12 +29,6 @@ export interface FlagSpec {
 
 /** A flag per field of a schema: a spec, or false for a field that is not a flag of the command. */
 export type FlagSpecs<Shape> = { [K in keyof Shape]?: FlagSpec | false };
-
-/** The rule selection's fields (`...ruleSelectionSchema.shape`) as flags: the shared rule flags of cli/ruleOptions.ts. */
-export const RULE_SELECTION_FLAGS = {
-  preset: { flag: '--rules', value: '<preset>', elsewhere: true },
-  rules: { flag: '--rule', value: '<name=value>', elsewhere: true },
-} as const satisfies FlagSpecs<{ preset: unknown; rules: unknown }>;
 
 export type FlagKind = 'switch' | 'boolean' | 'number' | 'text' | 'numbers' | 'texts';
 

@@ -1,0 +1,117 @@
+/**
+ * The answer to hello: what this server offers — the protocol and formats, the rule presets and
+ * options, the agents served (with the card of each trained model, its published version, and
+ * for plain `neural` which model plays each preset at each table size), the catalog of shipped
+ * models, the limits (picked from the server's options by the welcome schema's own keys) and the
+ * table store.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  ACTION_SPACE_VERSION,
+  MAX_PLAYERS,
+  MIN_PLAYERS,
+  POSITION_FORMAT,
+  PRESETS,
+  PRESET_NAMES,
+  RECORD_FORMAT,
+  ruleOptionsJsonSchema,
+} from '../env/index.js';
+import { shippedModels } from '../agents/catalog.js';
+import { type ModelCard, trainingMismatch } from '../agents/modelCard.js';
+import { packageRoot } from '../agents/modelFolder.js';
+import { agentAbilities, describeAgents, parseAgentSpec } from '../agents/registry.js';
+import { resolveAgent } from '../agents/resolve.js';
+import type { ModelVersions } from './models.js';
+import type { ServerOptions } from './options.js';
+import { type Encoding, type Msg, PROTOCOL_VERSION, type RequestId, SUBPROTOCOLS, welcomeLimitsSchema } from './protocol.js';
+import type { TableStore } from './tableStore.js';
+import { VIEW_FORMAT } from './viewJson.js';
+
+type Welcome = Msg<'welcome'>;
+
+/** The project's version, from package.json. */
+export function serverVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The welcome limits: the server options the welcome schema names, as set. */
+export function welcomeLimits(options: ServerOptions): Welcome['limits'] {
+  const limits = Object.fromEntries(Object.keys(welcomeLimitsSchema.shape).map((key) => [key, options[key as keyof ServerOptions]]));
+  return welcomeLimitsSchema.parse({ ...limits, rules: { ...options.rules } });
+}
+
+/** Builds each connection's welcome; the agents part is read anew each time (a published model changes it). */
+export function welcomer(
+  options: ServerOptions,
+  store: TableStore['kind'],
+  models: ModelVersions,
+): (id: RequestId, encoding: Encoding) => Welcome {
+  const base: Omit<Welcome, 'id' | 'encoding' | 'agents'> = {
+    type: 'welcome',
+    version: PROTOCOL_VERSION,
+    server: { name: 'yaniv-arena', version: serverVersion() },
+    encodings: { ...SUBPROTOCOLS },
+    actionSpace: ACTION_SPACE_VERSION,
+    formats: { view: VIEW_FORMAT, position: POSITION_FORMAT, record: RECORD_FORMAT },
+    presets: PRESET_NAMES.map((name) => ({ name, description: PRESETS[name].description, options: { ...PRESETS[name].options } })),
+    ruleOptions: ruleOptionsJsonSchema(),
+    limits: welcomeLimits(options),
+    store,
+    models: shippedModels().map(({ folder, card }) => ({ model: folder, card: { ...card } })),
+  };
+  const agents = servedAgents(options, models);
+  return (id, encoding) => ({ ...base, agents: agents(), id, encoding });
+}
+
+/** What is served now: a published model's card and version once one is adopted. */
+function servedAgents(options: ServerOptions, models: ModelVersions): () => Welcome['agents'] {
+  const descriptions = new Map(describeAgents().map((a) => [a.name as string, a.description]));
+  const specs = options.agents.map((spec) => ({
+    spec,
+    description: descriptions.get(parseAgentSpec(spec).name) ?? '',
+    startCard: resolveAgent(spec, { preset: options.preset, rules: options.rules, players: MIN_PLAYERS }).card,
+    plays: modelsPlayed(spec),
+  }));
+  return () =>
+    specs.map(({ spec, description, startCard, plays }) => {
+      const published = models.served(spec);
+      const card = published?.card ?? startCard;
+      const played = published ? undefined : plays;
+      return {
+        name: spec,
+        description,
+        ...agentAbilities(spec),
+        ...(card ? { model: servedCard(card, options.preset, options.rules) } : {}),
+        ...(published ? { modelVersion: published.version } : {}),
+        ...(played ? { plays: played } : {}),
+      };
+    });
+}
+
+const TABLE_SIZES = Array.from({ length: MAX_PLAYERS - MIN_PLAYERS + 1 }, (_, i) => MIN_PLAYERS + i);
+
+/**
+ * For an agent that plays the catalog's models (plain `neural`): which model plays each preset at
+ * each table size (agents/resolve.ts), and why it may play below its strength there; else undefined.
+ */
+function modelsPlayed(spec: string): Welcome['agents'][number]['plays'] {
+  const byPreset = PRESET_NAMES.map((preset) => {
+    const bySize = TABLE_SIZES.map((players) => {
+      const { model, fit, mismatch } = resolveAgent(spec, { preset, players });
+      return model === null || fit === null ? null : ([String(players), { model, fit, mismatch }] as const);
+    });
+    return bySize.includes(null) ? null : ([preset, Object.fromEntries(bySize as [string, unknown][])] as const);
+  });
+  return byPreset.includes(null) ? undefined : (Object.fromEntries(byPreset as [string, unknown][]) as never);
+}
+
+/** A model's card as welcome shows it: with, per table size, why it may play below its strength under the server's rules (`mismatch`), or null. */
+function servedCard(card: ModelCard, preset: string, rules: Record<string, unknown>): Record<string, unknown> {
+  const mismatch = Object.fromEntries(TABLE_SIZES.map((players) => [String(players), trainingMismatch(card, { preset, rules }, players)]));
+  return { ...card, mismatch };
+}
