@@ -1,13 +1,13 @@
 /**
  * The learning curve of a run, from its metrics.jsonl: win rates against the evaluation opponents
- * with their 95% intervals, and the losses, against episodes played. A Vega-Lite spec compiled to
- * Vega and rendered to SVG by vega's headless View (no canvas, no native code).
+ * with their 95% intervals, and the losses, against episodes played. A Vega-Lite spec rendered to
+ * SVG (support/vegaSvg.ts).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import * as vega from 'vega';
-import * as vl from 'vega-lite';
+import type * as vl from 'vega-lite';
 import { z } from 'zod';
+import { renderVegaLite } from '../support/vegaSvg.js';
 
 export const METRICS_FILE = 'metrics.jsonl';
 export const CURVE_FILE = 'curve.svg';
@@ -137,14 +137,8 @@ export function curveSpec(lines: readonly Record<string, unknown>[], title: stri
 }
 
 /** Renders the curve of the metrics lines to an SVG string. */
-export async function renderCurve(lines: readonly Record<string, unknown>[], title: string): Promise<string> {
-  const compiled = vl.compile(curveSpec(lines, title)).spec;
-  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
-  try {
-    return await view.toSVG();
-  } finally {
-    view.finalize();
-  }
+export function renderCurve(lines: readonly Record<string, unknown>[], title: string): Promise<string> {
+  return renderVegaLite(curveSpec(lines, title));
 }
 
 /** Reads DIR/metrics.jsonl and writes DIR/curve.svg (or `out`); returns the file written. */
