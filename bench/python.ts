@@ -49,7 +49,8 @@ export function run(): void {
   if (system === null) return;
   const venv = ensureVenv(system);
   console.log(
-    `Steps per wall second, random legal actions, ${PLAYERS} seats, ${SECONDS} s each; the bridge side includes Python's own work.`,
+    `Steps per wall second, random legal actions, ${PLAYERS} seats, ${SECONDS} s each; the bridge side includes Python's own work. ` +
+      "Per CPU-second: the bridge's steps over Python's and node's CPU time together (what a step costs, whatever else runs).",
   );
   measureSingle(0.5, false, PLAYERS);
   row('AEC loop (yaniv_v0.env, agent_iter)', measureSingle(SECONDS, false, PLAYERS), python(venv, ['aec', SECONDS, PLAYERS]));
