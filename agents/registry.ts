@@ -147,6 +147,16 @@ const FACTORIES = {
       return (await loadNeuralAgent(spec.arg, { ...(greedy !== undefined ? { greedy } : {}), ...(adviser ? { adviser } : {}) })).agent;
     },
   },
+  level: {
+    explains: false,
+    scores: 'none',
+    cheap: false,
+    description:
+      'the best shipped bot at a calibrated strength, level:1 (below novice) to the top level (the best bot): its policy sampled at a temperature, some of its Yaniv calls missed, never an absurd move (models/levels; level?temperature=T&yaniv=S&best=SPEC plays one setting)',
+    params: ['temperature', 'yaniv', 'best'],
+    takesArg: true,
+    create: async (spec) => (await import('./level.js')).createLevel(spec),
+  },
 } as const satisfies Record<string, Factory>;
 
 export type AgentName = keyof typeof FACTORIES;

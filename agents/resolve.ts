@@ -3,11 +3,13 @@
  * table size. Every caller that seats or asks an agent — the bench and tournaments, server tables
  * and advice, the trainer's opponents, the server's welcome — resolves through `resolveAgent`, so
  * the same table always gets the same model. Plain `neural` plays the shipped model for the
- * table's (rules, seats) (agents/catalog.ts); `neural:PATH` plays PATH; other agents are themselves.
+ * table's (rules, seats) (agents/catalog.ts); `neural:PATH` plays PATH; `level:K` its level's setting
+ * for the table's preset and size over its best bot (agents/level.ts); other agents are themselves.
  */
 import type { Agent } from '../env/gym/agent.js';
 import { type RuleChoice, ruleSelectionSchema } from '../env/rules/rules.js';
 import { type ModelFit, modelFor } from './catalog.js';
+import { levelSpec, resolveLevel } from './level.js';
 import { type ModelCard, trainingMismatch } from './modelCard.js';
 import { DEFAULT_MODEL } from './modelFolder.js';
 import { agentModelCard, createAgent, parseAgentSpec } from './registry.js';
@@ -43,6 +45,12 @@ export function ruleChoiceOf(table: TableKind): RuleChoice {
 export function resolveAgent(spec: string, table: TableKind): ResolvedAgent {
   const parsed = parseAgentSpec(spec);
   const rules = ruleChoiceOf(table);
+  if (parsed.name === 'level') {
+    // A level plays its best bot's model at the table, at the level's setting.
+    const { setting, best } = resolveLevel(parsed, { preset: rules.preset, players: table.players });
+    const played = resolveAgent(best, table);
+    return { ...played, requested: spec, spec: levelSpec(setting, played.spec) };
+  }
   if (parsed.name === 'neural' && !parsed.arg) {
     const choice = modelFor(rules, table.players);
     const query = new URLSearchParams(parsed.params).toString();

@@ -153,23 +153,32 @@ export function benchReport(
   };
 }
 
-async function redisDispatcher(url: string, jobGames: number | undefined, bar: BenchBar | null): Promise<QueueDispatcher> {
+/** The Redis queue's dispatcher, its messages above the bar (`command`: the yaniv command they name). */
+export async function redisDispatcher(
+  url: string,
+  jobGames: number | undefined,
+  bar: BenchBar | null,
+  command = 'bench',
+): Promise<QueueDispatcher> {
   const { queueDispatcher } = await import('../agents/tournament/queue.js');
   return queueDispatcher({
     url,
     jobGames,
-    log: (message) => (bar ? bar.log(message) : process.stderr.write(`yaniv bench: ${message}\n`)),
+    log: (message) => (bar ? bar.log(message) : process.stderr.write(`yaniv ${command}: ${message}\n`)),
     onStatus: (status) => bar?.status(status),
   });
 }
 
 /** The progress bar: games, their rate, and the workers connected when they play through Redis. */
-class BenchBar {
+export class BenchBar {
   private readonly bar: SingleBar;
   private started = 0;
   private running = false;
 
-  constructor(remote: boolean) {
+  constructor(
+    remote: boolean,
+    private readonly command = 'bench',
+  ) {
     const workers = remote ? ' | {workers} workers' : '';
     this.bar = new SingleBar({ format: `games {bar} {value}/{total} | {rate} games/s${workers} | ETA {eta_formatted}`, hideCursor: true });
   }
@@ -189,7 +198,7 @@ class BenchBar {
   }
 
   log(message: string): void {
-    process.stderr.write(`${this.running ? '\n' : ''}yaniv bench: ${message}\n`);
+    process.stderr.write(`${this.running ? '\n' : ''}yaniv ${this.command}: ${message}\n`);
   }
 
   stop(): void {

@@ -10,6 +10,7 @@ import { replayCommand } from './replay.js';
 import { schemaCommand, serveCommand } from './serve.js';
 import { actorCommand } from './actor.js';
 import { publishModelCommand } from './publishModel.js';
+import { rateCommand } from './rate.js';
 import { workerCommand } from './worker.js';
 import { plotCommand, trainCommand } from './train.js';
 
@@ -63,6 +64,7 @@ export function buildProgram(): Command {
     });
 
   program.addCommand(benchCommand().exitOverride(usageErrorExit));
+  program.addCommand(rateCommand().exitOverride(usageErrorExit));
   program.addCommand(equityCommand().exitOverride(usageErrorExit));
   program.addCommand(backendCommand().exitOverride(usageErrorExit));
   program.addCommand(serveCommand().exitOverride(usageErrorExit));

@@ -16,7 +16,7 @@ import { PAID_AT, REWARD_SCHEMES, REWARD_TABLE } from '../env/gym/rewards.js';
 import { OBSERVATION_SEGMENTS, OBSERVATION_SIZE, OBSERVATION_VERSION, OPPONENT_BLOCK, OPPONENT_FIELDS } from '../env/gym/observation.js';
 import { DEFAULT_PRESET, PRESETS, PRESET_NAMES, ruleOptionsSchema } from '../env/rules/rules.js';
 import { type SchemaFlag, descriptionOf, schemaFlags } from '../support/schemaFlags.js';
-import { BENCH_FLAGS, benchOptionsSchema } from '../agents/tournament/benchOptions.js';
+import { BENCH_FLAGS, RATE_FLAGS, benchOptionsSchema, rateOptionsSchema } from '../agents/tournament/benchOptions.js';
 import { SERVE_FLAGS, serveProcessSchema, serverOptionsSchema } from '../serve/options.js';
 import { DEFAULT_HYPER_PARAMETERS, TRAIN_FLAGS } from '../training/config.js';
 
@@ -152,6 +152,7 @@ export const GENERATED_FILES: Record<string, Generated> = {
   'README.md': {
     'rule-options': ruleOptionsTable,
     'bench-flags': () => flagsTable(schemaFlags(benchOptionsSchema, BENCH_FLAGS)),
+    'rate-flags': () => flagsTable(schemaFlags(rateOptionsSchema, RATE_FLAGS)),
     presets: presetsTable,
     actions: actionTableMarkdown,
     observation: observationTableMarkdown,

@@ -9,7 +9,7 @@ import { intFrom } from '../support/zod.js';
 import { redisUrlSchema } from '../support/redis.js';
 import { BACKEND_CHOICES } from '../nn/backendChoice.js';
 import { ACTION_COUNT } from '../env/gym/actionLayout.js';
-import { type EnvConfig, envOptionsSchema } from '../env/gym/episode.js';
+import { envOptionsSchema } from '../env/gym/episode.js';
 import { OBSERVATION_SIZE } from '../env/gym/observation.js';
 import { MAX_PLAYERS, MIN_PLAYERS, RULE_SELECTION_FLAGS } from '../env/rules/rules.js';
 
@@ -235,7 +235,11 @@ export function flagName(key: string): string {
 }
 
 /** The env settings every game of a run is played under (the table size and seed aside). */
-export type TrainingEnv = Pick<EnvConfig, 'preset' | 'rules' | 'episode' | 'reward' | 'rewardScale'> & { maxTurns: number };
+/** A run's env settings (what its actors' VecEnvs, its saved metadata and its evaluation take). */
+export const trainingEnvSchema = envOptionsSchema
+  .pick({ preset: true, rules: true, episode: true, reward: true, rewardScale: true })
+  .extend({ maxTurns: intFrom(1) });
+export type TrainingEnv = z.output<typeof trainingEnvSchema>;
 
 /**
  * A run's env settings as one object, built once from its options: the actors' VecEnvs, the

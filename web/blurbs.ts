@@ -17,6 +17,7 @@ const AGENT_BLURBS: Record<AgentName, string> = {
   intermediate: 'Lays its longest group, takes cards that make groups, and calls Yaniv as soon as it may.',
   novice: 'Lays its highest cards, takes only low cards, and calls when nobody is known to hold less.',
   random: 'Plays any legal move at random: an easy first game.',
+  level: 'The best bot at a chosen difficulty: lower levels miss more, but never play a silly move.',
 };
 
 const PRESET_BLURBS: Record<PresetName, string> = {

@@ -77,3 +77,25 @@ export const WORKER_FLAGS: FlagSpecs<typeof workerOptionsSchema.shape> = {
   concurrency: { defaultText: 'the cores' },
   lockSeconds: { value: '<s>' },
 };
+
+/** The settings of `yaniv rate`: a bench's (lineups drawn evenly, no records) with the anchor and the chart. */
+export const rateOptionsSchema = benchOptionsSchema.omit({ lineup: true, saveRecords: true, agents: true, games: true }).extend({
+  agents: benchOptionsSchema.shape.agents
+    .unwrap()
+    .min(2, { error: 'name at least two agents to rate' })
+    .default(['novice', 'intermediate', 'strong', 'neural'])
+    .describe(`Comma-separated agent specs to rate (${AGENT_NAMES.join(', ')}; name:ARG, name?key=value).`),
+  games: intFrom(1).default(4000).describe('Games in all (rounded up to whole sets of seat rotations), spread evenly over the lineups.'),
+  anchor: agentSpecSchema.default('intermediate').describe('The agent whose rating is fixed (one of --agents).'),
+  anchorRating: z.number({ error: 'must be a number' }).default(1500).describe("The anchor's rating."),
+  chart: z.string().min(1).optional().describe('Write the ladder chart (SVG: ratings with their 95% intervals) to this file.'),
+});
+
+export type RateOptions = z.output<typeof rateOptionsSchema>;
+
+export const RATE_FLAGS: FlagSpecs<typeof rateOptionsSchema.shape> = {
+  ...BENCH_FLAGS,
+  anchor: { value: '<spec>' },
+  anchorRating: { value: '<r>' },
+  chart: { value: '<file>' },
+};

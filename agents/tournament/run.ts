@@ -9,7 +9,7 @@ import type { RuleChoice } from '../../env/index.js';
 import type { EpisodeMode } from '../../env/gym/episode.js';
 import { type GameDispatcher, threadDispatcher } from './dispatch.js';
 import type { MatchResult } from './match.js';
-import { schedule } from './schedule.js';
+import { type ScheduledGame, schedule } from './schedule.js';
 import { type PlayedGame, type TournamentSummary, summarize } from './stats.js';
 
 /** The rules: a preset and overrides (`RuleChoice`), the same as every command's rule flags. */
@@ -41,7 +41,16 @@ export async function runTournament(config: TournamentConfig, options: RunOption
   if (config.lineup && (config.lineup.length !== config.players || config.lineup.some((name) => !config.agents.includes(name)))) {
     throw new Error(`the lineup ${config.lineup.join(',')} must name ${config.players} seats from the agents ${config.agents.join(',')}`);
   }
-  const scheduled = schedule(config.agents, config.players, config.games, config.lineup);
+  const played = await playGames(config, schedule(config.agents, config.players, config.games, config.lineup), options);
+  return summarize(config.agents, played);
+}
+
+/** Plays the scheduled games (on the dispatcher of `options`) and returns them in schedule order. */
+export async function playGames(
+  config: TournamentConfig,
+  scheduled: readonly ScheduledGame[],
+  options: RunOptions = {},
+): Promise<PlayedGame[]> {
   if (config.saveRecords !== undefined) mkdirSync(config.saveRecords, { recursive: true });
   const results = new Array<MatchResult | undefined>(scheduled.length);
   let done = 0;
@@ -57,6 +66,5 @@ export async function runTournament(config: TournamentConfig, options: RunOption
   await (options.dispatcher ?? threadDispatcher(options.workerUrl)).play(config, scheduled, collect);
   const missing = results.findIndex((result) => result === undefined);
   if (missing !== -1) throw new Error(`game ${missing} of the tournament was never reported`);
-  const played: PlayedGame[] = scheduled.map((game) => ({ seats: game.seats, result: results[game.index] as MatchResult }));
-  return summarize(config.agents, played);
+  return scheduled.map((game) => ({ seats: game.seats, result: results[game.index] as MatchResult }));
 }

@@ -1,3 +1,5 @@
+import { type Rng, seededRng, shuffleInPlace } from '../../env/rules/random.js';
+
 /**
  * Who sits where in each game. Every lineup (the agents at one table) is played on the same
  * shuffled deals under every distinct rotation of its seats (duplicate deals), so each agent
@@ -58,4 +60,37 @@ export function schedule(agents: readonly string[], players: number, gamesPerLin
     }
   }
   return games;
+}
+
+/**
+ * About `games` games in all, for a rating: the lineups in an order drawn from `seed`, taken in
+ * turn, each dealt once and played under every rotation of its seats, until the games are played
+ * (so every lineup is played about equally often). Where there are too many lineups to list
+ * (more than MAX_LISTED), each deal seats `players` agents drawn at random instead.
+ */
+export function spreadSchedule(agents: readonly string[], players: number, games: number, seed: number): ScheduledGame[] {
+  const rng = seededRng(seed);
+  const listed = choose(agents.length, players) <= MAX_LISTED ? lineups(agents, players) : null;
+  const order = listed ? listed.map((_, i) => i) : [];
+  shuffleInPlace(rng, order);
+  const scheduled: ScheduledGame[] = [];
+  for (let deal = 0; scheduled.length < games; deal++) {
+    const table = listed ? listed[order[deal % order.length]] : randomLineup(agents, players, rng);
+    for (const seats of rotations(table)) scheduled.push({ index: scheduled.length, seats, deal });
+  }
+  return scheduled;
+}
+
+const MAX_LISTED = 100_000;
+
+function choose(n: number, k: number): number {
+  let result = 1;
+  for (let i = 0; i < k; i++) result = (result * (n - i)) / (i + 1);
+  return result;
+}
+
+function randomLineup(agents: readonly string[], players: number, rng: Rng): string[] {
+  const order = agents.map((_, i) => i);
+  shuffleInPlace(rng, order);
+  return order.slice(0, players).map((i) => agents[i]);
 }

@@ -1,7 +1,8 @@
 // Random positions for environment tests: seeded random play through YanivEnv.
 import { type EnvOptions } from '../../../env/gym/episode.js';
-import { randomInt, seededRng } from '../../../env/rules/random.js';
-import type { GameState } from '../../../env/rules/state.js';
+import { KIND_COUNT } from '../../../env/rules/cards.js';
+import { randomInt, seededRng, shuffleInPlace } from '../../../env/rules/random.js';
+import { type GameState, HAND_CAP, cloneState } from '../../../env/rules/state.js';
 import { YanivEnv } from '../../../env/gym/yanivEnv.js';
 
 /** Rule settings that exercise every corner of the action space: every preset, one and two decks, the after-draw rules. */
@@ -42,3 +43,39 @@ export function randomPositions(options: EnvOptions, seed: number, steps: number
 }
 
 export const RUNS = process.env.YANIV_PROPERTY_RUNS === 'long' ? 20 : 1;
+
+/** The same position with everything `seat` cannot know dealt afresh: opponents' unknown cards, the deck order, the PRNG. */
+export function scrambleHidden(s: GameState, seat: number, seed: number): GameState {
+  const t = cloneState(s);
+  const rng = seededRng(seed);
+  const pool: number[] = [];
+  const slots: [number, number][] = [];
+  for (let p = 0; p < t.players; p++) {
+    if (p === seat) continue;
+    const known = new Map<number, number>();
+    for (let k = 0; k < KIND_COUNT; k++) if (t.known[p * KIND_COUNT + k]) known.set(k, t.known[p * KIND_COUNT + k]);
+    for (let i = 0; i < t.handLength[p]; i++) {
+      const card = t.hands[p * HAND_CAP + i];
+      const left = known.get(card) ?? 0;
+      if (left > 0) known.set(card, left - 1);
+      else {
+        pool.push(card);
+        slots.push([p, i]);
+      }
+    }
+  }
+  for (let i = 0; i < t.deckLength; i++) pool.push(t.deck[i]);
+  shuffleInPlace(rng, pool);
+  slots.forEach(([p, i], j) => {
+    t.hands[p * HAND_CAP + i] = pool[j];
+  });
+  for (let i = 0; i < t.deckLength; i++) t.deck[i] = pool[slots.length + i];
+  // Hand order is hidden too, even for one's own hand.
+  const own = Array.from(t.hands.subarray(seat * HAND_CAP, seat * HAND_CAP + t.handLength[seat]));
+  shuffleInPlace(rng, own);
+  own.forEach((card, i) => {
+    t.hands[seat * HAND_CAP + i] = card;
+  });
+  t.rng = seededRng(seed + 1);
+  return t;
+}

@@ -15,12 +15,11 @@ import {
 } from '../../../env/gym/observation.js';
 import { type Action, applyAction, legalActions } from '../../../env/rules/actions.js';
 import { canQuickDiscard, canSlapDown } from '../../../env/rules/engine.js';
-import { seededRng, shuffleInPlace } from '../../../env/rules/random.js';
-import { type GameState, HAND_CAP, PHASE_AFTER_DRAW, PHASE_DRAW, cloneState } from '../../../env/rules/state.js';
+import { type GameState, PHASE_AFTER_DRAW, PHASE_DRAW, cloneState } from '../../../env/rules/state.js';
 import { playerView } from '../../../env/rules/view.js';
 import { type EnvOptions } from '../../../env/gym/episode.js';
 import { cards, game } from '../helpers.js';
-import { RUNS, VARIANTS, randomPositions } from './envPositions.js';
+import { RUNS, VARIANTS, randomPositions, scrambleHidden } from './envPositions.js';
 
 /** The after-draw rules each on their own and together (VARIANTS has them together only). */
 const AFTER_DRAW_VARIANTS: EnvOptions[] = [
@@ -107,42 +106,6 @@ describe('the milestones segment', () => {
     expect(bytes(obs)).toBe(bytes(encodeView(playerView(s, 1))));
   });
 });
-
-/** The same position with everything `seat` cannot know dealt afresh: opponents' unknown cards, the deck order, the PRNG. */
-function scrambleHidden(s: GameState, seat: number, seed: number): GameState {
-  const t = cloneState(s);
-  const rng = seededRng(seed);
-  const pool: number[] = [];
-  const slots: [number, number][] = [];
-  for (let p = 0; p < t.players; p++) {
-    if (p === seat) continue;
-    const known = new Map<number, number>();
-    for (let k = 0; k < KIND_COUNT; k++) if (t.known[p * KIND_COUNT + k]) known.set(k, t.known[p * KIND_COUNT + k]);
-    for (let i = 0; i < t.handLength[p]; i++) {
-      const card = t.hands[p * HAND_CAP + i];
-      const left = known.get(card) ?? 0;
-      if (left > 0) known.set(card, left - 1);
-      else {
-        pool.push(card);
-        slots.push([p, i]);
-      }
-    }
-  }
-  for (let i = 0; i < t.deckLength; i++) pool.push(t.deck[i]);
-  shuffleInPlace(rng, pool);
-  slots.forEach(([p, i], j) => {
-    t.hands[p * HAND_CAP + i] = pool[j];
-  });
-  for (let i = 0; i < t.deckLength; i++) t.deck[i] = pool[slots.length + i];
-  // Hand order is hidden too, even for one's own hand.
-  const own = Array.from(t.hands.subarray(seat * HAND_CAP, seat * HAND_CAP + t.handLength[seat]));
-  shuffleInPlace(rng, own);
-  own.forEach((card, i) => {
-    t.hands[seat * HAND_CAP + i] = card;
-  });
-  t.rng = seededRng(seed + 1);
-  return t;
-}
 
 /** Seat's observation (fast encoder) and view of a state; equal for two states iff the seat cannot tell them apart. */
 function seen(s: GameState, seat: number): { bytes: string; view: unknown } {

@@ -1,0 +1,216 @@
+/**
+ * `level:K`: the best shipped bot played at a chosen strength, the way a weaker person plays
+ * rather than a random one. At each decision the best bot's policy is sampled at the level's
+ * temperature (T = 0: its own choice; large T: any sensible move about as likely as another),
+ * and when the best bot calls Yaniv the level calls with the level's share, else plays on as if
+ * it had not noticed. Whatever the temperature it never makes an absurd move (`absurdMove`): it
+ * never calls Yaniv where the best bot would not, never keeps a loose high card while laying
+ * less, and never takes a high card from the pile that makes no group with its hand; the best
+ * bot's own choice is always allowed. The levels' settings and their measured ratings ship as
+ * data per preset and table size (models/levels/PRESET-PLAYERS.json, made by `yaniv rate`).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
+import { z } from 'zod';
+import { actionToMove } from '../env/gym/actionMoves.js';
+import { YANIV_ACTION } from '../env/gym/actionLayout.js';
+import type { Agent, Decision, DecisionInput } from '../env/gym/agent.js';
+import type { Card, PlayerView } from '../env/index.js';
+import { type Rng, seededRng } from '../env/rules/random.js';
+import { packageRoot } from './modelFolder.js';
+import { type AgentSpec, AgentSpecError, parseAgentSpec } from './registry.js';
+import { discardOptions, formsGroupWith, valuesOf } from './tactics.js';
+
+/** A card worth this much or more is a high card (under the standard values: 10, J, Q, K). */
+export const HIGH_CARD = 10;
+
+export const LEVELS_FORMAT = 'yaniv-levels/1';
+
+/** The share of the best bot's calls a level of this temperature makes: all at 0, 3 points fewer per unit, at least 3 in 4. */
+export function yanivShareAt(temperature: number): number {
+  return Math.max(0.75, 1 - 0.03 * temperature);
+}
+
+/** How one level plays. */
+export const levelSettingSchema = z.strictObject({
+  /** The temperature the best bot's policy is sampled at (0: its own choice). */
+  temperature: z.number().min(0),
+  /** The share of the best bot's Yaniv calls the level makes. */
+  yanivShare: z.number().min(0).max(1),
+});
+export type LevelSetting = z.output<typeof levelSettingSchema>;
+
+const ratedLevelSchema = levelSettingSchema.extend({
+  level: z.int().min(1),
+  /** Its rating on the `yaniv rate` scale, with the 95% interval. */
+  rating: z.number(),
+  low: z.number(),
+  high: z.number(),
+});
+
+export const levelsFileSchema = z.strictObject({
+  format: z.literal(LEVELS_FORMAT),
+  preset: z.string(),
+  players: z.int().min(2).max(8),
+  /** The agent spec the levels play (the best shipped bot). */
+  best: z.string(),
+  anchor: z.string(),
+  anchorRating: z.number(),
+  /** The `yaniv rate` command that measured the ratings. */
+  ratedBy: z.string(),
+  /** Other agents' ratings from the same run, for scale. */
+  reference: z.record(z.string(), z.number()),
+  levels: z.array(ratedLevelSchema).min(1),
+});
+export type LevelsFile = z.output<typeof levelsFileSchema>;
+
+/** The folder of the shipped levels, relative to the package root. */
+export const LEVELS_FOLDER = 'models/levels';
+
+/** The levels shipped for a preset and table size, or null when none ship (a malformed file throws naming it). */
+export function shippedLevels(preset: string, players: number): LevelsFile | null {
+  const file = path.join(packageRoot(), LEVELS_FOLDER, `${preset}-${players}.json`);
+  if (!existsSync(file)) return null;
+  const parsed = levelsFileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  if (!parsed.success) throw new Error(`${file} is not a ${LEVELS_FORMAT} file: ${parsed.error.issues[0].message}`);
+  return parsed.data;
+}
+
+/** The cards of the move, when it lays or takes some. */
+function cardsOf(view: PlayerView, action: number): { laid: readonly Card[] } | { taken: Card } | null {
+  const move = actionToMove(view, action);
+  if (move.type === 'discard') return { laid: move.cards };
+  if (move.type === 'draw' && move.source !== 'deck') return { taken: move.source };
+  return null;
+}
+
+/**
+ * Why a move is one no sensible person makes, or null: calling Yaniv (the level calls only when
+ * the best bot does, apart from this check); laying fewer points than a loose high card of the
+ * hand (one in no group with the rest) while keeping that card; taking a high card from the pile
+ * that makes no group with the hand.
+ */
+export function absurdMove(view: PlayerView, action: number): string | null {
+  if (action === YANIV_ACTION) return 'a Yaniv call the best bot would not make';
+  const cards = cardsOf(view, action);
+  if (cards === null) return null;
+  const values = valuesOf(view);
+  if ('taken' in cards) {
+    return values[cards.taken] >= HIGH_CARD && !formsGroupWith(view.hand, cards.taken, view)
+      ? 'takes a high card that makes no group with the hand'
+      : null;
+  }
+  const laidPoints = cards.laid.reduce((sum, card) => sum + values[card], 0);
+  const unlaid = [...cards.laid];
+  const kept = view.hand.filter((card) => {
+    const at = unlaid.indexOf(card);
+    if (at >= 0) unlaid.splice(at, 1);
+    return at < 0;
+  });
+  const grouped = new Set(discardOptions(view).flatMap((option) => (option.cards.length >= 2 ? option.cards : [])));
+  const looseHigh = kept.find((card) => values[card] >= HIGH_CARD && values[card] > laidPoints && !grouped.has(card));
+  return looseHigh === undefined ? null : 'keeps a loose high card while laying fewer points';
+}
+
+/** The best bot at a level's setting (see the file's comment); `name` is how tournaments show it. */
+export function levelAgent(best: Agent, setting: LevelSetting, name: string): Agent {
+  let rng: Rng = seededRng(0);
+  const decide = (input: DecisionInput): Decision => {
+    const decision = best.act({ ...input, explain: true });
+    if (decision.action === YANIV_ACTION && uniformFloat64(rng) < setting.yanivShare) return { action: YANIV_ACTION };
+    const policy = decision.policy;
+    if (setting.temperature === 0 || !policy)
+      return decision.action === YANIV_ACTION ? playOn(input, decision) : { action: decision.action };
+    const top = Math.max(...policy.scores);
+    const candidates = policy.actions.map((action, i) => ({ action, weight: tempered(policy.scores[i], top, setting.temperature) }));
+    while (candidates.length > 0) {
+      const pick = sample(candidates, rng);
+      const { action } = candidates[pick];
+      if (action === decision.action ? action !== YANIV_ACTION : absurdMove(input.view, action) === null) return { action };
+      candidates.splice(pick, 1);
+    }
+    return playOn(input, decision);
+  };
+  return {
+    name,
+    reset(seed: number) {
+      rng = seededRng(seed);
+      best.reset(seed);
+    },
+    act: decide,
+  };
+}
+
+/** Where the level lets a call go that the best bot would make: the best bot's next choice that is not a call. */
+function playOn(input: DecisionInput, decision: Decision): Decision {
+  const next = decision.policy?.actions.find((action) => action !== YANIV_ACTION);
+  return { action: next ?? decision.action };
+}
+
+/** (p / top)^(1/T), from the logarithms so that tiny probabilities stay comparable; a floor so that 0 is not −∞. */
+function tempered(probability: number, top: number, temperature: number): number {
+  return Math.exp((Math.log(Math.max(probability, 1e-30)) - Math.log(Math.max(top, 1e-30))) / temperature);
+}
+
+function sample(candidates: readonly { weight: number }[], rng: Rng): number {
+  const total = candidates.reduce((sum, c) => sum + c.weight, 0);
+  let u = uniformFloat64(rng) * total;
+  for (let i = 0; i < candidates.length; i++) {
+    u -= candidates[i].weight;
+    if (u < 0) return i;
+  }
+  return candidates.length - 1;
+}
+
+/** What a level's setting depends on: the rule preset and the table size. */
+export interface LevelTable {
+  readonly preset: string;
+  readonly players: number;
+}
+
+/**
+ * What a `level` spec plays at a table: `level:K` the shipped setting of level K for the table's
+ * preset and size, `level?temperature=T&yaniv=S&best=SPEC` that setting; a bad one throws AgentSpecError.
+ */
+export function resolveLevel(spec: AgentSpec, table: LevelTable): { setting: LevelSetting; best: string } {
+  if (spec.arg !== undefined) {
+    if (Object.keys(spec.params).length > 0)
+      throw new AgentSpecError(`agent "level:${spec.arg}" takes no parameters: a level is its shipped setting`);
+    const levels = shippedLevels(table.preset, table.players);
+    if (levels === null)
+      throw new AgentSpecError(
+        `no levels ship for the ${table.preset} rules at ${table.players} seats (${LEVELS_FOLDER}/${table.preset}-${table.players}.json)`,
+      );
+    const level = levels.levels.find((l) => String(l.level) === spec.arg);
+    if (!level) throw new AgentSpecError(`level:${spec.arg}: the levels are 1 to ${levels.levels.length}`);
+    return { setting: { temperature: level.temperature, yanivShare: level.yanivShare }, best: levels.best };
+  }
+  const number = (key: string, fallback: number, max: number) => {
+    const raw = spec.params[key];
+    const value = raw === undefined ? fallback : Number(raw);
+    if (raw?.trim() === '' || !Number.isFinite(value) || value < 0 || value > max)
+      throw new AgentSpecError(`agent "level": parameter ${key} must be a number from 0 to ${max} (got ${JSON.stringify(raw)})`);
+    return value;
+  };
+  const temperature = number('temperature', 0, 1e6);
+  const best = spec.params.best ?? 'neural';
+  if (parseAgentSpec(best).name === 'level') throw new AgentSpecError('agent "level": its best bot cannot be a level');
+  return { setting: { temperature, yanivShare: number('yaniv', yanivShareAt(temperature), 1) }, best };
+}
+
+/** The spec of a setting played by a best bot: `level?temperature=T&yaniv=S&best=SPEC`, which needs no table. */
+export function levelSpec(setting: LevelSetting, best: string): string {
+  const params = new URLSearchParams({ temperature: String(setting.temperature), yaniv: String(setting.yanivShare), best });
+  return `level?${params.toString()}`;
+}
+
+/** The agent a setting spec names; `level:K` is a table's level, resolved first (agents/resolve.ts). */
+export async function createLevel(spec: AgentSpec): Promise<Agent> {
+  if (spec.arg !== undefined)
+    throw new AgentSpecError(`level:${spec.arg} depends on the table: resolve it for one (resolveAgent, createAgentFor)`);
+  const { setting, best } = resolveLevel(spec, { preset: 'standard', players: 2 });
+  const { createAgent } = await import('./registry.js');
+  const query = new URLSearchParams(spec.params).toString();
+  return levelAgent(await createAgent(best), setting, `level${query ? `?${query}` : ''}`);
+}
