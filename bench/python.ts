@@ -15,6 +15,8 @@ const PLAYERS = 4;
 interface PythonResult {
   steps: number;
   seconds: number;
+  /** Python's CPU seconds and its node children's. */
+  cpuSeconds: number;
   skipped?: string;
 }
 
@@ -30,11 +32,15 @@ const perSecond = (steps: number, seconds: number) => steps / seconds;
 const k = (rate: number) => `${(rate / 1000).toFixed(1)}k`;
 const load = () => os.loadavg()[0].toFixed(1);
 
+/** Wall rates side by side, then the rates per CPU-second (the bridge's: Python's and node's CPU summed). */
 function row(label: string, inProcess: EnvBenchResult, bridged: PythonResult): void {
   const ours = perSecond(inProcess.steps, inProcess.seconds);
   const theirs = perSecond(bridged.steps, bridged.seconds);
+  const oursCpu = perSecond(inProcess.steps, inProcess.cpuSeconds);
+  const theirsCpu = perSecond(bridged.steps, bridged.cpuSeconds);
   console.log(
-    `${label.padEnd(34)} in-process ${k(ours).padStart(8)}/s   from Python ${k(theirs).padStart(8)}/s   ratio ${(theirs / ours).toFixed(2)}   (load ${load()})`,
+    `${label.padEnd(34)} in-process ${k(ours).padStart(8)}/s   from Python ${k(theirs).padStart(8)}/s   ratio ${(theirs / ours).toFixed(2)}` +
+      `   | per CPU-s ${k(oursCpu)} vs ${k(theirsCpu)} (${(theirsCpu / oursCpu).toFixed(2)})   (load ${load()})`,
   );
 }
 
@@ -43,7 +49,8 @@ export function run(): void {
   if (system === null) return;
   const venv = ensureVenv(system);
   console.log(
-    `Steps per wall second, random legal actions, ${PLAYERS} seats, ${SECONDS} s each; the bridge side includes Python's own work.`,
+    `Steps per wall second, random legal actions, ${PLAYERS} seats, ${SECONDS} s each; the bridge side includes Python's own work. ` +
+      "Per CPU-second: the bridge's steps over Python's and node's CPU time together (what a step costs, whatever else runs).",
   );
   measureSingle(0.5, false, PLAYERS);
   row('AEC loop (yaniv_v0.env, agent_iter)', measureSingle(SECONDS, false, PLAYERS), python(venv, ['aec', SECONDS, PLAYERS]));

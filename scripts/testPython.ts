@@ -4,14 +4,22 @@
 import { spawnSync } from 'node:child_process';
 import { PYTHON_DIR, ensureVenv, systemPython } from './pythonEnv.js';
 
-const python = systemPython();
-if (python !== null) {
-  const venvPython = ensureVenv(python);
+function venvPython(): string | null {
+  try {
+    const python = systemPython();
+    return python === null ? null : ensureVenv(python);
+  } catch (error) {
+    console.error(`Python suite: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}
+
+const venv = venvPython();
+if (venv !== null) {
   const long = process.argv.includes('--long');
-  const result = spawnSync(venvPython, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', ...(long ? [] : ['-m', 'not long']), 'tests'], {
+  const result = spawnSync(venv, ['-m', 'pytest', '-q', '-rs', '-p', 'no:cacheprovider', ...(long ? [] : ['-m', 'not long']), 'tests'], {
     stdio: 'inherit',
     cwd: PYTHON_DIR,
-    env: { ...process.env, ...(long ? { YANIV_PYTHON_LONG: '1' } : {}) },
   });
   process.exitCode = result.status ?? 1;
 }

@@ -5,17 +5,36 @@
     python bridge_speed.py vector SECONDS PLAYERS N   # YanivVectorEnv(num_envs=N), a random legal action per game
     python bridge_speed.py yaniv-rl SECONDS PLAYERS   # the RLCard-based yaniv-rl env, where it is installed
 
-Prints one JSON line: steps, wall seconds, and the CPU seconds of this Python process.
+Prints one JSON line: steps, wall seconds, and the CPU seconds of this Python process and of its
+node children (their sum is what a step costs, whatever else the machine is running).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 import time
 
 import numpy as np
+
+
+_children: list[int] = []
+_child_cpu: list[float] = []
+
+
+def _cpu_of(pid: int) -> float:
+    """User + system CPU seconds of a live process (Linux /proc)."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children_cpu() -> float:
+    try:
+        return sum(_cpu_of(pid) for pid in _children)
+    except (OSError, IndexError, ValueError):
+        return float("nan")
 
 
 def aec(seconds: float, players: int, wrapped: bool = True) -> int:
@@ -24,7 +43,9 @@ def aec(seconds: float, players: int, wrapped: bool = True) -> int:
     rnd = random.Random(7)
     steps = 0
     with (yaniv_v0.env if wrapped else yaniv_v0.raw_env)(num_players=players) as env:
+        _children.append(env.unwrapped._bridge.pid)
         env.reset(seed=1)
+        start = _children_cpu()
         deadline = time.perf_counter() + seconds
         while time.perf_counter() < deadline:
             for agent in env.agent_iter():
@@ -37,6 +58,7 @@ def aec(seconds: float, players: int, wrapped: bool = True) -> int:
                 env.step(action)
                 steps += 1
             env.reset()
+        _child_cpu.append(_children_cpu() - start)
     return steps
 
 
@@ -46,13 +68,16 @@ def vector(seconds: float, players: int, num: int) -> int:
     rng = np.random.default_rng(7)
     steps = 0
     with YanivVectorEnv(num_envs=num, num_players=players, copy=False) as env:
+        _children.extend(worker.bridge.pid for worker in env._workers)
         env.reset(seed=1)
+        start = _children_cpu()
         deadline = time.perf_counter() + seconds
         while time.perf_counter() < deadline:
             ids, counts = env.legal_actions()
             starts = np.cumsum(counts) - counts
             env.step(ids[starts + (rng.random(num) * counts).astype(np.intp)])
             steps += num
+        _child_cpu.append(_children_cpu() - start)
     return steps
 
 
@@ -89,7 +114,9 @@ def main() -> None:
         steps = yaniv_rl(seconds, players)
     else:
         raise SystemExit(f"unknown measurement {kind!r}")
-    print(json.dumps({"steps": steps, "seconds": time.perf_counter() - wall, "cpuSeconds": time.process_time() - cpu}))
+    python_cpu = time.process_time() - cpu
+    node_cpu = sum(_child_cpu)
+    print(json.dumps({"steps": steps, "seconds": time.perf_counter() - wall, "cpuSeconds": python_cpu + node_cpu, "nodeCpuSeconds": node_cpu}))
 
 
 if __name__ == "__main__":
