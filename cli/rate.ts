@@ -40,8 +40,10 @@ export function parseRateFlags(values: Record<string, unknown>, ruleFlags: RuleF
 
 /** The tournament's games and the ratings fitted to them. */
 export async function rate(config: RatingConfig, options: Parameters<typeof playGames>[2] = {}) {
+  const { anchor: _anchor, anchorRating: _rating, ...tournament } = config;
   const scheduled = spreadSchedule(config.agents, config.players, config.games, mixSeed(config.seed, SCHEDULE_SEED));
-  const played = await playGames(config, scheduled, options);
+  // The tournament alone: a Redis job carries it to workers that play any bench's games.
+  const played = await playGames(tournament, scheduled, options);
   const rated: RatedGame[] = played.flatMap(({ seats, result }, i) =>
     result.truncated ? [] : [{ seats, ranks: result.seats.map((s) => s.rank), group: scheduled[i].deal }],
   );

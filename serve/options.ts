@@ -10,9 +10,10 @@ import type { FlagSpecs } from '../support/schemaFlags.js';
 
 /**
  * The agents served by default, the default advisor first: the shipped model (models/standard,
- * which beats `strong` heads-up, models/README.md), then `strong` and the others.
+ * which beats `strong` heads-up, models/README.md), then `strong` and the others; `level` offers the
+ * shipped difficulty levels (a seat names `level:K`, welcome.levels lists them).
  */
-export const DEFAULT_AGENTS = ['neural', 'strong', 'rollout', 'intermediate', 'novice', 'random'];
+export const DEFAULT_AGENTS = ['neural', 'strong', 'rollout', 'intermediate', 'novice', 'random', 'level'];
 
 /** HOST:PORT as an nginx `server` line writes it (a name or IPv4 address, or [IPv6]). */
 const ADDRESS = /^(?:[^\s:[\]]+|\[[0-9a-fA-F:.]+\]):\d{1,5}$/;

@@ -261,6 +261,29 @@ const welcome = z
       .describe(
         'The catalog of shipped models (models/): each folder with its card (the rules and table sizes it was trained for, its adviser, reward and benchmark).',
       ),
+    levels: z
+      .array(
+        z.strictObject({
+          preset: z.string(),
+          players: z.int(),
+          best: z.string().describe('The agent the levels play (the best shipped bot), its top level.'),
+          anchor: z.string().describe('The agent whose rating is fixed (anchorRating) on this scale.'),
+          anchorRating: z.number(),
+          ratedBy: z.string().describe('The yaniv rate command that measured the ratings.'),
+          levels: z.array(
+            z.strictObject({
+              name: z.string().describe('What to name in create_table.seats: level:K.'),
+              level: z.int(),
+              rating: z.number(),
+              low: z.number().describe('The 95% interval of the rating.'),
+              high: z.number(),
+            }),
+          ),
+        }),
+      )
+      .describe(
+        'The difficulty levels a table may seat (when this server serves `level`), per rule preset and table size, weakest first, each with its measured rating (yaniv rate, README). Advice comes from the advisor asked, whatever level sits at the table.',
+      ),
   })
   .describe('The answer to hello: what this server offers.')
   .meta({ id: 'Welcome' });

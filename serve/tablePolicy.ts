@@ -1,10 +1,12 @@
 /**
  * What a new table is, from a client's create_table and the server's settings: its seats (each a
- * client or an agent this server plays), its rules (the server's default rules when the request
- * names neither preset nor rules), its think delay and deadline, the model each bot plays at such a
- * table (agents/resolve.ts, or a published version) and the published model version each bot agent
- * plays there to the end of the game.
+ * client, an agent this server plays, or a shipped `level:K` when it serves `level`), its rules
+ * (the server's default rules when the request names neither preset nor rules), its think delay
+ * and deadline, the model each bot plays at such a table (agents/resolve.ts, or a published
+ * version) and the published model version each bot agent plays there to the end of the game.
  */
+import { AgentSpecError } from '../agents/registry.js';
+import { resolveAgent } from '../agents/resolve.js';
 import { DEFAULT_PRESET, RuleError, resolveRules, ruleErrorField } from '../env/index.js';
 import { ProtocolError } from './errors.js';
 import type { ServerOptions } from './options.js';
@@ -42,8 +44,10 @@ export function newTable(message: CreateTable, ctx: TablePolicyContext): { setti
     if (error instanceof RuleError) throw new ProtocolError('bad_message', error.message, ruleErrorField(preset));
     throw error;
   }
+  const table = { preset, rules, players: named.length };
+  named.forEach((seat) => checkLevel(seat, table));
   const seats = named.map((seat) => {
-    const model = seat.agent === undefined ? null : ctx.modelFor(seat.agent, { preset, rules, players: named.length });
+    const model = seat.agent === undefined ? null : ctx.modelFor(seat.agent, table);
     return model ? { ...seat, model } : seat;
   });
   const models = pinnedModels(seats, ctx);
@@ -65,10 +69,24 @@ export function settledRules(settings: TableSettings): Record<string, unknown> {
   return { ...resolveRules({ preset: settings.preset, rules: settings.rules, players: settings.seats.length }) };
 }
 
+/** `level:K`, which a server that serves `level` seats (the levels shipped for the table's rules and size). */
+const isLevelSeat = (entry: string, agents: ReadonlySet<string>) => agents.has('level') && /^level:\d+$/.test(entry);
+
+/** A level seat's level must ship for the table; else bad_message naming the seat. */
+function checkLevel(seat: SeatInfo, table: TableKind): void {
+  if (seat.agent === undefined || !seat.agent.startsWith('level:')) return;
+  try {
+    resolveAgent(seat.agent, table);
+  } catch (error) {
+    if (error instanceof AgentSpecError) throw new ProtocolError('bad_message', error.message, `seats[${seat.seat}]`);
+    throw error;
+  }
+}
+
 function seatsOf(entries: readonly string[], agents: ReadonlySet<string>): SeatInfo[] {
   const seats = entries.map((entry, seat): SeatInfo => {
     if (entry === 'client') return { seat, player: 'client' };
-    if (!agents.has(entry))
+    if (!agents.has(entry) && !isLevelSeat(entry, agents))
       throw new ProtocolError(
         'bad_message',
         `${JSON.stringify(entry.slice(0, 60))} is neither "client" nor an agent this server plays (${[...agents].join(', ')})`,

@@ -2,8 +2,8 @@
  * The answer to hello: what this server offers — the protocol and formats, the rule presets and
  * options, the agents served (with the card of each trained model, its published version, and
  * for plain `neural` which model plays each preset at each table size), the catalog of shipped
- * models, the limits (picked from the server's options by the welcome schema's own keys) and the
- * table store.
+ * models, the difficulty levels with their ratings (when `level` is served), the limits (picked
+ * from the server's options by the welcome schema's own keys) and the table store.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import {
   ruleOptionsJsonSchema,
 } from '../env/index.js';
 import { shippedModels } from '../agents/catalog.js';
+import { shippedLevels } from '../agents/level.js';
 import { type ModelCard, trainingMismatch } from '../agents/modelCard.js';
 import { packageRoot } from '../agents/modelFolder.js';
 import { agentAbilities, describeAgents, parseAgentSpec } from '../agents/registry.js';
@@ -63,6 +64,7 @@ export function welcomer(
     limits: welcomeLimits(options),
     store,
     models: shippedModels().map(({ folder, card }) => ({ model: folder, card: { ...card } })),
+    levels: options.agents.includes('level') ? servedLevels() : [],
   };
   const agents = servedAgents(options, models);
   return (id, encoding) => ({ ...base, agents: agents(), id, encoding });
@@ -92,6 +94,19 @@ function servedAgents(options: ServerOptions, models: ModelVersions): () => Welc
         ...(played ? { plays: played } : {}),
       };
     });
+}
+
+/** The shipped levels of every preset and table size, with their ratings. */
+function servedLevels(): Welcome['levels'] {
+  return PRESET_NAMES.flatMap((preset) =>
+    TABLE_SIZES.flatMap((players) => {
+      const file = shippedLevels(preset, players);
+      if (file === null) return [];
+      const { best, anchor, anchorRating, ratedBy } = file;
+      const levels = file.levels.map(({ level, rating, low, high }) => ({ name: `level:${level}`, level, rating, low, high }));
+      return [{ preset, players, best, anchor, anchorRating, ratedBy, levels }];
+    }),
+  );
 }
 
 const TABLE_SIZES = Array.from({ length: MAX_PLAYERS - MIN_PLAYERS + 1 }, (_, i) => MIN_PLAYERS + i);

@@ -9,6 +9,7 @@ import { html } from './html.js';
 import type { Outgoing } from './link.js';
 import { MAX_PLAYERS, MIN_PLAYERS, type Msg } from './protocol.js';
 import { agentBlurb, modelNote, presetBlurb } from './blurbs.js';
+import { Difficulty, levelLabel, levelsAt } from './difficulty.js';
 import { type RuleField, type RuleValue, ruleFields, valueLabel } from './ruleOptions.js';
 import { labelOf } from './words.js';
 
@@ -69,10 +70,22 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
   const fields = ruleFields(welcome.ruleOptions, preset?.options ?? {});
   const players = settings.bots.length + 1;
   const defaultBot = welcome.agents[0]?.name ?? 'strong';
+  const levels = levelsAt(welcome, settings.preset, players);
+  // `level` in welcome.agents stands for the levels, offered by name below.
+  const seatAgents = welcome.agents.filter((a) => a.name !== 'level');
+  /** The bots kept where they can sit at a table of this preset and size (a level that does not ship there falls back). */
+  const seatable = (bots: readonly string[], preset: string, count: number) => {
+    const offered = levelsAt(welcome, preset, count);
+    return bots.map((bot) => (bot.startsWith('level:') && !offered.some((l) => l.name === bot) ? defaultBot : bot));
+  };
 
   const setPlayers = (count: number) =>
     update({
-      bots: Array.from({ length: count - 1 }, (_, i) => settings.bots[i] ?? settings.bots[settings.bots.length - 1] ?? defaultBot),
+      bots: seatable(
+        Array.from({ length: count - 1 }, (_, i) => settings.bots[i] ?? settings.bots[settings.bots.length - 1] ?? defaultBot),
+        settings.preset,
+        count,
+      ),
     });
   const setBot = (index: number, agent: string) => update({ bots: settings.bots.map((bot, i) => (i === index ? agent : bot)) });
   const setRule = (field: RuleField, value: RuleValue) => {
@@ -96,7 +109,10 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
       <select
         name="preset"
         value=${settings.preset}
-        onChange=${(e: Event) => update({ preset: (e.target as HTMLSelectElement).value, rules: {} })}
+        onChange=${(e: Event) => {
+          const name = (e.target as HTMLSelectElement).value;
+          update({ preset: name, rules: {}, bots: seatable(settings.bots, name, players) });
+        }}
       >
         ${welcome.presets.map((p) => html`<option key=${p.name} value=${p.name}>${p.name}</option>`)}
       </select>
@@ -112,18 +128,31 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
     </label>
     <fieldset>
       <legend>Bots</legend>
+      <${Difficulty}
+        levels=${levels}
+        bots=${settings.bots}
+        anchor=${welcome.levels[0]?.anchor ?? 'intermediate'}
+        onPick=${(level: string) => level !== '' && update({ bots: settings.bots.map(() => level) })}
+      />
       ${settings.bots.map(
         (bot, i) =>
           html`<label class="row" key=${i}
             >Seat ${i + 2}
             <select name=${`seat-${i + 2}`} value=${bot} onChange=${(e: Event) => setBot(i, (e.target as HTMLSelectElement).value)}>
-              ${welcome.agents.map((a) => html`<option key=${a.name} value=${a.name} title=${agentBlurb(a)}>${a.name}</option>`)}
+              ${seatAgents.map((a) => html`<option key=${a.name} value=${a.name} title=${agentBlurb(a)}>${a.name}</option>`)}
+              ${
+                levels.length > 0
+                  ? html`<optgroup label="Levels">
+                      ${levels.map((l) => html`<option key=${l.name} value=${l.name}>${levelLabel(l)}</option>`)}
+                    </optgroup>`
+                  : null
+              }
             </select>
           </label>`,
       )}
       <ul class="hint bot-blurbs">
         ${[...new Set(settings.bots)].map((name) => {
-          const agent = welcome.agents.find((a) => a.name === name);
+          const agent = welcome.agents.find((a) => a.name === name || (name.startsWith('level:') && a.name === 'level'));
           const note = agent ? modelNote(agent, settings.preset, players, Object.keys(settings.rules).length > 0) : null;
           return agent
             ? html`<li key=${name}>

@@ -1,0 +1,59 @@
+// The page's difficulty picker in headless Chromium: with a server that serves `level`, the setup
+// offers every shipped level of the table's rules and size with its rating; picking one seats it
+// in every bot seat, and the table the page creates seats it. A table size without levels hides it.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { shippedLevels } from '../../agents/level.js';
+import type { Msg, RunningServer, ServerMessage } from '../../serve/index.js';
+import { startTestServer } from '../serve/helpers.js';
+import { launchChromium } from './browser.js';
+
+let server: RunningServer;
+let browser: Browser | undefined;
+beforeAll(async () => {
+  server = await startTestServer({ agents: ['strong', 'level'] });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('the difficulty picker', () => {
+  it('offers the shipped levels with their ratings and seats the one picked', async () => {
+    const levels = shippedLevels('standard', 2)?.levels ?? [];
+    expect(levels.length).toBeGreaterThanOrEqual(8);
+    browser = await launchChromium();
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const frames: ServerMessage[] = [];
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    onTestFailed(() => console.log('page errors', errors));
+    page.on('websocket', (socket) =>
+      socket.on('framereceived', ({ payload }) => frames.push(JSON.parse(payload.toString()) as ServerMessage)),
+    );
+    await page.goto(`http://127.0.0.1:${server.port}/`);
+    await page.getByRole('heading', { name: 'New game' }).waitFor();
+
+    const picker = page.getByLabel('Difficulty');
+    const options = await picker.locator('option').allTextContents();
+    expect(options).toEqual(['seat by seat', ...levels.map((l) => `Level ${l.level} · rating ${Math.round(l.rating)}`)]);
+    await picker.selectOption('level:3');
+    expect(await page.locator('select[name="seat-2"]').inputValue()).toBe('level:3');
+    await page.getByLabel('Bot pace').selectOption({ label: 'instant' });
+    await page.getByRole('button', { name: 'Deal' }).click();
+    await expect.poll(() => frames.some((m) => m.type === 'table_created')).toBe(true);
+    const created = frames.find((m): m is Msg<'table_created'> => m.type === 'table_created');
+    expect(created?.seats[1]).toMatchObject({ player: 'bot', agent: 'level:3' });
+
+    // At a size where no levels ship, no picker (and no level in the seat lists); a new page (the first resumes its table).
+    const other = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await other.goto(`http://127.0.0.1:${server.port}/`);
+    await other.getByRole('heading', { name: 'New game' }).waitFor();
+    await other.getByLabel('Players').selectOption('7');
+    expect(await other.getByLabel('Difficulty').count()).toBe(0);
+    expect(await other.locator('select[name="seat-2"] option[value^="level"]').count()).toBe(0);
+  }, 120_000);
+});

@@ -1,0 +1,46 @@
+/**
+ * The difficulty picker: the levels the server offers for the table's rules and size
+ * (welcome.levels), each with its measured rating; picking one seats that level in every bot seat.
+ */
+import { html } from './html.js';
+import type { Msg } from './protocol.js';
+
+export type Level = Msg<'welcome'>['levels'][number]['levels'][number];
+
+/** The levels offered at this preset and table size, weakest first (none when the server serves no levels there). */
+export function levelsAt(welcome: Msg<'welcome'>, preset: string, players: number): readonly Level[] {
+  return welcome.levels.find((l) => l.preset === preset && l.players === players)?.levels ?? [];
+}
+
+/** How a level reads in the page: "Level 3 · rating 1340". */
+export function levelLabel(level: Level): string {
+  return `Level ${level.level} · rating ${Math.round(level.rating)}`;
+}
+
+/** The level every bot seat plays, or '' when the seats differ or are no level. */
+export function chosenLevel(bots: readonly string[], levels: readonly Level[]): string {
+  const first = bots[0];
+  return first !== undefined && bots.every((bot) => bot === first) && levels.some((l) => l.name === first) ? first : '';
+}
+
+interface DifficultyProps {
+  readonly levels: readonly Level[];
+  readonly bots: readonly string[];
+  readonly anchor: string;
+  readonly onPick: (level: string) => void;
+}
+
+export function Difficulty({ levels, bots, anchor, onPick }: DifficultyProps) {
+  if (levels.length === 0) return null;
+  return html`<label class="row"
+      >Difficulty
+      <select name="difficulty" value=${chosenLevel(bots, levels)} onChange=${(e: Event) => onPick((e.target as HTMLSelectElement).value)}>
+        <option value="">seat by seat</option>
+        ${levels.map((l) => html`<option key=${l.name} value=${l.name}>${levelLabel(l)}</option>`)}
+      </select>
+    </label>
+    <p class="hint">
+      Level 1 is gentle, level ${levels.length} is the best bot. Ratings are Elo points (${anchor} = 1500); 200 points apart, the stronger
+      wins about 3 games in 4.
+    </p>`;
+}
