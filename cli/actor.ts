@@ -4,18 +4,19 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { backendOption } from '../nn/backendChoice.js';
 import type { BackendChoice } from '../nn/backendChoice.js';
 import { stopOnSignal } from './stopSignal.js';
+import { REDIS_ENV } from '../support/redis.js';
 
 export function actorCommand(): Command {
   return new Command('actor')
     .description(
       "Play for a training run of `yaniv train --redis URL` from this machine: the run's rules, network and opponent mix come from Redis, the latest weights too; the trajectories go back on a Redis stream. Ends when the learner finishes the run (or on Ctrl-C).",
     )
-    .addOption(new Option('--redis <url>', 'Redis URL, with a password or ACL user if set (redis://user:pass@host:6379)').env('REDIS_URL'))
+    .addOption(new Option('--redis <url>', 'Redis URL, with a password or ACL user if set (redis://user:pass@host:6379)').env(REDIS_ENV))
     .option('--run <id>', 'the run ID that `yaniv train --redis` printed (default: the one active run)')
     .option('--workers <w>', "actor worker threads (0: one actor in this process's thread)", '1')
     .addOption(backendOption())
     .action(async (raw: { redis?: string; run?: string; workers: string; backend: BackendChoice }) => {
-      if (raw.redis === undefined) throw new InvalidArgumentError('--redis URL (or REDIS_URL) is required');
+      if (raw.redis === undefined) throw new InvalidArgumentError(`--redis URL (or ${REDIS_ENV}) is required`);
       const workers = Number(raw.workers);
       if (!Number.isInteger(workers) || workers < 0)
         throw new InvalidArgumentError(`--workers: must be a whole number ≥ 0, got ${raw.workers}`);

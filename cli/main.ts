@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, type CommanderError, InvalidArgumentError } from 'commander';
 import { RuleError } from '../env/rules/rules.js';
+import { REDIS_ENV } from '../support/redis.js';
 import { backendCommand } from './backend.js';
 import { benchCommand } from './bench.js';
 import { equityCommand } from './equity.js';
@@ -45,6 +46,8 @@ function packageVersion(): string {
 }
 
 export function buildProgram(): Command {
+  // An empty variable means unset (an orchestrator's `YANIV_REDIS=` must not read as a bad URL).
+  if (process.env[REDIS_ENV] === '') delete process.env[REDIS_ENV];
   const program = new Command('yaniv')
     .description('yaniv-arena: the Yaniv rules engine, environment, agents and bot server')
     .version(packageVersion(), '-V, --version', 'print the version')

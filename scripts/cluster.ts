@@ -9,15 +9,42 @@ import { NginxServer, nginxBinary, renderNginxConfig } from './nginxServer.js';
 import { RedisServer, freePort } from './redisServer.js';
 import { ServeProcess } from './serveProcess.js';
 
-const { values } = parseArgs({
-  options: {
-    processes: { type: 'string', default: '3' },
-    port: { type: 'string', default: '8080' },
-    agents: { type: 'string' },
-    'print-config': { type: 'boolean', default: false },
-    servers: { type: 'string' },
-  },
-});
+const USAGE = `Usage: npm run cluster -- [options]
+
+A developer's cluster on loopback: a Redis, N yaniv serve processes and nginx in front.
+
+Options:
+  --processes <n>      yaniv serve processes (1 to 32; default 3)
+  --port <n>           nginx's port (default 8080)
+  --agents <list>      the agents the processes serve (yaniv serve --agents)
+  --print-config       print the nginx configuration only
+  --servers <list>     with --print-config: the processes' host:port list
+  -h, --help           this text
+`;
+
+function readArgs() {
+  try {
+    return parseArgs({
+      options: {
+        processes: { type: 'string', default: '3' },
+        port: { type: 'string', default: '8080' },
+        agents: { type: 'string' },
+        'print-config': { type: 'boolean', default: false },
+        servers: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }).values;
+  } catch (error) {
+    process.stderr.write(`cluster: ${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const values = readArgs();
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 
 function whole(name: string, text: string, min: number, max: number): number {
   const n = Number(text);

@@ -179,7 +179,7 @@ export class Connection implements TableOwner {
       options: this.ctx.options,
       agents: this.ctx.agents,
       versionFor: (agent) => this.ctx.models.versionFor(agent),
-      played: (agent, table) => this.ctx.models.current(agent, table).model,
+      modelFor: (agent, table) => this.ctx.models.current(agent, table).model,
     });
     const table = this.ctx.tables.create(settings);
     this.keep(table);

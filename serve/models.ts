@@ -16,7 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { redisUrlSchema } from '../support/redis.js';
+import { REDIS_ENV, redisUrlSchema } from '../support/redis.js';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -42,7 +42,7 @@ export function modelKeys(agent: string) {
 
 /** The settings of `yaniv publish-model` (its flags). */
 export const publishModelSchema = z.strictObject({
-  redis: redisUrlSchema('YANIV_REDIS').describe('The Redis the servers use (yaniv serve --redis).'),
+  redis: redisUrlSchema().describe('The Redis the servers use (yaniv serve --redis).'),
   agent: z
     .string()
     .min(1)
@@ -51,7 +51,7 @@ export const publishModelSchema = z.strictObject({
     .describe('The served agent the model replaces (as in yaniv serve --agents).'),
 });
 export const PUBLISH_MODEL_FLAGS: FlagSpecs<typeof publishModelSchema.shape> = {
-  redis: { value: '<url>', env: 'YANIV_REDIS' },
+  redis: { value: '<url>', env: REDIS_ENV },
   agent: { value: '<spec>' },
 };
 

@@ -1,7 +1,7 @@
 /** The server's settings, each with its default, validated once (errors name the option). */
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { redisUrlSchema } from '../support/redis.js';
+import { REDIS_ENV, redisUrlSchema } from '../support/redis.js';
 import { RULE_SELECTION_FLAGS, ruleSelectionSchema } from '../env/rules/rules.js';
 import { formatOptionIssues, intFrom } from '../support/zod.js';
 import { DEFAULT_MAX_TURNS } from '../agents/tournament/match.js';
@@ -74,7 +74,7 @@ export const serverOptionsSchema = z.strictObject({
   shutdownMs: intFrom(0)
     .default(5000)
     .describe('On shutdown (SIGTERM), the bound on handing tables over and letting clients close before they are cut off.'),
-  redis: redisUrlSchema('YANIV_REDIS')
+  redis: redisUrlSchema()
     .nullable()
     .default(null)
     .describe(
@@ -102,7 +102,7 @@ export const SERVE_FLAGS: FlagSpecs<typeof serverOptionsSchema.shape> = {
   allowOrigins: { flag: '--allow-origin', value: '<origin>', variadic: true },
   ...RULE_SELECTION_FLAGS,
   workers: { defaultText: 'cores − 1 (at least 1)' },
-  redis: { value: '<url>', env: 'YANIV_REDIS' },
+  redis: { value: '<url>', env: REDIS_ENV },
   peers: { value: '<list>' },
   advertise: { value: '<host:port>', defaultText: 'host:port' },
 };

@@ -314,7 +314,7 @@ const error = z
   .describe('A request failed; nothing was applied.')
   .meta({ id: 'Error' });
 
-export const playedModelSchema = z
+const playedModel = z
   .strictObject({
     model: z
       .string()
@@ -330,12 +330,13 @@ export const playedModelSchema = z
   })
   .meta({ id: 'PlayedModel' });
 
-const seatInfo = z
+/** A seat of a table: the client's or a bot's (the stored table record keeps these too, serve/tableRecord.ts). */
+export const seatInfoSchema = z
   .strictObject({
     seat: z.int(),
     player: z.enum(['client', 'bot']),
     agent: z.string().optional(),
-    model: playedModelSchema.optional().describe('For a bot that plays a trained model: which, for this table (agents/resolve.ts).'),
+    model: playedModel.optional().describe('For a bot that plays a trained model: which, for this table (agents/resolve.ts).'),
   })
   .meta({ id: 'SeatInfo' });
 
@@ -346,7 +347,7 @@ const tableInfo = {
   rules: ruleOverridesSchema.describe('The overrides given.'),
   settledRules: z.record(z.string(), z.unknown()).describe('Every rule option as settled for this table.'),
   players: z.int(),
-  seats: z.array(seatInfo),
+  seats: z.array(seatInfoSchema),
   thinkMs: z.int(),
   moveDeadlineMs: z.int().nullable(),
 };
@@ -431,7 +432,7 @@ const advice = z
     type: z.literal('advice'),
     id: requestId,
     agent: z.string().describe('The agent (or model) that answered.'),
-    model: playedModelSchema.nullable().describe('The trained model that answered for this table, or null for agents without one.'),
+    model: playedModel.nullable().describe('The trained model that answered for this table, or null for agents without one.'),
     seat: z.int(),
     phase: z.enum(['turn', 'draw', 'afterDraw']),
     pick: legalAction.describe('What the agent plays.'),
@@ -541,8 +542,8 @@ export type Request<T extends ClientMessageType> = Extract<z.input<typeof client
 export type ReplyTo<T extends ClientMessageType> = Msg<(typeof REPLY_TYPES)[T]>;
 export type LegalAction = z.output<typeof legalAction>;
 export type RankedAction = z.output<typeof rankedAction>;
-export type SeatInfo = z.output<typeof seatInfo>;
-export type PlayedModel = z.output<typeof playedModelSchema>;
+export type SeatInfo = z.output<typeof seatInfoSchema>;
+export type PlayedModel = z.output<typeof playedModel>;
 export type RequestId = z.output<typeof requestId>;
 
 // ---------------------------------------------------------------- the edge

@@ -9,8 +9,8 @@
  * and no message showing a step goes out before the step is written. Without a store, messages go
  * out at once.
  */
-import type { TableKind } from '../agents/resolve.js';
 import type { Logger } from 'pino';
+import type { TableKind } from '../agents/resolve.js';
 import { IllegalActionError, type PlayerView } from '../env/index.js';
 import { mixSeed } from '../env/rules/random.js';
 import type { DecideResult } from './decide.js';
@@ -336,7 +336,7 @@ export class Table {
       winner: this.game.winner(),
       truncated: this.game.truncated,
       totals: Array.from(s.totals),
-      record: this.game.record() as unknown as Record<string, unknown>,
+      record: this.game.record(),
       seed: this.settings.seed,
     };
   }

@@ -1,14 +1,16 @@
 /**
  * What a new table is, from a client's create_table and the server's settings: its seats (each a
- * client, an agent this server plays, or a shipped `level:K` when it serves `level`), its rules (the server's default rules when the request
- * names neither preset nor rules), its think delay and deadline, and the published model version
- * each bot agent plays there to the end of the game.
+ * client, an agent this server plays, or a shipped `level:K` when it serves `level`), its rules
+ * (the server's default rules when the request names neither preset nor rules), its think delay
+ * and deadline, the model each bot plays at such a table (agents/resolve.ts, or a published
+ * version) and the published model version each bot agent plays there to the end of the game.
  */
 import { AgentSpecError } from '../agents/registry.js';
-import { type TableKind, resolveAgent } from '../agents/resolve.js';
+import { resolveAgent } from '../agents/resolve.js';
 import { DEFAULT_PRESET, RuleError, resolveRules, ruleErrorField } from '../env/index.js';
 import { ProtocolError } from './errors.js';
 import type { ServerOptions } from './options.js';
+import type { TableKind } from '../agents/resolve.js';
 import type { ClientMessage, PlayedModel, SeatInfo } from './protocol.js';
 import type { TableSettings } from './tableRecord.js';
 
@@ -21,8 +23,8 @@ export interface TablePolicyContext {
   readonly agents: ReadonlySet<string>;
   /** The published version an agent plays now, or null (as the server started). */
   versionFor(agent: string): number | null;
-  /** The model an agent plays at a table of this kind (serve/models.ts `current`), null for agents without one. */
-  played(agent: string, table: TableKind): PlayedModel | null;
+  /** The trained model an agent plays now at a table of this kind, or null (an agent without one). */
+  modelFor(agent: string, table: TableKind): PlayedModel | null;
 }
 
 /** A new table's settings before its id, token and (unless asked for) seed are drawn. */
@@ -31,27 +33,28 @@ export type NewTable = Omit<TableSettings, 'id' | 'token' | 'seed'> & { seed?: n
 /** The settings of the table a create_table asks for, and its rules as settled; throws ProtocolError naming the field. */
 export function newTable(message: CreateTable, ctx: TablePolicyContext): { settings: NewTable; settled: Record<string, unknown> } {
   const { options } = ctx;
-  const seats = seatsOf(message.seats, ctx.agents);
+  const named = seatsOf(message.seats, ctx.agents);
   const defaults = message.preset === undefined && message.rules === undefined;
   const preset = defaults ? options.preset : (message.preset ?? DEFAULT_PRESET);
   const rules = defaults ? options.rules : (message.rules ?? {});
   let settled: Record<string, unknown>;
   try {
-    settled = { ...resolveRules({ preset, rules, players: seats.length }) };
+    settled = { ...resolveRules({ preset, rules, players: named.length }) };
   } catch (error) {
     if (error instanceof RuleError) throw new ProtocolError('bad_message', error.message, ruleErrorField(preset));
     throw error;
   }
+  const table = { preset, rules, players: named.length };
+  named.forEach((seat) => checkLevel(seat, table));
+  const seats = named.map((seat) => {
+    const model = seat.agent === undefined ? null : ctx.modelFor(seat.agent, table);
+    return model ? { ...seat, model } : seat;
+  });
   const models = pinnedModels(seats, ctx);
-  const table = { preset, rules, players: seats.length };
-  seats.forEach((seat) => checkLevel(seat, table));
   const settings: NewTable = {
     preset,
     rules,
-    seats: seats.map((seat) => {
-      const model = seat.agent === undefined ? null : ctx.played(seat.agent, table);
-      return model ? { ...seat, model } : seat;
-    }),
+    seats,
     ...(Object.keys(models).length > 0 ? { models } : {}),
     seed: message.seed,
     thinkMs: message.thinkMs ?? options.thinkMs,

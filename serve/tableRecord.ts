@@ -5,28 +5,17 @@
  * record written by another version or damaged is refused with its field named, never cast.
  */
 import { z } from 'zod';
-import { MAX_PLAYERS } from '../env/index.js';
 import { documentIssue } from '../support/zod.js';
-import { playedModelSchema } from './protocol.js';
+import { seatInfoSchema } from './protocol.js';
 
 export const TABLE_RECORD_FORMAT = 'yaniv-table/1';
-
-export const storedSeatSchema = z.strictObject({
-  seat: z
-    .int()
-    .min(0)
-    .max(MAX_PLAYERS - 1),
-  player: z.enum(['client', 'bot']),
-  agent: z.string().optional(),
-  model: playedModelSchema.optional(),
-});
 
 export const tableSettingsSchema = z.strictObject({
   id: z.string().min(1),
   token: z.string().min(1),
   preset: z.string(),
   rules: z.record(z.string(), z.unknown()),
-  seats: z.array(storedSeatSchema).min(1),
+  seats: z.array(seatInfoSchema).min(1),
   seed: z.int(),
   thinkMs: z.int().min(0),
   moveDeadlineMs: z.int().min(0).nullable(),

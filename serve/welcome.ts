@@ -73,10 +73,11 @@ export function welcomer(
 /** What is served now: a published model's card and version once one is adopted. */
 function servedAgents(options: ServerOptions, models: ModelVersions): () => Welcome['agents'] {
   const descriptions = new Map(describeAgents().map((a) => [a.name as string, a.description]));
+  const defaultTable = { preset: options.preset, rules: options.rules, players: MIN_PLAYERS };
   const specs = options.agents.map((spec) => ({
     spec,
     description: descriptions.get(parseAgentSpec(spec).name) ?? '',
-    startCard: resolveAgent(spec, { preset: options.preset, rules: options.rules, players: MIN_PLAYERS }).card,
+    startCard: resolveAgent(spec, defaultTable).card,
     plays: modelsPlayed(spec),
   }));
   return () =>

@@ -24,7 +24,10 @@ export interface WinChance {
 export function winChance(agent: string, view: PlayerView, value: number | null): WinChance | null {
   const equity = shippedEquityFor(view.rules, view.players);
   if (!equity) return null;
-  const roundStart = seatEquities(equity, view.totals, view.active, view.starter)[view.seat];
+  // A total below 0 (a client may send one: the view allows start totals of any sign) is at least
+  // as far from elimination as 0, and the equity starts at 0: 0 stands for it.
+  const totals = view.totals.map((total) => Math.max(total, 0));
+  const roundStart = seatEquities(equity, totals, view.active, view.starter)[view.seat];
   if (value !== null && agentModelCard(agent)?.reward === 'equity')
     return { probability: Math.min(Math.max(roundStart + value, 0), 1), roundStart, source: 'equity+value' };
   return { probability: roundStart, roundStart, source: 'equity' };

@@ -6,7 +6,10 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { z } from 'zod';
 
 /** The value of every command's --redis flag; `env` names the variable the flag also reads. */
-export function redisUrlSchema(env: string) {
+/** The one environment variable every command reads for its Redis URL when --redis is absent (empty: unset). */
+export const REDIS_ENV = 'YANIV_REDIS';
+
+export function redisUrlSchema(env: string = REDIS_ENV) {
   return z
     .string({ error: (issue) => (issue.input === undefined ? `a Redis URL is required (or ${env})` : 'must be a Redis URL') })
     .regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' });

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SOURCE_FOLDERS = ['env', 'nn', 'agents', 'training', 'serve', 'cli', 'bench', 'scripts', 'test', 'web', '.ci'];
+const SOURCE_FOLDERS = ['env', 'nn', 'support', 'agents', 'training', 'serve', 'bridge', 'cli', 'bench', 'scripts', 'test', 'web', '.ci'];
 const ROOT_FILES = ['package.json', 'tsconfig.json', 'vitest.config.ts', 'eslint.config.js'];
 const MAY_READ_SHARED = ['scripts/syncSpec.ts', 'test/scripts/syncSpec.test.ts'];
 const CODE = new Set(['.ts', '.js', '.mjs', '.cjs', '.json', '']);

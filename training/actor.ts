@@ -7,10 +7,11 @@ import { Worker } from 'node:worker_threads';
 import { createAgent } from '../agents/registry.js';
 import { describeBackend, initBackend } from '../nn/backend.js';
 import { buildNetwork, setFlatWeights, type Network, type PolicyValueConfig } from '../nn/networks.js';
+import { unsynced, syncMessages, weightsIn } from './actorHost.js';
 import { AsyncQueue } from './asyncQueue.js';
 import { opponentAgents } from './league.js';
 import { LocalTrajectoryBus, LocalWeightStore } from './localTransport.js';
-import type { ActorInit, ActorMessage, LearnerMessage } from './messages.js';
+import type { ActorChannel, ActorInit, ActorMessage, LearnerMessage } from './messages.js';
 import { Rollout } from './rollout.js';
 import { trajectoryBuffers } from './trajectory.js';
 import type { Transport, WeightsHeader } from './transport.js';
@@ -73,13 +74,6 @@ export class Actor {
         return { replies: [], transfer: [] };
     }
   }
-}
-
-/** The learner's end of one actor: post messages, await replies in order. */
-export interface ActorChannel {
-  post(message: LearnerMessage): void;
-  next(): Promise<ActorMessage>;
-  close(): Promise<void>;
 }
 
 /** An actor in its own worker thread (the compiled actorWorker.js). */
@@ -145,29 +139,17 @@ export interface InProcessOptions {
  * for, and the same seed gives the same run.
  */
 export async function startInProcessTransport(inits: readonly ActorInit[], options: InProcessOptions): Promise<Transport> {
-  const channels: ActorChannel[] = [];
-  const closeAll = () => Promise.all(channels.map((channel) => channel.close().catch(() => undefined))).then(() => undefined);
-  try {
-    const workerUrl = options.workerUrl ?? new URL('./actorWorker.js', import.meta.url);
-    for (const init of inits) channels.push(options.inline ? await startInlineActor(init) : await startWorkerActor(init, workerUrl));
-  } catch (error) {
-    await closeAll();
-    throw error;
-  }
+  const channels = await startActors(inits, options);
   const broadcast = (message: LearnerMessage) => channels.forEach((channel) => channel.post(message));
   const weights = new LocalWeightStore();
   let latest: WeightsHeader | null = null;
-  let league = new Set<number>();
+  const sync = unsynced();
   let nextBatch = 0;
   weights.onPublish((header, flat, snapshots) => {
-    const ids = new Set(header.league);
-    const add = snapshots.filter((s) => ids.has(s.id) && !league.has(s.id)).map(({ id, weights: w }) => ({ id, weights: w }));
-    const remove = [...league].filter((id) => !ids.has(id));
-    if (add.length > 0 || remove.length > 0) broadcast({ type: 'league', add, remove });
-    broadcast({ type: 'weights', version: header.version, weights: flat });
+    const fetched = new Map([...snapshots.map(({ id, weights: w }) => [id, w] as const), [header.version, flat] as const]);
+    for (const message of syncMessages(sync, header, weightsIn(fetched))) broadcast(message);
     if (latest === null) nextBatch = header.version;
     latest = header;
-    league = ids;
   });
   const bus = new LocalTrajectoryBus(
     inits.map((init) => String(init.actor)),
@@ -196,7 +178,24 @@ export async function startInProcessTransport(inits: readonly ActorInit[], optio
     weights,
     close: () => {
       closing = true;
-      return closeAll();
+      return closeActors(channels);
     },
   };
+}
+
+/** Starts an actor per init, in worker threads or (inline) in this thread; on a failure, those started are closed. */
+export async function startActors(inits: readonly ActorInit[], options: { inline: boolean; workerUrl?: URL }): Promise<ActorChannel[]> {
+  const channels: ActorChannel[] = [];
+  try {
+    const workerUrl = options.workerUrl ?? new URL('./actorWorker.js', import.meta.url);
+    for (const init of inits) channels.push(options.inline ? await startInlineActor(init) : await startWorkerActor(init, workerUrl));
+  } catch (error) {
+    await closeActors(channels);
+    throw error;
+  }
+  return channels;
+}
+
+export async function closeActors(channels: readonly ActorChannel[]): Promise<void> {
+  await Promise.all(channels.map((channel) => channel.close().catch(() => undefined)));
 }

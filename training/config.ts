@@ -6,10 +6,10 @@
 import { z } from 'zod';
 import { type FlagSpecs, flagOf, schemaFlags } from '../support/schemaFlags.js';
 import { intFrom } from '../support/zod.js';
-import { redisUrlSchema } from '../support/redis.js';
+import { REDIS_ENV, redisUrlSchema } from '../support/redis.js';
 import { BACKEND_CHOICES } from '../nn/backendChoice.js';
 import { ACTION_COUNT } from '../env/gym/actionLayout.js';
-import { type EnvConfig, envOptionsSchema } from '../env/gym/episode.js';
+import { envOptionsSchema } from '../env/gym/episode.js';
 import { OBSERVATION_SIZE } from '../env/gym/observation.js';
 import { MAX_PLAYERS, MIN_PLAYERS, RULE_SELECTION_FLAGS } from '../env/rules/rules.js';
 
@@ -198,7 +198,7 @@ export type RunOptionsInput = z.input<typeof runOptionsSchema>;
 /** What one `yaniv train` invocation does beside the run (not saved with it). */
 export const trainSessionSchema = z.strictObject({
   progress: z.boolean().default(true).describe('Show a progress bar (else a line every 10 iterations).'),
-  redis: redisUrlSchema('REDIS_URL')
+  redis: redisUrlSchema()
     .optional()
     .describe('Learn over Redis: actors on any machine join with yaniv actor --redis URL --run ID (README).'),
 });
@@ -219,7 +219,7 @@ export const RUN_FLAGS: FlagSpecs<typeof runOptionsSchema.shape> = {
 };
 export const TRAIN_SESSION_FLAGS: FlagSpecs<typeof trainSessionSchema.shape> = {
   progress: { flag: '--no-progress', switch: true, description: 'No progress bar (a line every 10 iterations instead).' },
-  redis: { value: '<url>', env: 'REDIS_URL' },
+  redis: { value: '<url>', env: REDIS_ENV },
 };
 
 /** The flags of `yaniv train`, in the order of its --help. */
@@ -235,7 +235,11 @@ export function flagName(key: string): string {
 }
 
 /** The env settings every game of a run is played under (the table size and seed aside). */
-export type TrainingEnv = Pick<EnvConfig, 'preset' | 'rules' | 'episode' | 'reward' | 'rewardScale'> & { maxTurns: number };
+/** A run's env settings (what its actors' VecEnvs, its saved metadata and its evaluation take). */
+export const trainingEnvSchema = envOptionsSchema
+  .pick({ preset: true, rules: true, episode: true, reward: true, rewardScale: true })
+  .extend({ maxTurns: intFrom(1) });
+export type TrainingEnv = z.output<typeof trainingEnvSchema>;
 
 /**
  * A run's env settings as one object, built once from its options: the actors' VecEnvs, the

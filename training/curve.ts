@@ -6,24 +6,35 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type * as vl from 'vega-lite';
+import { z } from 'zod';
 import { renderVegaLite } from '../support/vegaSvg.js';
 
 export const METRICS_FILE = 'metrics.jsonl';
 export const CURVE_FILE = 'curve.svg';
 
-interface EvaluationLine {
-  type: 'evaluation';
-  episodes: number;
-  iteration: number;
-  results: { opponent: string; players: number; winRate: number; low: number; high: number; games: number }[];
-}
+/** The metrics lines the curve reads (the other fields and lines are left alone). */
+const evaluationLine = z.looseObject({
+  type: z.literal('evaluation'),
+  episodes: z.number(),
+  results: z.array(
+    z.looseObject({ opponent: z.string(), players: z.int(), winRate: z.number(), low: z.number(), high: z.number(), games: z.int() }),
+  ),
+});
+const iterationLine = z.looseObject({
+  type: z.literal('iteration'),
+  episodes: z.number(),
+  phase: z.enum(['imitation', 'ppo']),
+  // null: a loss that was not a number (JSON has no NaN).
+  loss: z.number().nullable().optional(),
+  valueLoss: z.number().nullable().optional(),
+});
 
-interface IterationLine {
-  type: 'iteration';
-  episodes: number;
-  phase: 'imitation' | 'ppo';
-  loss: number;
-  valueLoss?: number;
+/** The lines a schema reads. */
+function linesOf<T>(lines: readonly Record<string, unknown>[], schema: z.ZodType<T>): T[] {
+  return lines.flatMap((line) => {
+    const parsed = schema.safeParse(line);
+    return parsed.success ? [parsed.data] : [];
+  });
 }
 
 /** The lines of metrics.jsonl (blank or unreadable lines, e.g. one cut by a kill, are skipped). */
@@ -44,7 +55,7 @@ export function readMetrics(dir: string): Record<string, unknown>[] {
 
 /** The Vega-Lite spec of the curve. */
 export function curveSpec(lines: readonly Record<string, unknown>[], title: string): vl.TopLevelSpec {
-  const winRates = (lines.filter((l) => l.type === 'evaluation') as unknown as EvaluationLine[]).flatMap((line) =>
+  const winRates = linesOf(lines, evaluationLine).flatMap((line) =>
     line.results.map((r) => ({
       episodes: line.episodes,
       matchup: r.players > 2 ? `vs ${r.players - 1} × ${r.opponent} (1 of ${r.players} seats)` : `vs ${r.opponent}, heads-up`,
@@ -54,14 +65,14 @@ export function curveSpec(lines: readonly Record<string, unknown>[], title: stri
       games: r.games,
     })),
   );
-  const losses = (lines.filter((l) => l.type === 'iteration') as unknown as IterationLine[])
+  const losses = linesOf(lines, iterationLine)
     .flatMap((line) => [
       {
         episodes: line.episodes,
         series: line.phase === 'imitation' ? 'imitation: cross-entropy + value error' : 'PPO: total loss',
-        value: line.loss,
+        value: line.loss ?? NaN,
       },
-      ...(line.valueLoss !== undefined ? [{ episodes: line.episodes, series: 'PPO: value error', value: line.valueLoss }] : []),
+      ...(line.valueLoss !== undefined ? [{ episodes: line.episodes, series: 'PPO: value error', value: line.valueLoss ?? NaN }] : []),
     ])
     .filter((row) => Number.isFinite(row.value));
   const last = Math.max(1, ...lines.map((l) => (typeof l.episodes === 'number' ? l.episodes : 0)));

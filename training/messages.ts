@@ -43,3 +43,10 @@ export type ActorMessage =
       stats: RolloutStats;
     }
   | { type: 'error'; actor: number; message: string };
+
+/** The learner's end of one actor: post messages, await replies in order. */
+export interface ActorChannel {
+  post(message: LearnerMessage): void;
+  next(): Promise<ActorMessage>;
+  close(): Promise<void>;
+}

@@ -1,21 +1,21 @@
 /**
- * The two ends of a run over Redis (redisTransport.ts): the learner's transport factory for
- * `yaniv train --redis URL`, and the actor host of `yaniv actor --redis URL`, which plays for the
- * run with W actors (worker threads, actor.ts), fetches each weights version once for all of them,
- * pauses while the stream holds more parts than the learner can use, and reports its rate.
+ * The Redis wiring of a run (redisTransport.ts): the learner's transport factory for
+ * `yaniv train --redis URL`, and `yaniv actor --redis URL`, which finds the run, starts W actors
+ * and hands them to the transport-neutral actor host (actorHost.ts) with the run's Redis link
+ * (wake-ups on each version, the backlog, the end), reporting its rate in the run's actors hash.
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import os from 'node:os';
+import type { Redis } from 'ioredis';
 import { ACTION_SPACE_VERSION } from '../env/gym/actionLayout.js';
 import { OBSERVATION_VERSION } from '../env/gym/observation.js';
 import type { BackendChoice } from '../nn/backendChoice.js';
-import type { PolicyValueConfig } from '../nn/networks.js';
-import { type ActorChannel, startInlineActor, startWorkerActor } from './actor.js';
-import type { ActorInit } from './messages.js';
+import { closeActors, startActors } from './actor.js';
+import { ActorHost, type ActorHostLink } from './actorHost.js';
+import type { ActorChannel, ActorInit } from './messages.js';
 import { TransportSetupError, connectRedis, redactUrl } from '../support/redis.js';
-import { RedisTransport, activeRuns, currentFormats, remoteRunSchema, runKeys, type RemoteRun } from './redisTransport.js';
-import type { RolloutSetup } from './rollout.js';
-import type { TransportFactory, WeightsHeader } from './transport.js';
+import { RedisTransport, activeRuns, currentFormats, parseJson, remoteRunSchema, runKeys, type RemoteRun } from './redisTransport.js';
+import type { TransportFactory } from './transport.js';
 
 /** Parts per batch: a batch of `rolloutSamples` decisions is gathered from this many parts (by one actor or many). */
 const PARTS_PER_BATCH = 4;
@@ -42,7 +42,7 @@ export function redisTransportFactory(url: string): TransportFactory {
   };
 }
 
-export interface ActorHostOptions {
+export interface RedisActorHostOptions {
   url: string;
   /** The run to join; null: the one active run. */
   run: string | null;
@@ -73,7 +73,7 @@ async function resolveRun(transportUrl: string, redis: RedisTransport['main'], r
 
 async function readRun(redis: RedisTransport['main'], run: string): Promise<RemoteRun> {
   const text = await redis.get(runKeys(run).config);
-  const parsed = remoteRunSchema.safeParse(text === null ? null : JSON.parse(text));
+  const parsed = remoteRunSchema.safeParse(text === null ? null : parseJson(text));
   if (!parsed.success) throw new TransportSetupError(`run ${run}: its config in Redis is unreadable`);
   const formats = currentFormats(OBSERVATION_VERSION, ACTION_SPACE_VERSION);
   if (JSON.stringify(parsed.data.formats) !== JSON.stringify(formats))
@@ -84,128 +84,70 @@ async function readRun(redis: RedisTransport['main'], run: string): Promise<Remo
 }
 
 /** Plays for a run until the learner finishes it or a stop is requested; returns the parts sent. */
-export async function runActorHost(options: ActorHostOptions): Promise<{ run: string; parts: number; finished: boolean }> {
+export async function runActorHost(options: RedisActorHostOptions): Promise<{ run: string; parts: number; finished: boolean }> {
   const main = await connectRedis(options.url, 'yaniv-actor');
   const subscriber = await connectRedis(options.url, 'yaniv-actor-versions');
-  const channels: ActorChannel[] = [];
+  let channels: ActorChannel[] = [];
   let heartbeat: NodeJS.Timeout | null = null;
   try {
     const run = await resolveRun(options.url, main, options.run);
     const config = await readRun(main, run);
     const transport = new RedisTransport(main, null, run, { log: (message) => options.log(message) });
-    const keys = transport.keys;
-    const host = `${os.hostname()}:${process.pid}`;
-
-    // Wake-ups: each new version (or the run's end) wakes the waiting actors.
-    let finished = false;
-    let waiting: (() => void)[] = [];
-    await subscriber.subscribe(keys.versions);
-    subscriber.on('message', (_channel: string, message: string) => {
-      if (message === 'finished') finished = true;
-      for (const wake of waiting.splice(0)) wake();
+    const link = await redisLink(transport, subscriber, config);
+    const count = Math.max(1, options.workers);
+    const inits = Array.from({ length: count }, (_, actor): ActorInit => {
+      const { network, teacher, setup } = config;
+      return { actor, backend: options.backend, network, teacher, setup: { ...setup, seed: randomInt(2 ** 31) } };
     });
-    const nextVersion = (ms: number) =>
+    channels = await startActors(inits, { inline: options.workers === 0, workerUrl: options.workerUrl });
+    const name = `${os.hostname()}:${process.pid}`;
+    const host = new ActorHost(channels, link, {
+      name,
+      log: (message) => options.log(message),
+      stopRequested: () => options.stopRequested(),
+    });
+    options.log(`actor host ${name}: ${count} actor(s) playing for run ${run}`);
+    const report = () =>
+      main
+        .hset(transport.keys.actors, name, JSON.stringify({ workers: count, decisionsPerSecond: host.decisionsPerSecond, at: Date.now() }))
+        .then(() => options.onStatus?.({ run, parts: host.parts, decisionsPerSecond: host.decisionsPerSecond, version: host.version }))
+        .catch(() => undefined);
+    heartbeat = setInterval(() => void report(), 2000);
+    await report();
+    await host.run();
+    await main.hdel(transport.keys.actors, name).catch(() => undefined);
+    return { run, parts: host.parts, finished: !options.stopRequested() };
+  } finally {
+    if (heartbeat) clearInterval(heartbeat);
+    await closeActors(channels);
+    subscriber.disconnect();
+    await main.quit().catch(() => undefined);
+  }
+}
+
+/** The run as an actor host reaches it over Redis: wake-ups on each new version (or the run's end) from the versions channel. */
+async function redisLink(transport: RedisTransport, subscriber: Redis, config: RemoteRun): Promise<ActorHostLink> {
+  const { keys, main } = transport;
+  let finished = false;
+  const waiting: (() => void)[] = [];
+  await subscriber.subscribe(keys.versions);
+  subscriber.on('message', (_channel: string, message: string) => {
+    if (message === 'finished') finished = true;
+    for (const wake of waiting.splice(0)) wake();
+  });
+  return {
+    weights: transport,
+    bus: transport,
+    partSamples: config.partSamples,
+    backlogged: async () => (await main.xlen(keys.stream)) >= config.maxBacklog,
+    finished: async () => finished || (await main.get(keys.alive)) === 'finished',
+    nextVersion: (ms) =>
       new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, ms);
         waiting.push(() => {
           clearTimeout(timer);
           resolve();
         });
-      });
-
-    const count = Math.max(1, options.workers);
-    const workerUrl = options.workerUrl ?? new URL('./actorWorker.js', import.meta.url);
-    for (let actor = 0; actor < count; actor++) {
-      const init: ActorInit = {
-        actor,
-        backend: options.backend,
-        network: config.network as unknown as PolicyValueConfig,
-        teacher: config.teacher,
-        setup: { ...(config.setup as unknown as Omit<RolloutSetup, 'seed'>), seed: randomInt(2 ** 31) },
-      };
-      channels.push(options.workers === 0 ? await startInlineActor(init) : await startWorkerActor(init, workerUrl));
-    }
-    options.log(`actor host ${host}: ${count} actor(s) playing for run ${run}`);
-
-    // Each version's weights are fetched once for every actor of this host.
-    const cache = new Map<number, Promise<Float32Array>>();
-    const weightsOf = (version: number) => {
-      let entry = cache.get(version);
-      if (entry === undefined) {
-        entry = transport.fetch(version);
-        entry.catch(() => cache.delete(version));
-        cache.set(version, entry);
-      }
-      return entry;
-    };
-    const started = performance.now();
-    let decisions = 0;
-    let parts = 0;
-    let version = -1;
-    const rate = () => decisions / Math.max(1e-3, (performance.now() - started) / 1000);
-    const report = () =>
-      main
-        .hset(keys.actors, host, JSON.stringify({ workers: count, decisionsPerSecond: rate(), at: Date.now() }))
-        .then(() => options.onStatus?.({ run, parts, decisionsPerSecond: rate(), version }))
-        .catch(() => undefined);
-    heartbeat = setInterval(() => void report(), 2000);
-    await report();
-
-    const done = async () => finished || options.stopRequested() || (await main.get(keys.alive)) === 'finished';
-    const play = async (channel: ActorChannel, index: number) => {
-      const state = { version: -1, league: new Set<number>(), batch: 0 };
-      while (!(await done())) {
-        const header = await transport.latest();
-        if (header === null || (await main.xlen(keys.stream)) >= config.maxBacklog) {
-          await nextVersion(1000);
-          continue;
-        }
-        for (const old of cache.keys()) if (old < header.version - 2 && !header.league.includes(old)) cache.delete(old);
-        try {
-          await sync(channel, state, header, weightsOf);
-        } catch (error) {
-          options.log(`weights ${header.version}: ${(error as Error).message}; trying again`);
-          await nextVersion(500);
-          continue;
-        }
-        channel.post({ type: 'collect', batch: state.batch++, samples: config.partSamples, mode: header.mode });
-        const reply = await channel.next();
-        if (reply.type !== 'trajectories') throw new Error(`actor ${index} sent ${reply.type} instead of trajectories`);
-        const { weightsVersion, mode, trajectories, stats } = reply;
-        await transport.put({ actor: `${host}/${index}`, weightsVersion, mode, trajectories, stats });
-        decisions += stats.decisions;
-        parts++;
-        version = Math.max(version, weightsVersion);
-      }
-    };
-    await Promise.all(channels.map((channel, index) => play(channel, index)));
-    await main.hdel(keys.actors, host).catch(() => undefined);
-    waiting = [];
-    return { run, parts, finished: !options.stopRequested() };
-  } finally {
-    if (heartbeat) clearInterval(heartbeat);
-    await Promise.all(channels.map((channel) => channel.close().catch(() => undefined)));
-    subscriber.disconnect();
-    await main.quit().catch(() => undefined);
-  }
-}
-
-/** Brings an actor to the header's weights and league (only what changed goes to it). */
-async function sync(
-  channel: ActorChannel,
-  state: { version: number; league: Set<number> },
-  header: WeightsHeader,
-  weightsOf: (version: number) => Promise<Float32Array>,
-): Promise<void> {
-  if (header.version === state.version) return;
-  const ids = new Set(header.league);
-  const add = await Promise.all(
-    header.league.filter((id) => !state.league.has(id)).map(async (id) => ({ id, weights: await weightsOf(id) })),
-  );
-  const weights = await weightsOf(header.version);
-  const remove = [...state.league].filter((id) => !ids.has(id));
-  if (add.length > 0 || remove.length > 0) channel.post({ type: 'league', add, remove });
-  channel.post({ type: 'weights', version: header.version, weights });
-  state.version = header.version;
-  state.league = ids;
+      }),
+  };
 }

@@ -20,7 +20,11 @@
 import os from 'node:os';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { parseEquityData } from '../agents/equity.js';
+import { PolicyValueConfigSchema } from '../nn/networks.js';
+import { trainingEnvSchema } from './config.js';
 import type { Snapshot } from './league.js';
+import type { RolloutSetup } from './rollout.js';
 import { SUMMED_STATS, TRAJECTORY_WIRE_FORMAT, decodeTrajectoryBatch, encodeTrajectoryBatch, unpackWire, wirePackr } from './trajectory.js';
 import type { TakeRequest, TakenParts, Transport, TrajectoryBus, TrajectoryPart, WeightStore, WeightsHeader } from './transport.js';
 
@@ -55,6 +59,23 @@ const statsSchema = z.strictObject({
   seconds: z.number(),
   outcomes: z.record(z.string(), z.strictObject({ games: z.int().min(0), wins: z.int().min(0) })),
 });
+/** The latest weights header (stored at `header`). */
+const weightsHeaderSchema = z.strictObject({
+  version: z.int().min(0),
+  mode: modeSchema,
+  league: z.array(z.int().min(0)),
+}) satisfies z.ZodType<WeightsHeader>;
+
+/** A transform's value, or its error as the issue. */
+function parsedOr<T>(ctx: z.RefinementCtx, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
+  }
+}
+
 const partSchema = z.strictObject({
   format: z.literal(PART_FORMAT),
   actor: z.string().min(1),
@@ -80,12 +101,27 @@ export function decodePart(bytes: Uint8Array): TrajectoryPart {
   return { actor, weightsVersion, mode, stats: stats, trajectories: decodeTrajectoryBatch(trajectories) };
 }
 
+/** A rollout's setup but its seed (each actor draws its own), as the run's config stores it. */
+const remoteSetupSchema = z.strictObject({
+  players: z.array(z.int().min(2)).min(1),
+  games: z.int().min(1),
+  env: trainingEnvSchema,
+  returnHorizon: z.enum(['round', 'game']),
+  opponents: z.array(z.strictObject({ spec: z.string(), weight: z.number() })),
+  equity: z
+    .array(z.unknown().transform((value, ctx) => parsedOr(ctx, () => parseEquityData(value, 'equity'))))
+    .readonly()
+    .nullable()
+    .optional(),
+  adviser: z.string().nullable().optional(),
+}) satisfies z.ZodType<Omit<RolloutSetup, 'seed'>>;
+
 /** What an actor needs to play for a run (stored at `config`). */
 export const remoteRunSchema = z.strictObject({
   formats: z.strictObject({ trajectories: z.string(), observation: z.string(), actionSpace: z.string() }),
   /** ActorInit's fields but the actor index and the backend (each actor's own). */
-  network: z.record(z.string(), z.unknown()),
-  setup: z.record(z.string(), z.unknown()),
+  network: PolicyValueConfigSchema,
+  setup: remoteSetupSchema,
   teacher: z.string().nullable(),
   /** Learner decisions per part. */
   partSamples: z.int().min(1),
@@ -93,6 +129,15 @@ export const remoteRunSchema = z.strictObject({
   maxBacklog: z.int().min(1),
 });
 export type RemoteRun = z.output<typeof remoteRunSchema>;
+
+/** Parsed JSON, or undefined for text that is not JSON (a schema then refuses it). */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
 
 export function currentFormats(observation: string, actionSpace: string): RemoteRun['formats'] {
   return { trajectories: TRAJECTORY_WIRE_FORMAT, observation, actionSpace };
@@ -207,7 +252,10 @@ export class RedisTransport implements Transport, TrajectoryBus, WeightStore {
 
   async latest(): Promise<WeightsHeader | null> {
     const text = await this.main.get(this.keys.header);
-    return text === null ? null : (JSON.parse(text) as WeightsHeader);
+    if (text === null) return null;
+    const parsed = weightsHeaderSchema.safeParse(parseJson(text));
+    if (!parsed.success) throw new Error(`the run's weights header in Redis is unreadable: ${parsed.error.issues[0].message}`);
+    return parsed.data;
   }
 
   async fetch(version: number): Promise<Float32Array> {

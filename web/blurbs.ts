@@ -60,3 +60,28 @@ export function presetBlurb(preset: { readonly name: string; readonly descriptio
   const line = lookup(PRESET_BLURBS, preset.name);
   return line === undefined ? preset.description : `${line}: ${facts.join('; ')}.`;
 }
+
+type WelcomeAgent = { readonly plays?: Readonly<Record<string, Readonly<Record<string, PlayedHere>>>> };
+interface PlayedHere {
+  readonly model: string;
+  readonly fit: 'trained' | 'nearest-size' | 'default';
+  readonly mismatch: string | null;
+}
+
+/**
+ * Which trained model a bot plays at the table being set up, for a player (welcome.agents[].plays:
+ * the server's own choice, agents/resolve.ts), or null for bots without a model.
+ */
+export function modelNote(agent: WelcomeAgent, preset: string, players: number, houseRules: boolean): string | null {
+  const played = agent.plays?.[preset]?.[String(players)];
+  if (!played) return null;
+  const name = played.model.replace(/^models\//, '');
+  const fit =
+    played.fit === 'trained'
+      ? `trained for ${preset} at ${players} seats`
+      : played.fit === 'nearest-size'
+        ? `trained for ${preset} at another table size: it may play below its best here`
+        : `trained for other rules or table sizes: it may play below its best here`;
+  const house = houseRules ? '; your house rules are new to it' : '';
+  return `plays the model “${name}” (${fit}${house})`;
+}

@@ -8,7 +8,7 @@ import type { TableInfo } from './game.js';
 import { html } from './html.js';
 import type { Outgoing } from './link.js';
 import { MAX_PLAYERS, MIN_PLAYERS, type Msg } from './protocol.js';
-import { agentBlurb, presetBlurb } from './blurbs.js';
+import { agentBlurb, modelNote, presetBlurb } from './blurbs.js';
 import { Difficulty, levelLabel, levelsAt } from './difficulty.js';
 import { type RuleField, type RuleValue, ruleFields, valueLabel } from './ruleOptions.js';
 import { labelOf } from './words.js';
@@ -153,7 +153,12 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
       <ul class="hint bot-blurbs">
         ${[...new Set(settings.bots)].map((name) => {
           const agent = welcome.agents.find((a) => a.name === name || (name.startsWith('level:') && a.name === 'level'));
-          return agent ? html`<li key=${name}><b>${name}</b>: ${agentBlurb(agent)}</li>` : null;
+          const note = agent ? modelNote(agent, settings.preset, players, Object.keys(settings.rules).length > 0) : null;
+          return agent
+            ? html`<li key=${name}>
+                <b>${name}</b>: ${agentBlurb(agent)}${note ? html` <span class="model-note">It ${note}.</span>` : null}
+              </li>`
+            : null;
         })}
       </ul>
     </fieldset>

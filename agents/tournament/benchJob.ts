@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ruleSelectionSchema } from '../../env/index.js';
 import type { MatchResult, SeatStats } from './match.js';
-import type { TournamentConfig } from './run.js';
+import type { TournamentConfig } from './tournamentConfig.js';
 import type { ScheduledGame } from './schedule.js';
 
 export const JOB_FORMAT = 'yaniv-bench-job/1';

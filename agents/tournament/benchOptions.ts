@@ -1,7 +1,7 @@
 /** The settings of a `yaniv bench` tournament, each with its default and description; its flags come from this schema. */
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { redisUrlSchema } from '../../support/redis.js';
+import { REDIS_ENV, redisUrlSchema } from '../../support/redis.js';
 import { EPISODE_MODES } from '../../env/gym/episode.js';
 import { MAX_PLAYERS, MIN_PLAYERS, RULE_SELECTION_FLAGS, ruleSelectionSchema } from '../../env/rules/rules.js';
 import { intFrom, oneOf } from '../../support/zod.js';
@@ -11,7 +11,7 @@ import { DEFAULT_MAX_TURNS } from './match.js';
 
 const MAX_WORKERS = 64;
 
-const redisUrl = redisUrlSchema('REDIS_URL');
+const redisUrl = redisUrlSchema();
 
 export const benchOptionsSchema = z.strictObject({
   agents: z
@@ -56,7 +56,7 @@ export const BENCH_FLAGS: FlagSpecs<typeof benchOptionsSchema.shape> = {
   json: { value: '<file>' },
   saveRecords: { value: '<dir>' },
   progress: { flag: '--no-progress', switch: true, description: 'Hide the progress bar.' },
-  redis: { value: '<url>', env: 'REDIS_URL' },
+  redis: { value: '<url>', env: REDIS_ENV },
   ...RULE_SELECTION_FLAGS,
   lineup: { value: '<list>' },
 };
@@ -73,7 +73,7 @@ export const workerOptionsSchema = z.strictObject({
 });
 
 export const WORKER_FLAGS: FlagSpecs<typeof workerOptionsSchema.shape> = {
-  redis: { value: '<url>', env: 'REDIS_URL' },
+  redis: { value: '<url>', env: REDIS_ENV },
   concurrency: { defaultText: 'the cores' },
   lockSeconds: { value: '<s>' },
 };

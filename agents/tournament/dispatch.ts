@@ -8,7 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import type { MatchResult } from './match.js';
 import { playScheduled } from './play.js';
-import type { TournamentConfig } from './run.js';
+import type { TournamentConfig } from './tournamentConfig.js';
 import type { ScheduledGame } from './schedule.js';
 
 export type ReportGame = (index: number, result: MatchResult) => void;

@@ -4,7 +4,7 @@ import type { Agent } from '../../env/gym/agent.js';
 import { resolveRules } from '../../env/index.js';
 import { createAgentFor } from '../resolve.js';
 import { type MatchResult, playMatch } from './match.js';
-import type { TournamentConfig } from './run.js';
+import type { TournamentConfig } from './tournamentConfig.js';
 import type { ScheduledGame } from './schedule.js';
 import { mixSeed } from '../../env/rules/random.js';
 

@@ -5,28 +5,13 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RuleChoice } from '../../env/index.js';
-import type { EpisodeMode } from '../../env/gym/episode.js';
 import { type GameDispatcher, threadDispatcher } from './dispatch.js';
 import type { MatchResult } from './match.js';
 import { type ScheduledGame, schedule } from './schedule.js';
 import { type PlayedGame, type TournamentSummary, summarize } from './stats.js';
+import type { TournamentConfig } from './tournamentConfig.js';
 
-/** The rules: a preset and overrides (`RuleChoice`), the same as every command's rule flags. */
-export interface TournamentConfig extends RuleChoice {
-  agents: string[];
-  games: number;
-  players: number;
-  seed: number;
-  episode: EpisodeMode;
-  /** Worker threads of the default dispatcher. */
-  workers: number;
-  /** Turns after which a game stops unfinished (default: playMatch's). */
-  maxTurns?: number;
-  saveRecords?: string;
-  /** One table named seat by seat (its agents among `agents`, `players` long), instead of every lineup of `agents`. */
-  lineup?: string[];
-}
+export type { TournamentConfig } from './tournamentConfig.js';
 
 export interface RunOptions {
   /** Called after each finished game with the count so far. */

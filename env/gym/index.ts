@@ -24,6 +24,7 @@ export {
 export * from './actionMask.js';
 export * from './actionMoves.js';
 export * from './observation.js';
+export * from './observationBounds.js';
 export * from './episode.js';
 export * from './yanivEnv.js';
 export * from './vecEnv.js';

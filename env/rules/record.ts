@@ -288,14 +288,15 @@ function roundResult(state: GameState): ReplayRound {
 
 // ---------------------------------------------------------------- writing
 
-export interface RecordJson {
+/** A record as JSON (a type, not an interface: it is a plain JSON object wherever one is expected). */
+export type RecordJson = {
   format: typeof RECORD_FORMAT;
   preset: string;
   rules: RuleOptionsInput;
   players: number;
   startTotals?: number[];
   rounds: RoundJson[];
-}
+};
 
 interface RoundJson {
   starter: number;

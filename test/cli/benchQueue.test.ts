@@ -40,7 +40,7 @@ describe.skipIf(!available)('yaniv bench through Redis', () => {
     const cases: [string[], RegExp][] = [
       [['worker', '--redis', 'redis://127.0.0.1:1'], /cannot reach Redis at redis:\/\/127\.0\.0\.1:1/],
       [['worker', '--redis', wrong], /refused the credentials: WRONGPASS/],
-      [['worker'], /--redis: a Redis URL is required \(or REDIS_URL\)/],
+      [['worker'], /--redis: a Redis URL is required \(or YANIV_REDIS\)/],
       [['worker', '--redis', 'localhost:6379'], /--redis: must be a redis:\/\/ or rediss:\/\/ URL/],
       [[...BENCH, '--redis', wrong], /refused the credentials: WRONGPASS/],
     ];

@@ -1,6 +1,6 @@
 // The `yaniv` command as real child processes, for the tests that start several (learners, actors,
 // bench workers): their output kept, every one still running killed by `killAll` after the tests,
-// and a caller's REDIS_URL kept out (the tests name their own Redis).
+// and a caller's YANIV_REDIS kept out (the tests name their own Redis).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,7 @@ export interface Child {
 
 function withoutRedisUrl(): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  delete env.REDIS_URL;
+  delete env.YANIV_REDIS;
   return env;
 }
 

@@ -57,7 +57,7 @@ describe.skipIf(!available)('training over Redis', () => {
       [['actor', '--redis', wrong], /refused the credentials: WRONGPASS/],
       [['actor', '--redis', server.url, '--run', 'nosuchrun'], /no run "nosuchrun"/],
       [['actor', '--redis', server.url], /no active run/],
-      [['actor'], /--redis URL \(or REDIS_URL\) is required/],
+      [['actor'], /--redis URL \(or YANIV_REDIS\) is required/],
       [['train', '--episodes', '2', '--out', path.join(folder, 'x'), '--redis', wrong, ...QUICK], /refused the credentials/],
     ];
     for (const [args, message] of cases) {

@@ -2,22 +2,20 @@
 // two in-process servers on one real redis-server (and, without Redis, on one shared memory
 // store). A client that reconnects to the other server resumes its table there and finishes the
 // very game one server alone would have played (same seed, same client choices: the same record);
-// two claims of one table at once: exactly one wins; drain hands tables over; a Redis restart
-// loses nothing.
+// drain hands tables over; a Redis restart loses nothing. The store's own contract (fencing,
+// claims, expiry, release) is test/serve/tableStoreContract.ts.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisServer, redisAvailable } from '../../scripts/redisServer.js';
 import type { Msg, RunningServer, ServerMessage, ServerOptionsInput } from '../../serve/index.js';
-import { RedisTableStore, tableKeys } from '../../serve/redisTableStore.js';
-import { MemoryTableStore, MemoryTables, type TableSnapshot } from '../../serve/tableStore.js';
-import { TestClient, chooser, playToEnd, startTestServer, until } from './helpers.js';
+import { tableKeys } from '../../serve/redisTableStore.js';
+import { MemoryTableStore, MemoryTables } from '../../serve/tableStore.js';
+import { TestClient, chooser, playToEnd, startTestServer } from './helpers.js';
 
 const available = redisAvailable();
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-const silent = pino({ level: 'silent' });
 const OPTIONS: ServerOptionsInput = { workers: 0, agents: ['strong', 'novice'], moveDeadlineMs: null };
 const SEATS = ['client', 'strong', 'novice'];
 /** Short games: the tests are about the handover, not the game. */
@@ -171,32 +169,6 @@ describe.skipIf(!available)('two servers sharing one redis-server', () => {
     await Promise.all([a.close(), b.close()]);
   });
 
-  it('two processes claiming one table at once: exactly one wins, and the loser of the claim writes nothing', async () => {
-    const stores = await Promise.all(
-      ['owner-a', 'owner-b', 'owner-c'].map((owner) => RedisTableStore.connect({ url: redis.url, owner, log: silent })),
-    );
-    const [a, b, c] = stores;
-    try {
-      const lost: string[] = [];
-      a.onLost((id) => lost.push(id));
-      const snapshot = sampleSnapshot('t-race');
-      expect(await a.put({ id: 't-race', fence: 1 }, snapshot)).toBe('ok');
-      for (let round = 0; round < 20; round++) {
-        const [seenB, seenC] = await Promise.all([b.load('t-race'), c.load('t-race')]);
-        expect(seenB?.fence).toBe(seenC?.fence);
-        const results = await Promise.all([b.claim('t-race', seenB?.fence ?? 0), c.claim('t-race', seenC?.fence ?? 0)]);
-        expect(results.map((r) => r.outcome).sort()).toEqual(['conflict', 'ok']);
-      }
-      // The first owner's next write is refused, whatever it sends, and it was told.
-      expect(await a.append({ id: 't-race', fence: 1 }, 0, [1352], null, Date.now() + 60_000)).toBe('lost');
-      expect(await a.put({ id: 't-race', fence: 1 }, snapshot)).toBe('lost');
-      await until(() => lost.length > 0, 'the claim notice');
-      expect(lost[0]).toBe('t-race');
-    } finally {
-      await Promise.all(stores.map((s) => s.close()));
-    }
-  });
-
   it('drain: the stopping process hands its table over and tells the client to reconnect; the game goes on elsewhere', async () => {
     const draining = await startTestServer({ ...OPTIONS, redis: redis.url });
     const reference = await referenceGame(41, 9);
@@ -279,25 +251,3 @@ describe.skipIf(!available)('two servers sharing one redis-server', () => {
     await b.close();
   });
 });
-
-function sampleSnapshot(id: string): TableSnapshot {
-  return {
-    settings: {
-      id,
-      token: 'tok',
-      preset: 'standard',
-      rules: {},
-      seats: [
-        { seat: 0, player: 'client' },
-        { seat: 1, player: 'bot', agent: 'strong' },
-      ],
-      seed: 1,
-      thinkMs: 0,
-      moveDeadlineMs: null,
-      maxTurns: 1000,
-    },
-    moves: [],
-    deadlineAt: null,
-    expireAt: Date.now() + 60_000,
-  };
-}

@@ -33,9 +33,9 @@ export function startTestServer(
 }
 
 /** Waits (bounded) until `condition` holds, checking every few milliseconds. */
-export async function until(condition: () => boolean, what: string, tries = 2000): Promise<void> {
+export async function until(condition: () => boolean | Promise<boolean>, what: string, tries = 2000): Promise<void> {
   for (let i = 0; i < tries; i++) {
-    if (condition()) return;
+    if (await condition()) return;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   throw new Error(`gave up waiting for ${what}`);

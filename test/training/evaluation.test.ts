@@ -1,4 +1,5 @@
 // The trainer's periodic evaluation plays under the run's rules (preset and overrides), not the defaults.
+import { trainingRecord } from '../agents/modelFixtures.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,7 +25,11 @@ beforeAll(async () => {
     hiddenUnits: [4],
     seed: 1,
   });
-  await saveNetwork(net, model, { observationVersion: OBSERVATION_VERSION, actionSpaceVersion: ACTION_SPACE_VERSION });
+  await saveNetwork(net, model, {
+    observationVersion: OBSERVATION_VERSION,
+    actionSpaceVersion: ACTION_SPACE_VERSION,
+    training: trainingRecord(),
+  });
   net.model.dispose();
 });
 

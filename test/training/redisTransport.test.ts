@@ -3,10 +3,11 @@
 // hands a consumer's own pending entries back).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis } from '../../support/redis.js';
-import { currentFormats, RedisTransport } from '../../training/redisTransport.js';
+import { RedisTransport } from '../../training/redisTransport.js';
 import { emptyRolloutStats, emptyTrajectoryBatch } from '../../training/trajectory.js';
 import type { TrajectoryPart } from '../../training/transport.js';
 import { RedisServer, redisAvailable } from '../../scripts/redisServer.js';
+import { SAMPLE_RUN } from './transportContract.js';
 
 const available = redisAvailable();
 let server: RedisServer;
@@ -18,7 +19,7 @@ const part = (actor: string, weightsVersion = 0): TrajectoryPart => ({
   trajectories: emptyTrajectoryBatch(3, false),
   stats: emptyRolloutStats(),
 });
-const RUN = { formats: currentFormats('obs', 'actions'), network: {}, setup: {}, teacher: null, partSamples: 3, maxBacklog: 10 };
+const RUN = SAMPLE_RUN;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(!available)('Redis trajectory bus', () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeAgents } from '../../agents/registry.js';
 import { PRESETS, PRESET_NAMES, ruleOptionsJsonSchema } from '../../env/index.js';
-import { agentBlurb, presetBlurb } from '../../web/blurbs.js';
+import { agentBlurb, modelNote, presetBlurb } from '../../web/blurbs.js';
 import { ruleFields } from '../../web/ruleOptions.js';
 import { labelOf, spaced } from '../../web/words.js';
 
@@ -38,5 +38,22 @@ describe('web/blurbs', () => {
     expect(labelOf('assafPenalty')).toBe('Assaf penalty');
     expect(spaced('othersZero')).toBe('others zero');
     expect(spaced('lastSurvivor')).toBe('last survivor');
+  });
+
+  it('says which trained model a bot plays at the table being set up, as the server resolves it', () => {
+    const plays = {
+      standard: {
+        '2': { model: 'models/standard', fit: 'trained', mismatch: null },
+        '5': { model: 'models/standard-34', fit: 'nearest-size', mismatch: 'plays 5 players (trained on 3, 4)' },
+      },
+      nepal: { '2': { model: 'models/standard', fit: 'default', mismatch: 'plays rules nepal (trained on standard)' } },
+    } as const;
+    expect(modelNote({ plays }, 'standard', 2, false)).toBe('plays the model “standard” (trained for standard at 2 seats)');
+    expect(modelNote({ plays }, 'standard', 5, false)).toMatch(
+      /“standard-34” \(trained for standard at another table size: it may play below its best here\)/,
+    );
+    expect(modelNote({ plays }, 'nepal', 2, true)).toMatch(/other rules or table sizes.*your house rules are new to it/);
+    expect(modelNote({}, 'standard', 2, false)).toBeNull();
+    for (const preset of Object.values(plays)) for (const played of Object.values(preset)) expect(played.model).not.toMatch(JARGON);
   });
 });

@@ -1,0 +1,123 @@
+"""Steps per second through the bridge, for ``npm run bench python`` (bench/python.ts).
+
+    python bridge_speed.py aec SECONDS PLAYERS        # PettingZoo's agent_iter loop on env(), random legal actions
+    python bridge_speed.py aec-raw SECONDS PLAYERS    # the same loop on raw_env (no PettingZoo wrappers)
+    python bridge_speed.py vector SECONDS PLAYERS N   # YanivVectorEnv(num_envs=N), a random legal action per game
+    python bridge_speed.py yaniv-rl SECONDS PLAYERS   # the RLCard-based yaniv-rl env, where it is installed
+
+Prints one JSON line: steps, wall seconds, and the CPU seconds of this Python process and of its
+node children (their sum is what a step costs, whatever else the machine is running).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+import time
+
+import numpy as np
+
+
+_children: list[int] = []
+_child_cpu: list[float] = []
+
+
+def _cpu_of(pid: int) -> float:
+    """User + system CPU seconds of a live process (Linux /proc)."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children_cpu() -> float:
+    try:
+        return sum(_cpu_of(pid) for pid in _children)
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
+def aec(seconds: float, players: int, wrapped: bool = True) -> int:
+    from yaniv_arena import yaniv_v0
+
+    rnd = random.Random(7)
+    steps = 0
+    with (yaniv_v0.env if wrapped else yaniv_v0.raw_env)(num_players=players) as env:
+        _children.append(env.unwrapped._bridge.pid)
+        env.reset(seed=1)
+        start = _children_cpu()
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            for agent in env.agent_iter():
+                observation, reward, terminated, truncated, info = env.last()
+                if terminated or truncated:
+                    action = None
+                else:
+                    legal = np.flatnonzero(observation["action_mask"])
+                    action = int(legal[rnd.randrange(len(legal))])
+                env.step(action)
+                steps += 1
+            env.reset()
+        _child_cpu.append(_children_cpu() - start)
+    return steps
+
+
+def vector(seconds: float, players: int, num: int) -> int:
+    from yaniv_arena.vector import YanivVectorEnv
+
+    rng = np.random.default_rng(7)
+    steps = 0
+    with YanivVectorEnv(num_envs=num, num_players=players, copy=False) as env:
+        _children.extend(worker.bridge.pid for worker in env._workers)
+        env.reset(seed=1)
+        start = _children_cpu()
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            ids, counts = env.legal_actions()
+            starts = np.cumsum(counts) - counts
+            env.step(ids[starts + (rng.random(num) * counts).astype(np.intp)])
+            steps += num
+        _child_cpu.append(_children_cpu() - start)
+    return steps
+
+
+def yaniv_rl(seconds: float, players: int) -> int:
+    try:
+        import rlcard  # yaniv-rl registers its "yaniv" env with RLCard when imported
+        import yaniv_rl  # noqa: F401
+    except ImportError:
+        print(json.dumps({"skipped": "yaniv-rl is not installed in python/.venv (it is not on PyPI)"}))
+        raise SystemExit(0)
+    env = rlcard.make("yaniv", config={"game_num_players": players, "seed": 1})
+    rnd = random.Random(7)
+    steps = 0
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        state, _ = env.reset()
+        while not env.is_over():
+            legal = list(state["legal_actions"])
+            state, _ = env.step(legal[rnd.randrange(len(legal))])
+            steps += 1
+    return steps
+
+
+def main() -> None:
+    kind, seconds, players = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
+    cpu, wall = time.process_time(), time.perf_counter()
+    if kind == "aec":
+        steps = aec(seconds, players)
+    elif kind == "aec-raw":
+        steps = aec(seconds, players, wrapped=False)
+    elif kind == "vector":
+        steps = vector(seconds, players, int(sys.argv[4]))
+    elif kind == "yaniv-rl":
+        steps = yaniv_rl(seconds, players)
+    else:
+        raise SystemExit(f"unknown measurement {kind!r}")
+    python_cpu = time.process_time() - cpu
+    node_cpu = sum(_child_cpu)
+    print(json.dumps({"steps": steps, "seconds": time.perf_counter() - wall, "cpuSeconds": python_cpu + node_cpu, "nodeCpuSeconds": node_cpu}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,154 @@
+// The bridge process through its real entry point: the handshake, bad frames answered with named
+// errors (the process goes on), and the state frames' layout against the env itself.
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ACTION_SPACE_VERSION } from '../../env/gym/actionLayout.js';
+import { OBSERVATION_SIZE, OBSERVATION_VERSION } from '../../env/gym/observation.js';
+import { YanivEnv } from '../../env/gym/yanivEnv.js';
+import { BRIDGE_PROTOCOL, KIND } from '../../bridge/protocol.js';
+
+const MAIN = fileURLToPath(new URL('../../dist/bridge/main.js', import.meta.url));
+const HELLO = { type: 'hello', protocol: BRIDGE_PROTOCOL, observation: OBSERVATION_VERSION, actions: ACTION_SPACE_VERSION };
+
+/** A bridge process and a reader of its reply frames, in order. */
+class Client {
+  private readonly child: ChildProcessWithoutNullStreams = spawn(process.execPath, [MAIN]);
+  private pending = Buffer.alloc(0);
+  private waiting: (() => void) | null = null;
+
+  constructor() {
+    this.child.stdout.on('data', (chunk: Buffer) => {
+      this.pending = Buffer.concat([this.pending, chunk]);
+      this.waiting?.();
+    });
+  }
+
+  send(body: Uint8Array): void {
+    const header = Buffer.alloc(4);
+    header.writeUInt32LE(body.length);
+    this.child.stdin.write(Buffer.concat([header, body]));
+  }
+
+  json(message: unknown): void {
+    this.send(Buffer.concat([Buffer.of(KIND.json), Buffer.from(JSON.stringify(message))]));
+  }
+
+  async reply(): Promise<Buffer> {
+    while (this.pending.length < 4 || this.pending.length < 4 + this.pending.readUInt32LE(0))
+      await new Promise<void>((resolve) => (this.waiting = resolve));
+    const length = this.pending.readUInt32LE(0);
+    const body = this.pending.subarray(4, 4 + length);
+    this.pending = this.pending.subarray(4 + length);
+    return body;
+  }
+
+  async replyJson(): Promise<Record<string, unknown>> {
+    const body = await this.reply();
+    expect(body[0]).toBe(KIND.json);
+    return JSON.parse(body.subarray(1).toString()) as Record<string, unknown>;
+  }
+
+  close(): Promise<number | null> {
+    return new Promise((resolve) => {
+      this.child.once('exit', (code) => resolve(code));
+      this.child.stdin.end();
+    });
+  }
+}
+
+let client: Client;
+afterEach(async () => {
+  await client.close();
+});
+
+describe('the bridge', () => {
+  it('refuses a version mismatch naming both sides, then takes a good hello', async () => {
+    client = new Client();
+    client.json({ ...HELLO, actions: 'yaniv-actions/0' });
+    expect(await client.replyJson()).toEqual({
+      type: 'error',
+      kind: 'version',
+      message: `version mismatch: the client speaks actions yaniv-actions/0, this bridge speaks ${ACTION_SPACE_VERSION}`,
+    });
+    client.json(HELLO);
+    expect(await client.replyJson()).toMatchObject({ type: 'hello', observationSize: OBSERVATION_SIZE, protocol: BRIDGE_PROTOCOL });
+  });
+
+  it('answers bad frames with named errors and goes on', async () => {
+    client = new Client();
+    const cases: [unknown, string, RegExp][] = [
+      [Buffer.of(KIND.reset, 1, 0, 0, 0, 0, 0, 0), 'state', /make a session first/],
+      [{ type: 'make', kind: 'aec', env: { players: 2 } }, 'state', /say hello first/],
+      [Buffer.from('Jnot json'), 'protocol', /does not parse/],
+      [{ type: 'launch' }, 'protocol', /request field "type"/],
+      [Buffer.of(0x21), 'state', /make a session first/],
+    ];
+    for (const [frame, kind, message] of cases) {
+      if (frame instanceof Uint8Array) client.send(frame);
+      else client.json(frame);
+      const reply = await client.replyJson();
+      expect(reply).toMatchObject({ type: 'error', kind });
+      expect(reply.message).toMatch(message);
+    }
+    client.json(HELLO);
+    await client.replyJson();
+    client.json({ type: 'make', kind: 'aec', env: { players: 2, rules: { handSize: 12 } } });
+    expect(await client.replyJson()).toMatchObject({ kind: 'options', message: expect.stringMatching(/handSize/) });
+    client.json({ type: 'make', kind: 'aec', env: { players: 2 } });
+    expect(await client.replyJson()).toMatchObject({ type: 'made', players: 2 });
+    client.send(Buffer.of(KIND.reset, 1, 0));
+    expect(await client.replyJson()).toMatchObject({ kind: 'protocol', message: expect.stringMatching(/8 bytes/) });
+    client.send(Buffer.of(0x21));
+    expect(await client.replyJson()).toMatchObject({ kind: 'protocol', message: 'unknown frame kind 33' });
+  });
+
+  it("sends the AEC env's own observation, rewards and legal ids", async () => {
+    client = new Client();
+    client.json(HELLO);
+    await client.replyJson();
+    client.json({ type: 'make', kind: 'aec', env: { players: 3 } });
+    await client.replyJson();
+    const env = new YanivEnv({ players: 3, history: false });
+    let { observation, info } = env.reset({ seed: 9 });
+    const reset = Buffer.alloc(8);
+    reset.writeUInt8(KIND.reset, 0);
+    reset.writeUInt8(1, 1);
+    reset.writeInt32LE(9, 4);
+    client.send(reset);
+    for (let step = 0; step < 40; step++) {
+      const body = await client.reply();
+      expect(body[0]).toBe(KIND.aec);
+      expect(body.readInt8(2)).toBe(info.currentPlayer);
+      expect(body.readUInt16LE(4)).toBe(info.legalCount);
+      const obsAt = 8 + 4 * 3;
+      expect(body.subarray(obsAt, obsAt + 4 * OBSERVATION_SIZE)).toEqual(
+        Buffer.from(observation.buffer, observation.byteOffset, observation.byteLength),
+      );
+      const ids = body.subarray(obsAt + 4 * OBSERVATION_SIZE);
+      expect(Array.from({ length: ids.length / 2 }, (_, i) => ids.readInt16LE(2 * i))).toEqual(
+        Array.from(info.legalIds.subarray(0, info.legalCount)),
+      );
+      const action = info.legalIds[step % info.legalCount];
+      const frame = Buffer.alloc(8);
+      frame.writeUInt8(KIND.step, 0);
+      frame.writeInt32LE(action, 4);
+      client.send(frame);
+      ({ observation, info } = env.step(action));
+    }
+    const illegal = Buffer.alloc(8);
+    illegal.writeUInt8(KIND.step, 0);
+    illegal.writeInt32LE(5000, 4);
+    await client.reply();
+    client.send(illegal);
+    expect(await client.replyJson()).toMatchObject({ kind: 'illegal', message: expect.stringMatching(/5000 is not an action id/) });
+  });
+
+  it('ends when its input ends', async () => {
+    client = new Client();
+    client.json(HELLO);
+    await client.replyJson();
+    expect(await client.close()).toBe(0);
+    client = new Client();
+  });
+});
