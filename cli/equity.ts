@@ -8,7 +8,7 @@ import { createAgent } from '../agents/registry.js';
 import { solveEquityData } from '../agents/equity.js';
 import { fitSeatPredictor } from '../agents/equityFit.js';
 import { measureRoundModel, measureSeatStates, playFromSpot } from '../agents/equityModel.js';
-import { EQUITY_FORMAT, type EquityData, type GameEquity, type SeatsEquityData, seatEquities } from '../env/gym/equity.js';
+import { EQUITY_FORMAT, type EquityData, type GameEquity, type SeatsEquityData, checkSolvable, seatEquities } from '../env/gym/equity.js';
 import type { Agent } from '../env/gym/agent.js';
 import { mixSeed } from '../env/rules/random.js';
 import { type RuleChoice, resolveRules } from '../env/rules/rules.js';
@@ -139,6 +139,8 @@ export function equityCommand(): Command {
       const seed = wholeNumber('--seed', flags.seed, 0);
       const check = wholeNumber('--check', flags.check, 0);
       const choice = readRuleSelection(flags, players);
+      // Refused before any round is simulated, not after.
+      if (players === 2) checkSolvable(resolveRules({ ...choice, players }));
       const agents = await Promise.all(Array.from({ length: players }, () => createAgent(flags.agent)));
       const started = Date.now();
       const data = players === 2 ? measureHeadsUp(flags, choice, agents, seed) : measureSeats(flags, choice, agents, seed);

@@ -160,12 +160,17 @@ export type HyperParametersInput = z.input<typeof hyperParametersSchema>;
 export const DEFAULT_HYPER_PARAMETERS: HyperParameters = hyperParametersSchema.parse({});
 
 /** The run's own settings (the flags of the issue), beside the hyper-parameters. */
+/** The table-size list's one message, whichever entry is wrong: it is a list, so say so. */
+const tableSizes = `must be table sizes from ${MIN_PLAYERS} to ${MAX_PLAYERS}, one or a list like 2,4`;
+
 export const runOptionsSchema = z.strictObject({
   episodes: positiveInt('episodes').describe(
     "Episodes to play in all (a game each, or a round each with --episode round); with --resume, the new total including those already played (default: the run's own).",
   ),
   players: z
-    .array(intFrom(MIN_PLAYERS, MAX_PLAYERS), { error: `must be table sizes from ${MIN_PLAYERS} to ${MAX_PLAYERS}` })
+    .array(z.int({ error: tableSizes }).min(MIN_PLAYERS, { error: tableSizes }).max(MAX_PLAYERS, { error: tableSizes }), {
+      error: tableSizes,
+    })
     .min(1)
     .default([2])
     .describe('Table sizes, e.g. 2 or 2,4 (the games are split evenly between them; one network plays all of them).'),

@@ -148,8 +148,8 @@ function checkTotal(total: number, name: string): void {
   if (!Number.isInteger(total) || total < 0) throw new EquityError(`${name} total must be a whole number ≥ 0 (got ${total})`);
 }
 
-/** The heads-up rules the recursion handles: the game ends with the first seat over the limit. */
-function checkSolvable(rules: Rules): void {
+/** The heads-up rules the recursion handles: the game ends with the first seat over the limit; throws EquityError naming the rule. */
+export function checkSolvable(rules: Rules): void {
   if (rules.gameEnd === 'yanivCount')
     throw new EquityError('game equity is not defined for gameEnd "yanivCount" (it ends on calls, not totals)');
   if (rules.milestoneRobbery) throw new EquityError('game equity does not model milestoneRobbery');

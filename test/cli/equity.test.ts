@@ -43,4 +43,11 @@ describe('yaniv equity', () => {
     expect(code).not.toBe(0);
     expect(stderr).toMatch(/--players must be a whole number 2\.\.8/);
   });
+
+  it('refuses heads-up rules the equity does not model before simulating a round', () => {
+    const { code, stdout, stderr } = run('--players', '2', '--rounds', '40000', '--rule', 'milestoneRobbery=true');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/game equity does not model milestoneRobbery/);
+    expect(stdout).not.toMatch(/rounds of strong/);
+  });
 });

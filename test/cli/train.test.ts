@@ -207,7 +207,7 @@ describe('yaniv train', () => {
       [['--episodes', '4', '--hidden-units', '8,x'], /--hidden-units/],
       [['--episodes', '4', '--target-kl', 'none', '--actor-lag', '2'], /--actor-lag: must be 0 or 1/],
       [['--episodes', 'many'], /--episodes/],
-      [['--episodes', '4', '--players', '2,9'], /--players/],
+      [['--episodes', '4', '--players', '2,9'], /--players: must be table sizes from 2 to 8, one or a list like 2,4 \(got "2,9"\)/],
       [['--episodes', '4', '--opponents', 'wizard=1'], /unknown agent "wizard"/],
       [['--episodes', '4', '--rules', 'klingon'], /unknown preset "klingon"/],
       [['--episodes', '4', '--reward', 'points'], /--reward: must be one of/],
