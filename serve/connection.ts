@@ -331,7 +331,7 @@ export class Connection implements TableOwner {
     const previous = table.owner;
     if (previous && previous !== this) previous.tableClosed(table, 'resumed_elsewhere');
     this.keep(table);
-    this.log.info({ event: 'table_resumed', table: table.id, counter: table.game.counter }, 'table resumed');
+    this.log.warn({ event: 'table_resumed', table: table.id, counter: table.game.counter }, 'table resumed');
     table.afterWrites(() => this.send({ type: 'resumed', id: message.id, ...this.tableInfo(table), counter: table.game.counter }));
     table.attach(this);
   }

@@ -8,15 +8,27 @@ import type { Logger } from 'pino';
 import { StaticSite, serveStatic } from './static.js';
 import type { TableStore } from './tableStore.js';
 
-/** What `GET /health` answers. */
+/**
+ * What `GET /health` answers: `ok` (200); `degraded` (503: the table store cannot be reached, so
+ * tables go on from memory and cannot move to another process); `shutting_down` (503: draining).
+ */
 export interface Health {
-  readonly status: 'ok' | 'shutting_down';
+  readonly status: 'ok' | 'degraded' | 'shutting_down';
   readonly store: TableStore['kind'];
+  /** Whether the table store can be reached now. */
+  readonly storeAvailable: boolean;
+  /** Stopping: no new tables, the held ones handed over. */
+  readonly draining: boolean;
+  /** Per served agent, the published model version it serves (null: the model it started with). */
+  readonly models: Record<string, number | null>;
   readonly version: string;
   readonly protocol: number;
   /** Seconds since the server started. */
   readonly uptime: number;
+  /** Tables in play: a game not over with a client connected (finished and abandoned ones not counted). */
   readonly tables: number;
+  /** Every table held in memory (finished or abandoned ones until they expire included). */
+  readonly tablesHeld: number;
   readonly connections: number;
 }
 

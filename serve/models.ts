@@ -173,13 +173,18 @@ export class ModelVersions {
       const served = await this.load(agent, version);
       if ((this.latest.get(agent)?.version ?? 0) >= version) return;
       this.latest.set(agent, served);
-      this.log.info({ event: 'model_adopted', agent, version }, `serving ${agent} version ${version} to new tables`);
+      this.log.warn({ event: 'model_adopted', agent, version }, `serving ${agent} version ${version} to new tables`);
     } catch (error) {
       this.log.error(
         { event: 'model_refused', agent, version, err: (error as Error).message },
         `model version ${version} of ${agent} refused: the version before it keeps serving`,
       );
     }
+  }
+
+  /** Per served agent, the published version it serves (null: the model it started with). */
+  versions(): Record<string, number | null> {
+    return Object.fromEntries(this.agents.map((agent) => [agent, this.versionFor(agent)]));
   }
 
   /** The version new tables of this agent play (null: the model the server started with). */

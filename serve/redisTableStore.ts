@@ -134,13 +134,17 @@ export class RedisTableStore implements TableStore {
     redis.on('ready', () => {
       if (!this.down) return;
       this.down = false;
-      options.log.info({ event: 'store_back', url: redactUrl(options.url) }, 'the table store (Redis) is back');
+      options.log.warn({ event: 'store_back', url: redactUrl(options.url) }, 'the table store (Redis) is back');
       for (const listener of this.backListeners) listener();
     });
     subscriber.on('message', (_channel: string, message: string) => {
       const [id, fence] = message.split(' ');
       for (const listener of this.lostListeners) listener(id, Number(fence));
     });
+  }
+
+  get available(): boolean {
+    return !this.down;
   }
 
   /** Connects (both the command and the subscriber connection); throws TransportSetupError naming the problem. */

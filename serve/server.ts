@@ -77,12 +77,16 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
   const started = Date.now();
   const version = serverVersion();
   const http = createHttpServer(packageRoot(), log, () => ({
-    status: shuttingDown ? 'shutting_down' : 'ok',
+    status: shuttingDown ? 'shutting_down' : store.available ? 'ok' : 'degraded',
     store: store.kind,
+    storeAvailable: store.available,
+    draining: shuttingDown,
     version,
     protocol: PROTOCOL_VERSION,
+    models: models.versions(),
     uptime: Math.round((Date.now() - started) / 1000),
-    tables: tables.size,
+    tables: tables.live,
+    tablesHeld: tables.size,
     connections: sockets.size,
   }));
   http.on('upgrade', (req, socket, head) => sockets.upgrade(req, socket, head));
@@ -103,7 +107,6 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
   async function close(): Promise<void> {
     shuttingDown = true;
     clearInterval(sweeper);
-    const httpClosed = new Promise<void>((resolve) => http.close(() => resolve()));
     const cutOff = new Promise<void>((resolve) => setTimeout(resolve, options.shutdownMs).unref());
     await sockets.close({
       shared: store.shared,
@@ -112,6 +115,8 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
       cutOff,
       retryMs: RECONNECT_RETRY_MS,
     });
+    // Listening until the tables are handed over: /health answers 503 (draining) meanwhile.
+    const httpClosed = new Promise<void>((resolve) => http.close(() => resolve()));
     http.closeAllConnections();
     tables.closeAll();
     slow.close();

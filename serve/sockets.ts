@@ -114,7 +114,7 @@ export class Sockets {
     if (how.shared) {
       await Promise.race([how.handOver(), cutOff]);
       for (const connection of open) connection.drained(how.retryMs);
-      this.log.info({ event: 'drained', tables: how.tables(), connections: open.length }, 'tables handed over; clients told to reconnect');
+      this.log.warn({ event: 'drained', tables: how.tables(), connections: open.length }, 'tables handed over; clients told to reconnect');
       await Promise.race([Promise.all(open.map((c) => c.close(CLOSE.serviceRestart, 'server restarting: reconnect and resume'))), cutOff]);
     } else {
       for (const connection of open) connection.shutdown();

@@ -17,6 +17,7 @@ import type { DecideResult } from './decide.js';
 import { ProtocolError } from './errors.js';
 import type { Msg, ServerMessage } from './protocol.js';
 import { type StepReport, TableGame } from './tableGame.js';
+import type { UnwrittenLog } from './unwrittenLog.js';
 import { TableJournal } from './tableJournal.js';
 import type { TableSettings } from './tableRecord.js';
 import type { Claim, TableSnapshot, TableStore } from './tableStore.js';
@@ -46,6 +47,8 @@ export interface TableServices {
   readonly idleMs: number;
   /** The store refused a write: another process took the table over. */
   lost(table: Table): void;
+  /** Where writes the store did not take are summarised (one line per window for every table). */
+  readonly unwritten?: UnwrittenLog;
 }
 
 export class Table {
@@ -78,7 +81,11 @@ export class Table {
       maxTurns: settings.maxTurns,
     });
     this.lastActivity = services.now();
-    this.journal = new TableJournal(this, { log: services.log, lost: () => this.services.lost(this) });
+    this.journal = new TableJournal(this, {
+      log: services.log,
+      ...(services.unwritten ? { unwritten: services.unwritten } : {}),
+      lost: () => this.services.lost(this),
+    });
   }
 
   /** A table rebuilt from a store: its steps replayed (they are deterministic), not yet playing. */

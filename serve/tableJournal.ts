@@ -8,6 +8,7 @@
  */
 import type { Logger } from 'pino';
 import type { Claim, TableSnapshot, TableStore, WriteOutcome, Written } from './tableStore.js';
+import { UnwrittenLog } from './unwrittenLog.js';
 
 /** What the journal reads of its table. */
 export interface JournaledTable {
@@ -22,6 +23,8 @@ export interface JournaledTable {
 
 export interface JournalHooks {
   readonly log: Logger;
+  /** Where a write the store did not take is logged (one summary per window); absent: a line each. */
+  readonly unwritten?: UnwrittenLog;
   /** The store refused a write: another process took the table over. */
   lost(): void;
 }
@@ -41,11 +44,17 @@ export class TableJournal {
   private outbox: AfterWrite[] = [];
   private tail: Promise<void> | null = null;
   private commitQueued = false;
+  private ownUnwritten: UnwrittenLog | null = null;
 
   constructor(
     private readonly table: JournaledTable,
     private readonly hooks: JournalHooks,
   ) {}
+
+  /** The server's summary of refused writes, else one of this table's own. */
+  private unwrittenLog(): UnwrittenLog {
+    return (this.ownUnwritten ??= this.hooks.unwritten ?? new UnwrittenLog(this.hooks.log));
+  }
 
   /** This process's claim on the table in a shared store, or null. */
   get claim(): Claim | null {
@@ -146,11 +155,7 @@ export class TableJournal {
       return false;
     }
     if (outcome === 'missing' || outcome === 'unavailable') {
-      if (this.stored)
-        this.hooks.log.warn(
-          { event: 'table_unwritten', table: this.table.id, counter: this.table.game.counter, outcome },
-          'the table store did not take a write: the table goes on from memory and is written whole once the store is back',
-        );
+      if (this.stored) this.unwrittenLog().record(this.table.id, this.table.game.counter, outcome);
       this.stored = false;
       if (outcome === 'missing') this.changed();
     }

@@ -65,6 +65,8 @@ export interface TableStore {
   readonly kind: 'memory' | 'redis';
   /** Whether other processes share the store (a resume may find a table this process does not hold). */
   readonly shared: boolean;
+  /** Whether the store can be reached now (false during an outage: `/health` answers degraded). */
+  readonly available: boolean;
   /** Writes a table whole (a new table: fence 1; or again after the store was unreachable or lost it). */
   put(claim: Claim, snapshot: TableSnapshot): Written;
   /** Adds the ids played from counter `from` on. */
@@ -106,6 +108,7 @@ export class MemoryTables {
 export class MemoryTableStore implements TableStore {
   readonly kind = 'memory';
   readonly shared: boolean;
+  readonly available = true;
   private readonly tables: MemoryTables;
   private readonly lostListeners: ((id: string, fence: number) => void)[] = [];
   private readonly onClaim = (id: string, fence: number, by: MemoryTableStore) => {

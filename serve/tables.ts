@@ -9,6 +9,7 @@ import { sameSecret } from '../support/secret.js';
 import { ProtocolError } from './errors.js';
 import { Table, type TableServices, movingError } from './table.js';
 import { TableRecordError, type TableSettings } from './tableRecord.js';
+import { UnwrittenLog } from './unwrittenLog.js';
 import { MemoryTableStore, StoreUnavailableError, type TableStore } from './tableStore.js';
 
 export class TableRegistry {
@@ -16,6 +17,7 @@ export class TableRegistry {
   /** Claims in progress, so that two resumes of one table on this process share one. */
   private readonly claiming = new Map<string, Promise<Table>>();
   private readonly services: TableServices;
+  private readonly unwritten: UnwrittenLog;
 
   constructor(
     private readonly maxTables: number,
@@ -24,7 +26,12 @@ export class TableRegistry {
     /** Behind nginx (serve/ring.ts): only ids its consistent hash routes to this process. */
     private readonly ownsId: ((id: string) => boolean) | null = null,
   ) {
-    this.services = { ...services, lost: (table) => this.lose(table, 'a write found the table claimed elsewhere') };
+    this.unwritten = services.unwritten ?? new UnwrittenLog(services.log);
+    this.services = {
+      ...services,
+      unwritten: this.unwritten,
+      lost: (table) => this.lose(table, 'a write found the table claimed elsewhere'),
+    };
     store.onLost((id, fence) => {
       const table = this.tables.get(id);
       const claim = table?.claim;
@@ -35,8 +42,16 @@ export class TableRegistry {
     });
   }
 
+  /** Every table held here, finished or without a client included. */
   get size(): number {
     return this.tables.size;
+  }
+
+  /** The tables in play: a game not over, a client connected to it (not finished, not abandoned). */
+  get live(): number {
+    let live = 0;
+    for (const table of this.tables.values()) if (!table.closed && !table.game.over && table.owner !== null) live++;
+    return live;
   }
 
   private checkRoom(): void {
@@ -147,6 +162,7 @@ export class TableRegistry {
   closeAll(): void {
     for (const table of this.tables.values()) table.close();
     this.tables.clear();
+    this.unwritten.close();
   }
 }
 

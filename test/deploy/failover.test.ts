@@ -114,7 +114,7 @@ describe.runIf(available)('behind nginx with the tables in Redis', () => {
     until(
       () => list.every((p) => p.created !== undefined && p.frames.some((m) => m.type === 'state' && m.counter >= counter)),
       'every game under way',
-      12_000,
+      45_000,
     );
 
   async function checkGames(list: ClusterPlayer[], overs: Msg<'game_over'>[], cli: number): Promise<void> {
@@ -176,12 +176,12 @@ describe.runIf(available)('behind nginx with the tables in Redis', () => {
           (p, i) => p.frames.some((m) => m.type === 'state' && m.counter > reached[i] + 2) || p.frames.some((m) => m.type === 'game_over'),
         ),
       'games going on without Redis',
-      12_000,
+      45_000,
     );
     redis.launch();
     // Once the processes are connected again they write their tables whole: wait until Redis holds them.
     const open = () => list.filter((p) => !p.frames.some((m) => m.type === 'game_over')).length;
-    await until(() => redisKeys(redis) >= open(), 'the tables written again', 12_000);
+    await until(() => redisKeys(redis) >= open(), 'the tables written again', 45_000);
     // The process to kill: the one with the most games still going (they end at their own pace).
     const going = (server: ServeProcess) =>
       list.filter((p) => !p.frames.some((m) => m.type === 'game_over') && ring.owner(p.created.table) === server.address);

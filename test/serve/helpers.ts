@@ -32,13 +32,18 @@ export function startTestServer(
   return startServer({ host: '127.0.0.1', port: 0, workers: 1, heartbeatMs: 60_000, ...options }, { logger, ...start });
 }
 
-/** Waits (bounded) until `condition` holds, checking every few milliseconds. */
-export async function until(condition: () => boolean | Promise<boolean>, what: string, tries = 2000): Promise<void> {
-  for (let i = 0; i < tries; i++) {
+/**
+ * Waits until `condition` holds, checking every few milliseconds; after `timeoutMs` of wall time
+ * (not a number of tries: a loaded machine checks less often) it fails naming what it waited for.
+ * The default leaves the error room to show before the test's own 60 s timeout.
+ */
+export async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
     if (await condition()) return;
+    if (Date.now() >= deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-  throw new Error(`gave up waiting for ${what}`);
 }
 
 type Waiter = { test: (m: ServerMessage) => boolean; resolve: (m: ServerMessage) => void; reject: (e: Error) => void };

@@ -113,7 +113,7 @@ describe('garbage', () => {
           client.sendRaw(typeof data === 'string' ? data : Buffer.from(data), binary);
         }
       }
-      await until(() => client.frames.filter(isReply).length >= repliesBefore + runs, `${runs} replies`, 20_000);
+      await until(() => client.frames.filter(isReply).length >= repliesBefore + runs, `${runs} replies`, 45_000);
       // Some mutated messages are valid (a table may even be created); every message was answered once.
       expect(client.frames.filter(isReply).length).toBe(repliesBefore + runs);
       expect(client.frames.filter((m) => m.type === 'error').every((m) => m.type === 'error' && m.code !== 'internal')).toBe(true);

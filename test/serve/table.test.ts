@@ -64,7 +64,7 @@ describe('a table bound to a shared store', () => {
     };
     table.bind(store, { id: 't-slow', fence: 1 }, false);
     table.start();
-    await until(() => over, 'the game over', 20_000);
+    await until(() => over, 'the game over', 45_000);
     table.close();
     expect(shown.length).toBeGreaterThan(20);
     for (const { counter, stored } of shown) expect(stored, `a message at counter ${counter}`).toBeGreaterThanOrEqual(counter);
