@@ -110,24 +110,7 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
         )}
       </select>
     </label>
-    <fieldset>
-      <legend>Bots</legend>
-      ${settings.bots.map(
-        (bot, i) =>
-          html`<label class="row" key=${i}
-            >Seat ${i + 2}
-            <select name=${`seat-${i + 2}`} value=${bot} onChange=${(e: Event) => setBot(i, (e.target as HTMLSelectElement).value)}>
-              ${welcome.agents.map((a) => html`<option key=${a.name} value=${a.name} title=${agentBlurb(a)}>${a.name}</option>`)}
-            </select>
-          </label>`,
-      )}
-      <ul class="hint bot-blurbs">
-        ${[...new Set(settings.bots)].map((name) => {
-          const agent = welcome.agents.find((a) => a.name === name);
-          return agent ? html`<li key=${name}><b>${name}</b>: ${agentBlurb(agent)}</li>` : null;
-        })}
-      </ul>
-    </fieldset>
+    <${BotSeats} agents=${welcome.agents} bots=${settings.bots} onChange=${setBot} />
     <label class="row"
       >Bot pace
       <select
@@ -138,27 +121,72 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
         ${BOT_PACES.map((p) => html`<option key=${p.label} value=${String(p.thinkMs)}>${p.label}</option>`)}
       </select>
     </label>
-    <details class="house-rules">
-      <summary>House rules${Object.keys(settings.rules).length > 0 ? ` (${Object.keys(settings.rules).length} changed)` : ''}</summary>
-      ${fields.map((field) => html`<${RuleInput} key=${field.name} field=${field} value=${valueOf(settings.rules, field)} onChange=${setRule} />`)}
-      <label class="row"
-        >Seed
-        <input
-          name="seed"
-          type="number"
-          inputmode="numeric"
-          placeholder="random"
-          value=${settings.seed === null ? '' : String(settings.seed)}
-          onInput=${(e: Event) => {
-            const text = (e.target as HTMLInputElement).value.trim();
-            update({ seed: text === '' ? null : Number(text) });
-          }}
-        />
-      </label>
-    </details>
+    <${HouseRules} fields=${fields} settings=${settings} onRule=${setRule} onSeed=${(seed: number | null) => update({ seed })} />
     <button type="submit" class="primary" disabled=${busy}>Deal</button>
     <${Details} welcome=${welcome} preset=${preset} />
   </form>`;
+}
+
+/** The bot of each seat after the client's, with a word on each bot chosen. */
+function BotSeats({
+  agents,
+  bots,
+  onChange,
+}: {
+  readonly agents: Msg<'welcome'>['agents'];
+  readonly bots: readonly string[];
+  readonly onChange: (index: number, agent: string) => void;
+}) {
+  return html`<fieldset>
+    <legend>Bots</legend>
+    ${bots.map(
+      (bot, i) =>
+        html`<label class="row" key=${i}
+          >Seat ${i + 2}
+          <select name=${`seat-${i + 2}`} value=${bot} onChange=${(e: Event) => onChange(i, (e.target as HTMLSelectElement).value)}>
+            ${agents.map((a) => html`<option key=${a.name} value=${a.name} title=${agentBlurb(a)}>${a.name}</option>`)}
+          </select>
+        </label>`,
+    )}
+    <ul class="hint bot-blurbs">
+      ${[...new Set(bots)].map((name) => {
+        const agent = agents.find((a) => a.name === name);
+        return agent ? html`<li key=${name}><b>${name}</b>: ${agentBlurb(agent)}</li>` : null;
+      })}
+    </ul>
+  </fieldset>`;
+}
+
+/** The rule options that differ from the preset's, and the seed, behind a toggle. */
+function HouseRules({
+  fields,
+  settings,
+  onRule,
+  onSeed,
+}: {
+  readonly fields: readonly RuleField[];
+  readonly settings: TableSettings;
+  readonly onRule: (field: RuleField, value: RuleValue) => void;
+  readonly onSeed: (seed: number | null) => void;
+}) {
+  return html`<details class="house-rules">
+    <summary>House rules${Object.keys(settings.rules).length > 0 ? ` (${Object.keys(settings.rules).length} changed)` : ''}</summary>
+    ${fields.map((field) => html`<${RuleInput} key=${field.name} field=${field} value=${valueOf(settings.rules, field)} onChange=${onRule} />`)}
+    <label class="row"
+      >Seed
+      <input
+        name="seed"
+        type="number"
+        inputmode="numeric"
+        placeholder="random"
+        value=${settings.seed === null ? '' : String(settings.seed)}
+        onInput=${(e: Event) => {
+          const text = (e.target as HTMLInputElement).value.trim();
+          onSeed(text === '' ? null : Number(text));
+        }}
+      />
+    </label>
+  </details>`;
 }
 
 /** What the server says of its presets and bots, for developers: behind a toggle. */
