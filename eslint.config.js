@@ -63,6 +63,13 @@ const zones = Object.entries(layers).map(([target, forbidden]) => ({
   message: `${target}/ may not import from ${forbidden.join(', ')} (layers: support ← env/rules ← env/gym ← agents (+ nn) ← training ← serve; bridge uses env and agents; nothing imports bridge, cli or bench).`,
 }));
 
+/**
+ * Size limits, so that files stay by concept and functions readable: a function of at most 80
+ * lines, a source file of at most 450 (blank lines and comments not counted; tests excepted).
+ */
+const MAX_FUNCTION_LINES = 80;
+const MAX_FILE_LINES = 450;
+
 /** typescript-eslint's no-unsafe-* rules: on in the code, off in the tests, which read JSON output and check its shape with expect. */
 const unsafeAny = ['no-unsafe-argument', 'no-unsafe-assignment', 'no-unsafe-call', 'no-unsafe-member-access', 'no-unsafe-return'];
 
@@ -84,8 +91,12 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'import-x/no-restricted-paths': ['error', { zones }],
+      'import-x/no-cycle': 'error',
+      'max-lines': ['error', { max: MAX_FILE_LINES, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: MAX_FUNCTION_LINES, skipBlankLines: true, skipComments: true }],
     },
   },
+  { files: ['test/**/*.ts'], rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' } },
   {
     // The page runs in the browser as compiled, with an import map of the view library only.
     files: ['web/**/*.ts'],

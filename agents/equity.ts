@@ -7,16 +7,9 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import {
-  EQUITY_FORMAT,
-  type EquityData,
-  EquityError,
-  type GameEquity,
-  HeadsUpEquity,
-  type HeadsUpEquityData,
-  isHeadsUpData,
-  solveHeadsUpEquity,
-} from '../env/gym/equity.js';
+import { EQUITY_FORMAT, type EquityData, EquityError, type HeadsUpEquityData, isHeadsUpData } from '../env/gym/equityData.js';
+import { type GameEquity } from '../env/gym/equity.js';
+import { HeadsUpEquity, solveHeadsUpEquity } from '../env/gym/headsUpEquity.js';
 import { SeatEquity } from '../env/gym/seatEquity.js';
 import { PRESET_NAMES, type Rules, resolveRules } from '../env/rules/rules.js';
 import { packageRoot } from './modelFolder.js';

@@ -5,7 +5,8 @@
  * scores. The loss is convex in the weights; full-batch Adam, with the total's slopes projected
  * onto ≤ 0 after each step (a point more never helps away from milestones).
  */
-import { type SeatPredictor, type SeatWeights, seatFeatures, segmentCount, turnOrder } from '../env/gym/seatEquity.js';
+import { type SeatPredictor, type SeatWeights } from '../env/gym/equityData.js';
+import { seatFeatures, segmentCount, turnOrder } from '../env/gym/seatEquity.js';
 import type { Rules } from '../env/rules/rules.js';
 import type { SeatState } from './equityModel.js';
 

@@ -7,7 +7,8 @@
 import { Episode, parseEnvOptions } from '../env/gym/episode.js';
 import { Table } from '../env/gym/table.js';
 import type { Agent } from '../env/gym/agent.js';
-import { EQUITY_FORMAT, type HeadsUpEquityData, ROLES, type Role, type RoundOutcomeModel, milestoneGaps } from '../env/gym/equity.js';
+import { EQUITY_FORMAT, type HeadsUpEquityData, ROLES, type Role, type RoundOutcomeModel } from '../env/gym/equityData.js';
+import { milestoneGaps } from '../env/gym/milestones.js';
 import { randomInt, seededRng } from '../env/rules/random.js';
 import type { RoundResult } from '../env/rules/state.js';
 import { mixSeed } from '../env/rules/random.js';

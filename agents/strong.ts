@@ -23,7 +23,8 @@
  */
 import { type Action, type Card, type PlayerView, assafRisk, callableValue, unseenCounts } from '../env/index.js';
 import { JOKER, KIND_COUNT, RANK_OF, SUIT_OF } from '../env/index.js';
-import { type GameEquity, afterPoints, seatEquities } from '../env/gym/equity.js';
+import { type GameEquity, seatEquities } from '../env/gym/equity.js';
+import { afterPoints } from '../env/gym/milestones.js';
 import { type RuleBot, type RuleExplainer, type RankedAction, afterDraw, legalOfType } from './ruleBot.js';
 import { bestDiscardPoints, canDrawFromDeck, opponents, pointsOf, stallPenalty, valuesOf } from './tactics.js';
 

@@ -5,7 +5,8 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { EQUITY_DIR, readEquityData, solveEquityData } from '../agents/equity.js';
 import { packageRoot } from '../agents/modelFolder.js';
-import { type GameEquity, isHeadsUpData, seatEquities } from '../env/gym/equity.js';
+import { type GameEquity, seatEquities } from '../env/gym/equity.js';
+import { isHeadsUpData } from '../env/gym/equityData.js';
 import { VecEnv } from '../env/gym/vecEnv.js';
 import { randomInt, seededRng } from '../env/rules/random.js';
 

@@ -22,9 +22,8 @@ import {
   PROTOCOL_VERSION,
   type RequestId,
   type ServerMessage,
-  parseClientMessage,
-  requestIdOf,
 } from './protocol.js';
+import { parseClientMessage, requestIdOf } from './protocolEdge.js';
 import { type Table, type TableOwner, tableKindOf } from './table.js';
 import type { TableRegistry } from './tables.js';
 import { newTable, settledRules } from './tablePolicy.js';

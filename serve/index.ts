@@ -25,10 +25,10 @@ export {
   SUBPROTOCOLS,
   type ServerMessage,
   clientMessageSchema,
-  parseClientMessage,
   protocolJsonSchema,
   serverMessageSchema,
 } from './protocol.js';
+export { parseClientMessage } from './protocolEdge.js';
 export { ERROR_CODES, type ErrorCode, ProtocolError } from './errors.js';
 export { VIEW_FORMAT, type ViewJson, viewFromJson, viewJsonSchema, viewToJson } from './viewJson.js';
 export { CODECS, type Codec } from './codec.js';

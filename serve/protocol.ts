@@ -4,33 +4,27 @@
  * sends as another, and the JSON Schema of both generated from them (`protocolJsonSchema`,
  * committed as serve/protocol.schema.json). serve/PROTOCOL.md explains it with examples.
  */
-import { MODEL_FITS } from '../agents/catalog.js';
 import { z } from 'zod';
-import {
-  ACTION_COUNT,
-  DEFAULT_PRESET,
-  MOVE_KIND_NAMES,
-  HAND_CAP,
-  MAX_PLAYERS,
-  MIN_PLAYERS,
-  presetNameSchema,
-  ruleOverridesSchema,
-} from '../env/index.js';
+import { MODEL_FITS } from '../agents/catalog.js';
+import { ACTION_COUNT, DEFAULT_PRESET, HAND_CAP, MAX_PLAYERS, MIN_PLAYERS, presetNameSchema, ruleOverridesSchema } from '../env/index.js';
 import { SCORE_KINDS } from '../agents/registry.js';
-import { ERROR_CODES, ERROR_MEANINGS, ProtocolError } from './errors.js';
-import { fieldPath, intFrom, preview, text } from '../support/zod.js';
+import { ERROR_CODES, ERROR_MEANINGS } from './errors.js';
+import { intFrom, text } from '../support/zod.js';
 import { cardSchema, viewJsonSchema } from './viewJson.js';
+import {
+  legalActionSchema,
+  playedModelSchema,
+  welcomeLevelsSchema,
+  rankedActionSchema,
+  requestIdSchema,
+  seatInfoSchema,
+  welcomeLimitsSchema,
+} from './protocolParts.js';
 
 export const PROTOCOL_VERSION = 1;
 export const SUBPROTOCOLS = { json: 'yaniv.v1.json', msgpack: 'yaniv.v1.msgpack' } as const;
 export type Encoding = keyof typeof SUBPROTOCOLS;
 
-const requestId = z
-  .union([text(64).min(1, { error: 'must not be empty' }), intFrom(0, Number.MAX_SAFE_INTEGER)], {
-    error: 'must be a string (up to 64 characters) or a non-negative integer',
-  })
-  .describe('Chosen by the client; echoed by the reply.')
-  .meta({ id: 'RequestId' });
 const tableId = text(64).describe('A table id from table_created.');
 const seat = intFrom(0, MAX_PLAYERS - 1);
 const seed = intFrom(-(2 ** 31), 2 ** 31 - 1);
@@ -41,7 +35,7 @@ const agentName = text(200).describe('One of welcome.agents[].name (default: the
 const hello = z
   .strictObject({
     type: z.literal('hello'),
-    id: requestId,
+    id: requestIdSchema,
     version: z.int({ error: 'must be an integer' }).describe(`The protocol version the client speaks: ${PROTOCOL_VERSION}.`),
     client: text(100).optional().describe("The client's name and version, for the logs."),
   })
@@ -49,14 +43,14 @@ const hello = z
   .meta({ id: 'Hello' });
 
 const ping = z
-  .strictObject({ type: z.literal('ping'), id: requestId })
+  .strictObject({ type: z.literal('ping'), id: requestIdSchema })
   .describe('Application-level ping for browsers (which cannot send protocol pings). Answered by pong.')
   .meta({ id: 'Ping' });
 
 const createTable = z
   .strictObject({
     type: z.literal('create_table'),
-    id: requestId,
+    id: requestIdSchema,
     preset: presetNameSchema
       .optional()
       .describe(
@@ -83,7 +77,7 @@ const createTable = z
 const act = z
   .strictObject({
     type: z.literal('act'),
-    id: requestId,
+    id: requestIdSchema,
     table: tableId,
     seat: seat.optional().describe('The seat acting (needed only when the connection plays several seats of the table).'),
     action: intFrom(0, ACTION_COUNT - 1)
@@ -113,7 +107,7 @@ const act = z
 const advise = z
   .strictObject({
     type: z.literal('advise'),
-    id: requestId,
+    id: requestIdSchema,
     agent: agentName.optional(),
     seed: seed.optional().describe('Seeds the agent and the Assaf-risk samples (default 0): the same request gets the same answer.'),
     table: tableId.optional().describe("Advice for a client seat at one of this connection's tables."),
@@ -141,7 +135,7 @@ const advise = z
 const resume = z
   .strictObject({
     type: z.literal('resume'),
-    id: requestId,
+    id: requestIdSchema,
     table: tableId,
     token: text(100).describe('The token table_created gave.'),
   })
@@ -149,7 +143,7 @@ const resume = z
   .meta({ id: 'Resume' });
 
 const leave = z
-  .strictObject({ type: z.literal('leave'), id: requestId, table: tableId })
+  .strictObject({ type: z.literal('leave'), id: requestIdSchema, table: tableId })
   .describe('Closes a table; answered by left.')
   .meta({ id: 'Leave' });
 
@@ -163,38 +157,10 @@ export const CLIENT_MESSAGE_TYPES = clientMessageSchema.options.map((o) => o.sha
 
 // ---------------------------------------------------------------- server → client
 
-const legalAction = z
-  .strictObject({
-    action: z.int().describe('The action id to send in act.'),
-    kind: z.enum(MOVE_KIND_NAMES).describe('The move kind (the action layout\'s, README "Actions").'),
-    cards: z.array(cardSchema).describe('discard: the group in laid order; take: the card; quick: the card drawn; else empty.'),
-    text: z.string().describe('The move for people: "discard 5S 6S 7S", "take 7H", "draw from the deck", "Yaniv".'),
-  })
-  .describe('A legal action, by id and readably.')
-  .meta({ id: 'LegalAction' });
-
-const rankedAction = legalAction
-  .extend({ score: z.number().describe("The agent's probability or score (higher is better).") })
-  .meta({ id: 'RankedAction' });
-
-/** The server's limits and default rules as welcome tells them: the server options of these names (serve/welcome.ts picks them). */
-export const welcomeLimitsSchema = z.strictObject({
-  maxTablesPerConnection: z.int(),
-  maxMessagesPerSecond: z.number(),
-  maxPending: z.int(),
-  maxPayload: z.int(),
-  thinkMs: z.int(),
-  moveDeadlineMs: z.int().nullable(),
-  idleTableMs: z.int(),
-  maxTurns: z.int().describe("Whole turns after which a table's game stops unfinished (game_over with truncated: true)."),
-  preset: presetNameSchema.describe('Rules of tables created with neither preset nor rules.'),
-  rules: ruleOverridesSchema,
-});
-
 const welcome = z
   .strictObject({
     type: z.literal('welcome'),
-    id: requestId,
+    id: requestIdSchema,
     version: z.literal(PROTOCOL_VERSION),
     server: z.strictObject({ name: z.string(), version: z.string() }),
     encoding: z.enum(['json', 'msgpack']).describe("This connection's encoding (from the subprotocol)."),
@@ -261,41 +227,19 @@ const welcome = z
       .describe(
         'The catalog of shipped models (models/): each folder with its card (the rules and table sizes it was trained for, its adviser, reward and benchmark).',
       ),
-    levels: z
-      .array(
-        z.strictObject({
-          preset: z.string(),
-          players: z.int(),
-          best: z.string().describe('The agent the levels play (the best shipped bot), its top level.'),
-          anchor: z.string().describe('The agent whose rating is fixed (anchorRating) on this scale.'),
-          anchorRating: z.number(),
-          ratedBy: z.string().describe('The yaniv rate command that measured the ratings.'),
-          levels: z.array(
-            z.strictObject({
-              name: z.string().describe('What to name in create_table.seats: level:K.'),
-              level: z.int(),
-              rating: z.number(),
-              low: z.number().describe('The 95% interval of the rating.'),
-              high: z.number(),
-            }),
-          ),
-        }),
-      )
-      .describe(
-        'The difficulty levels a table may seat (when this server serves `level`), per rule preset and table size, weakest first, each with its measured rating (yaniv rate, README). Advice comes from the advisor asked, whatever level sits at the table.',
-      ),
+    levels: welcomeLevelsSchema,
   })
   .describe('The answer to hello: what this server offers.')
   .meta({ id: 'Welcome' });
 
 const pong = z
-  .strictObject({ type: z.literal('pong'), id: requestId, time: z.int().describe('Server time, ms since 1970.') })
+  .strictObject({ type: z.literal('pong'), id: requestIdSchema, time: z.int().describe('Server time, ms since 1970.') })
   .meta({ id: 'Pong' });
 
 const error = z
   .strictObject({
     type: z.literal('error'),
-    id: requestId.nullable().describe("The request's id, or null when it could not be read."),
+    id: requestIdSchema.nullable().describe("The request's id, or null when it could not be read."),
     code: z.enum(ERROR_CODES).describe(
       Object.entries(ERROR_MEANINGS)
         .map(([code, meaning]) => `${code}: ${meaning}`)
@@ -314,32 +258,6 @@ const error = z
   .describe('A request failed; nothing was applied.')
   .meta({ id: 'Error' });
 
-const playedModel = z
-  .strictObject({
-    model: z
-      .string()
-      .describe('The model that plays: a shipped folder (models/standard; neural:<model> names it), or a published version.'),
-    fit: z
-      .enum(MODEL_FITS)
-      .nullable()
-      .describe(
-        'How plain neural picked it: trained (for these rules at this size), nearest-size (the preset’s nearest trained size), default (the default model); null for a published model.',
-      ),
-    mismatch: z.string().nullable().describe('Why it may play below its measured strength here (other rules or table size), or null.'),
-    version: z.int().optional().describe('The published version (yaniv publish-model), when one plays.'),
-  })
-  .meta({ id: 'PlayedModel' });
-
-/** A seat of a table: the client's or a bot's (the stored table record keeps these too, serve/tableRecord.ts). */
-export const seatInfoSchema = z
-  .strictObject({
-    seat: z.int(),
-    player: z.enum(['client', 'bot']),
-    agent: z.string().optional(),
-    model: playedModel.optional().describe('For a bot that plays a trained model: which, for this table (agents/resolve.ts).'),
-  })
-  .meta({ id: 'SeatInfo' });
-
 const tableInfo = {
   table: z.string(),
   token: z.string().describe('Keep it: resume takes the table back after a reconnect.'),
@@ -352,8 +270,8 @@ const tableInfo = {
   moveDeadlineMs: z.int().nullable(),
 };
 
-const tableCreated = z.strictObject({ type: z.literal('table_created'), id: requestId, ...tableInfo }).meta({ id: 'TableCreated' });
-const resumed = z.strictObject({ type: z.literal('resumed'), id: requestId, ...tableInfo, counter: z.int() }).meta({ id: 'Resumed' });
+const tableCreated = z.strictObject({ type: z.literal('table_created'), id: requestIdSchema, ...tableInfo }).meta({ id: 'TableCreated' });
+const resumed = z.strictObject({ type: z.literal('resumed'), id: requestIdSchema, ...tableInfo, counter: z.int() }).meta({ id: 'Resumed' });
 
 const state = z
   .strictObject({
@@ -363,7 +281,7 @@ const state = z
     counter: z.int().describe('Steps played at the table; send it back with act.'),
     view: viewJsonSchema.describe("What the seat knows (yaniv-view/1), the seat's own playerView."),
     toMove: z.int().nullable().describe('The seat to move, null once the game is over.'),
-    legal: z.array(legalAction).describe("The seat's legal actions when it is to move, else empty."),
+    legal: z.array(legalActionSchema).describe("The seat's legal actions when it is to move, else empty."),
     deadlineMs: z.int().nullable().describe('Time left for this step when the seat is to move and the table has a deadline.'),
   })
   .describe("A client seat's view after every step.")
@@ -377,7 +295,7 @@ const event = z
     counter: z.int().describe("The table's counter after the step."),
     actor: z.int().describe('The seat that acted.'),
     action: z.int(),
-    kind: legalAction.shape.kind,
+    kind: legalActionSchema.shape.kind,
     text: z.string(),
     cards: z
       .array(cardSchema)
@@ -425,23 +343,23 @@ const gameOver = z
   .describe('The game ended; the record and the seed are revealed.')
   .meta({ id: 'GameOver' });
 
-const acted = z.strictObject({ type: z.literal('acted'), id: requestId, table: z.string(), counter: z.int() }).meta({ id: 'Acted' });
+const acted = z.strictObject({ type: z.literal('acted'), id: requestIdSchema, table: z.string(), counter: z.int() }).meta({ id: 'Acted' });
 
 const advice = z
   .strictObject({
     type: z.literal('advice'),
-    id: requestId,
+    id: requestIdSchema,
     agent: z.string().describe('The agent (or model) that answered.'),
-    model: playedModel.nullable().describe('The trained model that answered for this table, or null for agents without one.'),
+    model: playedModelSchema.nullable().describe('The trained model that answered for this table, or null for agents without one.'),
     seat: z.int(),
     phase: z.enum(['turn', 'draw', 'afterDraw']),
-    pick: legalAction.describe('What the agent plays.'),
+    pick: legalActionSchema.describe('What the agent plays.'),
     actions: z
-      .array(rankedAction)
+      .array(rankedActionSchema)
       .describe(
         'The actions the agent ranked, best first (its pick first), with scores: every legal action for strong and trained models, the candidates it searched for rollout, only its pick (score 0) for agents that do not explain.',
       ),
-    legal: z.array(legalAction).describe('Every legal action, in id order.'),
+    legal: z.array(legalActionSchema).describe('Every legal action, in id order.'),
     scores: z
       .enum(SCORE_KINDS)
       .describe("probability: a trained model's policy; score: the agent's own scores (PROTOCOL.md); none: the agent gives only its pick."),
@@ -477,7 +395,7 @@ const advice = z
   .describe('The answer to advise.')
   .meta({ id: 'Advice' });
 
-const left = z.strictObject({ type: z.literal('left'), id: requestId, table: z.string() }).meta({ id: 'Left' });
+const left = z.strictObject({ type: z.literal('left'), id: requestIdSchema, table: z.string() }).meta({ id: 'Left' });
 const tableClosed = z
   .strictObject({
     type: z.literal('table_closed'),
@@ -540,98 +458,11 @@ export const REPLY_TYPES = {
 export type Request<T extends ClientMessageType> = Extract<z.input<typeof clientMessageSchema>, { type: T }>;
 /** The success reply to a request of type T. */
 export type ReplyTo<T extends ClientMessageType> = Msg<(typeof REPLY_TYPES)[T]>;
-export type LegalAction = z.output<typeof legalAction>;
-export type RankedAction = z.output<typeof rankedAction>;
+export type LegalAction = z.output<typeof legalActionSchema>;
+export type RankedAction = z.output<typeof rankedActionSchema>;
 export type SeatInfo = z.output<typeof seatInfoSchema>;
-export type PlayedModel = z.output<typeof playedModel>;
-export type RequestId = z.output<typeof requestId>;
-
-// ---------------------------------------------------------------- the edge
-
-/** The id of a message that failed validation, if it has a usable one (for the error reply). */
-export function requestIdOf(value: unknown): RequestId | null {
-  if (typeof value !== 'object' || value === null || !('id' in value)) return null;
-  const parsed = requestId.safeParse(value.id);
-  return parsed.success ? parsed.data : null;
-}
-
-/** Validates a decoded message; throws ProtocolError (bad_message or unknown_type) naming the field. */
-export function parseClientMessage(value: unknown): ClientMessage {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ProtocolError(
-      'bad_message',
-      `a message is an object with a "type" (got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value})`,
-    );
-  }
-  const type: unknown = (value as { type?: unknown }).type;
-  if (typeof type !== 'string')
-    throw new ProtocolError('bad_message', `must be one of the message types: ${CLIENT_MESSAGE_TYPES.join(', ')}`, 'type');
-  if (!(CLIENT_MESSAGE_TYPES as string[]).includes(type)) {
-    throw new ProtocolError(
-      'unknown_type',
-      `unknown message type ${JSON.stringify(type.slice(0, 40))}; the types are ${CLIENT_MESSAGE_TYPES.join(', ')}`,
-      'type',
-    );
-  }
-  const parsed = clientMessageSchema.safeParse(value, { error: inWords });
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const field = fieldPath(issue.path);
-  if (issue.code === 'unrecognized_keys') {
-    throw new ProtocolError(
-      'bad_message',
-      `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k.slice(0, 40))).join(', ')} in ${type}`,
-      field || undefined,
-    );
-  }
-  const suffix = issue.code === 'custom' ? '' : given(value, issue.path);
-  throw new ProtocolError('bad_message', `${issue.message}${suffix}`, field || undefined);
-}
-
-const TYPE_WORDS: Record<string, string> = {
-  string: 'a string',
-  number: 'a number',
-  int: 'an integer',
-  boolean: 'true or false',
-  object: 'an object',
-  array: 'a list',
-  record: 'an object',
-  null: 'null',
-};
-
-/**
- * What a schema expects, in words, for the checks that carry no message of their own (the
- * protocol's own messages come first): never zod's text.
- */
-function inWords(issue: z.core.$ZodRawIssue): string {
-  const items = (origin: string) => (origin === 'string' ? ' characters' : origin === 'array' ? ' entries' : '');
-  switch (issue.code) {
-    case 'invalid_type':
-      return `must be ${TYPE_WORDS[issue.expected] ?? issue.expected}`;
-    case 'too_big':
-      return `must be at most ${String(issue.maximum)}${items(issue.origin)}`;
-    case 'too_small':
-      return `must be at least ${String(issue.minimum)}${items(issue.origin)}`;
-    case 'invalid_value':
-      return `must be ${issue.values.length === 1 ? '' : 'one of '}${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'invalid_format':
-      return 'is not in the expected format';
-    case 'invalid_union':
-      return 'matches none of the forms this field takes';
-    default:
-      return 'is not valid here';
-  }
-}
-
-/** " (missing)" when the field is absent, else what it holds, shortened: " (got \"abc\")". */
-function given(value: unknown, path: readonly PropertyKey[]): string {
-  let at: unknown = value;
-  for (const key of path) {
-    if (typeof at !== 'object' || at === null || !Object.hasOwn(at, key)) return ' (missing)';
-    at = (at as Record<PropertyKey, unknown>)[key];
-  }
-  return path.length === 0 ? '' : ` (got ${preview(at, 60)})`;
-}
+export type PlayedModel = z.output<typeof playedModelSchema>;
+export type RequestId = z.output<typeof requestIdSchema>;
 
 /** The JSON Schema of the whole protocol (both directions), generated from the zod schemas. */
 export function protocolJsonSchema(): Record<string, unknown> {

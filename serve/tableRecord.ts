@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { documentIssue } from '../support/zod.js';
-import { seatInfoSchema } from './protocol.js';
+import { seatInfoSchema } from './protocolParts.js';
 
 export const TABLE_RECORD_FORMAT = 'yaniv-table/1';
 

@@ -25,7 +25,8 @@ import { agentAbilities, describeAgents, parseAgentSpec } from '../agents/regist
 import { resolveAgent } from '../agents/resolve.js';
 import type { ModelVersions } from './models.js';
 import type { ServerOptions } from './options.js';
-import { type Encoding, type Msg, PROTOCOL_VERSION, type RequestId, SUBPROTOCOLS, welcomeLimitsSchema } from './protocol.js';
+import { type Encoding, type Msg, PROTOCOL_VERSION, type RequestId, SUBPROTOCOLS } from './protocol.js';
+import { welcomeLimitsSchema } from './protocolParts.js';
 import type { TableStore } from './tableStore.js';
 import { VIEW_FORMAT } from './viewJson.js';
 

@@ -86,3 +86,48 @@ export function formatOptionIssues(error: z.ZodError, what: string, known: reado
     })
     .join('; ');
 }
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'a list',
+  record: 'an object',
+  null: 'null',
+};
+
+/**
+ * What a schema expects, in words, for the checks that carry no message of their own (a schema's
+ * own messages come first): never zod's text. Pass as a parse's `error`.
+ */
+export function inWords(issue: z.core.$ZodRawIssue): string {
+  const items = (origin: string) => (origin === 'string' ? ' characters' : origin === 'array' ? ' entries' : '');
+  switch (issue.code) {
+    case 'invalid_type':
+      return `must be ${TYPE_WORDS[issue.expected] ?? issue.expected}`;
+    case 'too_big':
+      return `must be at most ${String(issue.maximum)}${items(issue.origin)}`;
+    case 'too_small':
+      return `must be at least ${String(issue.minimum)}${items(issue.origin)}`;
+    case 'invalid_value':
+      return `must be ${issue.values.length === 1 ? '' : 'one of '}${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'invalid_format':
+      return 'is not in the expected format';
+    case 'invalid_union':
+      return 'matches none of the forms this field takes';
+    default:
+      return 'is not valid here';
+  }
+}
+
+/** " (missing)" when the field is absent, else what it holds, shortened: " (got \"abc\")". */
+export function given(value: unknown, path: readonly PropertyKey[]): string {
+  let at: unknown = value;
+  for (const key of path) {
+    if (typeof at !== 'object' || at === null || !Object.hasOwn(at, key)) return ' (missing)';
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return path.length === 0 ? '' : ` (got ${preview(at, 60)})`;
+}

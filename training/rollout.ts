@@ -23,7 +23,7 @@ import type { Agent, Decision, DecisionInput } from '../env/gym/agent.js';
 import { OBSERVATION_SIZE } from '../env/gym/observation.js';
 import { VecEnv } from '../env/gym/vecEnv.js';
 import type { TrainingEnv } from './config.js';
-import type { EquityData } from '../env/gym/equity.js';
+import type { EquityData } from '../env/gym/equityData.js';
 import { solveEquityData } from '../agents/equity.js';
 import { type Rng, seededRng } from '../env/rules/random.js';
 import { MAX_PLAYERS } from '../env/rules/rules.js';
@@ -301,132 +301,145 @@ export class Rollout {
     if (imitation && this.teacher === null) throw new Error('an imitation batch needs a teacher');
     const learnerRows = new Int32Array(this.gameCount);
     while (this.readyCount < samples) {
-      // Who moves in each game: the learner, a past snapshot, or an agent.
-      let learnerCount = 0;
-      const bySnapshot = new Map<number, number[]>();
-      const byAgent = new Map<string, number[]>();
-      for (let g = 0; g < this.gameCount; g++) {
-        const table = this.tables[this.tableOf[g]];
-        const seat = table.currentPlayers[this.localOf[g]];
-        if (this.isLearner(g, seat)) learnerRows[learnerCount++] = g;
-        else if (this.opponentOf[g] === PAST) {
-          const list = bySnapshot.get(this.snapshotOf[g]) ?? [];
-          list.push(g);
-          bySnapshot.set(this.snapshotOf[g], list);
-        } else {
-          const key = opponentKey(this.opponentOf[g], table.config.players);
-          const list = byAgent.get(key) ?? [];
-          list.push(g);
-          byAgent.set(key, list);
-        }
-      }
-
-      // The learner: one inference call for all its seats.
-      if (learnerCount > 0) {
-        const t0 = now();
-        const out = this.evaluate(this.learner, learnerRows, learnerCount);
-        stats.inferenceSeconds += now() - t0;
-        for (let k = 0; k < learnerCount; k++) {
-          const g = learnerRows[k];
-          const table = this.tables[this.tableOf[g]];
-          const i = this.localOf[g];
-          const seat = table.currentPlayers[i];
-          const stream = g * MAX_PLAYERS + seat;
-          const value = out.values[k];
-          const { action: sampled, best } = this.sample(g, out.probabilities, k);
-          let action = sampled;
-          let teacherAction = -1;
-          if (imitation) {
-            const t1 = now();
-            // The adviser, when it is the teacher, has answered for this position already.
-            const asked = this.teacher === this.adviser ? this.rowAdvisers[k] : -1;
-            teacherAction = asked >= 0 ? asked : (this.teacher as Agent).act(this.input(g)).action;
-            stats.opponentSeconds += now() - t1;
-            if (best === teacherAction) stats.teacherAgreement++;
-            if (mode.teacherPlays) action = teacherAction;
-          }
-          // The previous decision of this stream now knows its next value.
-          this.complete(stream, value, 0);
-          const slot = this.store.take();
-          const store = this.store.columns;
-          store.observations.set(this.observationRow(g), slot * OBSERVATION_SIZE);
-          store.masks.set(this.maskRow(g), slot * ACTION_COUNT);
-          store.actionContexts.set(
-            this.rowContexts.subarray(k * ACTION_CONTEXT_SIZE, (k + 1) * ACTION_CONTEXT_SIZE),
-            slot * ACTION_CONTEXT_SIZE,
-          );
-          store.actions[slot] = action;
-          store.adviserActions[slot] = this.rowAdvisers[k];
-          // Floored so that a teacher's move the network found unthinkable cannot give PPO an infinite ratio later.
-          store.logProbs[slot] = Math.max(MIN_LOG_PROB, Math.log(out.probabilities[k * ACTION_COUNT + action]));
-          store.values[slot] = value;
-          store.rewards[slot] = 0;
-          store.teacherActions[slot] = teacherAction;
-          this.pending[stream] = slot;
-          this.actions[this.tableOf[g]][i] = action;
-        }
-        stats.learnerDecisions += learnerCount;
-      }
-
-      // Past snapshots: one call each, sampling like the learner.
-      const t2 = now();
-      for (const [id, games] of bySnapshot) {
-        const network = this.snapshots.get(id) as Network<PolicyValueConfig>;
-        const rows = Int32Array.from(games);
-        const out = this.evaluate(network, rows, rows.length);
-        rows.forEach((g, k) => {
-          this.actions[this.tableOf[g]][this.localOf[g]] = this.sample(g, out.probabilities, k).action;
-        });
-      }
-      // Agents: a batch call where the agent has one.
-      for (const [key, games] of byAgent) {
-        const agent = this.agents.get(key) as Agent;
-        const inputs = games.map((g) => this.input(g));
-        const decisions: Decision[] = agent.actBatch ? agent.actBatch(inputs) : inputs.map((input) => agent.act(input));
-        games.forEach((g, k) => {
-          this.actions[this.tableOf[g]][this.localOf[g]] = decisions[k].action;
-        });
-      }
-      stats.opponentSeconds += now() - t2;
-
-      // Step every game, then hand out rewards and close what ended.
-      this.tables.forEach((table, t) => table.step(this.actions[t]));
-      const store = this.store.columns;
-      for (let g = 0; g < this.gameCount; g++) {
-        const table = this.tables[this.tableOf[g]];
-        const i = this.localOf[g];
-        const players = table.config.players;
-        for (let seat = 0; seat < players; seat++) {
-          const slot = this.pending[g * MAX_PLAYERS + seat];
-          if (slot >= 0) store.rewards[slot] += table.rewards[i * MAX_PLAYERS + seat];
-        }
-        const terminated = table.terminated[i] === 1;
-        const truncated = table.truncated[i] === 1;
-        if (terminated || truncated || (table.roundEnds[i] === 1 && this.setup.returnHorizon === 'round')) {
-          for (let seat = 0; seat < players; seat++) {
-            const stream = g * MAX_PLAYERS + seat;
-            const slot = this.pending[stream];
-            if (slot >= 0) this.complete(stream, truncated ? store.values[slot] : 0, 1);
-          }
-        }
-        if (terminated || truncated) {
-          stats.episodes++;
-          if (truncated) stats.truncated++;
-          const spec = this.opponentOf[g];
-          if (spec !== SELF) {
-            const record = (stats.outcomes[spec] ??= { games: 0, wins: 0 });
-            record.games++;
-            if (table.winners[i] === this.learnerSeat[g]) record.wins++;
-          }
-          this.assign(g);
-        }
-      }
+      const movers = this.movers(learnerRows);
+      if (movers.learnerCount > 0) this.learnerMoves(learnerRows, movers.learnerCount, mode, stats);
+      this.opponentMoves(movers.bySnapshot, movers.byAgent, stats);
+      this.stepGames(stats);
       stats.decisions += this.gameCount;
     }
     const trajectories = this.flush(imitation);
     for (let k = 0; k < trajectories.count; k++) stats.rewardSum += trajectories.rewards[k];
     stats.seconds = now() - started;
     return { trajectories, stats };
+  }
+
+  /** Who moves in each game: the learner (its games written into `learnerRows`), a past snapshot, or an agent. */
+  private movers(learnerRows: Int32Array): { learnerCount: number; bySnapshot: Map<number, number[]>; byAgent: Map<string, number[]> } {
+    let learnerCount = 0;
+    const bySnapshot = new Map<number, number[]>();
+    const byAgent = new Map<string, number[]>();
+    for (let g = 0; g < this.gameCount; g++) {
+      const table = this.tables[this.tableOf[g]];
+      const seat = table.currentPlayers[this.localOf[g]];
+      if (this.isLearner(g, seat)) learnerRows[learnerCount++] = g;
+      else if (this.opponentOf[g] === PAST) {
+        const list = bySnapshot.get(this.snapshotOf[g]) ?? [];
+        list.push(g);
+        bySnapshot.set(this.snapshotOf[g], list);
+      } else {
+        const key = opponentKey(this.opponentOf[g], table.config.players);
+        const list = byAgent.get(key) ?? [];
+        list.push(g);
+        byAgent.set(key, list);
+      }
+    }
+    return { learnerCount, bySnapshot, byAgent };
+  }
+
+  /** The learner: one inference call for all its seats; each decision stored, and the one before it in its stream completed. */
+  private learnerMoves(learnerRows: Int32Array, learnerCount: number, mode: CollectMode, stats: RolloutStats): void {
+    const imitation = mode.kind === 'imitation';
+    const t0 = now();
+    const out = this.evaluate(this.learner, learnerRows, learnerCount);
+    stats.inferenceSeconds += now() - t0;
+    for (let k = 0; k < learnerCount; k++) {
+      const g = learnerRows[k];
+      const table = this.tables[this.tableOf[g]];
+      const i = this.localOf[g];
+      const seat = table.currentPlayers[i];
+      const stream = g * MAX_PLAYERS + seat;
+      const value = out.values[k];
+      const { action: sampled, best } = this.sample(g, out.probabilities, k);
+      let action = sampled;
+      let teacherAction = -1;
+      if (imitation) {
+        const t1 = now();
+        // The adviser, when it is the teacher, has answered for this position already.
+        const asked = this.teacher === this.adviser ? this.rowAdvisers[k] : -1;
+        teacherAction = asked >= 0 ? asked : (this.teacher as Agent).act(this.input(g)).action;
+        stats.opponentSeconds += now() - t1;
+        if (best === teacherAction) stats.teacherAgreement++;
+        if (mode.teacherPlays) action = teacherAction;
+      }
+      // The previous decision of this stream now knows its next value.
+      this.complete(stream, value, 0);
+      const slot = this.store.take();
+      const store = this.store.columns;
+      store.observations.set(this.observationRow(g), slot * OBSERVATION_SIZE);
+      store.masks.set(this.maskRow(g), slot * ACTION_COUNT);
+      store.actionContexts.set(
+        this.rowContexts.subarray(k * ACTION_CONTEXT_SIZE, (k + 1) * ACTION_CONTEXT_SIZE),
+        slot * ACTION_CONTEXT_SIZE,
+      );
+      store.actions[slot] = action;
+      store.adviserActions[slot] = this.rowAdvisers[k];
+      // Floored so that a teacher's move the network found unthinkable cannot give PPO an infinite ratio later.
+      store.logProbs[slot] = Math.max(MIN_LOG_PROB, Math.log(out.probabilities[k * ACTION_COUNT + action]));
+      store.values[slot] = value;
+      store.rewards[slot] = 0;
+      store.teacherActions[slot] = teacherAction;
+      this.pending[stream] = slot;
+      this.actions[this.tableOf[g]][i] = action;
+    }
+    stats.learnerDecisions += learnerCount;
+  }
+
+  /** Past snapshots: one call each, sampling like the learner; agents: a batch call where the agent has one. */
+  private opponentMoves(bySnapshot: Map<number, number[]>, byAgent: Map<string, number[]>, stats: RolloutStats): void {
+    const t2 = now();
+    for (const [id, games] of bySnapshot) {
+      const network = this.snapshots.get(id) as Network<PolicyValueConfig>;
+      const rows = Int32Array.from(games);
+      const out = this.evaluate(network, rows, rows.length);
+      rows.forEach((g, k) => {
+        this.actions[this.tableOf[g]][this.localOf[g]] = this.sample(g, out.probabilities, k).action;
+      });
+    }
+    // Agents: a batch call where the agent has one.
+    for (const [key, games] of byAgent) {
+      const agent = this.agents.get(key) as Agent;
+      const inputs = games.map((g) => this.input(g));
+      const decisions: Decision[] = agent.actBatch ? agent.actBatch(inputs) : inputs.map((input) => agent.act(input));
+      games.forEach((g, k) => {
+        this.actions[this.tableOf[g]][this.localOf[g]] = decisions[k].action;
+      });
+    }
+    stats.opponentSeconds += now() - t2;
+  }
+
+  /** Steps every game, then hands out rewards and closes what ended. */
+  private stepGames(stats: RolloutStats): void {
+    this.tables.forEach((table, t) => table.step(this.actions[t]));
+    const store = this.store.columns;
+    for (let g = 0; g < this.gameCount; g++) {
+      const table = this.tables[this.tableOf[g]];
+      const i = this.localOf[g];
+      const players = table.config.players;
+      for (let seat = 0; seat < players; seat++) {
+        const slot = this.pending[g * MAX_PLAYERS + seat];
+        if (slot >= 0) store.rewards[slot] += table.rewards[i * MAX_PLAYERS + seat];
+      }
+      const terminated = table.terminated[i] === 1;
+      const truncated = table.truncated[i] === 1;
+      if (terminated || truncated || (table.roundEnds[i] === 1 && this.setup.returnHorizon === 'round')) {
+        for (let seat = 0; seat < players; seat++) {
+          const stream = g * MAX_PLAYERS + seat;
+          const slot = this.pending[stream];
+          if (slot >= 0) this.complete(stream, truncated ? store.values[slot] : 0, 1);
+        }
+      }
+      if (terminated || truncated) {
+        stats.episodes++;
+        if (truncated) stats.truncated++;
+        const spec = this.opponentOf[g];
+        if (spec !== SELF) {
+          const record = (stats.outcomes[spec] ??= { games: 0, wins: 0 });
+          record.games++;
+          if (table.winners[i] === this.learnerSeat[g]) record.wins++;
+        }
+        this.assign(g);
+      }
+    }
   }
 
   /** Copies every ready decision out, stream by stream, and frees their slots. */

@@ -125,8 +125,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
       folder,
       log: (message) => hooks.log(message),
     });
-    const { bus, weights } = transport;
-    await learner.publish(weights);
+    await learner.publish(transport.weights);
     hooks.onStart?.({
       out: folder.root,
       backend: describeBackend(backend),
@@ -136,32 +135,9 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
       phase: state.phase,
     });
 
-    let clock = performance.now();
+    const clock = { at: performance.now() };
     for (;;) {
-      // Collect: every actor's part of the next batch.
-      const taken = await bus.take({ samples: hp.rolloutSamples, usable: (part) => learner.canUse(part) });
-      const collected = mergeParts(taken.parts);
-      const arrived = performance.now();
-      const iterationSeconds = (arrived - clock) / 1000;
-      clock = arrived;
-
-      // Update, then the new weights out (the league may have grown).
-      const updateStarted = performance.now();
-      const update = learner.update(collected.batch, collected.mode, (message) => hooks.log(message));
-      const updateSeconds = (performance.now() - updateStarted) / 1000;
-      countIteration(state, collected, iterationSeconds);
-      learner.growLeague();
-      await learner.publish(weights);
-      await bus.ack(taken);
-
-      const metrics = {
-        ...iterationMetrics(learner, collected, update, iterationSeconds, updateSeconds),
-        parts: taken.parts.length,
-        staleParts: taken.stale.parts,
-        staleDecisions: taken.stale.decisions,
-        badEntries: taken.bad,
-        actors: (await transport.status?.())?.actors ?? Math.max(1, run.workers),
-      };
+      const metrics = await iterate(learner, transport, settings, hooks, clock);
       folder.appendMetrics(metrics);
       hooks.onIteration?.(metrics);
       if (state.episodes >= run.episodes || hooks.stopRequested()) {
@@ -193,6 +169,35 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
     `${stopped ? 'stopped' : 'done'}: ${state.episodes} episodes, ${state.iteration} iterations; checkpoint ${checkpoint}; ${folder.curveFile}`,
   );
   return { state, stopped, checkpoint };
+}
+
+/**
+ * One iteration: every actor's part of the next batch, the update, the new weights out (the league
+ * may have grown), the batch acknowledged; returns its metrics line. `clock`: when the last batch arrived.
+ */
+async function iterate(learner: Learner, transport: Transport, settings: RunSettings, hooks: TrainHooks, clock: { at: number }) {
+  const { run, hp } = settings;
+  const { bus, weights } = transport;
+  const taken = await bus.take({ samples: hp.rolloutSamples, usable: (part) => learner.canUse(part) });
+  const collected = mergeParts(taken.parts);
+  const arrived = performance.now();
+  const iterationSeconds = (arrived - clock.at) / 1000;
+  clock.at = arrived;
+  const updateStarted = performance.now();
+  const update = learner.update(collected.batch, collected.mode, (message) => hooks.log(message));
+  const updateSeconds = (performance.now() - updateStarted) / 1000;
+  countIteration(learner.state, collected, iterationSeconds);
+  learner.growLeague();
+  await learner.publish(weights);
+  await bus.ack(taken);
+  return {
+    ...iterationMetrics(learner, collected, update, iterationSeconds, updateSeconds),
+    parts: taken.parts.length,
+    staleParts: taken.stale.parts,
+    staleDecisions: taken.stale.decisions,
+    badEntries: taken.bad,
+    actors: (await transport.status?.())?.actors ?? Math.max(1, run.workers),
+  };
 }
 
 /** The learner of a fresh run (with an empty metrics.jsonl), or of the checkpoint (its metrics cut back to it). */

@@ -48,6 +48,24 @@ export interface Session {
   readonly chooseAdvisor: (agent: string) => void;
 }
 
+/** A state setter, as useState gives it. */
+type Setter<T> = (value: T | ((previous: T) => T)) => void;
+
+/** What the parts of the session share: the link, the latest game, the step being sent, and the setters. */
+interface SessionCore {
+  readonly request: SendRequest;
+  readonly latest: { current: Game | null };
+  /** The counter of the state an action was sent for and not answered yet. */
+  readonly actedAt: { current: number | null };
+  /** The draw planned with the group being laid. */
+  readonly planned: { current: PlannedDraw | null };
+  readonly setGame: Setter<Game | null>;
+  readonly setNotice: Setter<string | null>;
+  readonly setBusy: Setter<boolean>;
+  readonly setSelected: Setter<readonly number[]>;
+  readonly setSettings: Setter<TableSettings | null>;
+}
+
 export function useSession(): Session {
   const [linkStatus, setLinkStatus] = useState<LinkStatus>('connecting');
   const [welcome, setWelcome] = useState<Msg<'welcome'> | null>(null);
@@ -64,145 +82,18 @@ export function useSession(): Session {
   latest.current = game;
   const actedAt = useRef<number | null>(null);
   const planned = useRef<PlannedDraw | null>(null);
-
   const request: SendRequest = (message) =>
     link.current ? link.current.request(message) : Promise.reject(new Error('not connected to the server'));
+  const core: SessionCore = { request, latest, actedAt, planned, setGame, setNotice, setBusy, setSelected, setSettings };
 
-  // ---------------------------------------------------------------- the connection
-
-  useEffect(() => {
-    const connection = new ServerLink(() => serverUrl(window.location, loadTable()?.table), {
-      status: setLinkStatus,
-      message: (message) => {
-        setGame((g) => (g === null ? g : receive(g, message)));
-        if (message.type === 'table_closed') tableClosed(message);
-      },
-      ready: (hello) => {
-        setWelcome(hello);
-        const saved = loadTable();
-        if (saved !== null) void resume(saved);
-      },
-    });
-    link.current = connection;
-    connection.start();
-    return () => connection.stop();
-  }, []);
-
-  async function resume(saved: SavedTable): Promise<void> {
-    const reply = await request({ type: 'resume', table: saved.table, token: saved.token }).catch(() => null);
-    if (reply === null) return;
-    if (reply.type === 'error') {
-      forgetTable();
-      setGame(null);
-      setNotice(`Your table could not be taken back (${reply.message}): deal a new one.`);
-      return;
-    }
-    actedAt.current = null;
-    planned.current = null;
-    setNotice(null);
-    setResumes((n) => n + 1);
-    const info = tableInfo(reply);
-    setGame((g) => (g !== null && g.info.table === info.table ? { ...g, info } : newGame(info, saved.rounds)));
-  }
-
-  function tableClosed(message: Msg<'table_closed'>): void {
-    if (latest.current?.info.table !== message.table) return;
-    if (message.reason === 'resumed_elsewhere') setNotice('This table is now played in another window. Reload the page to take it back.');
-    else if (message.reason === 'idle') setNotice('The table was closed after a long pause. Deal a new one.');
-    else setNotice('The server is shutting down.');
-  }
-
-  // ---------------------------------------------------------------- tables
-
-  async function deal(chosen: TableSettings): Promise<void> {
-    setSettings(chosen);
-    setBusy(true);
-    setNotice(null);
-    const previous = latest.current;
-    if (previous !== null) await request({ type: 'leave', table: previous.info.table }).catch(() => null);
-    const reply = await request(createTableRequest(chosen)).catch((error: Error) => error);
-    setBusy(false);
-    if (reply instanceof Error) return setNotice(reply.message);
-    if (reply.type === 'error') return setNotice(reply.message);
-    const info = tableInfo(reply);
-    saveTable({ table: info.table, token: info.token, rounds: [] });
-    actedAt.current = null;
-    planned.current = null;
-    setSelected([]);
-    setGame(newGame(info));
-  }
-
-  function newGameForm(): void {
-    const previous = latest.current;
-    if (previous !== null && previous.over === null && !window.confirm('Leave this game for a new one?')) return;
-    if (previous !== null) {
-      setSettings(settingsOf(previous.info));
-      void request({ type: 'leave', table: previous.info.table }).catch(() => null);
-    }
-    forgetTable();
-    setGame(null);
-    setNotice(null);
-  }
-
+  useConnection(core, link, { setLinkStatus, setWelcome, setResumes });
+  const { deal, newGameForm } = tableActions(core);
   useEffect(() => {
     if (game !== null) saveTable({ table: game.info.table, token: game.info.token, rounds: game.rounds });
   }, [game?.rounds]);
 
-  // ---------------------------------------------------------------- moves
-
   const state = game?.state ?? null;
-
-  async function act(move: ActMove, then: PlannedDraw | null): Promise<void> {
-    const current = latest.current?.state;
-    if (!current || actedAt.current === current.counter) return;
-    actedAt.current = current.counter;
-    planned.current = then;
-    setBusy(true);
-    setNotice(null);
-    const reply = await request({ type: 'act', table: current.table, counter: current.counter, ...move }).catch((error: Error) => error);
-    setBusy(false);
-    if (reply instanceof Error || reply.type === 'error') {
-      actedAt.current = null;
-      planned.current = null;
-      if (reply instanceof Error) setNotice(`${reply.message}: reconnecting…`);
-      else if (reply.code !== 'stale_state') setNotice(refusal(reply));
-    }
-  }
-
-  function perform(effect: Effect): void {
-    switch (effect.type) {
-      case 'none':
-        return;
-      case 'select':
-        return setSelected(effect.selected);
-      case 'act':
-        return void act(effect.move, effect.then);
-      case 'notice':
-        return setNotice(effect.text);
-      case 'toggleAdvisor':
-        return advisor.toggle();
-      case 'dismissResult':
-        return setGame((g) => g && dismissResult(g));
-    }
-  }
-
-  const dispatch = (intent: Intent): void => {
-    const current = latest.current;
-    if (current === null) return;
-    const sending = current.state !== null && actedAt.current === current.state.counter;
-    perform(resolveIntent(intent, { state: current.state, selected, resultShown: current.unseenResult !== null, sending }));
-  };
-
-  // After laying: the draw that was planned with it; after a draw with nothing on offer: the pass.
-  useEffect(() => {
-    if (state === null || actedAt.current === state.counter) return;
-    const move = followUp(state, planned.current);
-    planned.current = null;
-    if (move !== null) void act(move, null);
-  }, [state]);
-
-  useEffect(() => setSelected([]), [state?.view.hand.join(' ')]);
-
+  const dispatch = useMoves(core, state, selected, () => advisor.toggle());
   const advisor = useAdvisor(welcome, state, resumes, request, () =>
     actedAt.current === latest.current?.state?.counter ? 'sending' : planned.current,
   );
@@ -223,6 +114,152 @@ export function useSession(): Session {
     playAgain: () => game && void deal(settingsOf(game.info)),
     dismiss: () => setGame((g) => g && dismissResult(g)),
     chooseAdvisor: advisor.choose,
+  };
+}
+
+/** The connection: started once; the saved table taken back at each welcome (a reload, a dropped connection). */
+function useConnection(
+  core: SessionCore,
+  link: { current: ServerLink | null },
+  on: { setLinkStatus: Setter<LinkStatus>; setWelcome: Setter<Msg<'welcome'> | null>; setResumes: Setter<number> },
+): void {
+  useEffect(() => {
+    const connection = new ServerLink(() => serverUrl(window.location, loadTable()?.table), {
+      status: on.setLinkStatus,
+      message: (message) => {
+        core.setGame((g) => (g === null ? g : receive(g, message)));
+        if (message.type === 'table_closed') tableClosed(core, message);
+      },
+      ready: (hello) => {
+        on.setWelcome(hello);
+        const saved = loadTable();
+        if (saved !== null) void resume(core, saved, on.setResumes);
+      },
+    });
+    link.current = connection;
+    connection.start();
+    return () => connection.stop();
+  }, []);
+}
+
+async function resume(core: SessionCore, saved: SavedTable, setResumes: Setter<number>): Promise<void> {
+  const reply = await core.request({ type: 'resume', table: saved.table, token: saved.token }).catch(() => null);
+  if (reply === null) return;
+  if (reply.type === 'error') {
+    forgetTable();
+    core.setGame(null);
+    core.setNotice(`Your table could not be taken back (${reply.message}): deal a new one.`);
+    return;
+  }
+  core.actedAt.current = null;
+  core.planned.current = null;
+  core.setNotice(null);
+  setResumes((n) => n + 1);
+  const info = tableInfo(reply);
+  core.setGame((g) => (g !== null && g.info.table === info.table ? { ...g, info } : newGame(info, saved.rounds)));
+}
+
+function tableClosed(core: SessionCore, message: Msg<'table_closed'>): void {
+  if (core.latest.current?.info.table !== message.table) return;
+  if (message.reason === 'resumed_elsewhere')
+    core.setNotice('This table is now played in another window. Reload the page to take it back.');
+  else if (message.reason === 'idle') core.setNotice('The table was closed after a long pause. Deal a new one.');
+  else core.setNotice('The server is shutting down.');
+}
+
+/** Dealing a new table (leaving the one before), and going back to the new-game form. */
+function tableActions(core: SessionCore): { deal: (chosen: TableSettings) => Promise<void>; newGameForm: () => void } {
+  const { request } = core;
+  async function deal(chosen: TableSettings): Promise<void> {
+    core.setSettings(chosen);
+    core.setBusy(true);
+    core.setNotice(null);
+    const previous = core.latest.current;
+    if (previous !== null) await request({ type: 'leave', table: previous.info.table }).catch(() => null);
+    const reply = await request(createTableRequest(chosen)).catch((error: Error) => error);
+    core.setBusy(false);
+    if (reply instanceof Error) return core.setNotice(reply.message);
+    if (reply.type === 'error') return core.setNotice(reply.message);
+    const info = tableInfo(reply);
+    saveTable({ table: info.table, token: info.token, rounds: [] });
+    core.actedAt.current = null;
+    core.planned.current = null;
+    core.setSelected([]);
+    core.setGame(newGame(info));
+  }
+  function newGameForm(): void {
+    const previous = core.latest.current;
+    if (previous !== null && previous.over === null && !window.confirm('Leave this game for a new one?')) return;
+    if (previous !== null) {
+      core.setSettings(settingsOf(previous.info));
+      void request({ type: 'leave', table: previous.info.table }).catch(() => null);
+    }
+    forgetTable();
+    core.setGame(null);
+    core.setNotice(null);
+  }
+  return { deal, newGameForm };
+}
+
+/** The player's intents carried out (sent as actions), and the follow-up step after a lay; returns the dispatcher. */
+function useMoves(
+  core: SessionCore,
+  state: Game['state'],
+  selected: readonly number[],
+  toggleAdvisor: () => void,
+): (intent: Intent) => void {
+  const { actedAt, planned } = core;
+  async function act(move: ActMove, then: PlannedDraw | null): Promise<void> {
+    const current = core.latest.current?.state;
+    if (!current || actedAt.current === current.counter) return;
+    actedAt.current = current.counter;
+    planned.current = then;
+    core.setBusy(true);
+    core.setNotice(null);
+    const reply = await core
+      .request({ type: 'act', table: current.table, counter: current.counter, ...move })
+      .catch((error: Error) => error);
+    core.setBusy(false);
+    if (reply instanceof Error || reply.type === 'error') {
+      actedAt.current = null;
+      planned.current = null;
+      if (reply instanceof Error) core.setNotice(`${reply.message}: reconnecting…`);
+      else if (reply.code !== 'stale_state') core.setNotice(refusal(reply));
+    }
+  }
+
+  function perform(effect: Effect): void {
+    switch (effect.type) {
+      case 'none':
+        return;
+      case 'select':
+        return core.setSelected(effect.selected);
+      case 'act':
+        return void act(effect.move, effect.then);
+      case 'notice':
+        return core.setNotice(effect.text);
+      case 'toggleAdvisor':
+        return toggleAdvisor();
+      case 'dismissResult':
+        return core.setGame((g) => g && dismissResult(g));
+    }
+  }
+
+  // After laying: the draw that was planned with it; after a draw with nothing on offer: the pass.
+  useEffect(() => {
+    if (state === null || actedAt.current === state.counter) return;
+    const move = followUp(state, planned.current);
+    planned.current = null;
+    if (move !== null) void act(move, null);
+  }, [state]);
+
+  useEffect(() => core.setSelected([]), [state?.view.hand.join(' ')]);
+
+  return (intent: Intent): void => {
+    const current = core.latest.current;
+    if (current === null) return;
+    const sending = current.state !== null && actedAt.current === current.state.counter;
+    perform(resolveIntent(intent, { state: current.state, selected, resultShown: current.unseenResult !== null, sending }));
   };
 }
 

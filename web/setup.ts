@@ -71,8 +71,6 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
   const players = settings.bots.length + 1;
   const defaultBot = welcome.agents[0]?.name ?? 'strong';
   const levels = levelsAt(welcome, settings.preset, players);
-  // `level` in welcome.agents stands for the levels, offered by name below.
-  const seatAgents = welcome.agents.filter((a) => a.name !== 'level');
   /** The bots kept where they can sit at a table of this preset and size (a level that does not ship there falls back). */
   const seatable = (bots: readonly string[], preset: string, count: number) => {
     const offered = levelsAt(welcome, preset, count);
@@ -126,42 +124,13 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
         )}
       </select>
     </label>
-    <fieldset>
-      <legend>Bots</legend>
-      <${Difficulty}
-        levels=${levels}
-        bots=${settings.bots}
-        anchor=${welcome.levels[0]?.anchor ?? 'intermediate'}
-        onPick=${(level: string) => level !== '' && update({ bots: settings.bots.map(() => level) })}
-      />
-      ${settings.bots.map(
-        (bot, i) =>
-          html`<label class="row" key=${i}
-            >Seat ${i + 2}
-            <select name=${`seat-${i + 2}`} value=${bot} onChange=${(e: Event) => setBot(i, (e.target as HTMLSelectElement).value)}>
-              ${seatAgents.map((a) => html`<option key=${a.name} value=${a.name} title=${agentBlurb(a)}>${a.name}</option>`)}
-              ${
-                levels.length > 0
-                  ? html`<optgroup label="Levels">
-                      ${levels.map((l) => html`<option key=${l.name} value=${l.name}>${levelLabel(l)}</option>`)}
-                    </optgroup>`
-                  : null
-              }
-            </select>
-          </label>`,
-      )}
-      <ul class="hint bot-blurbs">
-        ${[...new Set(settings.bots)].map((name) => {
-          const agent = welcome.agents.find((a) => a.name === name || (name.startsWith('level:') && a.name === 'level'));
-          const note = agent ? modelNote(agent, settings.preset, players, Object.keys(settings.rules).length > 0) : null;
-          return agent
-            ? html`<li key=${name}>
-                <b>${name}</b>: ${agentBlurb(agent)}${note ? html` <span class="model-note">It ${note}.</span>` : null}
-              </li>`
-            : null;
-        })}
-      </ul>
-    </fieldset>
+    <${BotSeats}
+      welcome=${welcome}
+      settings=${settings}
+      levels=${levels}
+      onBots=${(bots: string[]) => update({ bots })}
+      onChange=${setBot}
+    />
     <label class="row"
       >Bot pace
       <select
@@ -172,27 +141,98 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
         ${BOT_PACES.map((p) => html`<option key=${p.label} value=${String(p.thinkMs)}>${p.label}</option>`)}
       </select>
     </label>
-    <details class="house-rules">
-      <summary>House rules${Object.keys(settings.rules).length > 0 ? ` (${Object.keys(settings.rules).length} changed)` : ''}</summary>
-      ${fields.map((field) => html`<${RuleInput} key=${field.name} field=${field} value=${valueOf(settings.rules, field)} onChange=${setRule} />`)}
-      <label class="row"
-        >Seed
-        <input
-          name="seed"
-          type="number"
-          inputmode="numeric"
-          placeholder="random"
-          value=${settings.seed === null ? '' : String(settings.seed)}
-          onInput=${(e: Event) => {
-            const text = (e.target as HTMLInputElement).value.trim();
-            update({ seed: text === '' ? null : Number(text) });
-          }}
-        />
-      </label>
-    </details>
+    <${HouseRules} fields=${fields} settings=${settings} onRule=${setRule} onSeed=${(seed: number | null) => update({ seed })} />
     <button type="submit" class="primary" disabled=${busy}>Deal</button>
     <${Details} welcome=${welcome} preset=${preset} />
   </form>`;
+}
+
+/** The bot of each seat after the client's (a difficulty level for all, or any agent each), with a word on each bot chosen and the model it plays. */
+function BotSeats({
+  welcome,
+  settings,
+  levels,
+  onBots,
+  onChange,
+}: {
+  readonly welcome: Msg<'welcome'>;
+  readonly settings: TableSettings;
+  readonly levels: ReturnType<typeof levelsAt>;
+  readonly onBots: (bots: string[]) => void;
+  readonly onChange: (index: number, agent: string) => void;
+}) {
+  const { bots } = settings;
+  const players = bots.length + 1;
+  // `level` in welcome.agents stands for the levels, offered by name below.
+  const seatAgents = welcome.agents.filter((a) => a.name !== 'level');
+  return html`<fieldset>
+    <legend>Bots</legend>
+    <${Difficulty}
+      levels=${levels}
+      bots=${bots}
+      anchor=${welcome.levels[0]?.anchor ?? 'intermediate'}
+      onPick=${(level: string) => level !== '' && onBots(bots.map(() => level))}
+    />
+    ${bots.map(
+      (bot, i) =>
+        html`<label class="row" key=${i}
+          >Seat ${i + 2}
+          <select name=${`seat-${i + 2}`} value=${bot} onChange=${(e: Event) => onChange(i, (e.target as HTMLSelectElement).value)}>
+            ${seatAgents.map((a) => html`<option key=${a.name} value=${a.name} title=${agentBlurb(a)}>${a.name}</option>`)}
+            ${
+              levels.length > 0
+                ? html`<optgroup label="Levels">
+                    ${levels.map((l) => html`<option key=${l.name} value=${l.name}>${levelLabel(l)}</option>`)}
+                  </optgroup>`
+                : null
+            }
+          </select>
+        </label>`,
+    )}
+    <ul class="hint bot-blurbs">
+      ${[...new Set(bots)].map((name) => {
+        const agent = welcome.agents.find((a) => a.name === name || (name.startsWith('level:') && a.name === 'level'));
+        const note = agent ? modelNote(agent, settings.preset, players, Object.keys(settings.rules).length > 0) : null;
+        return agent
+          ? html`<li key=${name}>
+              <b>${name}</b>: ${agentBlurb(agent)}${note ? html` <span class="model-note">It ${note}.</span>` : null}
+            </li>`
+          : null;
+      })}
+    </ul>
+  </fieldset>`;
+}
+
+/** The rule options that differ from the preset's, and the seed, behind a toggle. */
+function HouseRules({
+  fields,
+  settings,
+  onRule,
+  onSeed,
+}: {
+  readonly fields: readonly RuleField[];
+  readonly settings: TableSettings;
+  readonly onRule: (field: RuleField, value: RuleValue) => void;
+  readonly onSeed: (seed: number | null) => void;
+}) {
+  return html`<details class="house-rules">
+    <summary>House rules${Object.keys(settings.rules).length > 0 ? ` (${Object.keys(settings.rules).length} changed)` : ''}</summary>
+    ${fields.map((field) => html`<${RuleInput} key=${field.name} field=${field} value=${valueOf(settings.rules, field)} onChange=${onRule} />`)}
+    <label class="row"
+      >Seed
+      <input
+        name="seed"
+        type="number"
+        inputmode="numeric"
+        placeholder="random"
+        value=${settings.seed === null ? '' : String(settings.seed)}
+        onInput=${(e: Event) => {
+          const text = (e.target as HTMLInputElement).value.trim();
+          onSeed(text === '' ? null : Number(text));
+        }}
+      />
+    </label>
+  </details>`;
 }
 
 /** What the server says of its presets and bots, for developers: behind a toggle. */

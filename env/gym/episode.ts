@@ -11,7 +11,8 @@ import { MaskScratch, markLegalActions, writeActionMask } from './actionMask.js'
 import { actionToMove, describeAction } from './actionMoves.js';
 import { REWARD_SCALE_DESCRIPTION, REWARD_SCHEMES, describeRewardSchemes, writeRoundRewards } from './rewards.js';
 import { IllegalMoveError, newGame, startRound } from '../rules/engine.js';
-import { type GameEquity, EquityError, tableEquities } from './equity.js';
+import { type GameEquity, tableEquities } from './equity.js';
+import { EquityError } from './equityData.js';
 import { encodeObservation } from './observation.js';
 import { GameHistory } from './position.js';
 import { type Rng, rngFromState, seededRng } from '../rules/random.js';

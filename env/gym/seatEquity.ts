@@ -15,26 +15,9 @@
  * Pure: no I/O.
  */
 import type { Rules } from '../rules/rules.js';
-import { EquityError, milestoneGaps } from './equity.js';
+import { EquityError, type SeatPredictor, type SeatWeights } from './equityData.js';
+import { milestoneGaps } from './milestones.js';
 
-/** The learned weights for one number of seats still in. */
-export interface SeatWeights {
-  /** Slope of the score over each `knotStep` points of total (≤ 0), from 0 up. */
-  readonly total: readonly number[];
-  /** Weight of a milestone exactly g points above the total, g = 1..maxGap (index g − 1). */
-  readonly gap: readonly number[];
-  /** Weight of each place in the turn order from the starter (index 0: the starter). */
-  readonly order: readonly number[];
-}
-
-export interface SeatPredictor {
-  readonly knotStep: number;
-  readonly maxGap: number;
-  /** By the number of seats still in, "2" up to the table size. */
-  readonly byActive: Readonly<Record<string, SeatWeights>>;
-}
-
-/** The feature layout of a predictor: what it reads of one seat's total. */
 export interface SeatFeatures {
   /** ramps[t][k]: the share of the k-th `knotStep` points segment covered by total t (0..1). */
   readonly ramps: readonly Float64Array[];

@@ -6,7 +6,8 @@ import { decode } from '@msgpack/msgpack';
 import { describe, expect, it } from 'vitest';
 import { CODECS } from '../../serve/codec.js';
 import { ProtocolError } from '../../serve/errors.js';
-import { parseClientMessage, protocolJsonSchema } from '../../serve/protocol.js';
+import { protocolJsonSchema } from '../../serve/protocol.js';
+import { parseClientMessage } from '../../serve/protocolEdge.js';
 
 const SCHEMA_FILE = new URL('../../serve/protocol.schema.json', import.meta.url);
 

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type RoundOutcomeModel,
-  EquityError,
-  afterPoints,
-  milestoneGaps,
-  seatEquities,
-  solveHeadsUpEquity,
-} from '../../../env/gym/equity.js';
+import { type RoundOutcomeModel, EquityError } from '../../../env/gym/equityData.js';
+import { afterPoints, milestoneGaps } from '../../../env/gym/milestones.js';
+import { seatEquities } from '../../../env/gym/equity.js';
+import { solveHeadsUpEquity } from '../../../env/gym/headsUpEquity.js';
 import { resolveRules } from '../../../env/rules/rules.js';
 
 /** A round model from (starter's points, other's points, count) triples, with no milestone spike measured. */

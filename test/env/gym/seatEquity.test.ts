@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { EquityError, seatEquities } from '../../../env/gym/equity.js';
-import { type SeatPredictor, SeatEquity, seatFeatures, turnOrder } from '../../../env/gym/seatEquity.js';
+import { EquityError } from '../../../env/gym/equityData.js';
+import { seatEquities } from '../../../env/gym/equity.js';
+import { type SeatPredictor } from '../../../env/gym/equityData.js';
+import { SeatEquity, seatFeatures, turnOrder } from '../../../env/gym/seatEquity.js';
 import { resolveRules } from '../../../env/rules/rules.js';
 
 /** A predictor for a limit-20 game with a milestone at 15 (→ 5): a point costs 0.1 of score, a milestone 3 away is worth 0.5, starting 0.2. */
