@@ -7,7 +7,7 @@ import { SingleBar } from 'cli-progress';
 import { modelLines } from '../agents/resolve.js';
 import { BENCH_FLAGS, type BenchOptions, benchOptionsSchema } from '../agents/tournament/benchOptions.js';
 import type { BenchStatus, QueueDispatcher } from '../agents/tournament/queue.js';
-import { type TournamentConfig, runTournament } from '../agents/tournament/run.js';
+import { type RunOptions, type TournamentConfig, runTournament } from '../agents/tournament/run.js';
 import { type TournamentSummary, splitRunSpecific } from '../agents/tournament/stats.js';
 import { MAX_PLAYERS, MIN_PLAYERS } from '../env/index.js';
 import { schemaFlags } from '../support/schemaFlags.js';
@@ -100,21 +100,12 @@ export function benchCommand(): Command {
   return ruleOptions(addSchemaOptions(command, FLAGS)).action(async (ruleFlags: RuleFlags, cmd: Command) => {
     const { json, progress, redis, jobGames, ...config } = parseBenchFlags(schemaOptionValues(cmd, FLAGS), ruleFlags);
     for (const line of modelLines(config.agents, config)) process.stderr.write(`yaniv bench: ${line}\n`);
-    const bar = progress && process.stderr.isTTY ? new BenchBar(redis !== undefined) : null;
-    const dispatcher = redis === undefined ? undefined : await redisDispatcher(redis, jobGames, bar);
-    const started = Date.now();
-    let summary: TournamentSummary;
-    try {
-      summary = await runTournament(config, {
-        dispatcher,
-        onProgress: redis === undefined ? (done, total) => bar?.update(done, total) : undefined,
-      });
-    } finally {
-      bar?.stop();
-      await dispatcher?.close();
-    }
-    const seconds = (Date.now() - started) / 1000;
-    const report = benchReport(config, summary, { seconds, redis: dispatcher?.where });
+    const {
+      result: summary,
+      seconds,
+      where: redisWhere,
+    } = await playWithProgress({ progress, redis, jobGames, command: 'bench' }, (options) => runTournament(config, options));
+    const report = benchReport(config, summary, { seconds, redis: redisWhere });
     if (json === '-') {
       process.stdout.write(JSON.stringify(report, null, 2) + '\n');
       return;
@@ -151,6 +142,28 @@ export function benchReport(
       ...runSpecific,
     },
   };
+}
+
+/**
+ * Plays a command's games (`play`: a tournament run with these options) on worker threads or the
+ * Redis queue, with the progress bar when asked and a terminal shows it; closes both however the
+ * run ends. Returns what `play` returned, the seconds it took and where the Redis queue was.
+ */
+export async function playWithProgress<T>(
+  how: { progress: boolean; redis: string | undefined; jobGames: number | undefined; command: string },
+  play: (options: RunOptions) => Promise<T>,
+): Promise<{ result: T; seconds: number; where: string | undefined }> {
+  const { progress, redis, jobGames, command } = how;
+  const bar = progress && process.stderr.isTTY ? new BenchBar(redis !== undefined, command) : null;
+  const dispatcher = redis === undefined ? undefined : await redisDispatcher(redis, jobGames, bar, command);
+  const started = Date.now();
+  try {
+    const result = await play({ dispatcher, onProgress: redis === undefined ? (done, total) => bar?.update(done, total) : undefined });
+    return { result, seconds: (Date.now() - started) / 1000, where: dispatcher?.where };
+  } finally {
+    bar?.stop();
+    await dispatcher?.close();
+  }
 }
 
 /** The Redis queue's dispatcher, its messages above the bar (`command`: the yaniv command they name). */

@@ -15,7 +15,7 @@ import { summarize } from '../agents/tournament/stats.js';
 import { mixSeed } from '../env/rules/random.js';
 import { schemaFlags } from '../support/schemaFlags.js';
 import { renderVegaLite } from '../support/vegaSvg.js';
-import { BenchBar, redisDispatcher } from './bench.js';
+import { playWithProgress } from './bench.js';
 import { type RuleFlags, describeRuleChoice, readRuleSelection, ruleOptions } from './ruleOptions.js';
 import { addSchemaOptions, readSchemaOptions, schemaOptionValues } from './schemaOptions.js';
 
@@ -106,20 +106,11 @@ export function rateCommand(): Command {
   return ruleOptions(addSchemaOptions(command, FLAGS)).action(async (ruleFlags: RuleFlags, cmd: Command) => {
     const { json, chart, progress, redis, jobGames, ...config } = parseRateFlags(schemaOptionValues(cmd, FLAGS), ruleFlags);
     for (const line of modelLines(config.agents, config)) process.stderr.write(`yaniv rate: ${line}\n`);
-    const bar = progress && process.stderr.isTTY ? new BenchBar(redis !== undefined, 'rate') : null;
-    const dispatcher = redis === undefined ? undefined : await redisDispatcher(redis, jobGames, bar, 'rate');
-    const started = Date.now();
-    let outcome: Awaited<ReturnType<typeof rate>>;
-    try {
-      outcome = await rate(config, {
-        dispatcher,
-        onProgress: redis === undefined ? (done, total) => bar?.update(done, total) : undefined,
-      });
-    } finally {
-      bar?.stop();
-      await dispatcher?.close();
-    }
-    const seconds = (Date.now() - started) / 1000;
+    const {
+      result: outcome,
+      seconds,
+      where,
+    } = await playWithProgress({ progress, redis, jobGames, command: 'rate' }, (options) => rate(config, options));
     const { fit, truncatedGames, summary } = outcome;
     const microsPerDecision = Object.fromEntries(summary.agents.map((a) => [a.agent, a.microsPerDecision]));
     const { workers, ...deciding } = config;
@@ -127,7 +118,7 @@ export function rateCommand(): Command {
       config: deciding,
       results: { ...fit, truncatedGames },
       run: {
-        ...(dispatcher ? { redis: dispatcher.where } : { workers }),
+        ...(where !== undefined ? { redis: where } : { workers }),
         seconds,
         gamesPerSecond: summary.games / seconds,
         microsPerDecision,
