@@ -62,7 +62,12 @@ const millis = z.string().regex(/^\d+$/, { error: 'must be a time in ms' }).tran
 
 /** A table record as a store keeps it in text fields (the Redis hash and moves string). */
 export const storedTableSchema = z.strictObject({
-  format: z.literal(TABLE_RECORD_FORMAT, { error: `must be ${TABLE_RECORD_FORMAT}` }),
+  // A record without the field was written by the build before it, in this same layout: a rolling
+  // upgrade resumes its tables.
+  format: z.preprocess(
+    (value) => (value === null || value === undefined || value === '' ? TABLE_RECORD_FORMAT : value),
+    z.literal(TABLE_RECORD_FORMAT, { error: `must be ${TABLE_RECORD_FORMAT}` }),
+  ),
   settings: json.pipe(tableSettingsSchema),
   moves: movesText,
   deadline: z.union([z.literal('').transform(() => null), millis]),
