@@ -62,19 +62,19 @@ function sizeGap(entry: CatalogEntry, players: number): number {
 export function modelFor(rules: RuleChoice, players: number, catalog: readonly CatalogEntry[] = shippedModels()): ModelChoice {
   const ofPreset = catalog.filter((entry) => entry.card.rules.preset === rules.preset);
   const exactRules = ofPreset.filter((entry) => trainedUnder(entry.card, rules));
-  const atSize = (entries: CatalogEntry[]) => entries.filter((entry) => entry.card.players.includes(players)).sort(bySpecialisation);
-  const nearest = [...(exactRules.length ? exactRules : ofPreset)].sort(
-    (a, b) =>
-      sizeGap(a, players) - sizeGap(b, players) || Math.min(...a.card.players) - Math.min(...b.card.players) || bySpecialisation(a, b),
-  );
-  const fallback = catalog.find((entry) => entry.folder === DEFAULT_MODEL);
-  const [chosen, fit]: [CatalogEntry | undefined, ModelFit] = atSize(exactRules)[0]
-    ? [atSize(exactRules)[0], 'trained']
-    : atSize(ofPreset)[0]
-      ? [atSize(ofPreset)[0], 'trained']
-      : nearest[0]
-        ? [nearest[0], 'nearest-size']
-        : [fallback, 'default'];
+  const atSize = (entries: CatalogEntry[]) => entries.filter((entry) => entry.card.players.includes(players)).sort(bySpecialisation)[0];
+  const nearestSize = () =>
+    [...(exactRules.length ? exactRules : ofPreset)].sort(
+      (a, b) =>
+        sizeGap(a, players) - sizeGap(b, players) || Math.min(...a.card.players) - Math.min(...b.card.players) || bySpecialisation(a, b),
+    )[0];
+  const trained = atSize(exactRules) ?? atSize(ofPreset);
+  const nearest = trained ? undefined : nearestSize();
+  const [chosen, fit]: [CatalogEntry | undefined, ModelFit] = trained
+    ? [trained, 'trained']
+    : nearest
+      ? [nearest, 'nearest-size']
+      : [catalog.find((entry) => entry.folder === DEFAULT_MODEL), 'default'];
   if (!chosen) throw new Error(`the shipped model is missing: no ${MODEL_JSON} in ${path.join(packageRoot(), DEFAULT_MODEL)}`);
   return { ...chosen, fit, mismatch: trainingMismatch(chosen.card, rules, players) };
 }

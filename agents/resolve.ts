@@ -41,8 +41,25 @@ export function ruleChoiceOf(table: TableKind): RuleChoice {
   return ruleSelectionSchema.parse({ preset: table.preset, rules: table.rules ?? {} });
 }
 
-/** What a spec plays at a table of this kind; throws AgentSpecError for a bad spec. */
+const resolved = new Map<string, ResolvedAgent>();
+
+/**
+ * What a spec plays at a table of this kind; throws AgentSpecError for a bad spec. Remembered per
+ * (spec, table kind): a server asks it at every bot move, and the catalog does not change while a
+ * process runs.
+ */
 export function resolveAgent(spec: string, table: TableKind): ResolvedAgent {
+  const key = JSON.stringify([spec, table.preset, table.rules, table.players]);
+  let answer = resolved.get(key);
+  if (!answer) {
+    // Bounded: advice may name any rule overrides, and each is a key.
+    if (resolved.size >= 1024) resolved.clear();
+    resolved.set(key, (answer = resolveAnew(spec, table)));
+  }
+  return answer;
+}
+
+function resolveAnew(spec: string, table: TableKind): ResolvedAgent {
   const parsed = parseAgentSpec(spec);
   const rules = ruleChoiceOf(table);
   if (parsed.name === 'level') {

@@ -17,7 +17,7 @@ import {
   RECORD_FORMAT,
   ruleOptionsJsonSchema,
 } from '../env/index.js';
-import { shippedModels } from '../agents/catalog.js';
+import { type ModelFit, shippedModels } from '../agents/catalog.js';
 import { shippedLevels } from '../agents/level.js';
 import { type ModelCard, trainingMismatch } from '../agents/modelCard.js';
 import { packageRoot } from '../agents/modelFolder.js';
@@ -117,14 +117,16 @@ const TABLE_SIZES = Array.from({ length: MAX_PLAYERS - MIN_PLAYERS + 1 }, (_, i)
  * each table size (agents/resolve.ts), and why it may play below its strength there; else undefined.
  */
 function modelsPlayed(spec: string): Welcome['agents'][number]['plays'] {
-  const byPreset = PRESET_NAMES.map((preset) => {
-    const bySize = TABLE_SIZES.map((players) => {
-      const { model, fit, mismatch } = resolveAgent(spec, { preset, players });
-      return model === null || fit === null ? null : ([String(players), { model, fit, mismatch }] as const);
-    });
-    return bySize.includes(null) ? null : ([preset, Object.fromEntries(bySize as [string, unknown][])] as const);
-  });
-  return byPreset.includes(null) ? undefined : (Object.fromEntries(byPreset as [string, unknown][]) as never);
+  // Only an agent whose model the catalog picks (plain neural) has a fit; any other plays itself everywhere.
+  if (resolveAgent(spec, { players: MIN_PLAYERS }).fit === null) return undefined;
+  const bySize = (preset: string) =>
+    Object.fromEntries(
+      TABLE_SIZES.map((players) => {
+        const { model, fit, mismatch } = resolveAgent(spec, { preset, players });
+        return [String(players), { model: model as string, fit: fit as ModelFit, mismatch }];
+      }),
+    );
+  return Object.fromEntries(PRESET_NAMES.map((preset) => [preset, bySize(preset)]));
 }
 
 /** A model's card as welcome shows it: with, per table size, why it may play below its strength under the server's rules (`mismatch`), or null. */
