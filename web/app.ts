@@ -83,6 +83,7 @@ function Play({ session, welcome, game }: PlayProps) {
   return html`<div class="play">
     <div class="main-column">
       <p class="status" role="status" aria-live="polite">${statusText(game)}</p>
+      <${RulesInPlay} info=${game.info} welcome=${welcome} />
       ${
         state
           ? html`<${TableView}
@@ -116,7 +117,6 @@ function Play({ session, welcome, game }: PlayProps) {
         onAgent=${session.chooseAdvisor}
       />
       <${ScoreTable} game=${game} />
-      <${RulesInPlay} info=${game.info} welcome=${welcome} />
     </aside>
     ${
       game.unseenResult

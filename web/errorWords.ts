@@ -12,7 +12,7 @@ import type { Msg } from './protocol.js';
 const GROUP_TIPS: readonly (readonly [RegExp, string])[] = [
   [
     /not a legal group|not a legal run|a run needs/,
-    'Lay one card, a set (cards of one rank) or a run (three or more cards of one suit in a row). Tap a picked card to put it back.',
+    'Lay one card, a set (cards of one rank) or a run (3 or more in a row, one suit); tap a card to unpick it.',
   ],
   [/only at the start of a turn|only after laying/, 'Wait for your turn: first lay cards, then draw.'],
 ];

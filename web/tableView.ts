@@ -94,7 +94,11 @@ function Opponent({ game, state, seat }: { readonly game: Game; readonly state: 
     class=${`seat${view.current === seat && state.toMove !== null ? ' current' : ''}${out ? ' out' : ''}`}
     aria-label=${seatName(game, seat)}
   >
-    <h3>${seatName(game, seat)}${view.current === seat && state.toMove !== null ? html` <span class="turn-mark">to play</span>` : null}</h3>
+    <h3 title=${seatName(game, seat)}>
+      <span class="long-name">${seatName(game, seat)}</span
+      ><span class="short-name" aria-hidden="true">#${seat + 1} ${game.info.seats[seat]?.agent ?? ''}</span
+      >${view.current === seat && state.toMove !== null ? html` <span class="turn-mark">to play</span>` : null}
+    </h3>
     <div class="total">
       Total <b>${currentTotals(game)[seat]}</b>${out ? ' · out' : html`<span class="count"> · ${view.handSizes[seat]} cards</span>`}
     </div>

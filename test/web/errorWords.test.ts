@@ -31,7 +31,7 @@ describe('web/errorWords', () => {
       ),
     );
     expect(text).toMatch(/^Not allowed: 4♦ 6♥ is not a legal group: two cards of different ranks are not a set, and a run needs three\. /);
-    expect(text).toMatch(/a set \(cards of one rank\) or a run/);
+    expect(text).toMatch(/a set \(cards of one rank\) or a run \(3 or more in a row, one suit\)/);
     expect(text).not.toMatch(CARD_CODE);
   });
 
