@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import type { ReplayResult } from '../../env/index.js';
 import type { LegalAction, Msg, RunningServer, ServerMessage } from '../../serve/index.js';
 import { TestClient, startTestServer } from '../serve/helpers.js';
+import { cardsInGlyphs } from '../../web/cards.js';
 import { launchChromium } from './browser.js';
 
 const RESULTS = fileURLToPath(new URL('../../test-results/', import.meta.url));
@@ -125,6 +126,21 @@ async function nextMoment(handled: number): Promise<{ advice: number } | 'result
   return (await handle.jsonValue()) as { advice: number } | 'result';
 }
 
+/** The element lies inside the first viewport as it stands (no scrolling). */
+async function expectInView(on: Page, selector: string, what: string): Promise<void> {
+  const box = await on
+    .locator(selector)
+    .first()
+    .evaluate((element) => {
+      const r = element.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: window.innerWidth, height: window.innerHeight };
+    });
+  expect(box.top, `${what}: top inside the viewport`).toBeGreaterThanOrEqual(0);
+  expect(box.bottom, `${what}: bottom inside the viewport`).toBeLessThanOrEqual(box.height);
+  expect(box.left, `${what}: left inside the viewport`).toBeGreaterThanOrEqual(0);
+  expect(box.right, `${what}: right inside the viewport`).toBeLessThanOrEqual(box.width);
+}
+
 /** Checks the page's advice for the state at `counter` against the server's answer for the same view; returns the pick. */
 async function checkAdvice(counter: number): Promise<LegalAction> {
   const state = stateAt(counter);
@@ -200,6 +216,75 @@ async function readRoundResult(): Promise<ShownRound> {
   return { outcome, rows };
 }
 
+/** On the player's turn, with the page as it opens (no scrolling): the hand, Lay and Yaniv lie inside the first viewport. */
+async function expectTurnOnScreen(on: Page, name: string): Promise<void> {
+  await on.evaluate(() => window.scrollTo(0, 0));
+  await expectInView(on, '.hand .cards', `${name}: the hand`);
+  await expectInView(on, '.hand button.card >> nth=-1', `${name}: the hand's last card`);
+  await expectInView(on, '.moves button.primary', `${name}: Lay`);
+  await expectInView(on, '.moves button.yaniv', `${name}: Yaniv`);
+  await on.screenshot({ path: `${RESULTS}${name}-turn.png` });
+}
+
+/** A pick that is no group, tapped and laid: the refusal is on screen beside the hand, in glyphs; the picks are then taken back. */
+async function expectRefusalOnScreen(on: Page, name: string): Promise<void> {
+  const hand = await on.locator('.hand button.card').evaluateAll((cards) => cards.map((c) => (c as HTMLElement).dataset.card ?? ''));
+  const rank = (card: string) => card.slice(0, -1);
+  const a = hand.findIndex((c) => c !== 'JK');
+  const b = hand.findIndex((c) => c !== 'JK' && rank(c) !== rank(hand[a]));
+  expect(b, `${name}: two cards of different ranks in the hand`).toBeGreaterThan(a);
+  await on.locator(`.hand button.card[data-index="${a}"]`).tap();
+  await on.locator(`.hand button.card[data-index="${b}"]`).tap();
+  await on.getByRole('button', { name: /^Lay 2 cards/ }).tap();
+  await on.locator('.hand-notice').waitFor();
+  const text = (await on.locator('.hand-notice').textContent()) ?? '';
+  expect(text).toContain(`Not allowed: ${cardsInGlyphs([hand[a], hand[b]])} is not a legal group`);
+  expect(text).not.toMatch(CARD_CODE);
+  await on.evaluate(() => window.scrollTo(0, 0));
+  await expectInView(on, '.hand-notice', `${name}: the refusal`);
+  await expectInView(on, '.moves button.primary', `${name}: Lay, with the refusal shown`);
+  await on.screenshot({ path: `${RESULTS}${name}-refusal.png` });
+  await on.locator(`.hand button.card[data-index="${a}"]`).tap();
+  await on.locator(`.hand button.card[data-index="${b}"]`).tap();
+  expect(await on.locator('.hand button[aria-pressed="true"]').count()).toBe(0);
+}
+
+/** The page's log of the round is the server's events for it, in order: who, what, which cards. */
+async function expectLogMatches(on: Page, heard: readonly ServerMessage[], name: string): Promise<void> {
+  const events = () => heard.filter((m): m is Msg<'event'> => m.type === 'event');
+  const shown = () =>
+    on.locator('.move-log li[data-counter]').evaluateAll((items) =>
+      items.map((li) => {
+        const data = (li as HTMLElement).dataset;
+        return { counter: Number(data.counter), actor: Number(data.actor), kind: data.kind, cards: data.cards };
+      }),
+    );
+  await expect.poll(async () => (await shown()).length, { message: `${name}: the log holds every event so far` }).toBe(events().length);
+  expect(await shown()).toEqual(events().map((e) => ({ counter: e.counter, actor: e.actor, kind: e.kind, cards: e.cards.join(' ') })));
+  const words = await on.locator('.move-log li[data-counter]').evaluateAll((items) => items.map((li) => li.textContent ?? ''));
+  expect(
+    words.every((w) => /^\s*(You|\S+ \(seat \d\))/.test(w) && !CARD_CODE.test(w)),
+    `${name}: the log in words`,
+  ).toBe(true);
+  await on.locator('.move-log').screenshot({ path: `${RESULTS}${name}-log.png` });
+}
+
+/** The previous group's lay-in animation, at its first frame, does not cover its "laid by" label. */
+async function expectLabelClear(on: Page, name: string): Promise<void> {
+  const overlap = await on.evaluate(() => {
+    for (const animation of document.getAnimations()) {
+      animation.pause();
+      animation.currentTime = 0;
+    }
+    const label = document.querySelector('.previous .label')?.getBoundingClientRect();
+    const cards = [...document.querySelectorAll('.previous .cards > *')].map((c) => c.getBoundingClientRect());
+    const result = label ? cards.some((c) => c.top < label.bottom && c.bottom > label.top) : true;
+    for (const animation of document.getAnimations()) animation.finish();
+    return result;
+  });
+  expect(overlap, `${name}: the lay-in animation clears the label`).toBe(false);
+}
+
 describe('the page in headless Chromium', () => {
   it('plays a whole game by clicks and keys with the advisor, survives a dropped connection, and downloads a record that replays to its results', async () => {
     await openPage();
@@ -246,9 +331,14 @@ describe('the page in headless Chromium', () => {
     await page.keyboard.press(String(b + 1));
     expect(await page.locator('.hand button[aria-pressed="true"]').count()).toBe(2);
     await page.keyboard.press('Enter');
+    // Beside the hand, in the glyphs the page draws, with what to do.
     await expect
-      .poll(() => page.getByRole('alert').textContent())
-      .toBe(`Not allowed: ${hand[a]} ${hand[b]} is not a legal group: two cards of different ranks are not a set, and a run needs three`);
+      .poll(() => page.locator('.hand-notice').textContent())
+      .toBe(
+        `Not allowed: ${cardsInGlyphs([hand[a], hand[b]])} is not a legal group: two cards of different ranks are not a set, and a run needs three. ` +
+          'Lay one card, a set (cards of one rank) or a run (3 or more in a row, one suit); tap a card to unpick it.',
+      );
+    await expectInView(page, '.hand-notice', 'the refusal');
     await page.keyboard.press('Escape');
     expect(await page.locator('.hand button[aria-pressed="true"]').count()).toBe(0);
     expect(await page.locator('[aria-live="polite"]').textContent()).toMatch(/^Your turn/);
@@ -289,7 +379,8 @@ describe('the page in headless Chromium', () => {
         await page.reload();
         await expect.poll(() => frames.filter((m) => m.type === 'resumed').length, { timeout: 15_000 }).toBe(before + 1);
         await page.locator('.hand button.card').first().waitFor();
-        await page.getByRole('checkbox', { name: /Advisor/ }).check();
+        // The advisor is remembered (web/storage.ts): still on, with the same bot.
+        expect(await page.getByRole('checkbox', { name: /Advisor/ }).isChecked()).toBe(true);
         handled = -1;
       }
     }
@@ -357,6 +448,10 @@ describe('the page in headless Chromium', () => {
       const phone = await context.newPage();
       const errors: string[] = [];
       phone.on('pageerror', (error) => errors.push(error.message));
+      const heard: ServerMessage[] = [];
+      phone.on('websocket', (socket) =>
+        socket.on('framereceived', ({ payload }) => heard.push(JSON.parse(payload.toString()) as ServerMessage)),
+      );
       const name = `web-${players}-players-${width}`;
       onTestFailed(() => phone.screenshot({ path: `${RESULTS}${name}-failure.png` }).then(() => undefined));
       /** No sideways scroll: the document is no wider than the window, and no box scrolls sideways either. */
@@ -410,7 +505,11 @@ describe('the page in headless Chromium', () => {
           expect(await phone.locator('.seat .last-move .card').count()).toBeGreaterThanOrEqual(players - 1);
           expect(await phone.locator('.previous .label').textContent()).toMatch(/laid by /);
           await expectFits('with the bots’ moves shown');
+          await expectTurnOnScreen(phone, name);
+          await expectLogMatches(phone, heard, name);
+          await expectLabelClear(phone, name);
           await shoot(name);
+          if (touch) await expectRefusalOnScreen(phone, name);
         }
         await phone.locator('.hand button.card').first().click();
         await phone.getByRole('button', { name: /^Deck/ }).click();
