@@ -523,4 +523,84 @@ describe('the page in headless Chromium', () => {
       await context.close();
     }
   }, 180_000);
+
+  it('asks for the password a --token server wants, explains a lost table with a one-click new game, edits milestones, and checks groups on How to play', async () => {
+    const guarded = await startTestServer({ workers: 0, token: 's3cret', agents: ['novice'] });
+    const context = await (await startBrowser()).newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const tab = await context.newPage();
+    const errors: string[] = [];
+    tab.on('pageerror', (error) => errors.push(error.message));
+    const heard: ServerMessage[] = [];
+    tab.on('websocket', (socket) =>
+      socket.on('framereceived', ({ payload }) => heard.push(JSON.parse(payload.toString()) as ServerMessage)),
+    );
+    onTestFailed(() =>
+      tab.screenshot({ path: `${RESULTS}web-token-failure.png` }).then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+    try {
+      // No token: the page asks for it instead of "connecting…" for ever; a wrong one is said to be refused.
+      await tab.goto(`http://127.0.0.1:${guarded.port}/`);
+      await tab.getByRole('heading', { name: 'Password needed' }).waitFor();
+      expect(await tab.locator('.link').textContent()).toBe('password needed');
+      await tab.locator('input[name="token"]').fill('wrong');
+      await tab.getByRole('button', { name: 'Connect' }).tap();
+      await tab.getByText('did not accept').waitFor();
+      await tab.locator('input[name="token"]').fill('s3cret');
+      await tab.getByRole('button', { name: 'Connect' }).tap();
+      await tab.getByRole('heading', { name: 'New game' }).waitFor();
+      await tab.screenshot({ path: `${RESULTS}web-token.png` });
+
+      // The house rules: milestones shown and editable; options that do not matter under the preset hidden.
+      await tab.locator('.house-rules summary').tap();
+      expect(await tab.locator('input[name="milestones-0-at"]').inputValue()).toBe('50');
+      expect(await tab.locator('input[name="assafPenalty"]').count()).toBe(1);
+      expect(await tab.locator('input[name="yanivsToWin"]').count()).toBe(0);
+      await tab.locator('select[name="preset"]').selectOption('family');
+      expect(await tab.locator('input[name="assafPenalty"]').count()).toBe(0);
+      await tab.locator('select[name="preset"]').selectOption('standard');
+      await tab.getByRole('button', { name: 'Remove the milestone at 50' }).tap();
+      await tab.locator('input[name="milestones-0-to"]').fill('40');
+      await tab.getByRole('button', { name: 'Deal' }).tap();
+      await tab.locator('.hand button.card').first().waitFor();
+      const created = heard.find((m): m is Msg<'table_created'> => m.type === 'table_created');
+      expect(created?.rules).toEqual({ milestones: [[100, 40]] });
+      await tab.locator('.rules-in-play summary').tap();
+      expect(await tab.locator('.rules-in-play').textContent()).toMatch(/Milestones \(house rule\)\s*100 → 40/);
+
+      // A table the server no longer has: said in plain words, without its id or the word token, and dealt again in one click.
+      await tab.evaluate(() => {
+        const saved = JSON.parse(sessionStorage.getItem('yaniv-arena.table') ?? '{}') as Record<string, unknown>;
+        sessionStorage.setItem('yaniv-arena.table', JSON.stringify({ ...saved, table: 't-gone', token: 'stale' }));
+      });
+      await tab.reload();
+      await tab.locator('.page-notice').waitFor();
+      const lost = (await tab.locator('.page-notice').textContent()) ?? '';
+      expect(lost).toMatch(/could not be continued/);
+      expect(lost).not.toMatch(/t-gone|token/i);
+      await tab.screenshot({ path: `${RESULTS}web-lost-table.png` });
+      const tables = heard.filter((m) => m.type === 'table_created').length;
+      await tab.getByRole('button', { name: 'Deal a new game' }).tap();
+      await tab.locator('.hand button.card').first().waitFor();
+      expect(heard.filter((m) => m.type === 'table_created').length).toBe(tables + 1);
+      expect(heard.findLast((m): m is Msg<'table_created'> => m.type === 'table_created')?.rules).toEqual({ milestones: [[100, 40]] });
+
+      // How to play: the checker reads picked cards with the engine's rules.
+      await tab.goto(`http://127.0.0.1:${guarded.port}/rules.html`);
+      for (const card of ['7H', 'KH']) await tab.locator(`.palette button[data-card="${card}"]`).tap();
+      expect(await tab.locator('.verdict').textContent()).toBe(
+        'Not a legal group: two cards of different ranks are not a set, and a run needs three.',
+      );
+      await tab.getByRole('button', { name: 'Clear' }).tap();
+      for (const card of ['5S', 'JK', '7S']) await tab.locator(`.palette button[data-card="${card}"]`).tap();
+      expect(await tab.locator('.verdict').textContent()).toMatch(/^Legal: a run.*5♠ or 7♠\.$/);
+      await tab.screenshot({ path: `${RESULTS}web-how-to-play.png`, fullPage: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await guarded.close();
+    }
+  }, 120_000);
 });
