@@ -2,6 +2,7 @@
 // environment options, action ranges, observation segments, the protocol's messages and errors), so they never drift:
 // `npm run docs` rewrites them; test/docs.test.ts fails when they are stale.
 import { readFileSync, writeFileSync } from 'node:fs';
+import type { z } from 'zod';
 import {
   ACTION_CONTEXT_SEGMENTS,
   ACTION_CONTEXT_SIZE,
@@ -146,7 +147,7 @@ export function flagsTable(flags: readonly SchemaFlag[]): string {
 export function protocolMessagesTable(): string {
   const rows = clientMessageSchema.options.map((schema) => {
     const type = schema.shape.type.value;
-    const fields = Object.entries(schema.shape)
+    const fields = Object.entries<z.ZodType>(schema.shape)
       .filter(([name]) => name !== 'type' && name !== 'id')
       .map(([name, field]) => `\`${name}${field.safeParse(undefined).success ? '?' : ''}\``);
     return `| \`${type}\` | ${fields.join(', ') || '—'} | \`${REPLY_TYPES[type]}\` | ${cell(schema.description ?? '')} |`;
