@@ -1,5 +1,5 @@
 // Tables in README.md and docs/ that are generated from the code (rule options, presets,
-// environment options, action ranges, observation segments), so they never drift:
+// environment options, action ranges, observation segments, the protocol's messages and errors), so they never drift:
 // `npm run docs` rewrites them; test/docs.test.ts fails when they are stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import {
@@ -18,6 +18,8 @@ import { DEFAULT_PRESET, PRESETS, PRESET_NAMES, ruleOptionsSchema } from '../env
 import { type SchemaFlag, descriptionOf, schemaFlags } from '../support/schemaFlags.js';
 import { BENCH_FLAGS, RATE_FLAGS, benchOptionsSchema, rateOptionsSchema } from '../agents/tournament/benchOptions.js';
 import { SERVE_FLAGS, serveProcessSchema, serverOptionsSchema } from '../serve/options.js';
+import { ERROR_CODES, ERROR_MEANINGS } from '../serve/errors.js';
+import { REPLY_TYPES, clientMessageSchema } from '../serve/protocol.js';
 import { DEFAULT_HYPER_PARAMETERS, TRAIN_FLAGS } from '../training/config.js';
 
 type Generated = Record<string, () => string>;
@@ -139,6 +141,24 @@ export function flagsTable(flags: readonly SchemaFlag[]): string {
   return ['| flag | default | meaning |', '| --- | --- | --- |', ...rows].join('\n');
 }
 
+/** The client messages: their fields (from each schema's shape), their reply (REPLY_TYPES) and what they do. */
+export function protocolMessagesTable(): string {
+  const rows = clientMessageSchema.options.map((schema) => {
+    const type = schema.shape.type.value;
+    const fields = Object.entries(schema.shape)
+      .filter(([name]) => name !== 'type' && name !== 'id')
+      .map(([name, field]) => `\`${name}${field.safeParse(undefined).success ? '?' : ''}\``);
+    return `| \`${type}\` | ${fields.join(', ') || '—'} | \`${REPLY_TYPES[type]}\` | ${cell(schema.description ?? '')} |`;
+  });
+  return ['| type | fields (`?`: optional) | reply | what it does |', '| --- | --- | --- | --- |', ...rows].join('\n');
+}
+
+/** The error codes and what each means (serve/errors.ts). */
+export function protocolErrorsTable(): string {
+  const rows = ERROR_CODES.map((code) => `| \`${code}\` | ${cell(ERROR_MEANINGS[code])} |`);
+  return ['| code | when |', '| --- | --- |', ...rows].join('\n');
+}
+
 const envTables: Generated = {
   'env-options': envOptionsMarkdown,
   'reward-schemes': rewardSchemesTable,
@@ -166,6 +186,8 @@ export const GENERATED_FILES: Record<string, Generated> = {
   },
   'serve/PROTOCOL.md': {
     'serve-flags': () => flagsTable([...schemaFlags(serverOptionsSchema, SERVE_FLAGS), ...schemaFlags(serveProcessSchema)]),
+    'protocol-messages': protocolMessagesTable,
+    'protocol-errors': protocolErrorsTable,
   },
 };
 
