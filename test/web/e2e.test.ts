@@ -269,6 +269,24 @@ async function expectLogMatches(on: Page, heard: readonly ServerMessage[], name:
   await on.locator('.move-log').screenshot({ path: `${RESULTS}${name}-log.png` });
 }
 
+/**
+ * While the round result is open, the next round's plays (the bots move at once) are held back:
+ * the log still shows the round that ended; closed, the log shows the new round's plays.
+ */
+async function expectNextRoundHeld(on: Page, heard: readonly ServerMessage[], name: string): Promise<void> {
+  const end = heard.find((m): m is Msg<'round_end'> => m.type === 'round_end') as Msg<'round_end'>;
+  const later = () => heard.filter((m): m is Msg<'event'> => m.type === 'event' && m.counter > end.counter);
+  await expect.poll(() => later().length, { message: `${name}: the bots play on behind the result` }).toBeGreaterThan(0);
+  const logged = () =>
+    on.locator('.move-log li[data-counter]').evaluateAll((items) => items.map((li) => Number((li as HTMLElement).dataset.counter)));
+  expect(Math.max(...(await logged())), `${name}: nothing of the next round shown behind the result`).toBeLessThanOrEqual(end.counter);
+  expect(await on.locator('.move-log .outcome').count()).toBe(1);
+  await on.getByRole('button', { name: 'Next round' }).click();
+  // Shown at once, in order, then live: at the player's turn (the bots wait) the log is the new round's events.
+  await on.waitForFunction(() => /^Your turn/.test(document.querySelector('.status')?.textContent ?? ''));
+  await expect.poll(logged, { message: `${name}: the new round's plays, in order` }).toEqual(later().map((e) => e.counter));
+}
+
 /** The previous group's lay-in animation, at its first frame, does not cover its "laid by" label. */
 async function expectLabelClear(on: Page, name: string): Promise<void> {
   const overlap = await on.evaluate(() => {
@@ -437,7 +455,7 @@ describe('the page in headless Chromium', () => {
     expect(pageErrors).toEqual([]);
   }, 120_000);
 
-  it('fits 6 and 8 players on a phone (touch, no key hints) and 8 on a desktop with no sideways scroll, and shows each bot move with its cards', async () => {
+  it("fits 6 and 8 players on a phone (touch, no key hints) and 8 on a desktop with no sideways scroll: hand, moves and refusals on the first screen, each bot move shown and logged in the server's order, the next round held behind the result", async () => {
     const layouts = [
       { players: 6, width: 390, height: 844, touch: true },
       { players: 8, width: 390, height: 844, touch: true },
@@ -453,7 +471,12 @@ describe('the page in headless Chromium', () => {
         socket.on('framereceived', ({ payload }) => heard.push(JSON.parse(payload.toString()) as ServerMessage)),
       );
       const name = `web-${players}-players-${width}`;
-      onTestFailed(() => phone.screenshot({ path: `${RESULTS}${name}-failure.png` }).then(() => undefined));
+      onTestFailed(() =>
+        phone.screenshot({ path: `${RESULTS}${name}-failure.png` }).then(
+          () => undefined,
+          () => undefined,
+        ),
+      );
       /** No sideways scroll: the document is no wider than the window, and no box scrolls sideways either. */
       const expectFits = async (where: string) => {
         const widths = await phone.evaluate(() => ({
@@ -519,6 +542,7 @@ describe('the page in headless Chromium', () => {
       expect(await phone.locator('.dialog table.result tbody tr').count()).toBe(players);
       await expectFits('the round result');
       await shoot(`${name}-round-result`);
+      await expectNextRoundHeld(phone, heard, name);
       expect(errors).toEqual([]);
       await context.close();
     }
