@@ -34,8 +34,15 @@ export interface OutlookBudget {
   readonly worlds: number;
 }
 
-/** The default budget (bench/serve.ts "advice with explanations" measures it). */
+/** The default budget up to 4 seats (`npm run bench -- advice` measures it). */
 export const OUTLOOK_DEFAULTS: OutlookBudget = { worlds: 12 };
+/** At 5–8 seats a round lasts two to three times as many turns: fewer worlds keep the time (the intervals say so). */
+export const BIG_TABLE_WORLDS = 8;
+
+/** The default budget at a table size. */
+export function outlookBudget(players: number): OutlookBudget {
+  return players <= 4 ? OUTLOOK_DEFAULTS : { worlds: BIG_TABLE_WORLDS };
+}
 
 /** A mean with its 95% interval. */
 export interface Estimate {
@@ -85,7 +92,7 @@ export function moveOutlooks(
   candidates: readonly number[],
   equity: GameEquity | null,
   seed: number,
-  budget: OutlookBudget = OUTLOOK_DEFAULTS,
+  budget: OutlookBudget = outlookBudget(view.players),
 ): MoveOutlook[] {
   const rng = seededRng(mixSeed(seed, 0x0a11));
   const tallies: Tally[] = candidates.map(() => ({ win: [], points: [], milestones: 0, eliminated: 0, pickable: null }));
