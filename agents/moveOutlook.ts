@@ -106,7 +106,7 @@ export function moveOutlooks(
       action,
       win: equity ? estimate(tally.win, 0, 1) : null,
       points: estimate(tally.points, 0, Infinity),
-      reasons: reasonsFor(view, action, tally),
+      reasons: reasonsFor(view, action, tally, Math.max(...tallies.map((t) => t.milestones))),
       better: i > 0 && (equity ? surelyAbove(tally.win, tallies[0].win) : surelyAbove(tallies[0].points, tally.points)),
     };
   });
@@ -174,7 +174,8 @@ function percent(share: number): string {
   return `${Math.round(share * 100)}%`;
 }
 
-function reasonsFor(view: PlayerView, action: number, tally: Tally): Reason[] {
+/** `bestMilestones`: the most rounds any candidate landed on a milestone in (a move that lands far less often misses one). */
+function reasonsFor(view: PlayerView, action: number, tally: Tally, bestMilestones: number): Reason[] {
   const reasons: Reason[] = [];
   const move = actionToMove(view, action);
   const worlds = tally.points.length;
@@ -186,8 +187,14 @@ function reasonsFor(view: PlayerView, action: number, tally: Tally): Reason[] {
     });
   }
   const milestone = tally.milestones / worlds;
+  const missed = (bestMilestones - tally.milestones) / worlds;
   if (milestone >= WORTH_SAYING)
     reasons.push({ kind: 'milestone', text: `lands you on a milestone in ${percent(milestone)} of the rounds played out` });
+  else if (missed >= 2 * WORTH_SAYING)
+    reasons.push({
+      kind: 'milestone',
+      text: `misses a milestone another move lands on in ${percent(missed)} more of the rounds played out`,
+    });
   const out = tally.eliminated / worlds;
   if (out >= WORTH_SAYING / 2)
     reasons.push({
