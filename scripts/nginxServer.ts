@@ -29,6 +29,9 @@ export function nginxAvailable(): boolean {
   return found;
 }
 
+/** Each process's parameters in the upstreams: no passive failure marks (deploy/nginx.conf.template says why). */
+export const SERVER_PARAMETERS = 'max_fails=0';
+
 export interface NginxConfig {
   /** A directory nginx may write to (pid, error log, temporary files). */
   prefix: string;
@@ -37,12 +40,15 @@ export interface NginxConfig {
   /** The processes, as `HOST:PORT`: exactly the list each `yaniv serve --peers` gets. */
   servers: readonly string[];
   workers?: number;
+  /** What follows each `server HOST:PORT` (default `max_fails=0`: no failure marks, see the template). */
+  serverParameters?: string;
 }
 
 /** deploy/nginx.conf.template with its fields filled in. */
 export function renderNginxConfig(config: NginxConfig): string {
   if (config.servers.length === 0) throw new RangeError('nginx needs at least one yaniv serve process');
-  const servers = config.servers.map((s) => `        server ${s} max_fails=1 fail_timeout=3s;`).join('\n');
+  const parameters = config.serverParameters ?? SERVER_PARAMETERS;
+  const servers = config.servers.map((s) => `        server ${s} ${parameters};`).join('\n');
   const fields: Record<string, string> = {
     PREFIX: config.prefix,
     LISTEN: config.listen,
@@ -66,9 +72,10 @@ export class NginxServer {
   ) {}
 
   /** nginx on a free loopback port (or `port`) in front of `servers`; resolves once it answers. */
-  static async start(servers: readonly string[], port?: number): Promise<NginxServer> {
+  static async start(servers: readonly string[], port?: number, serverParameters?: string): Promise<NginxServer> {
     const nginx = new NginxServer(port ?? (await freePort()), mkdtempSync(path.join(tmpdir(), 'yaniv-nginx-')), servers);
-    writeFileSync(nginx.configFile, renderNginxConfig({ prefix: nginx.dir, listen: `127.0.0.1:${nginx.port}`, servers }));
+    const config = { prefix: nginx.dir, listen: `127.0.0.1:${nginx.port}`, servers, serverParameters };
+    writeFileSync(nginx.configFile, renderNginxConfig(config));
     await nginx.launch();
     return nginx;
   }

@@ -39,7 +39,7 @@ describe('the ring', () => {
   it('renders the nginx template with every field filled', () => {
     const text = renderNginxConfig({ prefix: '/tmp/x', listen: '127.0.0.1:1', servers });
     expect(text).not.toMatch(/\{\{/);
-    expect(text.match(/server 127\.0\.0\.1:8082 max_fails=1/g)).toHaveLength(2);
+    expect(text.match(/server 127\.0\.0\.1:8082 max_fails=0;/g)).toHaveLength(2);
     expect(() => renderNginxConfig({ prefix: '/tmp/x', listen: '1', servers: [] })).toThrow(/at least one/);
   });
 });
