@@ -150,7 +150,9 @@ describe('advice in a player’s terms', () => {
 
   it('computes the equity once per rules and table size, the shipped one where it fits', () => {
     expect(equityForTable(resolveRules({ players: 2 }), 2).source).toBe('shipped');
-    const rules = resolveRules({ players: 5 });
-    expect(equityForTable(rules, 5)).toBe(equityForTable(rules, 5));
+    for (let players = 2; players <= 8; players++) expect(equityForTable(resolveRules({ players }), players).source).toBe('shipped');
+    const house = resolveRules({ players: 3, rules: { slapdown: true } });
+    expect(equityForTable(house, 3).source).toBe('playouts');
+    expect(equityForTable(house, 3)).toBe(equityForTable(house, 3));
   });
 });
