@@ -45,7 +45,9 @@ const IN_FLIGHT_PER_WORKER = 2;
 /**
  * Agents the registry declares cheap (well under a millisecond a decision, no inference) answer
  * on the main thread: for them the worker round trip (two structured clones and a thread hop)
- * cost more than the decision. Trained models and the searching `rollout` go to the workers.
+ * cost more than the decision. Trained models and the searching `rollout` go to the workers, and
+ * so does all advice: it plays its moves out (serve/winChance.ts), milliseconds of CPU that would
+ * hold up every connection of the main thread.
  */
 function runsInline(spec: string): boolean {
   let inline = inlineBySpec.get(spec);
@@ -159,7 +161,7 @@ export class InferencePool {
   decide(request: DecideRequest): Promise<DecideResult> {
     if (this.closed) return Promise.resolve({ ok: false, code: 'internal', message: 'the server is shutting down' });
     this.stats.requests++;
-    if (runsInline(request.agent)) return decideBatch([request]).then(([result]) => result);
+    if (!request.explain && runsInline(request.agent)) return decideBatch([request]).then(([result]) => result);
     return new Promise((resolve) => {
       this.queue.push({ request, resolve });
       if (this.queue.length >= this.options.batchMax) this.flush();
