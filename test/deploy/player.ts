@@ -16,6 +16,8 @@ export interface PlayerOptions {
   seats?: string[];
   /** A client's thinking time before each step, so that games last across faults. */
   thinkMs?: number;
+  /** Awaited before each step: a test holds games open across its faults with it (an event, not a timing). */
+  gate?: () => Promise<void>;
 }
 
 export class ClusterPlayer {
@@ -46,6 +48,7 @@ export class ClusterPlayer {
         return next;
       }
       if (this.options.thinkMs) await new Promise((resolve) => setTimeout(resolve, this.options.thinkMs));
+      await this.options.gate?.();
       const reply = await this.client
         .request({ type: 'act', table: created.table, action: choose(next.legal), counter: next.counter })
         .catch(() => null);
