@@ -50,7 +50,9 @@ export function trainCommand(): Command {
     if (['rules', 'rule', 'rulesFile'].some((key) => cmd.getOptionValueSource(key) === 'cli')) explicit.add('preset').add('rules');
     // tfjs and the trainer load only for this command.
     const { train } = await import('../training/trainer.js');
-    const stop = stopOnSignal('yaniv train: stopping (the iteration under way is finished if its batch is in, else dropped; a checkpoint is written); Ctrl-C again to quit at once');
+    const stop = stopOnSignal(
+      'yaniv train: stopping (the iteration under way is finished if its batch is in, else dropped; a checkpoint is written); Ctrl-C again to quit at once',
+    );
     const tty = session.progress && process.stderr.isTTY;
     // A MultiBar of one bar, for its log() that prints above the bar.
     const bars = tty

@@ -145,7 +145,9 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
     for (;;) {
       const metrics = await iterate(learner, transport, settings, hooks, clock).catch(stoppedOr(null));
       if (metrics === null) {
-        hooks.log(`stopped while waiting for the next batch: the run stops at iteration ${state.iteration} (nothing of the next was trained on)`);
+        hooks.log(
+          `stopped while waiting for the next batch: the run stops at iteration ${state.iteration} (nothing of the next was trained on)`,
+        );
         stopped = true;
         break;
       }
