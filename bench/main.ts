@@ -10,6 +10,7 @@ const sections: Section[] = [
   { name: 'equity', load: () => import('./equity.js') },
   { name: 'tf', load: () => import('./tf.js') },
   { name: 'serve', load: () => import('./serve.js') },
+  { name: 'advice', load: () => import('./advice.js') },
   { name: 'train', load: () => import('./train.js') },
   { name: 'tournament', load: () => import('./tournament.js') },
   { name: 'agents', load: () => import('./agents.js') },

@@ -33,7 +33,7 @@ const ROUNDS = 3;
 type Message = { type: string; id?: number; [key: string]: unknown };
 
 /** Starts `yaniv serve` on a free port; resolves with its URL. */
-function startServer(agents: string, main = MAIN, extra: string[] = []): Promise<{ child: ChildProcess; url: string }> {
+export function startServer(agents: string, main = MAIN, extra: string[] = []): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [main, 'serve', '--port', '0', '--log-level', 'error', '--agents', agents, ...extra], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -52,7 +52,7 @@ function startServer(agents: string, main = MAIN, extra: string[] = []): Promise
 const packr = new Packr({ useRecords: false, mapsAsObjects: true });
 type Encoding = 'json' | 'msgpack';
 
-async function connect(url: string, onOther: (m: Message) => void = () => undefined, encoding: Encoding = 'json') {
+export async function connect(url: string, onOther: (m: Message) => void = () => undefined, encoding: Encoding = 'json') {
   const ws = new WebSocket(url, `yaniv.v1.${encoding}`, { perMessageDeflate: false });
   const waiting = new Map<number, (m: Message) => void>();
   let next = 1;
@@ -93,7 +93,7 @@ function positions(count: number, callable = false): ViewJson[] {
   return views;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 
 interface Load {
   rate: number;

@@ -6,6 +6,7 @@ import { RuleError } from '../env/rules/rules.js';
 import { REDIS_ENV } from '../support/redis.js';
 import { backendCommand } from './backend.js';
 import { benchCommand } from './bench.js';
+import { calibrateCommand } from './calibrate.js';
 import { equityCommand } from './equity.js';
 import { replayCommand } from './replay.js';
 import { schemaCommand, serveCommand } from './serve.js';
@@ -69,6 +70,7 @@ export function buildProgram(): Command {
   program.addCommand(benchCommand().exitOverride(usageErrorExit));
   program.addCommand(rateCommand().exitOverride(usageErrorExit));
   program.addCommand(equityCommand().exitOverride(usageErrorExit));
+  program.addCommand(calibrateCommand().exitOverride(usageErrorExit));
   program.addCommand(backendCommand().exitOverride(usageErrorExit));
   program.addCommand(serveCommand().exitOverride(usageErrorExit));
   program.addCommand(schemaCommand().exitOverride(usageErrorExit));

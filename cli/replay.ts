@@ -46,24 +46,31 @@ function invalid(message: string, options: { json?: boolean }): CommandOutput {
 
 const show = (v: number | null | undefined) => (v === null || v === undefined ? '–' : String(v));
 
-/** The replay result for people: a table per round, then the game. */
+/** Seats and rounds as people count them, from 1 (as the browser page does); the record and --json count from 0. */
+const forPeople = (index: number | null) => (index === null ? '–' : String(index + 1));
+
+/** The replay result for people: a table per round, then the game; seats and rounds counted from 1. */
 export function formatResult(result: ReplayResult, label: string): string {
-  if (!result.ok) return `Illegal move in round ${result.round}, move ${result.move}: ${result.error}\n`;
-  const lines = [`Record: ${label}`];
+  if (!result.ok)
+    return `Illegal move in round ${forPeople(result.round)}, move ${forPeople(result.move)} (rounds[${result.round}].moves[${result.move}]): ${result.error}\n`;
+  const lines = [
+    `Record: ${label}`,
+    'Seats and rounds are counted from 1, as the browser page counts them (the file and --json count from 0).',
+  ];
   result.rounds.forEach((round, r) => {
     const how =
       round.outcome === 'unfinished'
         ? 'unfinished'
-        : `${round.outcome}${round.caller !== null ? ` by seat ${round.caller}` : ''}, won by seat ${round.winner}`;
-    lines.push('', `Round ${r}: ${how}`);
+        : `${round.outcome}${round.caller !== null ? ` by seat ${forPeople(round.caller)}` : ''}, won by seat ${forPeople(round.winner)}`;
+    lines.push('', `Round ${forPeople(r)}: ${how}`);
     const table = new Table({ head: ['seat', 'hand', 'points', 'total', ''], style: { head: [], border: [], compact: true } });
     round.handValues.forEach((value, seat) => {
       const notes = [seat === round.caller ? 'caller' : '', round.eliminated.includes(seat) ? 'eliminated' : ''].filter(Boolean).join(', ');
-      table.push([seat, show(value), show(round.points?.[seat]), show(round.totals[seat]), notes]);
+      table.push([forPeople(seat), show(value), show(round.points?.[seat]), show(round.totals[seat]), notes]);
     });
     lines.push(table.toString());
   });
-  lines.push('', `Totals: ${result.totals.join(' ')}; in the game: seats ${result.active.join(', ')}`);
-  lines.push(result.gameOver ? `Game over: seat ${result.winner} wins.` : 'The game goes on.');
+  lines.push('', `Totals: ${result.totals.join(' ')}; in the game: seats ${result.active.map(forPeople).join(', ')}`);
+  lines.push(result.gameOver ? `Game over: seat ${forPeople(result.winner)} wins.` : 'The game goes on.');
   return lines.join('\n') + '\n';
 }

@@ -1,7 +1,8 @@
 // Tables in README.md and docs/ that are generated from the code (rule options, presets,
-// environment options, action ranges, observation segments), so they never drift:
+// environment options, action ranges, observation segments, the protocol's messages and errors), so they never drift:
 // `npm run docs` rewrites them; test/docs.test.ts fails when they are stale.
 import { readFileSync, writeFileSync } from 'node:fs';
+import type { z } from 'zod';
 import {
   ACTION_CONTEXT_SEGMENTS,
   ACTION_CONTEXT_SIZE,
@@ -18,6 +19,9 @@ import { DEFAULT_PRESET, PRESETS, PRESET_NAMES, ruleOptionsSchema } from '../env
 import { type SchemaFlag, descriptionOf, schemaFlags } from '../support/schemaFlags.js';
 import { BENCH_FLAGS, RATE_FLAGS, benchOptionsSchema, rateOptionsSchema } from '../agents/tournament/benchOptions.js';
 import { SERVE_FLAGS, serveProcessSchema, serverOptionsSchema } from '../serve/options.js';
+import { ERROR_CODES, ERROR_MEANINGS } from '../serve/errors.js';
+import { REPLY_TYPES, clientMessageSchema } from '../serve/protocol.js';
+import { shippedModels } from '../agents/catalog.js';
 import { DEFAULT_HYPER_PARAMETERS, TRAIN_FLAGS } from '../training/config.js';
 
 type Generated = Record<string, () => string>;
@@ -124,7 +128,7 @@ const cell = (text: string) => text.replace(/\|/g, '\\|');
 /** The row of the rule selection's fields, which the shared rule flags (cli/ruleOptions.ts) set. */
 function ruleFlagsRow(preset: SchemaFlag): string {
   const flags = '`--rules`, `--rules-file`, `--rule name=value`';
-  return `| ${flags} | \`${DEFAULT_PRESET}\` | ${cell(preset.description)}: the rule flags of every command (README, "The command line"). |`;
+  return `| ${flags} | \`${DEFAULT_PRESET}\` | ${cell(preset.description)}: the rule flags of every command (docs/cli.md). |`;
 }
 
 /** The markdown table of a command's flags, as its --help has them (support/schemaFlags.ts). */
@@ -139,6 +143,43 @@ export function flagsTable(flags: readonly SchemaFlag[]): string {
   return ['| flag | default | meaning |', '| --- | --- | --- |', ...rows].join('\n');
 }
 
+/** The client messages: their fields (from each schema's shape), their reply (REPLY_TYPES) and what they do. */
+export function protocolMessagesTable(): string {
+  const rows = clientMessageSchema.options.map((schema) => {
+    const type = schema.shape.type.value;
+    const fields = Object.entries<z.ZodType>(schema.shape)
+      .filter(([name]) => name !== 'type' && name !== 'id')
+      .map(([name, field]) => `\`${name}${field.safeParse(undefined).success ? '?' : ''}\``);
+    return `| \`${type}\` | ${fields.join(', ') || '—'} | \`${REPLY_TYPES[type]}\` | ${cell(schema.description ?? '')} |`;
+  });
+  return ['| type | fields (`?`: optional) | reply | what it does |', '| --- | --- | --- | --- |', ...rows].join('\n');
+}
+
+/** The error codes and what each means (serve/errors.ts). */
+export function protocolErrorsTable(): string {
+  const rows = ERROR_CODES.map((code) => `| \`${code}\` | ${cell(ERROR_MEANINGS[code])} |`);
+  return ['| code | when |', '| --- | --- |', ...rows].join('\n');
+}
+
+const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+/** Every shipped model × table × opponent its card's benchmark holds, with the 95% interval and the command. */
+export function shippedModelsTable(): string {
+  const rows = shippedModels().flatMap(({ folder, card }) => {
+    const overrides = Object.keys(card.rules.rules ?? {}).length > 0 ? ` + ${JSON.stringify(card.rules.rules)}` : '';
+    const trained = `${card.rules.preset}${overrides}, ${card.players.join('/')} seats`;
+    const results = Object.entries(card.benchmark?.results ?? {});
+    if (results.length === 0) return [`| \`${folder}\` | ${trained} | — (no published benchmark) | | | |`];
+    return results.map(
+      ([matchUp, r]) =>
+        `| \`${folder}\` | ${trained} | ${matchUp} | ${r.games.toLocaleString('en-US')} | **${percent(r.winRate)}** (${percent(r.low)}–${percent(r.high)}) | \`${cell(r.command)}\` |`,
+    );
+  });
+  return ['| model | trained on | match-up | games | win rate (95%) | command |', '| --- | --- | --- | --- | --- | --- |', ...rows].join(
+    '\n',
+  );
+}
+
 const envTables: Generated = {
   'env-options': envOptionsMarkdown,
   'reward-schemes': rewardSchemesTable,
@@ -150,13 +191,15 @@ const envTables: Generated = {
 /** Each documentation file (relative to the project root) and the sections generated in it. */
 export const GENERATED_FILES: Record<string, Generated> = {
   'README.md': {
+    'shipped-models': shippedModelsTable,
+  },
+  'docs/rules-notes.md': {
     'rule-options': ruleOptionsTable,
+    presets: presetsTable,
+  },
+  'docs/agents.md': {
     'bench-flags': () => flagsTable(schemaFlags(benchOptionsSchema, BENCH_FLAGS)),
     'rate-flags': () => flagsTable(schemaFlags(rateOptionsSchema, RATE_FLAGS)),
-    presets: presetsTable,
-    actions: actionTableMarkdown,
-    observation: observationTableMarkdown,
-    network: networkShape,
   },
   'docs/env.md': envTables,
   'docs/training.md': {
@@ -166,6 +209,8 @@ export const GENERATED_FILES: Record<string, Generated> = {
   },
   'serve/PROTOCOL.md': {
     'serve-flags': () => flagsTable([...schemaFlags(serverOptionsSchema, SERVE_FLAGS), ...schemaFlags(serveProcessSchema)]),
+    'protocol-messages': protocolMessagesTable,
+    'protocol-errors': protocolErrorsTable,
   },
 };
 

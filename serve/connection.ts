@@ -305,7 +305,9 @@ export class Connection implements TableOwner {
       scores: advice.scores,
       value: advice.value,
       assaf: advice.assaf,
+      moves: advice.moves,
       win: advice.win,
+      winReason: advice.winReason,
     });
   }
 

@@ -29,10 +29,10 @@ import {
 } from '../env/index.js';
 import type { Agent, DecisionInput } from '../env/gym/agent.js';
 import { type ScoreKind, agentAbilities, createAgent } from '../agents/registry.js';
-import { type WinChance, winChance } from './winChance.js';
+import { type WinChance, outlookOf } from './winChance.js';
 import { type ErrorCode, ProtocolError } from './errors.js';
 import { describeLegal } from './moves.js';
-import type { LegalAction, RankedAction } from './protocol.js';
+import type { AdvisedMove, LegalAction, RankedAction } from './protocol.js';
 import { type ViewJson, viewFromJson } from './viewJson.js';
 
 /** Where the position comes from: a client's yaniv-view/1, a yaniv-position/1 and a seat, or a table's own view. */
@@ -57,10 +57,12 @@ export interface Advice {
   readonly pick: LegalAction;
   readonly actions: RankedAction[];
   readonly legal: LegalAction[];
+  readonly moves: AdvisedMove[];
   readonly scores: ScoreKind;
   readonly value: number | null;
   readonly assaf: AssafRisk | null;
   readonly win: WinChance | null;
+  readonly winReason: string | null;
 }
 
 export type DecideResult =
@@ -184,13 +186,15 @@ export async function decideBatch(requests: readonly DecideRequest[]): Promise<D
 function finish(request: DecideRequest, spec: string, { view, input }: Prepared, decision: ReturnType<Agent['act']>): DecideResult {
   if (!input.mask[decision.action]) throw new Error(`agent ${spec} chose the illegal action ${decision.action}`);
   if (!request.explain) return { ok: true, action: decision.action };
-  const legal = legalActionIds(input.mask).map((id) => describeLegal(view, id, view.drawn));
+  const ids = legalActionIds(input.mask);
+  const legal = ids.map((id) => describeLegal(view, id, view.drawn));
   const byId = new Map(legal.map((l) => [l.action, l]));
   const policy = decision.policy;
   const actions: RankedAction[] = policy
     ? policy.actions.map((id, i) => ({ ...(byId.get(id) as LegalAction), score: policy.scores[i] + 0 })) // + 0: no −0 (neither encoding keeps it)
     : [{ ...(byId.get(decision.action) as LegalAction), score: 0 }];
-  const assaf = input.mask[YANIV_ACTION] ? assafRisk(view) : null;
+  const outlook = outlookOf(view, ids, decision.action, policy?.actions ?? [], request.seed);
+  const moves = outlook.moves.map(({ action, ...played }) => ({ ...(byId.get(action) as LegalAction), ...played }));
   const value = policy?.value === undefined ? null : policy.value + 0;
   return {
     ok: true,
@@ -201,10 +205,12 @@ function finish(request: DecideRequest, spec: string, { view, input }: Prepared,
       pick: byId.get(decision.action) as LegalAction,
       actions,
       legal,
+      moves,
       scores: policy ? agentAbilities(spec).scores : 'none',
       value,
-      assaf,
-      win: winChance(spec, view, value),
+      assaf: input.mask[YANIV_ACTION] ? assafRisk(view) : null,
+      win: outlook.win,
+      winReason: outlook.winReason,
     },
   };
 }

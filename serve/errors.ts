@@ -20,26 +20,31 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/** What each code means, for the documentation and the JSON Schema. */
+/**
+ * What each code means, for people: the JSON Schema and PROTOCOL.md's error table are generated
+ * from it (npm run docs).
+ */
 export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   bad_message:
-    'The message is not valid: not JSON/MessagePack, not an object, a field missing or out of range, an inconsistent view or position (the message names the field).',
-  unknown_type: "The message type is not one of the protocol's.",
-  unsupported_version: 'The protocol version in hello is not one this server speaks.',
-  not_your_turn: "The seat is not the client's, or not the one to move.",
-  illegal_action: "The action is not legal now (the engine's reason is given) or the game is over.",
-  stale_state: 'The action was chosen for an earlier state of the table (the counter moved on).',
-  unknown_table: 'No such table on this connection (or a wrong table token on resume).',
-  table_full: 'A table limit is reached: tables per connection or on the server.',
-  rate_limited: 'Too many messages or pending requests on this connection; slow down.',
+    'The message is not valid: not JSON/MessagePack, not an object, a missing or out-of-range field, nesting deeper than 16, keys such as `__proto__`, a binary frame on a JSON connection (or text on MessagePack), an inconsistent view or position (`field` names it: `view.deckSize`), an unknown agent, bad rules, anything before `hello`.',
+  unknown_type: "`type` is not one of the protocol's messages.",
+  unsupported_version: '`hello.version` is not one this server speaks (1).',
+  not_your_turn: "The seat is not the client's (a bot's), or not the one to move (also for advice).",
+  illegal_action:
+    "The action is not legal now, with the engine's reason: `action 1352 (draw from the deck) is illegal: a card can be drawn only after laying a group`; a discard id is read against the mover's hand, so an id whose cards are no group says why (`action 7 (discard 4D 6H) is illegal: 4D 6H is not a legal group: two cards of different ranks are not a set, and a run needs three`); a discard by `cards` likewise (`discard JK is illegal: JK is not in seat 0's hand`) — or the game is over. The reply's `reason` holds the engine's reason alone, without the action (`4D 6H is not a legal group: …`, `the game is over`), for showing to a player.",
+  stale_state:
+    'The action was chosen for an earlier state of the table: `counter` is not the current one (the reply carries `counter`: act on the latest state).',
+  unknown_table: 'No such table on this connection, or a wrong token on `resume`.',
+  table_full: 'A table limit is reached: tables in play on the connection (finished games do not count) or on the server (`--max-tables`).',
+  rate_limited: 'Too many messages a second on the connection, or too many advice requests in progress (`welcome.limits`): slow down.',
   unauthorized: 'A bearer token is required (HTTP 401 before the upgrade).',
   table_moved:
-    'The table is moving between server processes (this one is handing it over, or another took it over at the same moment): reconnect if told to, and resume it with its token.',
+    'The table is moving between server processes: this one is handing it over (drain), or another process claimed it at the same moment (two resumes with one token at once) — reconnect if told to, and `resume` it with its token.',
   store_unavailable:
-    'The table store (Redis) cannot be reached, so a table this process does not hold cannot be loaded now; nothing was changed: resume again shortly.',
+    'The table store (Redis) cannot be reached, so a table this process does not hold cannot be loaded now; nothing changed — `resume` again shortly.',
   draining:
-    'This server process is stopping and takes no new tables: reconnect (a load balancer sends you to another process) and try again.',
-  internal: 'The server failed; the request was not applied. Logged on the server.',
+    '`create_table` on a server process that is stopping: reconnect (a load balancer sends you to another process) and create it there.',
+  internal: 'The server failed; the request was not applied (details only in the server log).',
 };
 
 /** What some errors carry besides the message: `illegal_action` the engine's reason, `stale_state` the table's counter. */

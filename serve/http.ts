@@ -30,6 +30,8 @@ export interface Health {
   /** Every table held in memory (finished or abandoned ones until they expire included). */
   readonly tablesHeld: number;
   readonly connections: number;
+  /** Whether a WebSocket needs the bearer token (--token): the page asks its player for it. */
+  readonly tokenRequired: boolean;
 }
 
 /** An HTTP server answering health and the page (WebSocket upgrades are the caller's). */

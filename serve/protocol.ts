@@ -12,6 +12,8 @@ import { ERROR_CODES, ERROR_MEANINGS } from './errors.js';
 import { intFrom, text } from '../support/zod.js';
 import { cardSchema, viewJsonSchema } from './viewJson.js';
 import {
+  advisedMoveSchema,
+  winChanceSchema,
   legalActionSchema,
   playedModelSchema,
   welcomeLevelsSchema,
@@ -360,6 +362,12 @@ const advice = z
         'The actions the agent ranked, best first (its pick first), with scores: every legal action for strong and trained models, the candidates it searched for rollout, only its pick (score 0) for agents that do not explain.',
       ),
     legal: z.array(legalActionSchema).describe('Every legal action, in id order.'),
+    moves: z
+      .array(advisedMoveSchema)
+      .min(1)
+      .describe(
+        'The moves in a player’s terms, the pick first, then up to three others worth weighing (a Yaniv call, the agent’s next choices, strong’s best discards; in the draw steps every legal move), each played out from the seat’s view. A version-1 addition.',
+      ),
     scores: z
       .enum(SCORE_KINDS)
       .describe("probability: a trained model's policy; score: the agent's own scores (PROTOCOL.md); none: the agent gives only its pick."),
@@ -377,20 +385,11 @@ const advice = z
       })
       .nullable()
       .describe('When Yaniv may be called: the chance of Assaf (the same for the same view).'),
-    win: z
-      .strictObject({
-        probability: z.number().min(0).max(1).describe('The seat\'s chance to win the game ("your chance to win this game: 63%").'),
-        roundStart: z.number().min(0).max(1).describe('The game equity when this round began: every total, who is in, who started it.'),
-        source: z
-          .enum(['equity', 'equity+value'])
-          .describe(
-            'equity: probability is roundStart (before this round\'s cards count); equity+value: plus the value of a model trained on the "equity" reward.',
-          ),
-      })
+    win: winChanceSchema,
+    winReason: z
+      .string()
       .nullable()
-      .describe(
-        'The chance to win the game; null when no game equity ships for the rules and table size (a version-1 addition: clients ignore fields they do not know).',
-      ),
+      .describe('Why there is no chance to win, in words for a player (null when win is given). A version-1 addition.'),
   })
   .describe('The answer to advise.')
   .meta({ id: 'Advice' });
@@ -459,6 +458,7 @@ export type Request<T extends ClientMessageType> = Extract<z.input<typeof client
 /** The success reply to a request of type T. */
 export type ReplyTo<T extends ClientMessageType> = Msg<(typeof REPLY_TYPES)[T]>;
 export type LegalAction = z.output<typeof legalActionSchema>;
+export type AdvisedMove = z.output<typeof advisedMoveSchema>;
 export type RankedAction = z.output<typeof rankedActionSchema>;
 export type SeatInfo = z.output<typeof seatInfoSchema>;
 export type PlayedModel = z.output<typeof playedModelSchema>;

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { MODEL_FITS } from '../agents/catalog.js';
+import { REASON_KINDS } from '../agents/moveOutlook.js';
 import { MOVE_KIND_NAMES, presetNameSchema, ruleOverridesSchema } from '../env/index.js';
 import { intFrom, text } from '../support/zod.js';
 import { cardSchema } from './viewJson.js';
@@ -25,6 +26,65 @@ export const legalActionSchema = z
   })
   .describe('A legal action, by id and readably.')
   .meta({ id: 'LegalAction' });
+
+const estimateSchema = (what: string, min: number, max?: number) => {
+  const bounded = (n: z.ZodNumber) => (max === undefined ? n.min(min) : n.min(min).max(max));
+  return z
+    .strictObject({
+      mean: bounded(z.number()).describe(`The estimate of ${what}.`),
+      low: bounded(z.number()).describe('The low end of its 95% interval (from the worlds played out).'),
+      high: bounded(z.number()).describe('The high end of its 95% interval.'),
+    })
+    .describe(`${what}, with a 95% interval: low ≤ mean ≤ high.`);
+};
+
+export const advisedMoveSchema = legalActionSchema
+  .extend({
+    win: estimateSchema('the chance to win the game after this move', 0, 1)
+      .nullable()
+      .describe('The chance to win the game after this move; null where there is none (advice.winReason says why).'),
+    points: estimateSchema('the points this round adds to the seat’s total (before milestones)', 0),
+    better: z
+      .boolean()
+      .describe(
+        "true: this move played out better than the pick beyond the noise (the paired difference's 95% interval above 0): a close alternative.",
+      ),
+    reasons: z
+      .array(
+        z.strictObject({
+          kind: z
+            .enum(REASON_KINDS)
+            .describe(
+              'assaf: the Assaf risk of a call; milestone: lands on a milestone; elimination: passes the elimination limit; nextTakes: the next player may take and use a card of this discard.',
+            ),
+          text: z.string().describe('The reason in words, for a player.'),
+          cards: z.array(cardSchema).optional().describe('nextTakes: the cards the next player may take and use.'),
+        }),
+      )
+      .describe('Short reasons where they weigh on this move, in words.'),
+  })
+  .describe(
+    'A move in a player’s terms: played out from the seat’s view (worlds drawn from what the seat knows, the round played to its end by the strong playout, valued by the game equity).',
+  )
+  .meta({ id: 'AdvisedMove' });
+
+/** advice.win: the seat's chance to win the game. */
+export const winChanceSchema = z
+  .strictObject({
+    probability: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe('The seat\'s chance to win the game ("your chance to win this game: 63%"): the pick played out.'),
+    low: z.number().min(0).max(1).describe('The low end of its 95% interval (from the worlds played out).'),
+    high: z.number().min(0).max(1).describe('The high end of its 95% interval.'),
+    roundStart: z.number().min(0).max(1).describe('The game equity when this round began: every total, who is in, who started it.'),
+    equity: z
+      .enum(['shipped', 'playouts'])
+      .describe('Where the game equity comes from: data shipped for these rules and size, or measured by the server with playouts.'),
+  })
+  .nullable()
+  .describe('The chance to win the game (calibration: models/README.md); null with winReason saying why.');
 
 export const rankedActionSchema = legalActionSchema
   .extend({ score: z.number().describe("The agent's probability or score (higher is better).") })

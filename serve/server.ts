@@ -88,6 +88,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     tables: tables.live,
     tablesHeld: tables.size,
     connections: sockets.size,
+    tokenRequired: options.token !== null,
   }));
   http.on('upgrade', (req, socket, head) => sockets.upgrade(req, socket, head));
   const sweeper = sweepIdleTables(tables, options.idleTableMs, log);

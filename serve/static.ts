@@ -1,8 +1,10 @@
 /**
  * The browser page on the server's own HTTP port. `GET /` is web/index.html; the page's other
  * files come from web/ (by extension: markup, styles, images — never its TypeScript), its
- * modules compiled by tsc (web/*.ts → dist/web/*.js) from /app/, and preact, its hooks and htm
- * from node_modules under /vendor/: everything from this server, nothing from a CDN.
+ * modules compiled by tsc (web/*.ts → dist/web/*.js) from /app/, the rules core's pure card and
+ * group modules (dist/env/rules/, no imports but each other) from /env/rules/ — so that the
+ * page checks a group with the engine's own code —, and preact, its hooks and htm from
+ * node_modules under /vendor/: everything from this server, nothing from a CDN.
  *
  * A path is looked up only when each of its segments, once decoded, is a plain file name (no
  * dot segments, no hidden files, no slashes or NUL); the file must then lie inside its folder
@@ -32,6 +34,9 @@ const VENDOR: Readonly<Record<string, string>> = {
   'htm.mjs': 'node_modules/htm/dist/htm.mjs',
 };
 
+/** The rules core's modules the page imports (web/howto.ts: the group checker), compiled. */
+export const BROWSER_RULES: ReadonlySet<string> = new Set(['cards.js', 'groups.js']);
+
 const PLAIN_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 
 export interface StaticFile {
@@ -43,10 +48,12 @@ export interface StaticFile {
 export class StaticSite {
   private readonly page: string;
   private readonly modules: string;
+  private readonly rules: string;
 
   constructor(private readonly root: string) {
     this.page = resolve(root, 'web');
     this.modules = resolve(root, 'dist', 'web');
+    this.rules = resolve(root, 'dist', 'env', 'rules');
   }
 
   /** The file a URL path (as sent, percent-encoded) names, or null when there is none to serve. */
@@ -61,6 +68,8 @@ export class StaticSite {
       return file === undefined ? null : { file: resolve(this.root, file), contentType: CONTENT_TYPES['.mjs'] };
     }
     if (first === 'app') return extension === '.js' ? this.inside(this.modules, rest) : null;
+    if (first === 'env')
+      return rest.length === 2 && rest[0] === 'rules' && BROWSER_RULES.has(rest[1]) ? this.inside(this.rules, [rest[1]]) : null;
     return PAGE_FILES.has(extension) ? this.inside(this.page, segments) : null;
   }
 

@@ -56,7 +56,10 @@ export class TableRegistry {
 
   private checkRoom(): void {
     if (this.tables.size + this.claiming.size >= this.maxTables)
-      throw new ProtocolError('table_full', `the server holds its maximum of ${this.maxTables} tables; try again later`);
+      throw new ProtocolError(
+        'table_full',
+        `the server holds its maximum of ${this.maxTables} ${this.maxTables === 1 ? 'table' : 'tables'}; try again later`,
+      );
   }
 
   /** A new table (not started); `seed` defaults to a random one. */

@@ -1,34 +1,55 @@
 /**
- * The seat's chance to win the game, for the advice: the game equity (agents/equity.ts) of the
- * table when the round began — every total, who is in, who started it — and, for a model trained
- * on the "equity" reward, plus its value estimate. Such a value predicts the change of P(win)
- * from the round's start (either return horizon: to the round's end, or to the outcome), so the
- * sum is the model's own P(win) now, which knows the cards; every other agent's value is in other
- * units (points, scores), so the equity alone is given: P(win) before this round's cards count.
+ * The advice in a player's terms (agents/moveOutlook.ts): the moves worth weighing played out
+ * from the seat's view, each with its chance to win the game and the points it costs this
+ * round, and the seat's chance to win — the bot's pick played out, with the game equity of the
+ * table when the round began beside it. The game equity is the shipped one where it fits, else
+ * computed on the fly (agents/equityPlayouts.ts); where none can be, the reason in words.
  */
-import { shippedEquityFor } from '../agents/equity.js';
-import { agentModelCard } from '../agents/registry.js';
+import { equityForTable } from '../agents/equityPlayouts.js';
+import { type MoveOutlook, type OutlookBudget, OUTLOOK_DEFAULTS, moveOutlooks, outlookCandidates } from '../agents/moveOutlook.js';
 import { seatEquities } from '../env/gym/equity.js';
 import type { PlayerView } from '../env/rules/view.js';
 
 export interface WinChance {
-  /** P(the seat wins the game), 0..1. */
+  /** P(the seat wins the game), 0..1: the bot's pick played out. */
   readonly probability: number;
-  /** The game equity at the round's start alone. */
+  /** Its 95% interval from the worlds played out. */
+  readonly low: number;
+  readonly high: number;
+  /** The game equity at the round's start alone (before this round's cards count). */
   readonly roundStart: number;
-  /** "equity": the equity at the round's start; "equity+value": plus the model's value (reward "equity"). */
-  readonly source: 'equity' | 'equity+value';
+  /** Where the game equity comes from: data shipped for these rules and size, or measured by playouts on the server. */
+  readonly equity: 'shipped' | 'playouts';
 }
 
-/** The seat's chance to win, or null when no game equity ships for the view's rules and table size. */
-export function winChance(agent: string, view: PlayerView, value: number | null): WinChance | null {
-  const equity = shippedEquityFor(view.rules, view.players);
-  if (!equity) return null;
+export interface Outlook {
+  /** Per move played out, the pick first. */
+  readonly moves: readonly MoveOutlook[];
+  readonly win: WinChance | null;
+  /** Why there is no chance to win, in words (null when there is one). */
+  readonly winReason: string | null;
+}
+
+/** Plays out the pick and the moves worth weighing; the same seed, the same answer. */
+export function outlookOf(
+  view: PlayerView,
+  legal: readonly number[],
+  pick: number,
+  ranked: readonly number[],
+  seed: number,
+  budget: OutlookBudget = OUTLOOK_DEFAULTS,
+): Outlook {
+  const table = equityForTable(view.rules, view.players);
+  const moves = moveOutlooks(view, outlookCandidates(view, legal, pick, ranked), table.equity, seed, budget);
+  const played = moves[0].win;
+  if (!table.equity || !played) return { moves, win: null, winReason: table.reason ?? 'no game equity for this table' };
   // A total below 0 (a client may send one: the view allows start totals of any sign) is at least
   // as far from elimination as 0, and the equity starts at 0: 0 stands for it.
   const totals = view.totals.map((total) => Math.max(total, 0));
-  const roundStart = seatEquities(equity, totals, view.active, view.starter)[view.seat];
-  if (value !== null && agentModelCard(agent)?.reward === 'equity')
-    return { probability: Math.min(Math.max(roundStart + value, 0), 1), roundStart, source: 'equity+value' };
-  return { probability: roundStart, roundStart, source: 'equity' };
+  const roundStart = seatEquities(table.equity, totals, view.active, view.starter)[view.seat];
+  return {
+    moves,
+    win: { probability: played.mean, low: played.low, high: played.high, roundStart, equity: table.source },
+    winReason: null,
+  };
 }

@@ -205,7 +205,7 @@ export const trainSessionSchema = z.strictObject({
   progress: z.boolean().default(true).describe('Show a progress bar (else a line every 10 iterations).'),
   redis: redisUrlSchema()
     .optional()
-    .describe('Learn over Redis: actors on any machine join with yaniv actor --redis URL --run ID (README).'),
+    .describe('Learn over Redis: actors on any machine join with yaniv actor --redis URL --run ID (docs/training.md).'),
 });
 
 /** How the run's settings appear as flags of `yaniv train` where their names and schemas do not say it. */

@@ -46,14 +46,39 @@ export function riskInWords(risk: number): string {
   return `${Math.round(risk * 100)}%`;
 }
 
-/** The chance to win the game as the advice panel says it, or null when the server has no equity for this table. */
+/** A share as a whole percentage: "63%". */
+export function percent(share: number): string {
+  return `${Math.round(share * 100)}%`;
+}
+
+/** A 95% interval of shares: "58–68%". */
+export function percentRange({ low, high }: { readonly low: number; readonly high: number }): string {
+  return `${Math.round(low * 100)}–${Math.round(high * 100)}%`;
+}
+
+/** The chance to win the game as the advice panel says it, or null when there is none (winReasonInWords says why). */
 export function winInWords(win: Msg<'advice'>['win']): { text: string; note: string } | null {
   if (win === null) return null;
   return {
-    text: `Your chance to win this game: ${Math.round(win.probability * 100)}%`,
-    note:
-      win.source === 'equity'
-        ? 'from everyone’s totals when this round began, for players like the strong bot'
-        : 'from the totals when this round began and the trained bot’s reading of this round',
+    text: `Your chance to win this game: ${percent(win.probability)}`,
+    note: `likely ${percentRange(win)}; the suggested move played out from what you can see, by players like the strong bot${
+      win.equity === 'playouts' ? ', the game’s outlook measured by the server for these rules' : ''
+    }`,
+  };
+}
+
+/** Why the panel shows no chance to win. */
+export function winReasonInWords(reason: string | null): string | null {
+  return reason === null ? null : `No chance to win is shown here: ${reason}.`;
+}
+
+export type AdvisedMove = Msg<'advice'>['moves'][number];
+
+/** A played-out move's figures: "win 63% (58–68%)", "about 6.3 points this round (4.1–8.5)". */
+export function outlookInWords(move: AdvisedMove): { win: string | null; points: string } {
+  const round = (n: number) => Math.round(n * 10) / 10 + 0;
+  return {
+    win: move.win === null ? null : `win ${percent(move.win.mean)} (${percentRange(move.win)})`,
+    points: `about ${points(move.points.mean)} this round (${round(move.points.low)}–${round(move.points.high)})`,
   };
 }

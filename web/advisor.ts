@@ -1,11 +1,23 @@
 /**
- * The advisor: on the player's turn, a bot's recommended move (highlighted on the table too),
- * the moves it ranked best with their probability or expected cost, its value estimate, and the
- * chance of being Assaf'ed whenever Yaniv may be called — cards drawn as the hand draws them,
- * numbers in words (adviceWords.ts).
+ * The advisor: on the player's turn, the chance to win the game (or why there is none), a bot's
+ * recommended move (highlighted on the table too), the moves worth weighing in a player's terms
+ * — each one's chance to win and points this round with their intervals, a close alternative
+ * marked, short reasons — and the chance of being Assaf'ed whenever Yaniv may be called; the
+ * bot's own ranking (probabilities or scores) folded away as a detail. Cards drawn as the hand
+ * draws them, numbers in words (adviceWords.ts).
  */
 import { html } from './html.js';
-import { SCORE_CAPTIONS, riskInWords, scoreInWords, valueInWords, winInWords } from './adviceWords.js';
+import { Card } from './cardView.js';
+import {
+  type AdvisedMove,
+  SCORE_CAPTIONS,
+  outlookInWords,
+  riskInWords,
+  scoreInWords,
+  valueInWords,
+  winInWords,
+  winReasonInWords,
+} from './adviceWords.js';
 import { MoveView } from './moveView.js';
 import type { Msg } from './protocol.js';
 
@@ -53,17 +65,23 @@ function AdviceBody({
   if (advice === null) return html`<p class="hint">Thinking…</p>`;
   const value = valueInWords(advice.value, advice.scores);
   const win = winInWords(advice.win);
+  const noWin = winReasonInWords(advice.winReason);
   return html`<div class="advice" data-counter=${counter}>
     ${win === null ? null : html`<p class="win-chance"><b>${win.text}</b> <span class="hint">(${win.note})</span></p>`}
+    ${noWin === null ? null : html`<p class="win-reason hint">${noWin}</p>`}
     <p>
       ${`${advice.agent} suggests `}<b class="advice-pick" data-action=${advice.pick.action}
         ><${MoveView} move=${advice.pick} tense="suggest"
       /></b>
     </p>
+    <ol class="outlook" aria-label="Moves worth weighing, played out from what you can see">
+      ${advice.moves.map((m) => html`<${OutlookRow} key=${m.action} move=${m} pick=${m.action === advice.pick.action} />`)}
+    </ol>
     ${
       advice.scores === 'none'
         ? null
-        : html`<p class="hint" id="ranked-caption">${SCORE_CAPTIONS[advice.scores]}:</p>
+        : html`<details class="ranking">
+            <summary id="ranked-caption">${SCORE_CAPTIONS[advice.scores]}</summary>
             <ol class="ranked" aria-labelledby="ranked-caption">
               ${advice.actions.slice(0, TOP_MOVES).map(
                 (a) =>
@@ -72,7 +90,8 @@ function AdviceBody({
                     <span class="score">${scoreInWords(a.score, advice.scores)}</span>
                   </li>`,
               )}
-            </ol>`
+            </ol>
+          </details>`
     }
     ${value === null ? null : html`<p class="hint value-words">${value}</p>`}
     ${
@@ -87,4 +106,29 @@ function AdviceBody({
           </p>`
     }
   </div>`;
+}
+
+/** One move played out: its chance to win and points this round, a close alternative marked, its reasons. */
+function OutlookRow({ move, pick }: { readonly move: AdvisedMove; readonly pick: boolean }) {
+  const words = outlookInWords(move);
+  return html`<li data-action=${move.action} class=${pick ? 'pick' : move.better ? 'better' : ''}>
+    <${MoveView} move=${move} tense="suggest" />
+    ${pick ? html` <span class="tag">suggested</span>` : null}
+    ${move.better ? html` <span class="tag">close alternative: played out better</span>` : null}
+    <span class="figures"
+      >${words.win === null ? null : html`<span class="win">${words.win}</span>; `}<span class="points">${words.points}</span></span
+    >
+    ${
+      move.reasons.length === 0
+        ? null
+        : html`<ul class="reasons">
+            ${move.reasons.map(
+              (r) =>
+                html`<li key=${r.kind} data-kind=${r.kind}>
+                  ${r.text}${(r.cards ?? []).map((name) => html` <${Card} key=${name} name=${name} small=${true} />`)}
+                </li>`,
+            )}
+          </ul>`
+    }
+  </li>`;
 }

@@ -7,39 +7,65 @@ import { Advisor } from './advisor.js';
 import { type Game, mySeat, seatName } from './game.js';
 import { html } from './html.js';
 import type { LinkStatus } from './link.js';
+import { MoveLog } from './moveLog.js';
 import { GameOver, RoundResultDialog, ScoreTable } from './results.js';
+import { RulesInPlay } from './rulesInPlay.js';
 import { type Session, useSession } from './session.js';
 import { Setup, defaultSettings } from './setup.js';
 import { TableView } from './tableView.js';
+import { TokenForm } from './tokenForm.js';
 import { WINS, withVerb } from './words.js';
 
-const LINK_WORDS: Record<LinkStatus, string> = { connecting: 'connecting…', open: 'connected', reconnecting: 'reconnecting…' };
+const LINK_WORDS: Record<LinkStatus, string> = {
+  connecting: 'connecting…',
+  open: 'connected',
+  reconnecting: 'reconnecting…',
+  locked: 'password needed',
+};
 
 export function App() {
   const session = useSession();
   const { linkStatus, welcome, game, notice } = session;
+  const pageNotice = notice !== null && (notice.place === 'page' || game?.state == null) ? notice : null;
   return html`<header class="top">
       <h1>Yaniv</h1>
       <span class=${`link ${linkStatus}`} role="status">${LINK_WORDS[linkStatus]}</span>
+      <a class="button how-to" href="/rules.html" target="_blank" rel="noopener">How to play</a>
       ${game ? html`<button type="button" onClick=${session.newGameForm}>New game…</button>` : null}
     </header>
     <main>
-      ${notice ? html`<p class="notice" role="alert">${notice}</p>` : null}
       ${
-        welcome === null
-          ? html`<p class="hint">Connecting to the server…</p>`
-          : game === null
-            ? html`<${Setup}
-                welcome=${welcome}
-                initial=${session.settings ?? defaultSettings(welcome)}
-                busy=${session.busy}
-                onStart=${session.deal}
-              />`
-            : html`<${Play} session=${session} welcome=${welcome} game=${game} />`
+        pageNotice
+          ? html`<div class="notice page-notice" role="alert">
+              <p>${pageNotice.text}</p>
+              ${
+                pageNotice.newGame && welcome !== null
+                  ? html`<button type="button" class="primary" onClick=${() => session.deal(session.settings ?? defaultSettings(welcome))}>
+                      Deal a new game
+                    </button>`
+                  : null
+              }
+            </div>`
+          : null
+      }
+      ${
+        linkStatus === 'locked'
+          ? html`<${TokenForm} given=${session.tokenGiven} onToken=${session.unlock} />`
+          : welcome === null
+            ? html`<p class="hint">Connecting to the server…</p>`
+            : game === null
+              ? html`<${Setup}
+                  welcome=${welcome}
+                  initial=${session.settings ?? defaultSettings(welcome)}
+                  busy=${session.busy}
+                  onStart=${session.deal}
+                />`
+              : html`<${Play} session=${session} welcome=${welcome} game=${game} />`
       }
     </main>
     <footer class="keys">
-      Keys: <kbd>1</kbd>–<kbd>7</kbd> pick cards · <kbd>Enter</kbd> lay them · <kbd>D</kbd> deck · <kbd>T</kbd> take · <kbd>Y</kbd> Yaniv ·
+      Keys: <kbd>1</kbd>–<kbd>7</kbd> pick cards · <kbd>Enter</kbd> lay them · <kbd>D</kbd> deck · <kbd>T</kbd> take (again: the next card,
+      <kbd>Enter</kbd> takes it) · <kbd>Y</kbd> Yaniv · <kbd>Q</kbd> quick discard · <kbd>S</kbd> slapdown · <kbd>P</kbd> pass ·
       <kbd>A</kbd> advisor · <kbd>Esc</kbd> clear
     </footer>`;
 }
@@ -57,6 +83,7 @@ function Play({ session, welcome, game }: PlayProps) {
   return html`<div class="play">
     <div class="main-column">
       <p class="status" role="status" aria-live="polite">${statusText(game)}</p>
+      <${RulesInPlay} info=${game.info} welcome=${welcome} />
       ${
         state
           ? html`<${TableView}
@@ -65,10 +92,13 @@ function Play({ session, welcome, game }: PlayProps) {
               selected=${session.selected}
               advice=${advisor.advice?.advice ?? null}
               busy=${session.busy}
+              notice=${session.notice?.place === 'hand' ? session.notice.text : null}
+              takeChoice=${session.takeChoice}
               dispatch=${session.dispatch}
             />`
           : html`<p class="hint">Dealing…</p>`
       }
+      <${MoveLog} game=${game} />
       ${
         game.over && !game.unseenResult
           ? html`<${GameOver} game=${game} over=${game.over} onPlayAgain=${session.playAgain} onNewGame=${session.newGameForm} />`

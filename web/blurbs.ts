@@ -8,7 +8,7 @@
  */
 import type { AgentName } from '../agents/registry.js';
 import type { PresetName } from '../env/rules/rules.js';
-import type { RuleField, RuleValue } from './ruleOptions.js';
+import type { Pairs, RuleField, RuleValue } from './ruleOptions.js';
 
 const AGENT_BLURBS: Record<AgentName, string> = {
   strong: 'The toughest of the quick bots: keeps track of the cards, plans a turn ahead, and calls Yaniv only when an Assaf is unlikely.',
@@ -56,9 +56,16 @@ export function presetBlurb(preset: { readonly name: string; readonly descriptio
     value('jokersPerDeck') === 0 ? 'no jokers' : null,
     typeof value('jackValue') === 'number' && value('jackValue') !== 10 ? `jacks count ${String(value('jackValue'))}` : null,
     typeof value('eliminationLimit') === 'number' ? `out above ${String(value('eliminationLimit'))} points` : null,
+    milestonesFact(value('milestones')),
   ].filter((fact) => fact !== null);
   const line = lookup(PRESET_BLURBS, preset.name);
   return line === undefined ? preset.description : `${line}: ${facts.join('; ')}.`;
+}
+
+function milestonesFact(milestones: RuleValue): string | null {
+  if (!Array.isArray(milestones)) return null;
+  if (milestones.length === 0) return 'no milestones';
+  return `milestones ${(milestones as Pairs).map(([at, to]) => `${at} → ${to}`).join(', ')}`;
 }
 
 type WelcomeAgent = { readonly plays?: Readonly<Record<string, Readonly<Record<string, PlayedHere>>>> };

@@ -56,3 +56,19 @@ export function sortForDisplay(names: readonly string[]): string[] {
 export function cardsInWords(names: readonly string[]): string {
   return names.map((name) => cardFace(name).words).join(', ');
 }
+
+/** A card code in a sentence the server wrote ("7H KH is not a legal group…"). */
+const CARD_CODE = /\b(10|[2-9AJQK])([SHDC])\b|\bJK\b/g;
+
+/** A sentence with its card codes drawn as the page draws cards: "7H KH" → "7♥ K♥", "JK" → "★ joker". */
+export function withCardGlyphs(text: string): string {
+  return text.replace(CARD_CODE, (code) => {
+    const face = cardFace(code);
+    return face.suit === null ? `${face.symbol} joker` : `${face.rankLabel}${face.symbol}`;
+  });
+}
+
+/** "7♥ K♥ ★": cards as short glyphs, for a line of text. */
+export function cardsInGlyphs(names: readonly string[]): string {
+  return withCardGlyphs(names.join(' '));
+}

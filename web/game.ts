@@ -41,20 +41,45 @@ export interface Game {
   readonly over: Msg<'game_over'> | null;
   /** The counter at which the current round was dealt (0, or the last round_end's). */
   readonly roundStartedAt: number;
+  /**
+   * The plays of the round in the order the server told them (the finished round's until the
+   * next round's first play).
+   */
+  readonly log: readonly Msg<'event'>[];
+  /** What the server said while a round result waited for the player: shown once it is dismissed. */
+  readonly queued: readonly ServerMessage[];
 }
 
 export function newGame(info: TableInfo, rounds: readonly RoundResult[] = []): Game {
-  return { info, state: null, turns: info.seats.map(() => null), rounds, unseenResult: null, over: null, roundStartedAt: 0 };
+  return {
+    info,
+    state: null,
+    turns: info.seats.map(() => null),
+    rounds,
+    unseenResult: null,
+    over: null,
+    roundStartedAt: 0,
+    log: [],
+    queued: [],
+  };
 }
+
+/** Messages of the next round, held back while a round result waits for the player. */
+const HELD_BACK: ReadonlySet<ServerMessage['type']> = new Set(['state', 'event', 'round_end']);
 
 /** The game after one server message (messages of other tables change nothing). */
 export function receive(game: Game, message: ServerMessage): Game {
   if (!('table' in message) || message.table !== game.info.table) return game;
+  if (game.unseenResult !== null && HELD_BACK.has(message.type)) return { ...game, queued: [...game.queued, message] };
   switch (message.type) {
     case 'state':
       return { ...game, state: message };
     case 'event':
-      return { ...game, turns: withStep(game.turns, message) };
+      return {
+        ...game,
+        turns: withStep(game.turns, message),
+        log: [...game.log.filter((play) => play.counter > game.roundStartedAt), message],
+      };
     case 'round_end': {
       if (game.rounds.some((r) => r.round === message.round)) return game;
       const result = roundResult(message, totalsBefore(game, message.round));
@@ -67,8 +92,15 @@ export function receive(game: Game, message: ServerMessage): Game {
   }
 }
 
+/** The round result put away: what the server said meanwhile is shown now, in order (up to the next round result). */
 export function dismissResult(game: Game): Game {
-  return { ...game, unseenResult: null };
+  return game.queued.reduce(receive, { ...game, unseenResult: null, queued: [] });
+}
+
+/** Whether the log holds a round that has ended (its result is the latest round result). */
+export function logEnded(game: Game): boolean {
+  const last = game.log[game.log.length - 1];
+  return last !== undefined && last.counter <= game.roundStartedAt && game.rounds.length > 0;
 }
 
 /** The seat this page plays. */

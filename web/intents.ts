@@ -21,7 +21,7 @@ export type Intent =
   | { readonly type: 'pick'; readonly index: number }
   | { readonly type: 'lay' }
   | { readonly type: 'draw' }
-  /** A card of the previous group; null: the first one on offer. */
+  /** A card of the previous group; null (the T key): the one on offer, or among several the next one (Enter takes it). */
   | { readonly type: 'take'; readonly card: string | null }
   | { readonly type: 'call'; readonly kind: CallKind }
   | { readonly type: 'advise' }
@@ -43,6 +43,8 @@ export interface Moment {
   readonly resultShown: boolean;
   /** A move for this state was sent and its reply is awaited. */
   readonly sending: boolean;
+  /** The card of the previous group chosen with T among several (Enter takes it), or null. */
+  readonly takeChoice?: string | null;
 }
 
 export type Effect =
@@ -51,13 +53,14 @@ export type Effect =
   | { readonly type: 'act'; readonly move: ActMove; readonly then: PlannedDraw | null }
   | { readonly type: 'notice'; readonly text: string }
   | { readonly type: 'toggleAdvisor' }
-  | { readonly type: 'dismissResult' };
+  | { readonly type: 'dismissResult' }
+  /** T among several pickable cards: this one is chosen (T again: the next; Enter: take it). */
+  | { readonly type: 'chooseTake'; readonly card: string };
 
 const NONE: Effect = { type: 'none' };
 
 export function resolveIntent(intent: Intent, moment: Moment): Effect {
   if (moment.resultShown) return intent.type === 'clear' ? { type: 'dismissResult' } : NONE;
-  const state = moment.state;
   switch (intent.type) {
     case 'advise':
       return { type: 'toggleAdvisor' };
@@ -66,13 +69,11 @@ export function resolveIntent(intent: Intent, moment: Moment): Effect {
     case 'pick':
       return pick(moment, intent.index);
     case 'lay':
-      return lay(moment, null);
+      return layOrTakeChosen(moment);
     case 'draw':
       return drawOrLay(moment, { kind: 'deck' });
-    case 'take': {
-      const card = intent.card ?? state?.view.previous.pickable[0];
-      return card === undefined ? NONE : drawOrLay(moment, { kind: 'take', card });
-    }
+    case 'take':
+      return intent.card === null ? takeByKey(moment) : drawOrLay(moment, { kind: 'take', card: intent.card });
     case 'call':
       return play(
         moment,
@@ -93,11 +94,6 @@ export function adviceRequest(state: Msg<'state'> | null, agent: string, planned
   if (state === null || planned !== null || state.toMove !== state.seat || state.legal.length === 0) return null;
   if (state.legal.length === 1 && state.legal[0].kind === 'pass') return null;
   return { type: 'advise', table: state.table, agent };
-}
-
-/** The server's refusal in words: for an illegal move, the engine's reason. */
-export function refusal(error: Msg<'error'>): string {
-  return error.code === 'illegal_action' && error.reason !== undefined ? `Not allowed: ${error.reason}` : error.message;
 }
 
 function pick(moment: Moment, index: number): Effect {
@@ -126,6 +122,31 @@ function lay(moment: Moment, then: PlannedDraw | null): Effect {
   if (cards.length === 0) return { type: 'notice', text: 'Pick the cards to lay first.' };
   const legal = legalDiscardFor(cards, state.legal);
   return legal ? { type: 'act', move: { action: legal.action }, then } : { type: 'act', move: { cards }, then: null };
+}
+
+/** The cards of the previous group the player may take now (each name once), in the order laid. */
+export function takeable(moment: Moment): string[] {
+  const state = moment.state;
+  if (state === null) return [];
+  const phase = state.view.phase;
+  const open = phase === 'draw' ? legalNow(moment).some((l) => l.kind === 'take') : phase === 'turn' && moment.selected.length > 0;
+  return open ? [...new Set(state.view.previous.pickable)] : [];
+}
+
+/** T: the only card on offer is taken; among several, T chooses the next one and Enter takes it. */
+function takeByKey(moment: Moment): Effect {
+  const cards = takeable(moment);
+  if (cards.length === 0) return NONE;
+  if (cards.length === 1) return drawOrLay(moment, { kind: 'take', card: cards[0] });
+  const at = moment.takeChoice == null ? -1 : cards.indexOf(moment.takeChoice);
+  return { type: 'chooseTake', card: cards[(at + 1) % cards.length] };
+}
+
+/** Enter: takes the card chosen with T (laying the picked cards first, if any), else lays the picked cards. */
+function layOrTakeChosen(moment: Moment): Effect {
+  const chosen = moment.takeChoice;
+  if (chosen != null && takeable(moment).includes(chosen)) return drawOrLay(moment, { kind: 'take', card: chosen });
+  return lay(moment, null);
 }
 
 function drawOrLay(moment: Moment, planned: PlannedDraw): Effect {

@@ -7,7 +7,8 @@
  */
 import { type ClientMessageType, JSON_SUBPROTOCOL, type Msg, type ReplyTo, type Request, type ServerMessage, VERSION } from './protocol.js';
 
-export type LinkStatus = 'connecting' | 'open' | 'reconnecting';
+/** `locked`: the server wants a token the page does not have (it waits for `unlock`). */
+export type LinkStatus = 'connecting' | 'open' | 'reconnecting' | 'locked';
 
 /** A request as the page writes it (of one type, or any); the link gives it an id. */
 export type Outgoing<T extends ClientMessageType = ClientMessageType> = T extends ClientMessageType ? Omit<Request<T>, 'id'> : never;
@@ -21,6 +22,11 @@ export interface LinkListener {
   /** Said hello and got welcome: the first time, and after each reconnect. */
   ready(welcome: Msg<'welcome'>, reconnected: boolean): void;
   status(status: LinkStatus): void;
+  /**
+   * A connection closed before it opened: whether that is the server asking for a token (a
+   * browser cannot read the upgrade's 401). When it says yes, the link waits for `unlock`.
+   */
+  locked?(): Promise<boolean>;
 }
 
 /** A ping this often keeps the connection known to be alive; this much silence means it is not. */
@@ -71,11 +77,20 @@ export class ServerLink {
     });
   }
 
+  /** Tries again at once, after the player gave the token the server wants (or a new one). */
+  unlock(): void {
+    this.failures = 0;
+    clearTimeout(this.retry);
+    this.open();
+  }
+
   private open(): void {
     this.listener.status(this.greeted ? 'reconnecting' : 'connecting');
     const socket = new WebSocket(this.url(), JSON_SUBPROTOCOL);
     this.socket = socket;
+    let opened = false;
     socket.onopen = () => {
+      opened = true;
       this.lastHeard = Date.now();
       this.request({ type: 'hello', version: VERSION, client: 'yaniv-arena web page' }).then(
         (reply) => this.welcomed(reply),
@@ -84,7 +99,7 @@ export class ServerLink {
     };
     socket.onmessage = (event: MessageEvent<string>) => this.heard(JSON.parse(event.data) as ServerMessage);
     socket.onclose = () => {
-      if (this.socket === socket) this.lost();
+      if (this.socket === socket) void this.lost(opened);
     };
   }
 
@@ -114,17 +129,22 @@ export class ServerLink {
   private keepAlive(): void {
     if (this.socket?.readyState !== WebSocket.OPEN) return;
     if (Date.now() - this.lastHeard > SILENT_FOR_MS) {
-      this.lost();
+      void this.lost();
       return;
     }
     this.request({ type: 'ping' }).catch(() => undefined);
   }
 
-  /** The connection is gone: fail what waits on it and try again after a pause. */
-  private lost(): void {
+  /** The connection is gone: fail what waits on it and try again after a pause (unless the server wants a token first). */
+  private async lost(opened = true): Promise<void> {
     this.abandon();
     if (this.stopped) return;
-    this.listener.status('reconnecting');
+    this.listener.status(this.greeted ? 'reconnecting' : 'connecting');
+    if (!opened && (await this.listener.locked?.().catch(() => false))) {
+      if (!this.stopped && this.socket === null) this.listener.status('locked');
+      return;
+    }
+    if (this.stopped || this.socket !== null) return;
     const pause = RETRY_MS[Math.min(this.failures++, RETRY_MS.length - 1)];
     clearTimeout(this.retry);
     this.retry = setTimeout(() => this.open(), pause);

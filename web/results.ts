@@ -120,8 +120,16 @@ export function GameOver({ game, over, onPlayAgain, onNewGame }: GameOverProps) 
   </section>`;
 }
 
+/** The score table's `*` spelled out under it (a touch screen has no hover for its title). */
+function adjustmentNotes(game: Game): string[] {
+  return game.rounds.flatMap((r) =>
+    r.adjustments.flatMap((note, seat) => (note === null ? [] : [`Round ${r.round}, ${seatName(game, seat)}: ${note}`])),
+  );
+}
+
 export function ScoreTable({ game }: { readonly game: Game }) {
   const totals = currentTotals(game);
+  const notes = adjustmentNotes(game);
   return html`<div class="scores-box">
     <table class="scores">
       <caption>
@@ -159,5 +167,13 @@ export function ScoreTable({ game }: { readonly game: Game }) {
         </tr>
       </tfoot>
     </table>
+    ${
+      notes.length > 0
+        ? html`<p class="hint scores-notes-title">* The total was changed by a rule after the round:</p>
+            <ul class="hint scores-notes">
+              ${notes.map((note) => html`<li key=${note}>${note}</li>`)}
+            </ul>`
+        : null
+    }
   </div>`;
 }

@@ -1,17 +1,20 @@
 /**
  * The house-rules form, read from `welcome.ruleOptions` (the JSON Schema of the rule options)
  * and the chosen preset's options: one field per option that a form control can hold — yes/no,
- * a whole number in a range, one of a few values —, each with the preset's value as its
- * default. Options of other shapes (milestone lists) keep the preset's value.
+ * a whole number in a range, one of a few values, a list of number pairs (milestones) —, each
+ * with the preset's value as its default, and the schema's `relevantWhen` (an option that
+ * matters only under some values of others, hidden otherwise).
  */
 import { spaced } from './words.js';
 
-export type RuleValue = string | number | boolean | null | undefined;
+/** A list of [at, to] pairs (milestones: a total landing on `at` becomes `to`). */
+export type Pairs = readonly (readonly [number, number])[];
+export type RuleValue = string | number | boolean | null | undefined | Pairs;
 
 export interface RuleField {
   readonly name: string;
   readonly description: string;
-  readonly control: 'checkbox' | 'number' | 'select';
+  readonly control: 'checkbox' | 'number' | 'select' | 'pairs';
   /** select: the values offered (undefined: the rules decide, e.g. decks by table size). */
   readonly choices?: readonly RuleValue[];
   readonly min?: number;
@@ -20,6 +23,8 @@ export interface RuleField {
   readonly nullable?: boolean;
   /** The value under the preset. */
   readonly preset: RuleValue;
+  /** The field matters only when each named option holds one of its values. */
+  readonly relevantWhen?: Readonly<Record<string, readonly unknown[]>>;
 }
 
 interface Schema {
@@ -32,6 +37,9 @@ interface Schema {
   maximum?: number;
   description?: string;
   properties?: Record<string, Schema>;
+  items?: Schema;
+  prefixItems?: Schema[];
+  relevantWhen?: Record<string, unknown[]>;
 }
 
 /** The fields of the form for this rule-option schema under a preset's options. */
@@ -41,8 +49,19 @@ export function ruleFields(schema: unknown, presetOptions: Record<string, unknow
     const field = fieldOf(name, option);
     if (field === null) return [];
     const preset = Object.hasOwn(presetOptions, name) ? presetOptions[name] : option.default;
-    return isRuleValue(preset) ? [{ ...field, preset }] : [];
+    const relevance = option.relevantWhen === undefined ? {} : { relevantWhen: option.relevantWhen };
+    return isRuleValue(preset) ? [{ ...field, ...relevance, preset }] : [];
   });
+}
+
+/** Whether a field matters under these values of all the options (the preset's with the changes). */
+export function isRelevant(field: RuleField, values: (name: string) => RuleValue): boolean {
+  return Object.entries(field.relevantWhen ?? {}).every(([name, allowed]) => allowed.includes(values(name)));
+}
+
+/** Whether two values of a field are the same (pairs compared pair by pair). */
+export function sameValue(a: RuleValue, b: RuleValue): boolean {
+  return Array.isArray(a) || Array.isArray(b) ? JSON.stringify(a) === JSON.stringify(b) : a === b;
 }
 
 function fieldOf(name: string, option: Schema): Omit<RuleField, 'preset'> | null {
@@ -55,13 +74,19 @@ function fieldOf(name: string, option: Schema): Omit<RuleField, 'preset'> | null
     const choices = alternatives.map((a) => a.const as RuleValue);
     return { name, description, control: 'select', choices: option.default === undefined ? [undefined, ...choices] : choices };
   }
+  if (option.type === 'array' && isIntegerPair(option.items)) return { name, description, control: 'pairs' };
   const integer = alternatives.find((a) => a.type === 'integer');
   if (alternatives.length === 2 && integer && alternatives.some((a) => a.type === 'null'))
     return { name, description, control: 'number', min: integer.minimum, max: integer.maximum, nullable: true };
   return null;
 }
 
+function isIntegerPair(item: Schema | undefined): boolean {
+  return item?.type === 'array' && item.prefixItems?.length === 2 && item.prefixItems.every((p) => p.type === 'integer');
+}
+
 function isRuleValue(value: unknown): value is RuleValue {
+  if (Array.isArray(value)) return value.every((pair) => Array.isArray(pair) && pair.length === 2 && pair.every(Number.isInteger));
   return value === null || value === undefined || ['string', 'number', 'boolean'].includes(typeof value);
 }
 
@@ -70,5 +95,6 @@ export function valueLabel(value: RuleValue): string {
   if (value === undefined) return 'as the rules decide';
   if (value === null) return 'not set';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : (value as Pairs).map(([at, to]) => `${at} → ${to}`).join(', ');
   return typeof value === 'string' ? spaced(value) : String(value);
 }

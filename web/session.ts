@@ -6,21 +6,23 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type Game, type TableInfo, dismissResult, newGame, receive } from './game.js';
-import { type Effect, type Intent, type PlannedDraw, adviceRequest, followUp, refusal, resolveIntent, type ActMove } from './intents.js';
+import { LOST_TABLE, refusal, serverTrouble } from './errorWords.js';
+import { type Effect, type Intent, type PlannedDraw, adviceRequest, followUp, resolveIntent, type ActMove } from './intents.js';
 import { belongsToTarget, intentOf } from './keyboard.js';
 import { type Answer, type LinkStatus, type Outgoing, ServerLink } from './link.js';
 import type { Msg } from './protocol.js';
 import { type TableSettings, createTableRequest, settingsOf } from './setup.js';
-import { type SavedTable, forgetTable, loadTable, saveTable } from './storage.js';
+import { type SavedTable, forgetTable, loadAdvisor, loadTable, loadToken, saveAdvisor, saveTable, saveToken } from './storage.js';
 
 /**
- * ws://host/ of the page's own server, with the page's ?token= when it has one, and ?table= of the
- * table to take back: behind nginx (deploy/) that routes the connection to the table's process.
+ * ws://host/ of the page's own server, with the page's ?token= (or the one the player typed) when
+ * it has one, and ?table= of the table to take back: behind nginx (deploy/) that routes the
+ * connection to the table's process.
  */
-export function serverUrl(location: Location, table?: string): string {
+export function serverUrl(location: Location, table?: string, typed: string | null = null): string {
   const url = new URL('/', location.href);
   url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const token = new URLSearchParams(location.search).get('token');
+  const token = new URLSearchParams(location.search).get('token') ?? typed;
   if (token !== null) url.searchParams.set('token', token);
   if (table !== undefined) url.searchParams.set('table', table);
   return url.href;
@@ -29,6 +31,19 @@ export function serverUrl(location: Location, table?: string): string {
 /** Sends a request on the link; resolves with its reply or the server's refusal (link.ts). */
 type SendRequest = <M extends Outgoing>(message: M) => Promise<Answer<M['type']>>;
 
+/**
+ * Something to tell the player: beside the hand (a refused move, where the player is looking) or
+ * above the page (the server, the table), with a one-click new game where the table is gone.
+ */
+export interface Notice {
+  readonly text: string;
+  readonly place: 'hand' | 'page';
+  readonly newGame?: boolean;
+}
+
+const atHand = (text: string): Notice => ({ text, place: 'hand' });
+const onPage = (text: string, newGame = false): Notice => ({ text, place: 'page', newGame });
+
 export interface Session {
   readonly linkStatus: LinkStatus;
   readonly welcome: Msg<'welcome'> | null;
@@ -36,8 +51,13 @@ export interface Session {
   /** The settings of the last deal (the form starts from them). */
   readonly settings: TableSettings | null;
   readonly selected: readonly number[];
-  readonly notice: string | null;
+  readonly notice: Notice | null;
   readonly busy: boolean;
+  /** The card of the previous group chosen with T (Enter takes it). */
+  readonly takeChoice: string | null;
+  /** The server wants a token: whether the player already gave one (that it refused). */
+  readonly tokenGiven: boolean;
+  readonly unlock: (token: string) => void;
   readonly advisor: AdvisorState;
   /** Keys and clicks: what the player means. */
   readonly dispatch: (intent: Intent) => void;
@@ -60,7 +80,7 @@ interface SessionCore {
   /** The draw planned with the group being laid. */
   readonly planned: { current: PlannedDraw | null };
   readonly setGame: Setter<Game | null>;
-  readonly setNotice: Setter<string | null>;
+  readonly setNotice: Setter<Notice | null>;
   readonly setBusy: Setter<boolean>;
   readonly setSelected: Setter<readonly number[]>;
   readonly setSettings: Setter<TableSettings | null>;
@@ -72,7 +92,8 @@ export function useSession(): Session {
   const [game, setGame] = useState<Game | null>(null);
   const [settings, setSettings] = useState<TableSettings | null>(null);
   const [selected, setSelected] = useState<readonly number[]>([]);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [takeChoice, setTakeChoice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   /** Counts the times the table was taken back, so that the advice is asked again on the new connection. */
   const [resumes, setResumes] = useState(0);
@@ -89,11 +110,11 @@ export function useSession(): Session {
   useConnection(core, link, { setLinkStatus, setWelcome, setResumes });
   const { deal, newGameForm } = tableActions(core);
   useEffect(() => {
-    if (game !== null) saveTable({ table: game.info.table, token: game.info.token, rounds: game.rounds });
+    if (game !== null) saveTable({ table: game.info.table, token: game.info.token, rounds: game.rounds, settings: settingsOf(game.info) });
   }, [game?.rounds]);
 
   const state = game?.state ?? null;
-  const dispatch = useMoves(core, state, selected, () => advisor.toggle());
+  const dispatch = useMoves(core, state, { selected, takeChoice, setTakeChoice }, () => advisor.toggle());
   const advisor = useAdvisor(welcome, state, resumes, request, () =>
     actedAt.current === latest.current?.state?.counter ? 'sending' : planned.current,
   );
@@ -107,6 +128,12 @@ export function useSession(): Session {
     selected,
     notice,
     busy,
+    takeChoice,
+    tokenGiven: loadToken() !== null || new URLSearchParams(window.location.search).has('token'),
+    unlock: (token) => {
+      saveToken(token.trim());
+      link.current?.unlock();
+    },
     advisor,
     dispatch,
     deal: (chosen) => void deal(chosen),
@@ -124,8 +151,12 @@ function useConnection(
   on: { setLinkStatus: Setter<LinkStatus>; setWelcome: Setter<Msg<'welcome'> | null>; setResumes: Setter<number> },
 ): void {
   useEffect(() => {
-    const connection = new ServerLink(() => serverUrl(window.location, loadTable()?.table), {
+    const connection = new ServerLink(() => serverUrl(window.location, loadTable()?.table, loadToken()), {
       status: on.setLinkStatus,
+      locked: () =>
+        fetch('/health', { cache: 'no-store' })
+          .then((answer) => answer.json() as Promise<{ tokenRequired?: boolean }>)
+          .then((health) => health.tokenRequired === true),
       message: (message) => {
         core.setGame((g) => (g === null ? g : receive(g, message)));
         if (message.type === 'table_closed') tableClosed(core, message);
@@ -147,8 +178,9 @@ async function resume(core: SessionCore, saved: SavedTable, setResumes: Setter<n
   if (reply === null) return;
   if (reply.type === 'error') {
     forgetTable();
+    if (saved.settings !== undefined) core.setSettings(saved.settings);
     core.setGame(null);
-    core.setNotice(`Your table could not be taken back (${reply.message}): deal a new one.`);
+    core.setNotice(onPage(reply.code === 'unknown_table' ? LOST_TABLE : serverTrouble(reply), true));
     return;
   }
   core.actedAt.current = null;
@@ -162,9 +194,9 @@ async function resume(core: SessionCore, saved: SavedTable, setResumes: Setter<n
 function tableClosed(core: SessionCore, message: Msg<'table_closed'>): void {
   if (core.latest.current?.info.table !== message.table) return;
   if (message.reason === 'resumed_elsewhere')
-    core.setNotice('This table is now played in another window. Reload the page to take it back.');
-  else if (message.reason === 'idle') core.setNotice('The table was closed after a long pause. Deal a new one.');
-  else core.setNotice('The server is shutting down.');
+    core.setNotice(onPage('This game is now played in another window or tab. Reload the page to take it back here.'));
+  else if (message.reason === 'idle') core.setNotice(onPage('This game was closed after a long pause.', true));
+  else core.setNotice(onPage('The server is shutting down: this game cannot go on.', true));
 }
 
 /** Dealing a new table (leaving the one before), and going back to the new-game form. */
@@ -178,10 +210,10 @@ function tableActions(core: SessionCore): { deal: (chosen: TableSettings) => Pro
     if (previous !== null) await request({ type: 'leave', table: previous.info.table }).catch(() => null);
     const reply = await request(createTableRequest(chosen)).catch((error: Error) => error);
     core.setBusy(false);
-    if (reply instanceof Error) return core.setNotice(reply.message);
-    if (reply.type === 'error') return core.setNotice(reply.message);
+    if (reply instanceof Error) return core.setNotice(onPage(`${reply.message}: reconnecting…`));
+    if (reply.type === 'error') return core.setNotice(onPage(serverTrouble(reply)));
     const info = tableInfo(reply);
-    saveTable({ table: info.table, token: info.token, rounds: [] });
+    saveTable({ table: info.table, token: info.token, rounds: [], settings: chosen });
     core.actedAt.current = null;
     core.planned.current = null;
     core.setSelected([]);
@@ -202,12 +234,14 @@ function tableActions(core: SessionCore): { deal: (chosen: TableSettings) => Pro
 }
 
 /** The player's intents carried out (sent as actions), and the follow-up step after a lay; returns the dispatcher. */
-function useMoves(
-  core: SessionCore,
-  state: Game['state'],
-  selected: readonly number[],
-  toggleAdvisor: () => void,
-): (intent: Intent) => void {
+interface Picks {
+  readonly selected: readonly number[];
+  readonly takeChoice: string | null;
+  readonly setTakeChoice: Setter<string | null>;
+}
+
+function useMoves(core: SessionCore, state: Game['state'], picks: Picks, toggleAdvisor: () => void): (intent: Intent) => void {
+  const { selected, takeChoice, setTakeChoice } = picks;
   const { actedAt, planned } = core;
   async function act(move: ActMove, then: PlannedDraw | null): Promise<void> {
     const current = core.latest.current?.state;
@@ -223,8 +257,8 @@ function useMoves(
     if (reply instanceof Error || reply.type === 'error') {
       actedAt.current = null;
       planned.current = null;
-      if (reply instanceof Error) core.setNotice(`${reply.message}: reconnecting…`);
-      else if (reply.code !== 'stale_state') core.setNotice(refusal(reply));
+      if (reply instanceof Error) core.setNotice(atHand(`${reply.message}: reconnecting…`));
+      else if (reply.code !== 'stale_state') core.setNotice(atHand(refusal(reply)));
     }
   }
 
@@ -237,7 +271,9 @@ function useMoves(
       case 'act':
         return void act(effect.move, effect.then);
       case 'notice':
-        return core.setNotice(effect.text);
+        return core.setNotice(atHand(effect.text));
+      case 'chooseTake':
+        return setTakeChoice(effect.card);
       case 'toggleAdvisor':
         return toggleAdvisor();
       case 'dismissResult':
@@ -254,12 +290,13 @@ function useMoves(
   }, [state]);
 
   useEffect(() => core.setSelected([]), [state?.view.hand.join(' ')]);
+  useEffect(() => setTakeChoice(null), [state?.counter]);
 
   return (intent: Intent): void => {
     const current = core.latest.current;
     if (current === null) return;
     const sending = current.state !== null && actedAt.current === current.state.counter;
-    perform(resolveIntent(intent, { state: current.state, selected, resultShown: current.unseenResult !== null, sending }));
+    perform(resolveIntent(intent, { state: current.state, selected, resultShown: current.unseenResult !== null, sending, takeChoice }));
   };
 }
 
@@ -284,10 +321,12 @@ function useAdvisor(
   request: SendRequest,
   pending: () => PlannedDraw | 'sending' | null,
 ): AdvisorState {
-  const [on, setOn] = useState(false);
-  const [chosen, setChosen] = useState('');
+  const [on, setOn] = useState(() => loadAdvisor()?.on ?? false);
+  const [chosen, setChosen] = useState(() => loadAdvisor()?.agent ?? '');
   const [advice, setAdvice] = useState<AdvisorState['advice']>(null);
-  const agent = chosen || (welcome === null ? '' : (welcome.agents.find((a) => a.explains) ?? welcome.agents[0]).name);
+  const offered = welcome?.agents.some((a) => a.name === chosen) ?? true;
+  const agent = (offered && chosen) || (welcome === null ? '' : (welcome.agents.find((a) => a.explains) ?? welcome.agents[0]).name);
+  useEffect(() => saveAdvisor({ on, agent: chosen }), [on, chosen]);
   const counter = useRef<number | null>(null);
   counter.current = state?.counter ?? null;
 

@@ -10,8 +10,8 @@ import type { Outgoing } from './link.js';
 import { MAX_PLAYERS, MIN_PLAYERS, type Msg } from './protocol.js';
 import { agentBlurb, modelNote, presetBlurb } from './blurbs.js';
 import { Difficulty, levelLabel, levelsAt } from './difficulty.js';
-import { type RuleField, type RuleValue, ruleFields, valueLabel } from './ruleOptions.js';
-import { labelOf } from './words.js';
+import { HouseRules, withRule } from './houseRules.js';
+import { type RuleField, type RuleValue, ruleFields } from './ruleOptions.js';
 
 export interface TableSettings {
   readonly preset: string;
@@ -86,12 +86,6 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
       ),
     });
   const setBot = (index: number, agent: string) => update({ bots: settings.bots.map((bot, i) => (i === index ? agent : bot)) });
-  const setRule = (field: RuleField, value: RuleValue) => {
-    const rules = { ...settings.rules };
-    if (value === field.preset) delete rules[field.name];
-    else rules[field.name] = value;
-    update({ rules });
-  };
 
   return html`<form
     class="setup"
@@ -141,7 +135,13 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
         ${BOT_PACES.map((p) => html`<option key=${p.label} value=${String(p.thinkMs)}>${p.label}</option>`)}
       </select>
     </label>
-    <${HouseRules} fields=${fields} settings=${settings} onRule=${setRule} onSeed=${(seed: number | null) => update({ seed })} />
+    <${HouseRules}
+      fields=${fields}
+      rules=${settings.rules}
+      seed=${settings.seed}
+      onRule=${(field: RuleField, value: RuleValue) => update({ rules: withRule(settings.rules, field, value) })}
+      onSeed=${(seed: number | null) => update({ seed })}
+    />
     <button type="submit" class="primary" disabled=${busy}>Deal</button>
     <${Details} welcome=${welcome} preset=${preset} />
   </form>`;
@@ -203,38 +203,6 @@ function BotSeats({
   </fieldset>`;
 }
 
-/** The rule options that differ from the preset's, and the seed, behind a toggle. */
-function HouseRules({
-  fields,
-  settings,
-  onRule,
-  onSeed,
-}: {
-  readonly fields: readonly RuleField[];
-  readonly settings: TableSettings;
-  readonly onRule: (field: RuleField, value: RuleValue) => void;
-  readonly onSeed: (seed: number | null) => void;
-}) {
-  return html`<details class="house-rules">
-    <summary>House rules${Object.keys(settings.rules).length > 0 ? ` (${Object.keys(settings.rules).length} changed)` : ''}</summary>
-    ${fields.map((field) => html`<${RuleInput} key=${field.name} field=${field} value=${valueOf(settings.rules, field)} onChange=${onRule} />`)}
-    <label class="row"
-      >Seed
-      <input
-        name="seed"
-        type="number"
-        inputmode="numeric"
-        placeholder="random"
-        value=${settings.seed === null ? '' : String(settings.seed)}
-        onInput=${(e: Event) => {
-          const text = (e.target as HTMLInputElement).value.trim();
-          onSeed(text === '' ? null : Number(text));
-        }}
-      />
-    </label>
-  </details>`;
-}
-
 /** What the server says of its presets and bots, for developers: behind a toggle. */
 function Details({
   welcome,
@@ -253,63 +221,4 @@ function Details({
       Server ${welcome.server.name} ${welcome.server.version}, protocol ${welcome.version}, actions ${welcome.actionSpace}.
     </p>
   </details>`;
-}
-
-function valueOf(rules: Readonly<Record<string, RuleValue>>, field: RuleField): RuleValue {
-  return Object.hasOwn(rules, field.name) ? rules[field.name] : field.preset;
-}
-
-interface RuleInputProps {
-  readonly field: RuleField;
-  readonly value: RuleValue;
-  readonly onChange: (field: RuleField, value: RuleValue) => void;
-}
-
-function RuleInput({ field, value, onChange }: RuleInputProps) {
-  const hint = `rule-${field.name}-hint`;
-  const label = (control: unknown) =>
-    html`<div class=${`rule${value === field.preset ? '' : ' changed'}`}>
-      <label class="row">
-        <span>${labelOf(field.name)}</span>
-        ${control}
-      </label>
-      <p class="hint" id=${hint}>${field.description}</p>
-    </div>`;
-  if (field.control === 'checkbox')
-    return label(
-      html`<input
-        type="checkbox"
-        name=${field.name}
-        aria-describedby=${hint}
-        checked=${value === true}
-        onChange=${(e: Event) => onChange(field, (e.target as HTMLInputElement).checked)}
-      />`,
-    );
-  if (field.control === 'number')
-    return label(
-      html`<input
-        type="number"
-        name=${field.name}
-        aria-describedby=${hint}
-        min=${field.min}
-        max=${field.max}
-        placeholder=${field.nullable ? 'not set' : ''}
-        value=${typeof value === 'number' ? String(value) : ''}
-        onInput=${(e: Event) => {
-          const text = (e.target as HTMLInputElement).value.trim();
-          onChange(field, text === '' ? (field.nullable ? null : field.preset) : Number(text));
-        }}
-      />`,
-    );
-  const choices = field.choices ?? [];
-  return label(
-    html`<select
-      name=${field.name}
-      aria-describedby=${hint}
-      value=${String(choices.indexOf(value))}
-      onChange=${(e: Event) => onChange(field, choices[Number((e.target as HTMLSelectElement).value)])}
-    >
-      ${choices.map((choice, i) => html`<option key=${i} value=${String(i)}>${valueLabel(choice)}</option>`)}
-    </select>`,
-  );
 }

@@ -1,9 +1,11 @@
 /**
- * What the page keeps in this tab's sessionStorage so that a reload or a reconnect takes the
+ * What the page keeps: in this tab's sessionStorage, so that a reload or a reconnect takes the
  * table back: its id and resume token, and the round results shown so far (the server sends
- * each round_end once).
+ * each round_end once), and the access token the player typed; in localStorage, the advisor
+ * as the player left it.
  */
 import type { RoundResult } from './game.js';
+import type { TableSettings } from './setup.js';
 
 const KEY = 'yaniv-arena.table';
 
@@ -11,6 +13,8 @@ export interface SavedTable {
   readonly table: string;
   readonly token: string;
   readonly rounds: readonly RoundResult[];
+  /** How it was dealt: a table the server no longer has is dealt again like it in one click. */
+  readonly settings?: TableSettings;
 }
 
 export function saveTable(saved: SavedTable): void {
@@ -26,9 +30,9 @@ export function loadTable(): SavedTable | null {
     const text = sessionStorage.getItem(KEY);
     if (text === null) return null;
     const saved = JSON.parse(text) as Partial<SavedTable>;
-    return typeof saved.table === 'string' && typeof saved.token === 'string' && Array.isArray(saved.rounds)
-      ? { table: saved.table, token: saved.token, rounds: saved.rounds }
-      : null;
+    if (typeof saved.table !== 'string' || typeof saved.token !== 'string' || !Array.isArray(saved.rounds)) return null;
+    const settings = typeof saved.settings === 'object' && saved.settings !== null ? { settings: saved.settings } : {};
+    return { table: saved.table, token: saved.token, rounds: saved.rounds, ...settings };
   } catch {
     return null;
   }
@@ -39,5 +43,49 @@ export function forgetTable(): void {
     sessionStorage.removeItem(KEY);
   } catch {
     // nothing kept
+  }
+}
+
+const TOKEN_KEY = 'yaniv-arena.token';
+
+/** The server's access token the player typed in (kept for this tab only). */
+export function saveToken(token: string): void {
+  try {
+    sessionStorage.setItem(TOKEN_KEY, token);
+  } catch {
+    // not kept: the player types it again after a reload
+  }
+}
+
+export function loadToken(): string | null {
+  try {
+    return sessionStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+const ADVISOR_KEY = 'yaniv-arena.advisor';
+
+/** The advisor as the player left it: on or off, and the bot that advises (kept across reloads and visits). */
+export interface AdvisorChoice {
+  readonly on: boolean;
+  readonly agent: string;
+}
+
+export function saveAdvisor(choice: AdvisorChoice): void {
+  try {
+    localStorage.setItem(ADVISOR_KEY, JSON.stringify(choice));
+  } catch {
+    // not kept
+  }
+}
+
+export function loadAdvisor(): AdvisorChoice | null {
+  try {
+    const saved = JSON.parse(localStorage.getItem(ADVISOR_KEY) ?? 'null') as Partial<AdvisorChoice> | null;
+    return typeof saved?.on === 'boolean' && typeof saved.agent === 'string' ? { on: saved.on, agent: saved.agent } : null;
+  } catch {
+    return null;
   }
 }

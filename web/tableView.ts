@@ -21,17 +21,22 @@ interface TableProps {
   readonly selected: readonly number[];
   readonly advice: Msg<'advice'> | null;
   readonly busy: boolean;
+  /** A refused move or what to do next, shown beside the hand. */
+  readonly notice: string | null;
+  /** The card of the previous group chosen with T. */
+  readonly takeChoice: string | null;
   readonly dispatch: Dispatch;
 }
 
-export function TableView({ game, state, selected, advice, busy, dispatch }: TableProps) {
+export function TableView({ game, state, selected, advice, busy, notice, takeChoice, dispatch }: TableProps) {
   const view = state.view;
   const me = mySeat(game);
   const myMove = state.toMove === me && !busy;
   const legal = myMove ? state.legal : [];
   const pick = advice?.pick ?? null;
+  const crowded = view.handSizes.length > 4;
   return html`<div class="table">
-    <section class="opponents" aria-label="Opponents">
+    <section class=${`opponents${crowded ? ' crowded' : ''}`} aria-label="Opponents">
       ${view.handSizes.map((_, seat) => (seat === me ? null : html`<${Opponent} key=${seat} game=${game} state=${state} seat=${seat} />`))}
     </section>
     <section class="middle" aria-label="The table">
@@ -42,6 +47,7 @@ export function TableView({ game, state, selected, advice, busy, dispatch }: Tab
         legal=${legal}
         pick=${pick}
         selection=${selected.length > 0}
+        chosen=${takeChoice}
         dispatch=${dispatch}
       />
       <div class="stock">
@@ -66,8 +72,11 @@ export function TableView({ game, state, selected, advice, busy, dispatch }: Tab
           : null
       }
     </section>
-    <${Hand} state=${state} selected=${selected} pick=${pick} dispatch=${dispatch} />
-    <${Moves} state=${state} legal=${legal} selected=${selected} pick=${pick} dispatch=${dispatch} />
+    <div class="dock">
+      ${notice === null ? null : html`<p class="notice hand-notice" role="alert">${notice}</p>`}
+      <${Hand} state=${state} selected=${selected} pick=${pick} dispatch=${dispatch} />
+      <${Moves} state=${state} legal=${legal} selected=${selected} pick=${pick} dispatch=${dispatch} />
+    </div>
   </div>`;
 }
 
@@ -85,8 +94,14 @@ function Opponent({ game, state, seat }: { readonly game: Game; readonly state: 
     class=${`seat${view.current === seat && state.toMove !== null ? ' current' : ''}${out ? ' out' : ''}`}
     aria-label=${seatName(game, seat)}
   >
-    <h3>${seatName(game, seat)}${view.current === seat && state.toMove !== null ? html` <span class="turn-mark">to play</span>` : null}</h3>
-    <div class="total">Total <b>${currentTotals(game)[seat]}</b>${out ? ' · out' : ''}</div>
+    <h3 title=${seatName(game, seat)}>
+      <span class="long-name">${seatName(game, seat)}</span
+      ><span class="short-name" aria-hidden="true">#${seat + 1} ${game.info.seats[seat]?.agent ?? ''}</span
+      >${view.current === seat && state.toMove !== null ? html` <span class="turn-mark">to play</span>` : null}
+    </h3>
+    <div class="total">
+      Total <b>${currentTotals(game)[seat]}</b>${out ? ' · out' : html`<span class="count"> · ${view.handSizes[seat]} cards</span>`}
+    </div>
     ${out ? null : html`<${CardBacks} count=${view.handSizes[seat]} />`}
     ${
       known.length > 0
@@ -120,10 +135,11 @@ interface PreviousProps {
   readonly legal: readonly LegalAction[];
   readonly pick: LegalAction | null;
   readonly selection: boolean;
+  readonly chosen: string | null;
   readonly dispatch: Dispatch;
 }
 
-function PreviousGroup({ game, state, layer, legal, pick, selection, dispatch }: PreviousProps) {
+function PreviousGroup({ game, state, layer, legal, pick, selection, chosen, dispatch }: PreviousProps) {
   const previous = state.view.previous;
   const drawing = state.view.phase === 'draw';
   const laying = state.view.phase === 'turn' && selection && legal.some((l) => l.kind === 'discard');
@@ -140,7 +156,7 @@ function PreviousGroup({ game, state, layer, legal, pick, selection, dispatch }:
         return html`<button
           type="button"
           key=${i}
-          class=${`${cardClass(face.colour, false)} pickable${advised ? ' advised' : ''}`}
+          class=${`${cardClass(face.colour, false)} pickable${advised ? ' advised' : ''}${chosen === name ? ' chosen' : ''}`}
           disabled=${!takeable(name)}
           aria-label=${`take ${face.words}`}
           onClick=${() => dispatch({ type: 'take', card: name })}
@@ -149,6 +165,7 @@ function PreviousGroup({ game, state, layer, legal, pick, selection, dispatch }:
         </button>`;
       })}
     </div>
+    ${chosen === null ? null : html`<p class="hint take-hint">Chosen: take ${cardFace(chosen).words}? <kbd>Enter</kbd> takes it, <kbd>T</kbd> the next.</p>`}
   </div>`;
 }
 

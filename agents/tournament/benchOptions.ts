@@ -35,7 +35,7 @@ export const benchOptionsSchema = z.strictObject({
   progress: z.boolean().default(true).describe('Show a progress bar.'),
   redis: redisUrl
     .optional()
-    .describe('Play the games on `yaniv worker` processes of any machine through this Redis, a job queue (README).'),
+    .describe('Play the games on `yaniv worker` processes of any machine through this Redis, a job queue (docs/agents.md).'),
   jobGames: intFrom(1)
     .optional()
     .describe('With --redis: games per job, whole duplicate-deal groups (default: the games in about 64 jobs).'),

@@ -4,6 +4,7 @@
  * (equity.ts); with more seats a round moves every total at once and the state space is too
  * large for the recursion, so each seat gets a score and the equities are a softmax of the
  * scores of the seats still in (they sum to 1 by construction, like a Plackett–Luce model).
+ * The same model serves heads-up rules no data ships for (agents/equityPlayouts.ts fits it on the fly).
  *
  * A seat's score, for each number of seats still in (its own weights):
  *   - its total, piecewise linear with a knot every `knotStep` points and slopes kept ≤ 0, so
@@ -70,7 +71,7 @@ export class SeatEquity {
     readonly players: number,
     readonly predictor: SeatPredictor,
   ) {
-    if (players < 3) throw new EquityError(`the learned equity is for 3 or more seats (got ${players}); heads-up it is solved`);
+    if (players < 2) throw new EquityError(`the learned equity is for 2 or more seats (got ${players})`);
     for (let n = 2; n <= players; n++) {
       const w = predictor.byActive[n];
       if (!w) throw new EquityError(`the equity predictor has no weights for ${n} seats in`);

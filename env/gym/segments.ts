@@ -7,19 +7,22 @@ export interface SegmentSpec<Name extends string = string> {
   readonly description: string;
 }
 
-export interface Segment<Name extends string = string> extends SegmentSpec<Name> {
-  readonly start: number;
-}
+/** A spec placed in its vector: the spec's own fields (writers, bounds…) kept, its start added. */
+export type Placed<Spec> = Spec & { readonly start: number };
 
-export interface SegmentLayout<Name extends string> {
-  readonly segments: readonly Segment<Name>[];
+export type Segment<Name extends string = string> = Placed<SegmentSpec<Name>>;
+
+export interface SegmentLayout<Name extends string, Spec extends SegmentSpec<Name> = SegmentSpec<Name>> {
+  readonly segments: readonly Placed<Spec>[];
   /** The vector's length: the segments' sizes summed. */
   readonly size: number;
   /** Segment name → start offset. */
   readonly offsets: Readonly<Record<Name, number>>;
 }
 
-export function segmentLayout<Name extends string>(specs: readonly SegmentSpec<Name>[]): SegmentLayout<Name> {
+export function segmentLayout<Name extends string, Spec extends SegmentSpec<Name> = SegmentSpec<Name>>(
+  specs: readonly Spec[],
+): SegmentLayout<Name, Spec> {
   let start = 0;
   const segments = specs.map((spec) => {
     const segment = { ...spec, start };

@@ -12,6 +12,12 @@ export const MAX_PLAYERS = 8;
 
 const milestone = z.tuple([intFrom(1), intFrom(0)], { error: 'must be a list of [at, to] pairs of integers' });
 
+/**
+ * An option that matters only when other options hold one of the listed values (the JSON
+ * Schema annotation `relevantWhen`: a form hides it otherwise, web/ruleOptions.ts).
+ */
+const WITH_ASSAF = { relevantWhen: { assaf: [true] } };
+
 /** Every rule option, as named in RULES.md, with the standard value as default. */
 export const ruleOptionsSchema = z.strictObject({
   decks: z
@@ -26,16 +32,18 @@ export const ruleOptionsSchema = z.strictObject({
   jackValue: intFrom(0, 10).describe('Point value of a jack.').default(10),
   yanivThreshold: intFrom(0, 30).describe('Highest hand value that may call Yaniv.').default(7),
   assaf: bool().describe('Whether a lower or equal hand beats a Yaniv call (Assaf).').default(true),
-  assafPenalty: intFrom(0).describe("Added to the caller's hand value when Assaf happens.").default(30),
+  assafPenalty: intFrom(0).describe("Added to the caller's hand value when Assaf happens.").default(30).meta(WITH_ASSAF),
   assafScoring: oneOf(['lowest', 'othersZero', 'everyone'] as const)
     .describe(
       'Who scores what on Assaf: "lowest" (Assaf winners 0), "othersZero" (all but the caller 0), "everyone" (all but the caller their hand).',
     )
-    .default('lowest'),
+    .default('lowest')
+    .meta(WITH_ASSAF),
   assafTiePenalty: intFrom(0)
     .nullable()
     .describe('When set, a tie (lowest opponent equal to the caller) gives the caller exactly this, everyone else their hand.')
-    .default(null),
+    .default(null)
+    .meta(WITH_ASSAF),
   pickFromSet: oneOf(['any', 'ends'] as const)
     .describe('Which cards of a previous set may be taken.')
     .default('any'),
@@ -55,7 +63,10 @@ export const ruleOptionsSchema = z.strictObject({
   gameEnd: oneOf(['lastSurvivor', 'firstOverLimit', 'yanivCount'] as const)
     .describe('When the game ends.')
     .default('lastSurvivor'),
-  yanivsToWin: intFrom(1).describe('Successful calls that win the game under gameEnd "yanivCount".').default(10),
+  yanivsToWin: intFrom(1)
+    .describe('Successful calls that win the game under gameEnd "yanivCount".')
+    .default(10)
+    .meta({ relevantWhen: { gameEnd: ['yanivCount'] } }),
   nextStarter: oneOf(['rotate', 'roundWinner', 'lowestHand'] as const)
     .describe('Who starts the next round.')
     .default('rotate'),

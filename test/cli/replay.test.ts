@@ -99,8 +99,10 @@ describe('yaniv replay: a good record', () => {
   it('the table for people mentions every round and the totals', () => {
     const { code, stdout } = replay(goodRecord());
     expect(code).toBe(0);
-    expect(stdout).toContain('Round 0: yaniv by seat 2, won by seat 2');
-    expect(stdout).toContain('Round 1: yaniv by seat 1, won by seat 1');
+    // Counted from 1 for people, as the page counts (the --json result above counts from 0: caller 2, then 1).
+    expect(stdout).toContain('Round 1: yaniv by seat 3, won by seat 3');
+    expect(stdout).toContain('Round 2: yaniv by seat 2, won by seat 2');
+    expect(stdout).toContain('counted from 1');
     expect(stdout).toContain('Totals: 75 12 49');
     expect(stdout).toContain('The game goes on.');
   });
@@ -135,7 +137,8 @@ describe('yaniv replay: a good record', () => {
     });
     expect(code).toBe(0);
     const human = replay(record);
-    expect(human.stdout).toContain('Game over: seat 0 wins.');
+    expect(human.stdout).toContain('Game over: seat 1 wins.');
+    expect(human.stdout).toContain('in the game: seats 1');
     expect(human.stdout).toMatch(/eliminated/);
   });
 
@@ -210,7 +213,7 @@ describe('yaniv replay: an illegal move exits 1 and names it', () => {
 
   it('without --json the message says where', () => {
     const { code, stdout } = replay(illegal(0, 1, { discard: ['9C', '4H'], draw: 'deck' }));
-    expect(stdout).toMatch(/^Illegal move in round 0, move 1: 9C 4H is not a legal group/);
+    expect(stdout).toMatch(/^Illegal move in round 1, move 2 \(rounds\[0\]\.moves\[1\]\): 9C 4H is not a legal group/);
     expect(code).toBe(1);
   });
 

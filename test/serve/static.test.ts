@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../serve/index.js';
 import { packageRoot } from '../../agents/modelFolder.js';
-import { StaticSite } from '../../serve/static.js';
+import { BROWSER_RULES, StaticSite } from '../../serve/static.js';
 import { startTestServer } from './helpers.js';
 
 const ROOT = packageRoot();
@@ -38,6 +38,12 @@ const REFUSED = [
   '/style.css%00.js',
   '/%ZZ.css',
   '/package.json',
+  '/env/rules/rules.js',
+  '/env/rules/engine.js',
+  '/env/rules/groups.ts',
+  '/env/rules/groups.js.map',
+  '/env/groups.js',
+  '/env/rules/x/groups.js',
 ];
 
 describe('StaticSite.lookup', () => {
@@ -51,12 +57,23 @@ describe('StaticSite.lookup', () => {
     ['/vendor/preact.mjs', 'node_modules/preact/dist/preact.mjs', 'text/javascript; charset=utf-8'],
     ['/vendor/preact-hooks.mjs', 'node_modules/preact/hooks/dist/hooks.mjs', 'text/javascript; charset=utf-8'],
     ['/vendor/htm.mjs', 'node_modules/htm/dist/htm.mjs', 'text/javascript; charset=utf-8'],
+    ['/rules.html', 'web/rules.html', 'text/html; charset=utf-8'],
+    ['/env/rules/groups.js', 'dist/env/rules/groups.js', 'text/javascript; charset=utf-8'],
+    ['/env/rules/cards.js', 'dist/env/rules/cards.js', 'text/javascript; charset=utf-8'],
   ])('%s is %s (%s)', (path, file, contentType) => {
     expect(site.lookup(path)).toEqual({ file: join(ROOT, file), contentType });
   });
 
   it.each(REFUSED)('%s is nothing', (path) => {
     expect(site.lookup(path)).toBeNull();
+  });
+
+  it('serves only rules modules that import nothing but each other (a browser loads them without an import map)', () => {
+    for (const name of BROWSER_RULES) {
+      const code = readFileSync(join(ROOT, 'dist/env/rules', name), 'utf8');
+      const imported = [...code.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
+      for (const target of imported) expect(BROWSER_RULES, `${name} imports ${target}`).toContain(target.replace(/^\.\//, ''));
+    }
   });
 });
 

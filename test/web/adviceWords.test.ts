@@ -1,6 +1,6 @@
 // The advisor's numbers and moves in a player's words (web/adviceWords.ts, web/moveWords.ts).
 import { describe, expect, it } from 'vitest';
-import { points, riskInWords, scoreInWords, valueInWords, winInWords } from '../../web/adviceWords.js';
+import { outlookInWords, points, riskInWords, scoreInWords, valueInWords, winInWords, winReasonInWords } from '../../web/adviceWords.js';
 import { MOVE_WORDS, moveInWords } from '../../web/moveWords.js';
 
 describe('web/adviceWords', () => {
@@ -32,14 +32,29 @@ describe('web/adviceWords', () => {
 });
 
 describe('web/adviceWords winInWords', () => {
-  it('says the chance to win the game as a whole percentage, and where it comes from', () => {
-    expect(winInWords({ probability: 0.6312, roundStart: 0.6312, source: 'equity' })?.text).toBe('Your chance to win this game: 63%');
-    expect(winInWords({ probability: 0.6312, roundStart: 0.6312, source: 'equity' })?.note).toMatch(/totals when this round began/);
-    expect(winInWords({ probability: 0.995, roundStart: 0.9, source: 'equity+value' })).toEqual({
-      text: 'Your chance to win this game: 100%',
-      note: expect.stringMatching(/trained bot/),
-    });
+  it('says the chance to win the game as a whole percentage, with its interval and where it comes from', () => {
+    const win = { probability: 0.6312, low: 0.584, high: 0.677, roundStart: 0.6, equity: 'shipped' as const };
+    expect(winInWords(win)?.text).toBe('Your chance to win this game: 63%');
+    expect(winInWords(win)?.note).toMatch(/^likely 58–68%; the suggested move played out/);
+    expect(winInWords({ ...win, equity: 'playouts' })?.note).toMatch(/measured by the server for these rules/);
     expect(winInWords(null)).toBeNull();
+    expect(winReasonInWords(null)).toBeNull();
+    expect(winReasonInWords('this game is won by Yaniv calls')).toBe('No chance to win is shown here: this game is won by Yaniv calls.');
+  });
+
+  it("says a played-out move's figures with their intervals", () => {
+    const move = {
+      action: 3,
+      kind: 'discard' as const,
+      cards: ['5H'],
+      text: 'discard 5H',
+      win: { mean: 0.42, low: 0.381, high: 0.46 },
+      points: { mean: 6.34, low: 4.06, high: 8.6 },
+      better: false,
+      reasons: [],
+    };
+    expect(outlookInWords(move)).toEqual({ win: 'win 42% (38–46%)', points: 'about 6.3 points this round (4.1–8.6)' });
+    expect(outlookInWords({ ...move, win: null }).win).toBeNull();
   });
 });
 

@@ -19,7 +19,9 @@ describe('web/blurbs', () => {
       expect(blurb).toMatch(/call Yaniv with \d+ points or less/);
     }
     const dutch = presetBlurb({ name: 'dutch', description: '' }, ruleFields(schema, { ...PRESETS.dutch.options }));
-    expect(dutch).toBe('As played in the Netherlands: call Yaniv with 4 points or less; Assaf costs the caller 30; out above 200 points.');
+    expect(dutch).toBe(
+      'As played in the Netherlands: call Yaniv with 4 points or less; Assaf costs the caller 30; out above 200 points; milestones 50 → 0, 100 → 50, 150 → 100, 200 → 150.',
+    );
     const nepal = presetBlurb({ name: 'nepal', description: '' }, ruleFields(schema, { ...PRESETS.nepal.options }));
     expect(nepal).toContain('no jokers; jacks count 0');
     expect(presetBlurb({ name: 'family', description: '' }, ruleFields(schema, { ...PRESETS.family.options }))).toContain('no Assaf');

@@ -8,6 +8,7 @@ import {
   type TableInfo,
   currentTotals,
   dismissResult,
+  logEnded,
   mySeat,
   newGame,
   previousLayer,
@@ -22,8 +23,13 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+/** The page's model after these frames, for a player who puts each round result away before the next round's first play. */
 function fold(info: TableInfo, frames: readonly ServerMessage[]): Game {
-  return frames.reduce(receive, newGame(info));
+  return frames.reduce(receiveSeen, newGame(info));
+}
+
+function receiveSeen(game: Game, frame: ServerMessage): Game {
+  return receive(game.unseenResult === null || frame.type !== 'event' ? game : dismissResult(game), frame);
 }
 
 describe('web/game', () => {
@@ -67,7 +73,7 @@ describe('web/game', () => {
     // After each round, the totals shown are that round's, also once the client is out (no more states).
     let folded = newGame(created);
     for (const frame of client.frames) {
-      folded = receive(folded, frame);
+      folded = receiveSeen(folded, frame);
       if (frame.type === 'round_end' && frame.table === created.table) expect(currentTotals(folded)).toEqual(frame.totals);
     }
     expect(game.unseenResult).toBe(game.rounds[game.rounds.length - 1]);
@@ -87,7 +93,7 @@ describe('web/game', () => {
     let game = newGame(created);
     let checked = 0;
     for (const frame of client.frames) {
-      game = receive(game, frame);
+      game = receiveSeen(game, frame);
       if (frame.type !== 'state' || frame.table !== created.table || frame.toMove === null) continue;
       const { previous, current, turn } = frame.view;
       const layer = previousLayer(game, current);
@@ -102,6 +108,44 @@ describe('web/game', () => {
       checked++;
     }
     expect(checked).toBeGreaterThan(20);
+    await client.close();
+  });
+
+  it('holds the next round back while a round result waits for the player, and logs each round’s plays in order', async () => {
+    const client = await TestClient.greeted(server.url);
+    const created = await client.request<Msg<'table_created'>>({
+      type: 'create_table',
+      seats: ['client', 'intermediate', 'novice'],
+      seed: 7,
+      rules: { eliminationLimit: 100 },
+    });
+    await playToEnd(client, created.table);
+    const frames = client.frames.filter((m) => 'table' in m && m.table === created.table);
+    const firstEnd = frames.findIndex((m) => m.type === 'round_end');
+    const secondEnd = frames.findIndex((m, i) => i > firstEnd && m.type === 'round_end');
+    expect(secondEnd).toBeGreaterThan(firstEnd);
+    const events = (from: number, to: number) => frames.slice(from, to).filter((m): m is Msg<'event'> => m.type === 'event');
+
+    // Nobody dismisses the first result: everything after it waits, the first round's plays stay in the log.
+    const waiting = frames.slice(0, secondEnd).reduce(receive, newGame(created));
+    const lastBefore = frames.slice(0, firstEnd).findLast((m) => m.type === 'state');
+    expect(waiting.state).toBe(lastBefore);
+    expect(waiting.unseenResult?.round).toBe(1);
+    const playFrames = ['state', 'event', 'round_end'];
+    expect(waiting.queued).toEqual(frames.slice(firstEnd + 1, secondEnd).filter((m) => playFrames.includes(m.type)));
+    expect(waiting.log).toEqual(events(0, firstEnd));
+    expect(waiting.log.at(-1)?.kind).toBe('yaniv');
+    expect(logEnded(waiting)).toBe(true);
+
+    // Dismissed: the second round as it went so far, its plays alone in the log, in the server's order.
+    const shown = dismissResult(waiting);
+    expect(shown.queued).toEqual([]);
+    expect(shown.state).toBe(frames.slice(0, secondEnd).findLast((m) => m.type === 'state'));
+    expect(shown.log).toEqual(events(firstEnd + 1, secondEnd));
+    expect(logEnded(shown)).toBe(false);
+    // The second round_end, arriving while nothing waits, opens its result; messages after it wait again.
+    const next = receive(shown, frames[secondEnd]);
+    expect(next.unseenResult?.round).toBe(2);
     await client.close();
   });
 

@@ -2,7 +2,7 @@
 // a table as the page shows it, the follow-up after laying, and when the advisor asks.
 import { describe, expect, it } from 'vitest';
 import type { LegalAction, Msg } from '../../serve/index.js';
-import { type Intent, type Moment, adviceRequest, followUp, refusal, resolveIntent } from '../../web/intents.js';
+import { type Intent, type Moment, adviceRequest, followUp, resolveIntent } from '../../web/intents.js';
 import { intentOf } from '../../web/keyboard.js';
 
 const legal = (action: number, kind: LegalAction['kind'], cards: string[] = []): LegalAction => ({ action, kind, cards, text: kind });
@@ -122,15 +122,24 @@ describe('web/intents', () => {
     expect(adviceRequest(null, 'strong', null)).toBeNull();
   });
 
-  it("shows the engine's reason for an illegal move, and the message otherwise", () => {
-    const error = (code: Msg<'error'>['code'], reason?: string): Msg<'error'> => ({
-      type: 'error',
-      id: 3,
-      code,
-      message: 'cards: discard 5S KC is illegal: 5S KC is not a legal group',
-      ...(reason === undefined ? {} : { reason }),
-    });
-    expect(refusal(error('illegal_action', '5S KC is not a legal group'))).toBe('Not allowed: 5S KC is not a legal group');
-    expect(refusal(error('bad_message'))).toBe('cards: discard 5S KC is illegal: 5S KC is not a legal group');
+  it('T takes the only card on offer; among several, T chooses the next one and Enter takes it', () => {
+    const two = (phase: 'turn' | 'draw', moves: LegalAction[]): Msg<'state'> => {
+      const state = stateOf(phase, moves);
+      return { ...state, view: { ...state.view, previous: { type: 'set', cards: ['9S', '9C'], pickable: ['9S', '9C'] } } };
+    };
+    const draw = two('draw', [legal(1352, 'draw'), legal(1388, 'take', ['9C']), legal(1389, 'take', ['9S'])]);
+    const T = { type: 'take', card: null } as const;
+    expect(resolveIntent(T, moment(draw))).toEqual({ type: 'chooseTake', card: '9S' });
+    expect(resolveIntent(T, moment(draw, [], { takeChoice: '9S' }))).toEqual({ type: 'chooseTake', card: '9C' });
+    expect(resolveIntent(T, moment(draw, [], { takeChoice: '9C' }))).toEqual({ type: 'chooseTake', card: '9S' });
+    expect(resolveIntent({ type: 'lay' }, moment(draw, [], { takeChoice: '9C' }))).toEqual(act({ action: 1388 }));
+    expect(resolveIntent({ type: 'lay' }, moment(draw, [], { takeChoice: '9S' }))).toEqual(act({ action: 1389 }));
+    // In the turn, with cards picked: Enter lays them and plans the chosen take.
+    const turn = two('turn', [legal(3, 'discard', ['5S'])]);
+    expect(resolveIntent(T, moment(turn, [0]))).toEqual({ type: 'chooseTake', card: '9S' });
+    expect(resolveIntent({ type: 'lay' }, moment(turn, [0], { takeChoice: '9C' }))).toEqual(
+      act({ action: 3 }, { kind: 'take', card: '9C' }),
+    );
+    expect(resolveIntent(T, moment(turn))).toEqual({ type: 'none' });
   });
 });

@@ -1,7 +1,8 @@
 // The house-rules form (web/ruleOptions.ts) from the real rule-option schema of welcome.
 import { describe, expect, it } from 'vitest';
 import { PRESETS, ruleOptionsJsonSchema } from '../../env/index.js';
-import { ruleFields, valueLabel } from '../../web/ruleOptions.js';
+import { type Rules, relevantFields } from '../../web/houseRules.js';
+import { ruleFields, sameValue, valueLabel } from '../../web/ruleOptions.js';
 
 const schema = ruleOptionsJsonSchema();
 
@@ -17,12 +18,37 @@ describe('web/ruleOptions', () => {
     expect(byName.assafTiePenalty).toMatchObject({ control: 'number', nullable: true, preset: 20 });
     expect(byName.decks).toMatchObject({ control: 'select', choices: [undefined, 1, 2], preset: undefined });
     expect(byName.jokersPerDeck).toMatchObject({ control: 'select', choices: [0, 2, 4], preset: 2 });
-    expect(byName.milestones).toBeUndefined();
+    expect(byName.milestones).toMatchObject({ control: 'pairs', preset: PRESETS.dutch.options.milestones });
     const properties = Object.keys((schema as { properties: object }).properties);
-    expect(fields.map((f) => f.name).sort()).toEqual(properties.filter((name) => name !== 'milestones').sort());
+    expect(fields.map((f) => f.name).sort()).toEqual(properties.sort());
+  });
+
+  it('hides the options that do not matter under the chosen values, as the schema says', () => {
+    const visible = (preset: Record<string, unknown>, rules: Rules) => relevantFields(ruleFields(schema, preset), rules).map((f) => f.name);
+    const standard = visible({}, {});
+    expect(standard).toEqual(expect.arrayContaining(['assafPenalty', 'assafScoring', 'assafTiePenalty', 'milestones']));
+    expect(standard).not.toContain('yanivsToWin');
+    const family = visible({ ...PRESETS.family.options }, {});
+    expect(PRESETS.family.options).toMatchObject({ assaf: false });
+    expect(family).not.toEqual(expect.arrayContaining(['assafPenalty']));
+    expect(family.filter((name) => name.startsWith('assaf'))).toEqual(['assaf']);
+    expect(visible({}, { assaf: false, gameEnd: 'yanivCount' })).toContain('yanivsToWin');
+    // Every hidden option names the options it depends on, and those exist.
+    const names = Object.keys((schema as { properties: object }).properties);
+    for (const field of ruleFields(schema, {}))
+      for (const name of Object.keys(field.relevantWhen ?? {})) expect(names, `${field.name} depends on ${name}`).toContain(name);
   });
 
   it('reads values in words', () => {
+    expect(
+      valueLabel([
+        [50, 25],
+        [100, 50],
+      ]),
+    ).toBe('50 → 25, 100 → 50');
+    expect(valueLabel([])).toBe('none');
+    expect(sameValue([[50, 25]], [[50, 25]])).toBe(true);
+    expect(sameValue([[50, 25]], [[50, 20]])).toBe(false);
     expect([undefined, null, true, false, 7, 'lowest', 'othersZero'].map(valueLabel)).toEqual([
       'as the rules decide',
       'not set',

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KIND_COUNT } from '../../../env/rules/cards.js';
 import {
+  EARLIER_OBSERVATIONS,
   OBS,
   OBSERVATION_SEGMENTS,
   OBSERVATION_SIZE,
@@ -42,6 +43,12 @@ describe('the observation layout', () => {
     expect(start).toBe(OBSERVATION_SIZE);
     expect(OBSERVATION_SIZE).toBe(1184);
     expect(OPPONENT_BLOCK).toBe(5 + KIND_COUNT);
+  });
+
+  it('pins each earlier version as a literal width: yaniv-obs/1 was everything before the milestones segment', () => {
+    expect(EARLIER_OBSERVATIONS).toEqual({ 'yaniv-obs/1': 1174 });
+    expect(EARLIER_OBSERVATIONS['yaniv-obs/1']).toBe(OBS.milestones);
+    expect(OBSERVATION_SEGMENTS.at(-1)?.name).toBe('milestones');
   });
 });
 

@@ -71,7 +71,8 @@ describe('the learned game equity at 3–8 seats', () => {
   });
 
   it('refuses a predictor that does not fit the table or a table that does not fit it', () => {
-    expect(() => new SeatEquity(rules, 2, tinyPredictor(2))).toThrow(/3 or more seats/);
+    expect(() => new SeatEquity(rules, 1, tinyPredictor(2))).toThrow(/2 or more seats/);
+    expect(new SeatEquity(rules, 2, tinyPredictor(2)).seats([0, 19], [true, true], 0)[0]).toBeGreaterThan(0.5);
     expect(() => new SeatEquity(rules, 4, tinyPredictor(3))).toThrow(/no weights for 4 seats in/);
     const bad = { ...tinyPredictor(3), knotStep: 5 };
     expect(() => new SeatEquity(rules, 3, bad)).toThrow(/do not fit its layout/);

@@ -1,0 +1,137 @@
+// `yaniv calibrate`: how honest the advisor's chance to win is (agents/calibration.ts): whole
+// games of an agent at every seat, the chance the advice shows at one decision a round, and the
+// share of those positions won, per decile of the chance shown, at each table size asked; a
+// table, JSON and a reliability diagram (vega-lite SVG).
+import { writeFileSync } from 'node:fs';
+import { Command } from 'commander';
+import type * as vl from 'vega-lite';
+import { z } from 'zod';
+import { type Decile, measureShownChances, reliability } from '../agents/calibration.js';
+import { OUTLOOK_DEFAULTS } from '../agents/moveOutlook.js';
+import { agentSpecSchema, createAgent } from '../agents/registry.js';
+import { MAX_PLAYERS, MIN_PLAYERS } from '../env/rules/rules.js';
+import { type FlagSpecs, schemaFlags } from '../support/schemaFlags.js';
+import { renderVegaLite } from '../support/vegaSvg.js';
+import { intFrom } from '../support/zod.js';
+import { type RuleFlags, describeRuleChoice, readRuleSelection, ruleOptions } from './ruleOptions.js';
+import { addSchemaOptions, readSchemaOptions, schemaOptionValues } from './schemaOptions.js';
+
+export const calibrateOptionsSchema = z.strictObject({
+  players: z
+    .array(intFrom(MIN_PLAYERS, MAX_PLAYERS))
+    .min(1)
+    .default([2, 4])
+    .describe('Comma-separated table sizes, each measured on its own.'),
+  agent: agentSpecSchema.default('strong').describe('The agent at every seat.'),
+  games: intFrom(1).default(1000).describe('Games per table size.'),
+  worlds: intFrom(1).default(OUTLOOK_DEFAULTS.worlds).describe('Worlds each shown chance is played out in (the advice’s budget).'),
+  seed: intFrom(-(2 ** 31), 2 ** 31 - 1)
+    .default(1)
+    .describe('The same seed gives the same result.'),
+  minPositions: intFrom(1).default(200).describe('A decile with fewer positions is reported but not held to the target.'),
+  json: z.string().min(1).optional().describe('Write the figures as JSON to this file.'),
+  chart: z.string().min(1).optional().describe('Write the reliability diagram (SVG) to this file.'),
+});
+
+const CALIBRATE_FLAGS: FlagSpecs<typeof calibrateOptionsSchema.shape> = {
+  players: { value: '<list>' },
+  agent: { value: '<spec>' },
+  json: { value: '<file>' },
+  chart: { value: '<file>' },
+};
+const FLAGS = schemaFlags(calibrateOptionsSchema, CALIBRATE_FLAGS);
+
+/** The target: every decile with enough positions within this many points of its mean shown chance. */
+export const CALIBRATION_TARGET = 0.03;
+
+export interface SizeCalibration {
+  readonly players: number;
+  readonly positions: number;
+  readonly games: number;
+  readonly deciles: readonly Decile[];
+  /** The largest |actual − predicted| over the deciles with enough positions. */
+  readonly worstGap: number;
+}
+
+/** The reliability diagram: each decile's share won (with its interval) against its mean shown chance, the diagonal for reference. */
+export function reliabilitySpec(sizes: readonly SizeCalibration[], title: string): vl.TopLevelSpec {
+  const values = sizes.flatMap((s) => s.deciles.map((d) => ({ ...d, table: `${s.players} players` })));
+  const x = { field: 'predicted', type: 'quantitative' as const, scale: { domain: [0, 1] }, title: 'chance to win shown (decile mean)' };
+  const y = { field: 'actual', type: 'quantitative' as const, scale: { domain: [0, 1] }, title: 'share of those positions won' };
+  const color = { field: 'table', type: 'nominal' as const, title: null };
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title,
+    width: 420,
+    height: 420,
+    layer: [
+      {
+        data: {
+          values: [
+            { predicted: 0, actual: 0 },
+            { predicted: 1, actual: 1 },
+          ],
+        },
+        mark: { type: 'line', color: '#999', strokeDash: [4, 4] },
+        encoding: { x, y },
+      },
+      {
+        data: { values },
+        layer: [
+          { mark: { type: 'rule' }, encoding: { x, y: { ...y, field: 'actualLow' }, y2: { field: 'actualHigh' }, color } },
+          { mark: { type: 'line', point: true }, encoding: { x, y, color } },
+          {
+            mark: { type: 'text', dx: 6, dy: 10, fontSize: 9, align: 'left' },
+            encoding: { x, y, color, text: { field: 'positions', type: 'quantitative' } },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+function formatSize(size: SizeCalibration, minPositions: number): string {
+  const rows = size.deciles.map((d) => {
+    const gap = (d.actual - d.predicted) * 100;
+    const judged = d.positions < minPositions ? 'too few' : Math.abs(gap) <= CALIBRATION_TARGET * 100 ? 'within ±3' : 'MISSES';
+    return `  ${(d.low * 100).toFixed(0).padStart(3)}–${(d.high * 100).toFixed(0).padEnd(3)}% ${String(d.positions).padStart(6)}  shown ${(d.predicted * 100).toFixed(1).padStart(5)}%  won ${(d.actual * 100).toFixed(1).padStart(5)}% (${(d.actualLow * 100).toFixed(1)}–${(d.actualHigh * 100).toFixed(1)})  ${gap >= 0 ? '+' : ''}${gap.toFixed(1)}  ${judged}`;
+  });
+  return [`${size.players} players: ${size.positions} positions from ${size.games} games`, ...rows].join('\n');
+}
+
+export function calibrateCommand(): Command {
+  const command = new Command('calibrate').description(
+    "Check the advisor's chance to win against outcomes: games of one agent at every seat, the chance the advice shows at one decision a round, per decile the share won (a reliability diagram)",
+  );
+  return ruleOptions(addSchemaOptions(command, FLAGS)).action(async (ruleFlags: RuleFlags, cmd: Command) => {
+    const options = readSchemaOptions(calibrateOptionsSchema, FLAGS, schemaOptionValues(cmd, FLAGS));
+    const sizes: SizeCalibration[] = [];
+    let choice = readRuleSelection(ruleFlags);
+    const started = performance.now();
+    for (const players of options.players) {
+      choice = readRuleSelection(ruleFlags, players);
+      const agents = await Promise.all(Array.from({ length: players }, () => createAgent(options.agent)));
+      const shown = measureShownChances({
+        ...choice,
+        players,
+        agents,
+        games: options.games,
+        seed: options.seed,
+        budget: { worlds: options.worlds },
+        onProgress: (done) => {
+          if (done % 100 === 0) process.stderr.write(`${players} players: ${done}/${options.games} games\n`);
+        },
+      });
+      const deciles = reliability(shown);
+      const judged = deciles.filter((d) => d.positions >= options.minPositions);
+      const worstGap = Math.max(0, ...judged.map((d) => Math.abs(d.actual - d.predicted)));
+      sizes.push({ players, positions: shown.length, games: new Set(shown.map((s) => s.game)).size, deciles, worstGap });
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const title = `yaniv calibrate: ${options.agent} at every seat, ${describeRuleChoice(choice)}, ${options.games} games a size, ${options.worlds} worlds, seed ${options.seed}`;
+    console.log(`${title} (${seconds.toFixed(0)} s)\n`);
+    for (const size of sizes) console.log(formatSize(size, options.minPositions) + '\n');
+    if (options.chart) writeFileSync(options.chart, await renderVegaLite(reliabilitySpec(sizes, title)));
+    if (options.json) writeFileSync(options.json, JSON.stringify({ config: { ...options, ...choice }, sizes, seconds }, null, 2) + '\n');
+  });
+}

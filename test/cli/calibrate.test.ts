@@ -1,0 +1,70 @@
+// `yaniv calibrate` through the real entry point, and the reliability figures it is made of
+// (agents/calibration.ts): deciles of the shown chance against the share won, Wilson intervals.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Shown, reliability, wilson } from '../../agents/calibration.js';
+
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+let folder = '';
+
+beforeAll(() => {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npm run build, or npm test which builds)`);
+  folder = mkdtempSync(join(tmpdir(), 'yaniv-calibrate-'));
+});
+afterAll(() => {
+  if (folder) rmSync(folder, { recursive: true, force: true });
+});
+
+describe('reliability by decile', () => {
+  it('bins positions by the chance shown and counts the share won, each with its Wilson interval', () => {
+    const shown: Shown[] = [
+      { shown: 0.05, won: false, game: 0 },
+      { shown: 0.08, won: true, game: 0 },
+      { shown: 0.55, won: true, game: 1 },
+      { shown: 1, won: true, game: 1 },
+    ];
+    const deciles = reliability(shown);
+    expect(deciles.map((d) => [d.low, d.positions, d.actual])).toEqual([
+      [0, 2, 0.5],
+      [0.5, 1, 1],
+      [0.9, 1, 1],
+    ]);
+    expect(deciles[0].predicted).toBeCloseTo(0.065, 12);
+    for (const d of deciles) expect(d.actualLow <= d.actual && d.actual <= d.actualHigh).toBe(true);
+  });
+
+  it('gives the textbook Wilson interval', () => {
+    const [low, high] = wilson(50, 100);
+    expect(low).toBeCloseTo(0.4038, 3);
+    expect(high).toBeCloseTo(0.5962, 3);
+    expect(wilson(0, 0)).toEqual([0, 1]);
+  });
+});
+
+describe('yaniv calibrate', () => {
+  it('plays games, shows the chance at positions and writes the figures and the diagram', () => {
+    const json = join(folder, 'calibration.json');
+    const chart = join(folder, 'calibration.svg');
+    const child = spawnSync(
+      process.execPath,
+      [MAIN, 'calibrate', '--players', '2', '--games', '3', '--worlds', '4', '--seed', '5', '--json', json, '--chart', chart],
+      { encoding: 'utf8', timeout: 120_000 },
+    );
+    expect(child.status, child.stderr).toBe(0);
+    expect(child.stdout).toMatch(/2 players: \d+ positions from 3 games/);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { sizes: { players: number; deciles: { positions: number }[] }[] };
+    expect(report.sizes[0].players).toBe(2);
+    expect(report.sizes[0].deciles.reduce((a, d) => a + d.positions, 0)).toBeGreaterThan(3);
+    expect(readFileSync(chart, 'utf8')).toMatch(/^<svg/);
+  }, 180_000);
+
+  it('refuses a bad flag with a message naming it', () => {
+    const child = spawnSync(process.execPath, [MAIN, 'calibrate', '--players', '9'], { encoding: 'utf8' });
+    expect(child.status).toBe(2);
+    expect(child.stderr).toMatch(/--players/);
+  });
+});
