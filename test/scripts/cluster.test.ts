@@ -49,8 +49,6 @@ describe.runIf(available)('npm run cluster', () => {
     await waitFor(/play the bots at http:\/\/127\.0\.0\.1:(\d+)\//);
     const port = Number(/127\.0\.0\.1:(\d+)\/ \(WebSocket/.exec(out)?.[1]);
     const members = [...out.matchAll(/serve \d: (127\.0\.0\.1:\d+)/g)].map((m) => m[1]);
-      (n) => /serve \d: (127\.0\.0\.1:\d+)/g.exec(out.split('\n').find((l) => l.includes(`serve ${n}:`)) ?? '')?.[1],
-    );
     const first = pidOf(/serve 1: \S+ \(pid (\d+)\)/);
     const redisPort = Number(/redis: redis:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1]);
     const firstRedis = pidOf(/redis: \S+ \(pid (\d+)/);
