@@ -12,8 +12,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_NAME } from '../../agents/tournament/benchJob.js';
 import { RedisServer, redisAvailable } from '../../scripts/redisServer.js';
 import { ServeProcess } from '../../scripts/serveProcess.js';
-import { TestClient } from '../serve/helpers.js';
-import { type Child, exitCode, killAll, requireBuild, start, until } from './processes.js';
+import { TestClient, until } from '../serve/helpers.js';
+import { type Child, exitCode, killAll, requireBuild, start } from './processes.js';
 
 const available = redisAvailable();
 /** "Within a few seconds" of the signal, with room for a loaded machine: before this change the learner and the worker never stopped. */
@@ -25,7 +25,7 @@ let folder = '';
 let redis: RedisServer;
 let redisDown = false;
 
-const waitFor = (what: string, check: () => boolean | Promise<boolean>) => until(what, check, 90_000, 50);
+const waitFor = (what: string, check: () => boolean | Promise<boolean>) => until(check, what, 90_000);
 const line = (child: Child, pattern: RegExp) => waitFor(String(pattern), () => pattern.test(child.stderr()));
 
 /** SIGTERM once; the exit code (within STOP_MS, else the test fails showing the output). */

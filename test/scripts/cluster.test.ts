@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { nginxAvailable } from '../../scripts/nginxServer.js';
 import { redisAvailable } from '../../scripts/redisServer.js';
-import { until } from '../cli/processes.js';
+import { until } from '../serve/helpers.js';
 
 const SCRIPT = fileURLToPath(new URL('../../dist/scripts/cluster.js', import.meta.url));
 const available = nginxAvailable() && redisAvailable();
@@ -33,7 +33,7 @@ describe.runIf(available)('npm run cluster', () => {
     cluster?.kill('SIGKILL');
     for (const pid of pids) if (alive(pid)) process.kill(pid, 'SIGKILL');
   });
-  const waitFor = (pattern: RegExp) => until(String(pattern), () => pattern.test(out), 60_000, 50);
+  const waitFor = (pattern: RegExp) => until(() => pattern.test(out), String(pattern), 60_000);
   const pidOf = (pattern: RegExp) => {
     const pid = Number(pattern.exec(out)?.[1]);
     pids.add(pid);

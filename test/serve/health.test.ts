@@ -47,7 +47,15 @@ describe('/health on one process (memory store)', () => {
     try {
       const idle = await health(server);
       expect(idle.code).toBe(200);
-      expect(idle.body).toMatchObject({ status: 'ok', store: 'memory', storeAvailable: true, draining: false, tables: 0, tablesHeld: 0, tokenRequired: false });
+      expect(idle.body).toMatchObject({
+        status: 'ok',
+        store: 'memory',
+        storeAvailable: true,
+        draining: false,
+        tables: 0,
+        tablesHeld: 0,
+        tokenRequired: false,
+      });
       expect(idle.body.models).toEqual({ strong: null, novice: null });
 
       const finisher = await TestClient.greeted(server.url);
