@@ -43,11 +43,12 @@ interface Slot {
 const IN_FLIGHT_PER_WORKER = 2;
 
 /**
- * Agents the registry declares cheap (well under a millisecond a decision, no inference) answer
+ * Agents the registry declares cheap (well under a millisecond a decision, no inference) decide
  * on the main thread: for them the worker round trip (two structured clones and a thread hop)
  * cost more than the decision. Trained models and the searching `rollout` go to the workers, and
- * so does all advice: it plays its moves out (serve/winChance.ts), milliseconds of CPU that would
- * hold up every connection of the main thread.
+ * so does every advice request (`explain`): its explanation plays each move worth weighing out
+ * (agents/moveOutlook.ts), milliseconds a request, which on the main thread held every
+ * connection's messages and left the workers idle (the profile in docs/design.md).
  */
 function runsInline(spec: string): boolean {
   let inline = inlineBySpec.get(spec);
