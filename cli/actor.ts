@@ -22,7 +22,7 @@ export function actorCommand(): Command {
         throw new InvalidArgumentError(`--workers: must be a whole number ≥ 0, got ${raw.workers}`);
       const { initBackend } = await import('../nn/backend.js');
       const { runActorHost } = await import('../training/redisRun.js');
-      const stop = stopOnSignal('yaniv actor: stopping after the parts being played');
+      const stop = stopOnSignal('yaniv actor: stopping (the parts being played are dropped)');
       if (workers === 0) await initBackend(raw.backend);
       let lastLine = 0;
       const result = await runActorHost({
@@ -32,6 +32,7 @@ export function actorCommand(): Command {
         backend: raw.backend,
         log: (message) => process.stderr.write(message + '\n'),
         stopRequested: () => stop.requested,
+        stopSignal: stop.signal,
         onStatus: (s) => {
           if (Date.now() - lastLine < 10_000) return;
           lastLine = Date.now();

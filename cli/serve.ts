@@ -40,7 +40,11 @@ export function serveCommand(): Command {
       stopping = true;
       logger.info({ event: 'signal', signal }, 'shutting down');
       // The bound holds even if something hangs: past it (and a margin to flush the logs) the process exits.
-      setTimeout(() => process.exit(1), server.options.shutdownMs + 2000).unref();
+      setTimeout(() => {
+        logger.error({ event: 'shutdown_cut' }, 'shutdown took longer than --shutdown-ms and a margin: exiting without finishing it');
+        logger.flush();
+        process.exit(1);
+      }, server.options.shutdownMs + 2000).unref();
       server.close().then(
         () => {
           logger.flush();

@@ -35,6 +35,9 @@ The run folder (--out) gets checkpoint/ (resume with --resume), best/ (the best 
 
 const ALL_FLAGS = [...TRAIN_FLAGS.run, ...TRAIN_FLAGS.session, ...TRAIN_FLAGS.hyperParameters];
 
+const STOPPING =
+  'yaniv train: stopping (the iteration under way is finished if its batch is in, else dropped; a checkpoint is written); Ctrl-C again to quit at once';
+
 export function trainCommand(): Command {
   const command = new Command('train').description(TRAIN_DESCRIPTION);
   ruleOptions(addSchemaOptions(command, ALL_FLAGS));
@@ -50,7 +53,7 @@ export function trainCommand(): Command {
     if (['rules', 'rule', 'rulesFile'].some((key) => cmd.getOptionValueSource(key) === 'cli')) explicit.add('preset').add('rules');
     // tfjs and the trainer load only for this command.
     const { train } = await import('../training/trainer.js');
-    const stop = stopOnSignal('yaniv train: stopping after this iteration (a checkpoint is written first); Ctrl-C again to quit at once');
+    const stop = stopOnSignal(STOPPING);
     const tty = session.progress && process.stderr.isTTY;
     // A MultiBar of one bar, for its log() that prints above the bar.
     const bars = tty
@@ -72,6 +75,7 @@ export function trainCommand(): Command {
       {
         log,
         stopRequested: () => stop.requested,
+        stopSignal: stop.signal,
         onStart: (info) => {
           target = Math.max(info.target, info.episodesDone);
           log(

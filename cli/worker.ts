@@ -15,13 +15,14 @@ export function workerCommand(): Command {
   return addSchemaOptions(command, FLAGS).action(async (_options: unknown, cmd: Command) => {
     const options = readSchemaOptions(workerOptionsSchema, FLAGS, schemaOptionValues(cmd, FLAGS));
     const { runBenchWorker } = await import('../agents/tournament/queue.js');
-    const stop = stopOnSignal('yaniv worker: stopping after the jobs being played');
+    const stop = stopOnSignal('yaniv worker: stopping (the jobs being played go back to the queue)');
     const result = await runBenchWorker({
       url: options.redis,
       concurrency: options.concurrency,
       lockMs: options.lockSeconds * 1000,
       log: (message) => process.stderr.write(message + '\n'),
       stopRequested: () => stop.requested,
+      stopSignal: stop.signal,
     });
     stop.release();
     process.stderr.write(`stopped: ${result.jobs} jobs, ${result.games} games played\n`);

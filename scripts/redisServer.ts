@@ -66,6 +66,18 @@ export class RedisServer {
     throw new Error(`redis-server on port ${this.port} did not answer`);
   }
 
+  /** The server's pid while it runs (from its pid file), else null. */
+  pid(): number | null {
+    let pid = 0;
+    try {
+      pid = Number(readFileSync(this.pidFile, 'utf8').trim());
+      process.kill(pid, 0);
+      return pid;
+    } catch {
+      return null;
+    }
+  }
+
   /** Stops the server (its pid from the pid file) and waits until it is gone. */
   stop(): void {
     let pid = 0;

@@ -103,7 +103,8 @@ export class Sockets {
    */
   async close(how: {
     shared: boolean;
-    handOver: () => Promise<void>;
+    /** Hands the tables over; resolves with how many it could not. */
+    handOver: () => Promise<number>;
     tables: () => number;
     cutOff: Promise<void>;
     retryMs: number;
@@ -112,9 +113,16 @@ export class Sockets {
     this.stop();
     const open = [...this.connections];
     if (how.shared) {
-      await Promise.race([how.handOver(), cutOff]);
+      const tables = how.tables();
+      const kept = await Promise.race([how.handOver(), cutOff.then(() => tables)]);
       for (const connection of open) connection.drained(how.retryMs);
-      this.log.warn({ event: 'drained', tables: how.tables(), connections: open.length }, 'tables handed over; clients told to reconnect');
+      const fields = { tables, connections: open.length };
+      if (kept === 0) this.log.warn({ event: 'drained', ...fields }, 'tables handed over; clients told to reconnect');
+      else
+        this.log.error(
+          { event: 'drain_incomplete', ...fields, notHandedOver: kept },
+          `could not hand ${kept} of ${tables} table(s) over (the store unreachable, or --shutdown-ms passed): each resumes elsewhere from the last step the store took, once the store is back; clients told to reconnect`,
+        );
       await Promise.race([Promise.all(open.map((c) => c.close(CLOSE.serviceRestart, 'server restarting: reconnect and resume'))), cutOff]);
     } else {
       for (const connection of open) connection.shutdown();

@@ -149,16 +149,21 @@ export class TableRegistry {
 
   /**
    * Hands every table over (drain): each stops playing, what it played is written and told, and
-   * its claim is released, so that a resume on any other process takes it at once.
+   * its claim is released, so that a resume on any other process takes it at once. Resolves with
+   * how many tables could not be handed over (the store unreachable: a step unwritten, or the claim
+   * held until it expires).
    */
-  async drain(): Promise<void> {
+  async drain(): Promise<number> {
+    let kept = 0;
     await Promise.all(
       [...this.tables.values()].map(async (table) => {
         await table.halt();
         const claim = table.claim;
-        if (claim && table.written) await this.store.release(claim);
+        if (claim && table.written && this.store.available) await this.store.release(claim);
+        if (claim && !(table.written && this.store.available)) kept++;
       }),
     );
+    return kept;
   }
 
   /** Closes every table here (shutdown); a shared store keeps them for another process. */

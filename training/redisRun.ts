@@ -13,9 +13,13 @@ import type { BackendChoice } from '../nn/backendChoice.js';
 import { closeActors, startActors } from './actor.js';
 import { ActorHost, type ActorHostLink } from './actorHost.js';
 import type { ActorChannel, ActorInit } from './messages.js';
-import { TransportSetupError, connectRedis, redactUrl } from '../support/redis.js';
+import { TransportSetupError, closeRedis, connectRedis, redactUrl } from '../support/redis.js';
+import { StopRequested, settledWithin, unlessStopped } from '../support/stopping.js';
 import { RedisTransport, activeRuns, currentFormats, parseJson, remoteRunSchema, runKeys, type RemoteRun } from './redisTransport.js';
 import type { TransportFactory } from './transport.js';
+
+/** How long stopping waits on Redis (signing off) before it lets go. */
+const CLOSE_MS = 2000;
 
 /** Parts per batch: a batch of `rolloutSamples` decisions is gathered from this many parts (by one actor or many). */
 const PARTS_PER_BATCH = 4;
@@ -51,6 +55,8 @@ export interface RedisActorHostOptions {
   backend: BackendChoice;
   log(message: string): void;
   stopRequested(): boolean;
+  /** Aborted on a stop request: the parts being played are dropped at once (the learner misses nothing: it waits for others). */
+  stopSignal?: AbortSignal;
   onStatus?(status: { run: string; parts: number; decisionsPerSecond: number; version: number }): void;
   workerUrl?: URL;
 }
@@ -113,15 +119,22 @@ export async function runActorHost(options: RedisActorHostOptions): Promise<{ ru
         .then(() => options.onStatus?.({ run, parts: host.parts, decisionsPerSecond: host.decisionsPerSecond, version: host.version }))
         .catch(() => undefined);
     heartbeat = setInterval(() => void report(), 2000);
-    await report();
-    await host.run();
-    await main.hdel(transport.keys.actors, name).catch(() => undefined);
+    const played = async () => {
+      await report();
+      await host.run();
+    };
+    await unlessStopped(played(), options.stopSignal).catch((error: unknown) => {
+      if (!(error instanceof StopRequested)) throw error;
+      options.log(`stopping: the part(s) being played by ${count} actor(s) are dropped (the learner uses others')`);
+    });
+    if (main.status !== 'ready' || !(await settledWithin(main.hdel(transport.keys.actors, name), CLOSE_MS)))
+      options.log('could not sign off in Redis (unreachable): the learner stops counting this host 10 s after its last report');
     return { run, parts: host.parts, finished: !options.stopRequested() };
   } finally {
     if (heartbeat) clearInterval(heartbeat);
     await closeActors(channels);
     subscriber.disconnect();
-    await main.quit().catch(() => undefined);
+    await closeRedis(main, CLOSE_MS);
   }
 }
 

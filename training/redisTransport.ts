@@ -26,11 +26,15 @@ import { trainingEnvSchema } from './config.js';
 import type { Snapshot } from './league.js';
 import type { RolloutSetup } from './rollout.js';
 import { SUMMED_STATS, TRAJECTORY_WIRE_FORMAT, decodeTrajectoryBatch, encodeTrajectoryBatch, unpackWire, wirePackr } from './trajectory.js';
+import { closeRedis } from '../support/redis.js';
+import { settledWithin } from '../support/stopping.js';
 import type { TakeRequest, TakenParts, Transport, TrajectoryBus, TrajectoryPart, WeightStore, WeightsHeader } from './transport.js';
 
 const RUNS = 'yaniv:runs';
 const GROUP = 'learners';
 const PART_FORMAT = 'yaniv-part/1';
+/** How long closing waits on Redis (marking the run finished) before it lets go. */
+const CLOSE_MS = 2000;
 /** How long the learner's `alive` key lives without a heartbeat. */
 const ALIVE_MS = 15_000;
 
@@ -394,15 +398,22 @@ export class RedisTransport implements Transport, TrajectoryBus, WeightStore {
     return { actors: hosts.reduce((n, h) => n + h.workers, 0), decisionsPerSecond: hosts.reduce((n, h) => n + h.decisionsPerSecond, 0) };
   }
 
+  /** Marks the run finished (the actors stop) and disconnects; bounded: with Redis gone it says so and lets go. */
   async close(): Promise<void> {
     this.closed = true;
     if (this.heartbeat) clearInterval(this.heartbeat);
     if (this.published !== null) {
-      await this.main.set(this.keys.alive, 'finished', 'PX', 24 * 3600 * 1000).catch(() => undefined);
-      await this.main.publish(this.keys.versions, 'finished').catch(() => undefined);
+      const finished = async () => {
+        await this.main.set(this.keys.alive, 'finished', 'PX', 24 * 3600 * 1000);
+        await this.main.publish(this.keys.versions, 'finished');
+      };
+      if (this.main.status !== 'ready' || !(await settledWithin(finished(), CLOSE_MS)))
+        this.options.log(
+          `could not mark run ${this.run} finished (Redis unreachable): its actors wait for it until they are stopped or the run goes on (yaniv train --resume)`,
+        );
     }
     this.blocking?.disconnect();
-    await this.main.quit().catch(() => undefined);
+    await closeRedis(this.main, CLOSE_MS);
   }
 }
 

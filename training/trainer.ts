@@ -21,6 +21,7 @@ import { Learner, type TrainerState, type UpdateResult } from './learner.js';
 import type { ActorInit } from './messages.js';
 import { rewardEquity } from './rewardEquity.js';
 import { RunFolder } from './runFolder.js';
+import { StopRequested, unlessStopped } from '../support/stopping.js';
 import { type CollectedBatch, type Transport, type TransportFactory, mergeParts } from './transport.js';
 import { type GivenSettings, type RunSettings, resolveSettings } from './runSettings.js';
 
@@ -84,6 +85,11 @@ export interface TrainHooks {
   onEvaluation?(metrics: EvaluationMetrics): void;
   /** Checked between iterations; true ends the run with a checkpoint. */
   stopRequested(): boolean;
+  /**
+   * Aborted on a stop request: a wait on the transport (the next batch from actors, a publish to a
+   * Redis that is gone) is cut short, so that the run stops within seconds with its last checkpoint.
+   */
+  stopSignal?: AbortSignal;
 }
 
 export interface TrainResult {
@@ -137,7 +143,14 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
 
     const clock = { at: performance.now() };
     for (;;) {
-      const metrics = await iterate(learner, transport, settings, hooks, clock);
+      const metrics = await iterate(learner, transport, settings, hooks, clock).catch(stoppedOr(null));
+      if (metrics === null) {
+        hooks.log(
+          `stopped while waiting for the next batch: the run stops at iteration ${state.iteration} (nothing of the next was trained on)`,
+        );
+        stopped = true;
+        break;
+      }
       folder.appendMetrics(metrics);
       hooks.onIteration?.(metrics);
       if (state.episodes >= run.episodes || hooks.stopRequested()) {
@@ -178,7 +191,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
 async function iterate(learner: Learner, transport: Transport, settings: RunSettings, hooks: TrainHooks, clock: { at: number }) {
   const { run, hp } = settings;
   const { bus, weights } = transport;
-  const taken = await bus.take({ samples: hp.rolloutSamples, usable: (part) => learner.canUse(part) });
+  const taken = await unlessStopped(bus.take({ samples: hp.rolloutSamples, usable: (part) => learner.canUse(part) }), hooks.stopSignal);
   const collected = mergeParts(taken.parts);
   const arrived = performance.now();
   const iterationSeconds = (arrived - clock.at) / 1000;
@@ -188,8 +201,12 @@ async function iterate(learner: Learner, transport: Transport, settings: RunSett
   const updateSeconds = (performance.now() - updateStarted) / 1000;
   countIteration(learner.state, collected, iterationSeconds);
   learner.growLeague();
-  await learner.publish(weights);
-  await bus.ack(taken);
+  const sent = async () => {
+    await learner.publish(weights);
+    await bus.ack(taken);
+  };
+  if (!(await unlessStopped(sent(), hooks.stopSignal).then(() => true, stoppedOr(false))))
+    hooks.log('stopped before the new weights were published and the batch acknowledged: its parts are delivered again on --resume');
   return {
     ...iterationMetrics(learner, collected, update, iterationSeconds, updateSeconds),
     parts: taken.parts.length,
@@ -197,6 +214,14 @@ async function iterate(learner: Learner, transport: Transport, settings: RunSett
     staleDecisions: taken.stale.decisions,
     badEntries: taken.bad,
     actors: (await transport.status?.())?.actors ?? Math.max(1, run.workers),
+  };
+}
+
+/** A rejection handler: `value` for a wait cut short by a stop request, any other error rethrown. */
+function stoppedOr<T>(value: T): (error: unknown) => T {
+  return (error) => {
+    if (error instanceof StopRequested) return value;
+    throw error;
   };
 }
 

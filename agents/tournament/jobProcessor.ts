@@ -10,7 +10,10 @@ const PROGRESS_MS = 500;
 // The worker process is gone (killed): its jobs go to other workers, so this one's play is wasted.
 process.on('disconnect', () => process.exit(0));
 
-export default async function playJob(job: SandboxedJob): Promise<JobResult> {
+export default async function playJob(job: SandboxedJob, _token?: string, signal?: AbortSignal): Promise<JobResult> {
+  // The worker is stopping (SIGTERM): it has handed this job back to the queue, so its games are
+  // abandoned now (BullMQ's own SIGTERM handling here would play the job to its end first).
+  signal?.addEventListener('abort', () => process.exit(0), { once: true });
   const { config, games } = parseJob(job.data);
   const results: JobResult = [];
   let reported = Date.now();

@@ -11,6 +11,7 @@ import os from 'node:os';
 import { Job, Queue, QueueEvents, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { connectRedis, redactUrl } from '../../support/redis.js';
+import { settledWithin } from '../../support/stopping.js';
 import { BuildMismatchError, QUEUE_NAME, benchAliveKey, buildId, makeJob, parseJobResult, splitIntoJobs } from './benchJob.js';
 import type { GameDispatcher } from './dispatch.js';
 import type { ScheduledGame } from './schedule.js';
@@ -199,8 +200,10 @@ export interface BenchWorkerOptions {
   /** How long a job stays with a worker that stopped renewing its lock (died) before another takes it over. */
   lockMs: number;
   log(message: string): void;
-  /** True once the worker should stop (after the jobs being played). */
+  /** True once the worker should stop: the jobs being played are handed back to the queue at once. */
   stopRequested(): boolean;
+  /** Aborted on a stop request (the same as stopRequested turning true, without waiting for a poll). */
+  stopSignal?: AbortSignal;
   /** The sandboxed processor (dist/agents/tournament/jobProcessor.js). */
   processorUrl?: URL;
 }
@@ -250,18 +253,61 @@ export async function runBenchWorker(options: BenchWorkerOptions): Promise<Bench
       options.log(`dropped job ${job.id}: ${error.message}, and its bench is gone`);
     });
   });
+  const active = followActiveJobs(worker);
   options.log(`worker ${name} (build ${buildId()}): ${options.concurrency} job(s) at once from ${redactUrl(options.url)}`);
   const running = worker.run();
   let poll: NodeJS.Timeout | undefined;
   const stopped = new Promise<void>((resolve) => {
+    options.stopSignal?.addEventListener('abort', () => resolve(), { once: true });
     poll = setInterval(() => {
       if (options.stopRequested()) resolve();
     }, 200);
   });
   await Promise.race([stopped, refused]);
   clearInterval(poll);
-  await worker.close();
-  await running;
+  if (result.refused === null) {
+    // Stopping: the jobs being played go back to the queue now (not after their locks expire), their games abandoned.
+    worker.removeAllListeners('failed').removeAllListeners('error');
+    worker.on('error', () => undefined);
+    await handBack([...active.values()], connection, options);
+    worker.cancelAllJobs('the worker is stopping');
+    await settledWithin(worker.close(true), CLOSE_MS);
+  } else {
+    await worker.close();
+  }
+  await settledWithin(running, CLOSE_MS);
   connection.disconnect();
   return result;
+}
+
+/** How long stopping waits on Redis (handing a job back, closing) before it lets go. */
+const CLOSE_MS = 2000;
+
+/** The jobs this worker is playing now, by id (each with the lock token it holds). */
+function followActiveJobs(worker: Worker): Map<string, Job> {
+  const active = new Map<string, Job>();
+  worker.on('active', (job: Job) => active.set(job.id ?? '', job));
+  const settled = (job: Job | undefined) => active.delete(job?.id ?? '');
+  worker.on('completed', settled).on('failed', settled);
+  return active;
+}
+
+/** Moves each job back to the queue's waiting list (another worker plays it next); says which it could not hand back. */
+async function handBack(jobs: Job[], connection: Redis, options: Pick<BenchWorkerOptions, 'lockMs' | 'log'>): Promise<void> {
+  const couldNot = (job: Job) =>
+    options.log(
+      `could not hand job ${job.id} back (Redis unreachable or the job gone): it returns to the queue when its lock expires, ${options.lockMs / 1000} s after this worker stops`,
+    );
+  await Promise.all(
+    jobs.map(async (job) => {
+      // A Redis that is gone would hold the command until it is back: say so at once.
+      if (connection.status !== 'ready') return couldNot(job);
+      const moved = job.moveToWait(job.token).then(
+        () => true,
+        () => false,
+      );
+      if ((await settledWithin(moved, CLOSE_MS)) && (await moved)) options.log(`job ${job.id} handed back to the queue`);
+      else couldNot(job);
+    }),
+  );
 }

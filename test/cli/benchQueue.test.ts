@@ -8,14 +8,15 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_NAME } from '../../agents/tournament/benchJob.js';
 import { RedisServer, redisAvailable } from '../../scripts/redisServer.js';
-import { killAll, requireBuild, start, until, yaniv } from './processes.js';
+import { until } from '../serve/helpers.js';
+import { killAll, requireBuild, start, yaniv } from './processes.js';
 
 const available = redisAvailable();
 let server: RedisServer;
 let redis: Redis;
 let queue: Queue;
 
-const waitUntil = (what: string, check: () => boolean | Promise<boolean>) => until(what, check, 30_000, 50);
+const waitUntil = (what: string, check: () => boolean | Promise<boolean>) => until(check, what, 30_000);
 
 const worker = () => start('worker', '--redis', server.url, '--concurrency', '1', '--lock-seconds', '2');
 /** Fast agents, a few games a job: each job lasts long enough to be killed in. */

@@ -46,15 +46,6 @@ export function yaniv(...args: string[]): { code: number | null; stdout: string;
   return { code: child.status, stdout: child.stdout, stderr: child.stderr };
 }
 
-/** Waits for `check` to hold, polling; past `ms` it fails naming `what`. */
-export async function until(what: string, check: () => boolean | Promise<boolean>, ms: number, pollMs = 100): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
-  }
-}
-
 /** Fails unless the build the processes run exists. */
 export function requireBuild(): void {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first`);

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisServer, redisAvailable } from '../../scripts/redisServer.js';
-import { type Child, exitCode, killAll, requireBuild, start, until, yaniv } from './processes.js';
+import { until } from '../serve/helpers.js';
+import { type Child, exitCode, killAll, requireBuild, start, yaniv } from './processes.js';
 
 const available = redisAvailable();
 let folder = '';
@@ -30,7 +31,7 @@ const iterations = (run: string) =>
     : [];
 
 // Generous: on a loaded 2-core machine a learner and an actor take tens of seconds to start and play.
-const waitUntil = (what: string, check: () => boolean | Promise<boolean>) => until(what, check, 90_000, 100);
+const waitUntil = (what: string, check: () => boolean | Promise<boolean>) => until(check, what, 90_000);
 
 /** A Redis reply of alternating names and values, as an object. */
 const fieldsOf = (reply: unknown[]): Record<string, unknown> =>

@@ -106,8 +106,8 @@ describe.runIf(available)('behind nginx with the tables in Redis', () => {
     await other.close();
   });
 
-  const players = (count: number, rules: object, thinkMs = 0) =>
-    Array.from({ length: count }, (_, i) => new ClusterPlayer({ url: at, seed: 100 + i, rules, thinkMs }));
+  const players = (count: number, rules: object, thinkMs = 0, gate?: () => Promise<void>) =>
+    Array.from({ length: count }, (_, i) => new ClusterPlayer({ url: at, seed: 100 + i, rules, thinkMs, gate: i % 2 ? undefined : gate }));
 
   /** Waits until every player has a table and has seen `counter` steps of it. */
   const allPast = (list: ClusterPlayer[], counter: number) =>
@@ -151,14 +151,21 @@ describe.runIf(available)('behind nginx with the tables in Redis', () => {
   });
 
   it('a rolling restart (SIGTERM each process in turn, then start it again) during 50 games: no game lost, no step told twice', async () => {
-    const list = players(LONG ? 100 : 50, { eliminationLimit: LONG ? 200 : 60 }, 10);
+    // Half the players hold their next step until every process has restarted: games in play at each
+    // restart, however fast the others finish (their step after the hold reconnects and resumes).
+    let restarted: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (restarted = resolve));
+    const holding = { on: false };
+    const list = players(LONG ? 100 : 50, { eliminationLimit: LONG ? 200 : 60 }, 10, () => (holding.on ? held : Promise.resolve()));
     const games = Promise.all(list.map((p) => p.play()));
     await allPast(list, 2);
+    holding.on = true;
     for (const [i, port] of ports.entries()) {
       expect(list.filter((p) => !p.frames.some((m) => m.type === 'game_over')).length, 'games in play at each restart').toBeGreaterThan(0);
       await servers[i].stop('SIGTERM');
       servers[i] = await ServeProcess.start(args, { port });
     }
+    restarted();
     const overs = await games;
     expect(list.filter((p) => p.connections > 1).length).toBeGreaterThan(0);
     await checkGames(list, overs, 3);

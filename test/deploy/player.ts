@@ -8,6 +8,9 @@ import type { Msg } from '../../serve/protocol.js';
 import type { ServerMessage } from '../../serve/index.js';
 import { TestClient, chooser } from '../serve/helpers.js';
 
+/** How long a player keeps trying to connect or resume (every 100 ms) before it fails the test. */
+const RETRY_FOR_MS = 30_000;
+
 export interface PlayerOptions {
   /** The URL of a connection naming `table` (or none, for the first). */
   url: (table?: string) => string;
@@ -16,6 +19,8 @@ export interface PlayerOptions {
   seats?: string[];
   /** A client's thinking time before each step, so that games last across faults. */
   thinkMs?: number;
+  /** Awaited before each step: a test holds games open across its faults with it (an event, not a timing). */
+  gate?: () => Promise<void>;
 }
 
 export class ClusterPlayer {
@@ -46,6 +51,7 @@ export class ClusterPlayer {
         return next;
       }
       if (this.options.thinkMs) await new Promise((resolve) => setTimeout(resolve, this.options.thinkMs));
+      await this.options.gate?.();
       const reply = await this.client
         .request({ type: 'act', table: created.table, action: choose(next.legal), counter: next.counter })
         .catch(() => null);
@@ -57,15 +63,16 @@ export class ClusterPlayer {
   }
 
   private async open(table?: string): Promise<TestClient> {
-    for (let attempt = 0; ; attempt++) {
+    const deadline = Date.now() + RETRY_FOR_MS;
+    for (;;) {
       try {
         const client = await TestClient.greeted(this.options.url(table));
         this.connections++;
         client.ws.on('message', () => this.frames.push(client.frames[client.frames.length - 1]));
         return client;
       } catch (error) {
-        // While a process is down nginx may answer 502 for a moment: try again, a bounded number of times.
-        if (attempt >= 100) throw error;
+        // While a process is down nginx may answer 502 for a moment: try again, for a while (wall time: a loaded machine tries less often).
+        if (Date.now() > deadline) throw error;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
@@ -90,7 +97,7 @@ export class ClusterPlayer {
 
   private async resume(): Promise<void> {
     this.client.ws.terminate();
-    for (let attempt = 0; attempt < 100; attempt++) {
+    for (const deadline = Date.now() + RETRY_FOR_MS; Date.now() < deadline;) {
       this.client = await this.open(this.created.table);
       const reply = await this.client.request({ type: 'resume', table: this.created.table, token: this.created.token }).catch(() => null);
       if (reply?.type === 'resumed') return;

@@ -12,7 +12,7 @@ import { RedisServer, redisAvailable } from '../../scripts/redisServer.js';
 import type { Msg, RunningServer, ServerMessage, ServerOptionsInput } from '../../serve/index.js';
 import { tableKeys } from '../../serve/redisTableStore.js';
 import { MemoryTableStore, MemoryTables } from '../../serve/tableStore.js';
-import { TestClient, chooser, playToEnd, startTestServer } from './helpers.js';
+import { TestClient, chooser, playToEnd, startTestServer, until } from './helpers.js';
 
 const available = redisAvailable();
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -233,12 +233,7 @@ describe.skipIf(!available)('two servers sharing one redis-server', () => {
     probe.on('error', () => undefined);
     try {
       const [hash] = tableKeys(created.table);
-      let stored = -1;
-      for (let i = 0; i < 400 && stored !== counter; i++) {
-        stored = Number((await probe.hget(hash, 'counter')) ?? -1);
-        if (stored !== counter) await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      expect(stored).toBe(counter);
+      await until(async () => Number((await probe.hget(hash, 'counter')) ?? -1) === counter, 'the table written again once Redis is back');
     } finally {
       probe.disconnect();
     }

@@ -102,7 +102,7 @@ describe.skipIf(!available)('models published to a cluster', () => {
     expect(version).toBe(1);
     await until(() => logs.some((l) => l.event === 'model_adopted'), 'the first server adopting version 1');
     for (const server of [first, second]) {
-      for (let i = 0; i < 200 && (await neuralVersion(server)) !== 1; i++) await new Promise((r) => setTimeout(r, 20));
+      await until(async () => (await neuralVersion(server)) === 1, 'each server serving version 1');
       const neural = (await welcomeOf(server)).agents.find((a) => a.name === 'neural');
       expect(neural).toMatchObject({ modelVersion: 1, model: { episodes: 99, observationVersion: 'yaniv-obs/2' } });
     }
