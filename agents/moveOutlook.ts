@@ -34,8 +34,15 @@ export interface OutlookBudget {
   readonly worlds: number;
 }
 
-/** The default budget (bench/serve.ts "advice with explanations" measures it). */
+/** The default budget up to 4 seats (`npm run bench -- advice` measures it). */
 export const OUTLOOK_DEFAULTS: OutlookBudget = { worlds: 12 };
+/** At 5–8 seats a round lasts two to three times as many turns: fewer worlds keep the time (the intervals say so). */
+export const BIG_TABLE_WORLDS = 8;
+
+/** The default budget at a table size. */
+export function outlookBudget(players: number): OutlookBudget {
+  return players <= 4 ? OUTLOOK_DEFAULTS : { worlds: BIG_TABLE_WORLDS };
+}
 
 /** A mean with its 95% interval. */
 export interface Estimate {
@@ -85,7 +92,7 @@ export function moveOutlooks(
   candidates: readonly number[],
   equity: GameEquity | null,
   seed: number,
-  budget: OutlookBudget = OUTLOOK_DEFAULTS,
+  budget: OutlookBudget = outlookBudget(view.players),
 ): MoveOutlook[] {
   const rng = seededRng(mixSeed(seed, 0x0a11));
   const tallies: Tally[] = candidates.map(() => ({ win: [], points: [], milestones: 0, eliminated: 0, pickable: null }));
@@ -99,7 +106,7 @@ export function moveOutlooks(
       action,
       win: equity ? estimate(tally.win, 0, 1) : null,
       points: estimate(tally.points, 0, Infinity),
-      reasons: reasonsFor(view, action, tally),
+      reasons: reasonsFor(view, action, tally, Math.max(...tallies.map((t) => t.milestones))),
       better: i > 0 && (equity ? surelyAbove(tally.win, tallies[0].win) : surelyAbove(tallies[0].points, tally.points)),
     };
   });
@@ -167,7 +174,8 @@ function percent(share: number): string {
   return `${Math.round(share * 100)}%`;
 }
 
-function reasonsFor(view: PlayerView, action: number, tally: Tally): Reason[] {
+/** `bestMilestones`: the most rounds any candidate landed on a milestone in (a move that lands far less often misses one). */
+function reasonsFor(view: PlayerView, action: number, tally: Tally, bestMilestones: number): Reason[] {
   const reasons: Reason[] = [];
   const move = actionToMove(view, action);
   const worlds = tally.points.length;
@@ -179,8 +187,14 @@ function reasonsFor(view: PlayerView, action: number, tally: Tally): Reason[] {
     });
   }
   const milestone = tally.milestones / worlds;
+  const missed = (bestMilestones - tally.milestones) / worlds;
   if (milestone >= WORTH_SAYING)
     reasons.push({ kind: 'milestone', text: `lands you on a milestone in ${percent(milestone)} of the rounds played out` });
+  else if (missed >= 2 * WORTH_SAYING)
+    reasons.push({
+      kind: 'milestone',
+      text: `misses a milestone another move lands on in ${percent(missed)} more of the rounds played out`,
+    });
   const out = tally.eliminated / worlds;
   if (out >= WORTH_SAYING / 2)
     reasons.push({

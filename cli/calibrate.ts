@@ -126,11 +126,11 @@ export function calibrateCommand(): Command {
       const judged = deciles.filter((d) => d.positions >= options.minPositions);
       const worstGap = Math.max(0, ...judged.map((d) => Math.abs(d.actual - d.predicted)));
       sizes.push({ players, positions: shown.length, games: new Set(shown.map((s) => s.game)).size, deciles, worstGap });
+      console.log(formatSize(sizes[sizes.length - 1], options.minPositions) + '\n');
     }
     const seconds = (performance.now() - started) / 1000;
     const title = `yaniv calibrate: ${options.agent} at every seat, ${describeRuleChoice(choice)}, ${options.games} games a size, ${options.worlds} worlds, seed ${options.seed}`;
-    console.log(`${title} (${seconds.toFixed(0)} s)\n`);
-    for (const size of sizes) console.log(formatSize(size, options.minPositions) + '\n');
+    console.log(`${title} (${seconds.toFixed(0)} s)`);
     if (options.chart) writeFileSync(options.chart, await renderVegaLite(reliabilitySpec(sizes, title)));
     if (options.json) writeFileSync(options.json, JSON.stringify({ config: { ...options, ...choice }, sizes, seconds }, null, 2) + '\n');
   });

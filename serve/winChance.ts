@@ -6,7 +6,7 @@
  * computed on the fly (agents/equityPlayouts.ts); where none can be, the reason in words.
  */
 import { equityForTable } from '../agents/equityPlayouts.js';
-import { type MoveOutlook, type OutlookBudget, OUTLOOK_DEFAULTS, moveOutlooks, outlookCandidates } from '../agents/moveOutlook.js';
+import { type MoveOutlook, type OutlookBudget, moveOutlooks, outlookBudget, outlookCandidates } from '../agents/moveOutlook.js';
 import { seatEquities } from '../env/gym/equity.js';
 import type { PlayerView } from '../env/rules/view.js';
 
@@ -37,7 +37,7 @@ export function outlookOf(
   pick: number,
   ranked: readonly number[],
   seed: number,
-  budget: OutlookBudget = OUTLOOK_DEFAULTS,
+  budget: OutlookBudget = outlookBudget(view.players),
 ): Outlook {
   const table = equityForTable(view.rules, view.players);
   const moves = moveOutlooks(view, outlookCandidates(view, legal, pick, ranked), table.equity, seed, budget);

@@ -1,6 +1,7 @@
 /**
  * Keyboard play: number keys pick cards of the hand (1 is the leftmost), Enter lays them, D
- * draws from the deck (after laying the picked cards, if any), T takes the first card on offer,
+ * draws from the deck (after laying the picked cards, if any), T takes the card on offer (among
+ * several, T chooses one, T again the next, Enter takes it),
  * Y calls Yaniv, Q / S / P answer a quick-discard or slapdown offer, A turns the advisor on or
  * off, Escape clears the picks. Keys typed into a form field, or with Ctrl, Alt or Meta, are
  * left alone.

@@ -107,7 +107,10 @@ export function GameOver({ game, over, onPlayAgain, onNewGame }: GameOverProps) 
   useEffect(() => () => URL.revokeObjectURL(recordUrl), [recordUrl]);
   return html`<section class="game-over" aria-label="Game over">
     <h2>${gameOverTitle(game, over)}</h2>
-    <p>Final totals: ${over.totals.map((total, seat) => `${seatName(game, seat)} ${total}`).join(', ')}. Seed ${over.seed}.</p>
+    <p class="record-summary">
+      ${game.rounds.length} round${game.rounds.length === 1 ? '' : 's'}. Final totals:
+      ${over.totals.map((total, seat) => `${seatName(game, seat)} ${total}`).join(', ')}. Seed ${over.seed}.
+    </p>
     <div class="row">
       <a class="button" href=${recordUrl} download=${`yaniv-game-seed-${over.seed}.json`}>Download the game record</a>
       <button type="button" class="primary" onClick=${onPlayAgain}>Play again</button>
@@ -115,7 +118,10 @@ export function GameOver({ game, over, onPlayAgain, onNewGame }: GameOverProps) 
     </div>
     <details class="details">
       <summary>Details</summary>
-      <p class="hint">The record is a yaniv-record/1 document: <code>npx yaniv replay FILE</code> replays and checks it.</p>
+      <p class="hint">
+        The record is a yaniv-record/1 document: <code>npx yaniv replay FILE</code> replays and checks it, counting seats and rounds from 1
+        as this page does. Inside the file they count from 0: its seat 0 is seat 1 here.
+      </p>
     </details>
   </section>`;
 }

@@ -1,4 +1,4 @@
-"""The Python loops of the README's "From Python" section run as written."""
+"""The Python loops of the documents run as written: docs/python.md's "Three loops" and the README's "From Python"."""
 
 from __future__ import annotations
 
@@ -9,16 +9,26 @@ import pytest
 from conftest import ROOT
 
 
-def readme_examples() -> list[str]:
-    text = (ROOT / "README.md").read_text()
-    section = text.split("## From Python", 1)[1].split("\n## ", 1)[0]
+def python_blocks(document: str, heading: str) -> list[str]:
+    text = (ROOT / document).read_text()
+    section = text.split(heading + "\n", 1)[1].split("\n#", 1)[0]
     return re.findall(r"```python\n(.*?)```", section, re.S)
 
 
-def test_the_readme_has_the_three_faces():
-    assert len(readme_examples()) == 3
+def guide_examples() -> list[str]:
+    return python_blocks("docs/python.md", "## Three loops")
+
+
+def test_the_guide_has_the_three_faces_and_the_readme_one():
+    assert len(guide_examples()) == 3
+    assert len(python_blocks("README.md", "### From Python")) == 1
 
 
 @pytest.mark.parametrize("index", range(3), ids=["pettingzoo", "gymnasium", "vector"])
-def test_readme_example_runs(index):
-    exec(compile(readme_examples()[index], f"README.md example {index + 1}", "exec"), {"__name__": "__readme__"})
+def test_guide_example_runs(index):
+    exec(compile(guide_examples()[index], f"docs/python.md example {index + 1}", "exec"), {"__name__": "__guide__"})
+
+
+def test_readme_example_runs():
+    (code,) = python_blocks("README.md", "### From Python")
+    exec(compile(code, "README.md example", "exec"), {"__name__": "__readme__"})

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Advice, type DecideResult, decideBatch } from '../../serve/decide.js';
 import { serverMessageSchema } from '../../serve/protocol.js';
+import { viewJsonSchema } from '../../serve/viewJson.js';
 import { type EnvOptions } from '../../env/gym/episode.js';
 import { PHASE_GAME_OVER, type GameState } from '../../env/rules/state.js';
 import { playerView } from '../../env/rules/view.js';
@@ -121,9 +122,37 @@ describe('advice in a player’s terms', () => {
     expectSane(countedAdvice);
   }, 120_000);
 
+  it('gives its reasons in words where they weigh: the Assaf risk of a call, a card the next player may take and use', async () => {
+    // The opponent took 7D from the pile; the seat may call with 6 points.
+    const view = viewJsonSchema.parse({
+      format: 'yaniv-view/1',
+      players: 2,
+      seat: 0,
+      current: 0,
+      phase: 'turn',
+      hand: ['AS', '2S', '3H'],
+      handSizes: [3, 4],
+      known: [[], ['7D']],
+      previous: { type: 'single', cards: ['KD'], pickable: ['KD'] },
+      pile: ['9C', '9H'],
+      deckSize: 44,
+      totals: [12, 40],
+    });
+    const [result] = await decideBatch([{ agent: 'strong', source: { kind: 'view', view }, seed: 0, explain: true }]);
+    const advice = adviceOf(result);
+    expectSane(advice);
+    const byText = new Map(advice.moves.map((m) => [m.text, m]));
+    expect(byText.get('Yaniv')?.reasons.map((r) => r.kind)).toEqual(['assaf']);
+    expect(byText.get('Yaniv')?.reasons[0].text).toMatch(/^Assaf risk 0%: .* you would score 6 \+ 30$/);
+    expect(byText.get('discard 2S')?.reasons).toContainEqual(expect.objectContaining({ kind: 'nextTakes', cards: ['2S'] }));
+    expect(byText.get('discard 3H')?.reasons.some((r) => r.kind === 'nextTakes')).toBe(false);
+  });
+
   it('computes the equity once per rules and table size, the shipped one where it fits', () => {
     expect(equityForTable(resolveRules({ players: 2 }), 2).source).toBe('shipped');
-    const rules = resolveRules({ players: 5 });
-    expect(equityForTable(rules, 5)).toBe(equityForTable(rules, 5));
+    for (let players = 2; players <= 8; players++) expect(equityForTable(resolveRules({ players }), players).source).toBe('shipped');
+    const house = resolveRules({ players: 3, rules: { slapdown: true } });
+    expect(equityForTable(house, 3).source).toBe('playouts');
+    expect(equityForTable(house, 3)).toBe(equityForTable(house, 3));
   });
 });

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import type { ReplayResult } from '../../env/index.js';
 import type { LegalAction, Msg, RunningServer, ServerMessage } from '../../serve/index.js';
 import { TestClient, startTestServer } from '../serve/helpers.js';
+import { cardsInGlyphs } from '../../web/cards.js';
 import { launchChromium } from './browser.js';
 
 const RESULTS = fileURLToPath(new URL('../../test-results/', import.meta.url));
@@ -125,6 +126,21 @@ async function nextMoment(handled: number): Promise<{ advice: number } | 'result
   return (await handle.jsonValue()) as { advice: number } | 'result';
 }
 
+/** The element lies inside the first viewport as it stands (no scrolling). */
+async function expectInView(on: Page, selector: string, what: string): Promise<void> {
+  const box = await on
+    .locator(selector)
+    .first()
+    .evaluate((element) => {
+      const r = element.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: window.innerWidth, height: window.innerHeight };
+    });
+  expect(box.top, `${what}: top inside the viewport`).toBeGreaterThanOrEqual(0);
+  expect(box.bottom, `${what}: bottom inside the viewport`).toBeLessThanOrEqual(box.height);
+  expect(box.left, `${what}: left inside the viewport`).toBeGreaterThanOrEqual(0);
+  expect(box.right, `${what}: right inside the viewport`).toBeLessThanOrEqual(box.width);
+}
+
 /** Checks the page's advice for the state at `counter` against the server's answer for the same view; returns the pick. */
 async function checkAdvice(counter: number): Promise<LegalAction> {
   const state = stateAt(counter);
@@ -200,6 +216,93 @@ async function readRoundResult(): Promise<ShownRound> {
   return { outcome, rows };
 }
 
+/** On the player's turn, with the page as it opens (no scrolling): the hand, Lay and Yaniv lie inside the first viewport. */
+async function expectTurnOnScreen(on: Page, name: string): Promise<void> {
+  await on.evaluate(() => window.scrollTo(0, 0));
+  await expectInView(on, '.hand .cards', `${name}: the hand`);
+  await expectInView(on, '.hand button.card >> nth=-1', `${name}: the hand's last card`);
+  await expectInView(on, '.moves button.primary', `${name}: Lay`);
+  await expectInView(on, '.moves button.yaniv', `${name}: Yaniv`);
+  await on.screenshot({ path: `${RESULTS}${name}-turn.png` });
+}
+
+/** A pick that is no group, tapped and laid: the refusal is on screen beside the hand, in glyphs; the picks are then taken back. */
+async function expectRefusalOnScreen(on: Page, name: string): Promise<void> {
+  const hand = await on.locator('.hand button.card').evaluateAll((cards) => cards.map((c) => (c as HTMLElement).dataset.card ?? ''));
+  const rank = (card: string) => card.slice(0, -1);
+  const a = hand.findIndex((c) => c !== 'JK');
+  const b = hand.findIndex((c) => c !== 'JK' && rank(c) !== rank(hand[a]));
+  expect(b, `${name}: two cards of different ranks in the hand`).toBeGreaterThan(a);
+  await on.locator(`.hand button.card[data-index="${a}"]`).tap();
+  await on.locator(`.hand button.card[data-index="${b}"]`).tap();
+  await on.getByRole('button', { name: /^Lay 2 cards/ }).tap();
+  await on.locator('.hand-notice').waitFor();
+  const text = (await on.locator('.hand-notice').textContent()) ?? '';
+  expect(text).toContain(`Not allowed: ${cardsInGlyphs([hand[a], hand[b]])} is not a legal group`);
+  expect(text).not.toMatch(CARD_CODE);
+  await on.evaluate(() => window.scrollTo(0, 0));
+  await expectInView(on, '.hand-notice', `${name}: the refusal`);
+  await expectInView(on, '.moves button.primary', `${name}: Lay, with the refusal shown`);
+  await on.screenshot({ path: `${RESULTS}${name}-refusal.png` });
+  await on.locator(`.hand button.card[data-index="${a}"]`).tap();
+  await on.locator(`.hand button.card[data-index="${b}"]`).tap();
+  expect(await on.locator('.hand button[aria-pressed="true"]').count()).toBe(0);
+}
+
+/** The page's log of the round is the server's events for it, in order: who, what, which cards. */
+async function expectLogMatches(on: Page, heard: readonly ServerMessage[], name: string): Promise<void> {
+  const events = () => heard.filter((m): m is Msg<'event'> => m.type === 'event');
+  const shown = () =>
+    on.locator('.move-log li[data-counter]').evaluateAll((items) =>
+      items.map((li) => {
+        const data = (li as HTMLElement).dataset;
+        return { counter: Number(data.counter), actor: Number(data.actor), kind: data.kind, cards: data.cards };
+      }),
+    );
+  await expect.poll(async () => (await shown()).length, { message: `${name}: the log holds every event so far` }).toBe(events().length);
+  expect(await shown()).toEqual(events().map((e) => ({ counter: e.counter, actor: e.actor, kind: e.kind, cards: e.cards.join(' ') })));
+  const words = await on.locator('.move-log li[data-counter]').evaluateAll((items) => items.map((li) => li.textContent ?? ''));
+  expect(
+    words.every((w) => /^\s*(You|\S+ \(seat \d\))/.test(w) && !CARD_CODE.test(w)),
+    `${name}: the log in words`,
+  ).toBe(true);
+  await on.locator('.move-log').screenshot({ path: `${RESULTS}${name}-log.png` });
+}
+
+/**
+ * While the round result is open, the next round's plays (the bots move at once) are held back:
+ * the log still shows the round that ended; closed, the log shows the new round's plays.
+ */
+async function expectNextRoundHeld(on: Page, heard: readonly ServerMessage[], name: string): Promise<void> {
+  const end = heard.find((m): m is Msg<'round_end'> => m.type === 'round_end') as Msg<'round_end'>;
+  const later = () => heard.filter((m): m is Msg<'event'> => m.type === 'event' && m.counter > end.counter);
+  await expect.poll(() => later().length, { message: `${name}: the bots play on behind the result` }).toBeGreaterThan(0);
+  const logged = () =>
+    on.locator('.move-log li[data-counter]').evaluateAll((items) => items.map((li) => Number((li as HTMLElement).dataset.counter)));
+  expect(Math.max(...(await logged())), `${name}: nothing of the next round shown behind the result`).toBeLessThanOrEqual(end.counter);
+  expect(await on.locator('.move-log .outcome').count()).toBe(1);
+  await on.getByRole('button', { name: 'Next round' }).click();
+  // Shown at once, in order, then live: at the player's turn (the bots wait) the log is the new round's events.
+  await on.waitForFunction(() => /^Your turn/.test(document.querySelector('.status')?.textContent ?? ''));
+  await expect.poll(logged, { message: `${name}: the new round's plays, in order` }).toEqual(later().map((e) => e.counter));
+}
+
+/** The previous group's lay-in animation, at its first frame, does not cover its "laid by" label. */
+async function expectLabelClear(on: Page, name: string): Promise<void> {
+  const overlap = await on.evaluate(() => {
+    for (const animation of document.getAnimations()) {
+      animation.pause();
+      animation.currentTime = 0;
+    }
+    const label = document.querySelector('.previous .label')?.getBoundingClientRect();
+    const cards = [...document.querySelectorAll('.previous .cards > *')].map((c) => c.getBoundingClientRect());
+    const result = label ? cards.some((c) => c.top < label.bottom && c.bottom > label.top) : true;
+    for (const animation of document.getAnimations()) animation.finish();
+    return result;
+  });
+  expect(overlap, `${name}: the lay-in animation clears the label`).toBe(false);
+}
+
 describe('the page in headless Chromium', () => {
   it('plays a whole game by clicks and keys with the advisor, survives a dropped connection, and downloads a record that replays to its results', async () => {
     await openPage();
@@ -246,9 +349,14 @@ describe('the page in headless Chromium', () => {
     await page.keyboard.press(String(b + 1));
     expect(await page.locator('.hand button[aria-pressed="true"]').count()).toBe(2);
     await page.keyboard.press('Enter');
+    // Beside the hand, in the glyphs the page draws, with what to do.
     await expect
-      .poll(() => page.getByRole('alert').textContent())
-      .toBe(`Not allowed: ${hand[a]} ${hand[b]} is not a legal group: two cards of different ranks are not a set, and a run needs three`);
+      .poll(() => page.locator('.hand-notice').textContent())
+      .toBe(
+        `Not allowed: ${cardsInGlyphs([hand[a], hand[b]])} is not a legal group: two cards of different ranks are not a set, and a run needs three. ` +
+          'Lay one card, a set (cards of one rank) or a run (3 or more in a row, one suit); tap a card to unpick it.',
+      );
+    await expectInView(page, '.hand-notice', 'the refusal');
     await page.keyboard.press('Escape');
     expect(await page.locator('.hand button[aria-pressed="true"]').count()).toBe(0);
     expect(await page.locator('[aria-live="polite"]').textContent()).toMatch(/^Your turn/);
@@ -289,7 +397,8 @@ describe('the page in headless Chromium', () => {
         await page.reload();
         await expect.poll(() => frames.filter((m) => m.type === 'resumed').length, { timeout: 15_000 }).toBe(before + 1);
         await page.locator('.hand button.card').first().waitFor();
-        await page.getByRole('checkbox', { name: /Advisor/ }).check();
+        // The advisor is remembered (web/storage.ts): still on, with the same bot.
+        expect(await page.getByRole('checkbox', { name: /Advisor/ }).isChecked()).toBe(true);
         handled = -1;
       }
     }
@@ -346,7 +455,7 @@ describe('the page in headless Chromium', () => {
     expect(pageErrors).toEqual([]);
   }, 120_000);
 
-  it('fits 6 and 8 players on a phone (touch, no key hints) and 8 on a desktop with no sideways scroll, and shows each bot move with its cards', async () => {
+  it("fits 6 and 8 players on a phone (touch, no key hints) and 8 on a desktop with no sideways scroll: hand, moves and refusals on the first screen, each bot move shown and logged in the server's order, the next round held behind the result", async () => {
     const layouts = [
       { players: 6, width: 390, height: 844, touch: true },
       { players: 8, width: 390, height: 844, touch: true },
@@ -357,8 +466,17 @@ describe('the page in headless Chromium', () => {
       const phone = await context.newPage();
       const errors: string[] = [];
       phone.on('pageerror', (error) => errors.push(error.message));
+      const heard: ServerMessage[] = [];
+      phone.on('websocket', (socket) =>
+        socket.on('framereceived', ({ payload }) => heard.push(JSON.parse(payload.toString()) as ServerMessage)),
+      );
       const name = `web-${players}-players-${width}`;
-      onTestFailed(() => phone.screenshot({ path: `${RESULTS}${name}-failure.png` }).then(() => undefined));
+      onTestFailed(() =>
+        phone.screenshot({ path: `${RESULTS}${name}-failure.png` }).then(
+          () => undefined,
+          () => undefined,
+        ),
+      );
       /** No sideways scroll: the document is no wider than the window, and no box scrolls sideways either. */
       const expectFits = async (where: string) => {
         const widths = await phone.evaluate(() => ({
@@ -410,7 +528,11 @@ describe('the page in headless Chromium', () => {
           expect(await phone.locator('.seat .last-move .card').count()).toBeGreaterThanOrEqual(players - 1);
           expect(await phone.locator('.previous .label').textContent()).toMatch(/laid by /);
           await expectFits('with the bots’ moves shown');
+          await expectTurnOnScreen(phone, name);
+          await expectLogMatches(phone, heard, name);
+          await expectLabelClear(phone, name);
           await shoot(name);
+          if (touch) await expectRefusalOnScreen(phone, name);
         }
         await phone.locator('.hand button.card').first().click();
         await phone.getByRole('button', { name: /^Deck/ }).click();
@@ -420,8 +542,89 @@ describe('the page in headless Chromium', () => {
       expect(await phone.locator('.dialog table.result tbody tr').count()).toBe(players);
       await expectFits('the round result');
       await shoot(`${name}-round-result`);
+      await expectNextRoundHeld(phone, heard, name);
       expect(errors).toEqual([]);
       await context.close();
     }
   }, 180_000);
+
+  it('asks for the password a --token server wants, explains a lost table with a one-click new game, edits milestones, and checks groups on How to play', async () => {
+    const guarded = await startTestServer({ workers: 0, token: 's3cret', agents: ['novice'] });
+    const context = await (await startBrowser()).newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const tab = await context.newPage();
+    const errors: string[] = [];
+    tab.on('pageerror', (error) => errors.push(error.message));
+    const heard: ServerMessage[] = [];
+    tab.on('websocket', (socket) =>
+      socket.on('framereceived', ({ payload }) => heard.push(JSON.parse(payload.toString()) as ServerMessage)),
+    );
+    onTestFailed(() =>
+      tab.screenshot({ path: `${RESULTS}web-token-failure.png` }).then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+    try {
+      // No token: the page asks for it instead of "connecting…" for ever; a wrong one is said to be refused.
+      await tab.goto(`http://127.0.0.1:${guarded.port}/`);
+      await tab.getByRole('heading', { name: 'Password needed' }).waitFor();
+      expect(await tab.locator('.link').textContent()).toBe('password needed');
+      await tab.locator('input[name="token"]').fill('wrong');
+      await tab.getByRole('button', { name: 'Connect' }).tap();
+      await tab.getByText('did not accept').waitFor();
+      await tab.locator('input[name="token"]').fill('s3cret');
+      await tab.getByRole('button', { name: 'Connect' }).tap();
+      await tab.getByRole('heading', { name: 'New game' }).waitFor();
+      await tab.screenshot({ path: `${RESULTS}web-token.png` });
+
+      // The house rules: milestones shown and editable; options that do not matter under the preset hidden.
+      await tab.locator('.house-rules summary').tap();
+      expect(await tab.locator('input[name="milestones-0-at"]').inputValue()).toBe('50');
+      expect(await tab.locator('input[name="assafPenalty"]').count()).toBe(1);
+      expect(await tab.locator('input[name="yanivsToWin"]').count()).toBe(0);
+      await tab.locator('select[name="preset"]').selectOption('family');
+      expect(await tab.locator('input[name="assafPenalty"]').count()).toBe(0);
+      await tab.locator('select[name="preset"]').selectOption('standard');
+      await tab.getByRole('button', { name: 'Remove the milestone at 50' }).tap();
+      await tab.locator('input[name="milestones-0-to"]').fill('40');
+      await tab.getByRole('button', { name: 'Deal' }).tap();
+      await tab.locator('.hand button.card').first().waitFor();
+      const created = heard.find((m): m is Msg<'table_created'> => m.type === 'table_created');
+      expect(created?.rules).toEqual({ milestones: [[100, 40]] });
+      await tab.locator('.rules-in-play summary').tap();
+      expect(await tab.locator('.rules-in-play').textContent()).toMatch(/Milestones \(house rule\)\s*100 → 40/);
+
+      // A table the server no longer has: said in plain words, without its id or the word token, and dealt again in one click.
+      await tab.evaluate(() => {
+        const saved = JSON.parse(sessionStorage.getItem('yaniv-arena.table') ?? '{}') as Record<string, unknown>;
+        sessionStorage.setItem('yaniv-arena.table', JSON.stringify({ ...saved, table: 't-gone', token: 'stale' }));
+      });
+      await tab.reload();
+      await tab.locator('.page-notice').waitFor();
+      const lost = (await tab.locator('.page-notice').textContent()) ?? '';
+      expect(lost).toMatch(/could not be continued/);
+      expect(lost).not.toMatch(/t-gone|token/i);
+      await tab.screenshot({ path: `${RESULTS}web-lost-table.png` });
+      const tables = heard.filter((m) => m.type === 'table_created').length;
+      await tab.getByRole('button', { name: 'Deal a new game' }).tap();
+      await tab.locator('.hand button.card').first().waitFor();
+      expect(heard.filter((m) => m.type === 'table_created').length).toBe(tables + 1);
+      expect(heard.findLast((m): m is Msg<'table_created'> => m.type === 'table_created')?.rules).toEqual({ milestones: [[100, 40]] });
+
+      // How to play: the checker reads picked cards with the engine's rules.
+      await tab.goto(`http://127.0.0.1:${guarded.port}/rules.html`);
+      for (const card of ['7H', 'KH']) await tab.locator(`.palette button[data-card="${card}"]`).tap();
+      expect(await tab.locator('.verdict').textContent()).toBe(
+        'Not a legal group: two cards of different ranks are not a set, and a run needs three.',
+      );
+      await tab.getByRole('button', { name: 'Clear' }).tap();
+      for (const card of ['5S', 'JK', '7S']) await tab.locator(`.palette button[data-card="${card}"]`).tap();
+      expect(await tab.locator('.verdict').textContent()).toMatch(/^Legal: a run.*5♠ or 7♠\.$/);
+      await tab.screenshot({ path: `${RESULTS}web-how-to-play.png`, fullPage: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await guarded.close();
+    }
+  }, 120_000);
 });
