@@ -3,7 +3,7 @@
 // compare. Heads-up: the round-outcome model, solved exactly. 3–8 seats: whole games from sampled
 // totals, fitted by the learned predictor.
 import { writeFileSync } from 'node:fs';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command } from 'commander';
 import { createAgent } from '../agents/registry.js';
 import { solveEquityData } from '../agents/equity.js';
 import { fitSeatPredictor } from '../agents/equityFit.js';
@@ -14,7 +14,10 @@ import { checkSolvable } from '../env/gym/headsUpEquity.js';
 import type { Agent } from '../env/gym/agent.js';
 import { mixSeed } from '../env/rules/random.js';
 import { type RuleChoice, resolveRules } from '../env/rules/rules.js';
+import { schemaFlags } from '../support/schemaFlags.js';
+import { EQUITY_FLAGS, type EquityOptions, equityOptionsSchema } from '../agents/equityOptions.js';
 import { type RuleFlags, describeRuleChoice, readRuleSelection, ruleOptions } from './ruleOptions.js';
+import { addSchemaOptions, readSchemaOptions, schemaOptionValues } from './schemaOptions.js';
 
 /** The spots printed (and checked with --check): seat 0's total (it starts) / every other seat's. */
 export const EQUITY_SPOTS: readonly (readonly [number, number])[] = [
@@ -29,28 +32,11 @@ export const EQUITY_SPOTS: readonly (readonly [number, number])[] = [
   [180, 180],
 ];
 
-interface EquityFlags extends RuleFlags {
-  players: string;
-  agent: string;
-  rounds: string;
-  games: string;
-  seed: string;
-  out?: string;
-  check: string;
-}
-
-function wholeNumber(flag: string, text: string, min: number, max = Infinity): number {
-  const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || n < min || n > max)
-    throw new InvalidArgumentError(
-      `${flag} must be a whole number ${max < Infinity ? `${min}..${max}` : `≥ ${min}`} (got ${JSON.stringify(text)})`,
-    );
-  return n;
-}
+const FLAGS = schemaFlags(equityOptionsSchema, EQUITY_FLAGS);
 
 /** Heads-up: rounds from sampled totals, counted into the round model the equity is solved from. */
-function measureHeadsUp(flags: EquityFlags, choice: RuleChoice, agents: Agent[], seed: number): EquityData {
-  const rounds = wholeNumber('--rounds', flags.rounds, 1);
+function measureHeadsUp(flags: EquityOptions, choice: RuleChoice, agents: Agent[], seed: number): EquityData {
+  const rounds = flags.rounds;
   const data = measureRoundModel({
     preset: choice.preset,
     overrides: choice.rules,
@@ -67,8 +53,8 @@ function measureHeadsUp(flags: EquityFlags, choice: RuleChoice, agents: Agent[],
 }
 
 /** 3–8 seats: games from sampled totals, every table between rounds fitted by the learned predictor. */
-function measureSeats(flags: EquityFlags, choice: RuleChoice, agents: Agent[], seed: number): SeatsEquityData {
-  const games = wholeNumber('--games', flags.games, 1);
+function measureSeats(flags: EquityOptions, choice: RuleChoice, agents: Agent[], seed: number): SeatsEquityData {
+  const games = flags.games;
   const states = measureSeatStates({
     preset: choice.preset,
     overrides: choice.rules,
@@ -124,33 +110,23 @@ function printSpots(equity: GameEquity, choice: RuleChoice, agents: Agent[], che
 }
 
 export function equityCommand(): Command {
-  const command = new Command('equity')
-    .description(
-      'Measure what the game equity is made from with an agent at every seat (heads-up: round outcomes from sampled totals, solved exactly; 3–8 seats: whole games from sampled totals, fitted by a small learned predictor), write the data file and print P(win) at a few spots',
-    )
-    .addOption(new Option('--players <n>', 'seats, 2–8').default('2'));
-  return ruleOptions(command)
-    .addOption(new Option('--agent <spec>', 'the agent at every seat').default('strong'))
-    .addOption(new Option('--rounds <n>', 'heads-up: rounds to simulate').default('40000'))
-    .addOption(new Option('--games <n>', '3–8 seats: games to play out').default('4000'))
-    .addOption(new Option('--seed <n>', 'seed').default('1'))
-    .option('--out <file>', 'write the equity data (JSON) here')
-    .addOption(new Option('--check <games>', 'also play this many games from each printed spot').default('0'))
-    .action(async (flags: EquityFlags) => {
-      const players = wholeNumber('--players', flags.players, 2, 8);
-      const seed = wholeNumber('--seed', flags.seed, 0);
-      const check = wholeNumber('--check', flags.check, 0);
-      const choice = readRuleSelection(flags, players);
-      // Refused before any round is simulated, not after.
-      if (players === 2) checkSolvable(resolveRules({ ...choice, players }));
-      const agents = await Promise.all(Array.from({ length: players }, () => createAgent(flags.agent)));
-      const started = Date.now();
-      const data = players === 2 ? measureHeadsUp(flags, choice, agents, seed) : measureSeats(flags, choice, agents, seed);
-      const measured = (Date.now() - started) / 1000;
-      const solveStart = Date.now();
-      const equity = solveEquityData(data);
-      console.log(`measured in ${measured.toFixed(1)} s; solved in ${((Date.now() - solveStart) / 1000).toFixed(2)} s`);
-      if (flags.out) writeFileSync(flags.out, JSON.stringify(data) + '\n');
-      printSpots(equity, choice, agents, check, seed);
-    });
+  const command = new Command('equity').description(
+    'Measure what the game equity is made from with an agent at every seat (heads-up: round outcomes from sampled totals, solved exactly; 3–8 seats: whole games from sampled totals, fitted by a small learned predictor), write the data file and print P(win) at a few spots',
+  );
+  return ruleOptions(addSchemaOptions(command, FLAGS)).action(async (ruleFlags: RuleFlags, cmd: Command) => {
+    const flags = readSchemaOptions(equityOptionsSchema, FLAGS, schemaOptionValues(cmd, FLAGS));
+    const { players, seed, check } = flags;
+    const choice = readRuleSelection(ruleFlags, players);
+    // Refused before any round is simulated, not after.
+    if (players === 2) checkSolvable(resolveRules({ ...choice, players }));
+    const agents = await Promise.all(Array.from({ length: players }, () => createAgent(flags.agent)));
+    const started = Date.now();
+    const data = players === 2 ? measureHeadsUp(flags, choice, agents, seed) : measureSeats(flags, choice, agents, seed);
+    const measured = (Date.now() - started) / 1000;
+    const solveStart = Date.now();
+    const equity = solveEquityData(data);
+    console.log(`measured in ${measured.toFixed(1)} s; solved in ${((Date.now() - solveStart) / 1000).toFixed(2)} s`);
+    if (flags.out) writeFileSync(flags.out, JSON.stringify(data) + '\n');
+    printSpots(equity, choice, agents, check, seed);
+  });
 }

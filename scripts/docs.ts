@@ -22,6 +22,7 @@ import { SERVE_FLAGS, serveProcessSchema, serverOptionsSchema } from '../serve/o
 import { ERROR_CODES, ERROR_MEANINGS } from '../serve/errors.js';
 import { REPLY_TYPES, clientMessageSchema } from '../serve/protocol.js';
 import { shippedModels } from '../agents/catalog.js';
+import { EQUITY_FLAGS, equityOptionsSchema } from '../agents/equityOptions.js';
 import { ACTOR_FLAGS, DEFAULT_HYPER_PARAMETERS, TRAIN_FLAGS, actorOptionsSchema } from '../training/config.js';
 
 type Generated = Record<string, () => string>;
@@ -202,6 +203,7 @@ export const GENERATED_FILES: Record<string, Generated> = {
     'rate-flags': () => flagsTable(schemaFlags(rateOptionsSchema, RATE_FLAGS)),
   },
   'docs/env.md': envTables,
+  'docs/equity.md': { 'equity-flags': () => flagsTable(schemaFlags(equityOptionsSchema, EQUITY_FLAGS)) },
   'docs/training.md': {
     'train-flags': () => flagsTable([...TRAIN_FLAGS.run, ...TRAIN_FLAGS.session]),
     'train-hyper-parameters': () => flagsTable(TRAIN_FLAGS.hyperParameters),

@@ -40,8 +40,8 @@ describe('yaniv equity', () => {
 
   it('refuses a table size outside 2–8', () => {
     const { code, stderr } = run('--players', '9');
-    expect(code).not.toBe(0);
-    expect(stderr).toMatch(/--players must be a whole number 2\.\.8/);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--players: must be an integer from 2 to 8 \(got "9"\)/);
   });
 
   it('refuses heads-up rules the equity does not model before simulating a round', () => {
