@@ -22,10 +22,10 @@ afterAll(() => {
 describe('reliability by decile', () => {
   it('bins positions by the chance shown and counts the share won, each with its Wilson interval', () => {
     const shown: Shown[] = [
-      { shown: 0.05, won: false, game: 0 },
-      { shown: 0.08, won: true, game: 0 },
-      { shown: 0.55, won: true, game: 1 },
-      { shown: 1, won: true, game: 1 },
+      { shown: 0.05, raw: 0.05, won: false, game: 0 },
+      { shown: 0.08, raw: 0.08, won: true, game: 0 },
+      { shown: 0.55, raw: 0.55, won: true, game: 1 },
+      { shown: 1, raw: 1, won: true, game: 1 },
     ];
     const deciles = reliability(shown);
     expect(deciles.map((d) => [d.low, d.positions, d.actual])).toEqual([
