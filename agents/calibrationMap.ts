@@ -39,7 +39,7 @@ export const calibrationMapSchema = z
     seed: z.int(),
     worlds: z.int().min(1),
     positions: z.int().min(1),
-    knots: z.array(z.tuple([share, share])).min(1),
+    knots: z.array(z.tuple([share, share])).min(2),
   })
   .superRefine((map, ctx) => {
     for (let i = 1; i < map.knots.length; i++) {
@@ -158,5 +158,9 @@ export function fitIsotonic(pairs: readonly { raw: number; won: boolean }[], min
     else sized.push(block);
   }
   if (sized.length > 1 && sized[sized.length - 1].weight < minBlock) sized.push(pool(sized.pop()!, sized.pop()!));
+  if (sized.length < 2)
+    throw new CalibrationError(
+      `${pairs.length} positions fit one constant, not a map: play more games (blocks of ${minBlock} positions or more)`,
+    );
   return sized.map((b): Knot => [b.x, b.y]);
 }

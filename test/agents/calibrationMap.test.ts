@@ -81,6 +81,15 @@ describe('fitting a calibration map', () => {
     }
   });
 
+  it('refuses too few positions to fit more than a constant', () => {
+    expect(() =>
+      fitIsotonic(
+        sample(150, 1, (raw) => raw),
+        100,
+      ),
+    ).toThrow(/150 positions fit one constant/);
+  });
+
   it('recovers an overconfident chance on its own positions', () => {
     const truth = (raw: number) => 0.05 + 0.8 * raw;
     const knots = fitIsotonic(sample(40_000, 3, truth));
@@ -121,8 +130,23 @@ describe('a calibration map file', () => {
       [0.4, 0.3],
     ];
     expect(() => parseCalibrationMap({ ...mapOf([]), knots }, 'bad.json')).toThrow(/bad\.json: knots\.1\.1 must not be below/);
-    expect(() => parseCalibrationMap({ ...mapOf([[0.2, 0.5]]), knots: [[0.2, 1.5]] }, 'bad.json')).toThrow(/knots\.0\.1/);
-    const { players: _players, ...noPlayers } = mapOf([[0.2, 0.5]]);
+    const fine = mapOf([
+      [0.1, 0.2],
+      [0.2, 0.3],
+    ]);
+    expect(() =>
+      parseCalibrationMap(
+        {
+          ...fine,
+          knots: [
+            [0.1, 0.2],
+            [0.2, 1.5],
+          ],
+        },
+        'bad.json',
+      ),
+    ).toThrow(/knots\.1\.1 .*1/);
+    const { players: _players, ...noPlayers } = fine;
     expect(() => parseCalibrationMap(noPlayers, 'bad.json')).toThrow(CalibrationError);
     expect(() => parseCalibrationMap(noPlayers, 'bad.json')).toThrow(/bad\.json: players /);
     const folder = mkdtempSync(join(tmpdir(), 'yaniv-calibration-'));
@@ -137,7 +161,7 @@ describe('a calibration map file', () => {
 
   it('ships for standard rules at 2 and 4 seats, and for no house-rule table', () => {
     for (const players of [2, 4]) expect(shippedCalibrationFor(resolveRules({ players }), players)?.players).toBe(players);
-    const house = resolveRules({ players: 2, rules: { yanivLimit: 5 } });
+    const house = resolveRules({ players: 2, rules: { yanivThreshold: 5 } });
     expect(shippedCalibrationFor(house, 2)).toBeNull();
     expect(equityForTable(resolveRules({ players: 2 }), 2).calibration).not.toBeNull();
   });
