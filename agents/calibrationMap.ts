@@ -2,8 +2,8 @@
  * A calibration map for the advisor's chance to win: a monotone function from the chance the
  * playouts give (agents/moveOutlook.ts) to the share of such positions won, fitted on the
  * positions of `yaniv calibrate --fit` (agents/calibration.ts) by isotonic regression —
- * pool-adjacent-violators, written here (thirty lines; no npm package of it is better kept than
- * that) — and shipped beside the game equity it was measured with
+ * pool-adjacent-violators, written here (thirty lines; no well-kept npm package of it turned up:
+ * docs/design.md) — and shipped beside the game equity it was measured with
  * (`models/equity/calibration/<preset>-<players>.json`; a folder of its own, so that every
  * `.json` of models/equity stays equity data). Applied in one place, `calibrateEstimate`, to the
  * mean and both ends of the interval; a table without a map is shown the playouts' chance as is.

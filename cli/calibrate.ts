@@ -10,7 +10,7 @@ import { Command } from 'commander';
 import type * as vl from 'vega-lite';
 import { z } from 'zod';
 import { type Decile, measureShownChances, reliability } from '../agents/calibration.js';
-import { CALIBRATION_FORMAT, type CalibrationMap, MIN_BLOCK, fitIsotonic } from '../agents/calibrationMap.js';
+import { CALIBRATION_FORMAT, CalibrationError, type CalibrationMap, MIN_BLOCK, fitIsotonic } from '../agents/calibrationMap.js';
 import { OUTLOOK_DEFAULTS } from '../agents/moveOutlook.js';
 import { agentSpecSchema, createAgent } from '../agents/registry.js';
 import { MAX_PLAYERS, MIN_PLAYERS } from '../env/rules/rules.js';
@@ -123,10 +123,9 @@ function formatSize(size: SizeCalibration, minPositions: number): string {
 /** Writes the calibration map fitted to the chances before any map: FOLDER/PRESET-PLAYERS.json. */
 function writeFit(
   folder: string,
-  run: { preset: string; rules: Record<string, unknown>; players: number; agent: string; games: number; seed: number; worlds: number },
+  run: { preset: string; players: number; agent: string; games: number; seed: number; worlds: number },
   positions: readonly { raw: number; won: boolean }[],
 ): void {
-  if (Object.keys(run.rules).length > 0) throw new Error('--fit fits a map for a preset as it stands: drop the --rule overrides');
   const map: CalibrationMap = {
     format: CALIBRATION_FORMAT,
     preset: run.preset,
@@ -152,6 +151,10 @@ export function calibrateCommand(): Command {
     const options = readSchemaOptions(calibrateOptionsSchema, FLAGS, schemaOptionValues(cmd, FLAGS));
     const sizes: SizeCalibration[] = [];
     let choice = readRuleSelection(ruleFlags);
+    if (options.fit && Object.keys(choice.rules).length > 0)
+      throw new CalibrationError(
+        '--fit fits a map for a preset as it stands (the advice maps only shipped equities): drop the rule overrides',
+      );
     const started = performance.now();
     for (const players of options.players) {
       choice = readRuleSelection(ruleFlags, players);

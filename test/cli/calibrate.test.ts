@@ -62,6 +62,19 @@ describe('yaniv calibrate', () => {
     expect(readFileSync(chart, 'utf8')).toMatch(/^<svg/);
   }, 180_000);
 
+  it('fits a calibration map only to enough positions of a preset as it stands, saying why not', () => {
+    const fit = join(folder, 'fit');
+    const few = spawnSync(process.execPath, [MAIN, 'calibrate', '--players', '2', '--games', '2', '--worlds', '2', '--fit', fit], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(few.status).toBe(2);
+    expect(few.stderr).toMatch(/^yaniv: \d+ positions fit one constant, not a map: play more games/);
+    const house = spawnSync(process.execPath, [MAIN, 'calibrate', '--rule', 'yanivThreshold=5', '--fit', fit], { encoding: 'utf8' });
+    expect(house.status).toBe(2);
+    expect(house.stderr).toMatch(/--fit fits a map for a preset as it stands/);
+  }, 180_000);
+
   it('refuses a bad flag with a message naming it', () => {
     const child = spawnSync(process.execPath, [MAIN, 'calibrate', '--players', '9'], { encoding: 'utf8' });
     expect(child.status).toBe(2);
