@@ -11,7 +11,8 @@
 // client steps) with `--redis` against the in-memory store, two servers measured in turns, and
 // the bytes Redis receives per move. Then the same advice straight and through nginx (deploy/) to
 // one and to two processes, as ratios; last, the memory of a process holding BENCH_SERVE_TABLES
-// open tables. BENCH_SERVE_ONLY=store, nginx, memory or opponent runs only that part.
+// open tables. BENCH_SERVE_ONLY=advice, store, nginx, memory or opponent runs only that part;
+// BENCH_SERVE_CLIENTS=64 and BENCH_SERVE_AGENTS=strong (lists) the advisor rows' client counts and agents.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -161,7 +162,6 @@ async function nginxRows(views: ViewJson[]): Promise<void> {
           const setup = (k + round) % setups.length;
           loads[setup].push(await advisorLoad(setups[setup], 'strong', clients, views, 'json'));
         }
-      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
       const cells = (ls: Load[]) =>
         `${Math.round(median(ls.map((l) => l.rate))).toLocaleString('en')} | ${median(ls.map((l) => l.p99)).toFixed(1)}`;
       const ratio = (ls: Load[]) => {
@@ -340,9 +340,54 @@ async function tableStoreLoad(): Promise<void> {
   }
 }
 
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * Advisor mode, a row per agent, positions, encoding and clients (BENCH_SERVE_CLIENTS, default
+ * 1,16,64,256). With a second build (BENCH_SERVE_COMPARE) each row is measured ROUNDS times on
+ * both, the order alternating, and shows medians and this build's ratios to the other (requests/s
+ * and p99; their range over the rounds).
+ */
+async function advisorRows(servers: { name: string; url: string }[], agents: string[], sets: Record<string, ViewJson[]>): Promise<void> {
+  const clientCounts = (process.env.BENCH_SERVE_CLIENTS ?? '1,16,64,256').split(',').map(Number);
+  const rounds = servers.length > 1 ? ROUNDS : 1;
+  console.log(`advisor mode (${SECONDS} s per cell, positions of random 3-player games: every phase, or where Yaniv may be called)`);
+  if (servers.length > 1)
+    console.log(`each row measured ${rounds} times on this build and on ${servers[1].name}, alternating which goes first; medians`);
+  const head = servers.map((s) => `${s.name}: requests/s | p50 ms | p99 ms`).join(' | ');
+  const ratioHead = servers.length > 1 ? ' rate ratio | p99 ratio |' : '';
+  const columns = 4 + 3 * servers.length + (servers.length > 1 ? 2 : 0);
+  console.log(`\n| agent | positions | encoding | clients | ${head} |${ratioHead}\n|${' --- |'.repeat(columns)}`);
+  for (const agent of agents)
+    for (const [kind, views] of Object.entries(sets))
+      for (const encoding of ['json', 'msgpack'] as const)
+        for (const clients of clientCounts) {
+          const loads: Load[][] = servers.map(() => []);
+          for (let round = 0; round < rounds; round++)
+            for (let k = 0; k < servers.length; k++) {
+              const which = (k + round) % servers.length;
+              loads[which].push(await advisorLoad(servers[which].url, agent, clients, views, encoding));
+            }
+          const cells = loads.map((ls) =>
+            loadCells({
+              rate: median(ls.map((l) => l.rate)),
+              p50: median(ls.map((l) => l.p50)),
+              p99: median(ls.map((l) => l.p99)),
+              errors: ls.reduce((n, l) => n + l.errors, 0),
+            }),
+          );
+          const ratio = (pick: (l: Load) => number) => {
+            const each = loads[0].map((l, i) => pick(l) / pick(loads[1][i])).sort((a, b) => a - b);
+            return `${median(each).toFixed(2)} (${each[0].toFixed(2)}–${each[each.length - 1].toFixed(2)})`;
+          };
+          const ratios = servers.length > 1 ? ` ${ratio((l) => l.rate)} | ${ratio((l) => l.p99)} |` : '';
+          console.log(`| ${agent} | ${kind} | ${encoding} | ${clients} | ${cells.join(' | ')} |${ratios}`);
+        }
+}
+
 export async function run(): Promise<void> {
   if (process.env.BENCH_SERVE_ONLY === 'store') return tableStoreLoad();
-  const agents = ['strong', ...(isAgentName('neural') ? ['neural'] : [])];
+  const agents = process.env.BENCH_SERVE_AGENTS?.split(',') ?? ['strong', ...(isAgentName('neural') ? ['neural'] : [])];
   const compare = process.env.BENCH_SERVE_COMPARE;
   const sets = { mixed: positions(2000), callable: positions(2000, true) };
   if (process.env.BENCH_SERVE_ONLY === 'nginx') return nginxRows(sets.mixed);
@@ -356,18 +401,8 @@ export async function run(): Promise<void> {
   const servers = [{ name: 'this build', ...(await startServer(agents.join(','))) }];
   if (compare) servers.push({ name: compare, ...(await startServer(agents.join(','), path.join(compare, 'dist/cli/main.js'))) });
   try {
-    console.log(`advisor mode (${SECONDS} s per row, positions of random 3-player games: every phase, or where Yaniv may be called)`);
-    if (compare) console.log(`each row measured on this build, then on ${compare}, one after the other`);
-    const head = servers.map((s) => `${s.name}: requests/s | p50 ms | p99 ms`).join(' | ');
-    console.log(`\n| agent | positions | encoding | clients | ${head} |\n|${' --- |'.repeat(4 + 3 * servers.length)}`);
-    for (const agent of agents)
-      for (const [kind, views] of Object.entries(sets))
-        for (const encoding of ['json', 'msgpack'] as const)
-          for (const clients of [1, 16, 64, 256]) {
-            const cells: string[] = [];
-            for (const server of servers) cells.push(loadCells(await advisorLoad(server.url, agent, clients, views, encoding)));
-            console.log(`| ${agent} | ${kind} | ${encoding} | ${clients} | ${cells.join(' | ')} |`);
-          }
+    await advisorRows(servers, agents, sets);
+    if (process.env.BENCH_SERVE_ONLY === 'advice') return;
     console.log('');
     console.log(await opponentLoad(servers[0].url, 16));
     await tableStoreLoad();

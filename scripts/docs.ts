@@ -22,7 +22,7 @@ import { SERVE_FLAGS, serveProcessSchema, serverOptionsSchema } from '../serve/o
 import { ERROR_CODES, ERROR_MEANINGS } from '../serve/errors.js';
 import { REPLY_TYPES, clientMessageSchema } from '../serve/protocol.js';
 import { shippedModels } from '../agents/catalog.js';
-import { DEFAULT_HYPER_PARAMETERS, TRAIN_FLAGS } from '../training/config.js';
+import { ACTOR_FLAGS, DEFAULT_HYPER_PARAMETERS, TRAIN_FLAGS, actorOptionsSchema } from '../training/config.js';
 
 type Generated = Record<string, () => string>;
 
@@ -205,6 +205,7 @@ export const GENERATED_FILES: Record<string, Generated> = {
   'docs/training.md': {
     'train-flags': () => flagsTable([...TRAIN_FLAGS.run, ...TRAIN_FLAGS.session]),
     'train-hyper-parameters': () => flagsTable(TRAIN_FLAGS.hyperParameters),
+    'actor-flags': () => flagsTable(schemaFlags(actorOptionsSchema, ACTOR_FLAGS)),
     network: networkShape,
   },
   'serve/PROTOCOL.md': {

@@ -227,6 +227,20 @@ export const TRAIN_SESSION_FLAGS: FlagSpecs<typeof trainSessionSchema.shape> = {
   redis: { value: '<url>', env: REDIS_ENV },
 };
 
+/** What `yaniv actor` takes: the run to join over Redis, and this machine's share of the work. */
+export const actorOptionsSchema = z.strictObject({
+  redis: redisUrlSchema().describe('Redis URL, with a password or ACL user if set (redis://user:pass@host:6379).'),
+  run: z.string().min(1).optional().describe('The run ID that `yaniv train --redis` printed (default: the one active run).'),
+  workers: runOptionsSchema.shape.workers.describe("Actor worker threads (0: one actor in this process's thread)."),
+  backend: runOptionsSchema.shape.backend,
+});
+export const ACTOR_FLAGS: FlagSpecs<typeof actorOptionsSchema.shape> = {
+  redis: { value: '<url>', env: REDIS_ENV },
+  run: { value: '<id>' },
+  workers: { value: '<w>' },
+  backend: { value: '<name>' },
+};
+
 /** The flags of `yaniv train`, in the order of its --help. */
 export const TRAIN_FLAGS = {
   run: schemaFlags(runOptionsSchema, RUN_FLAGS),

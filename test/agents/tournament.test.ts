@@ -1,7 +1,7 @@
 // Tournaments: schedules, statistics against hand-computed figures, legality of every agent
 // under every preset, records that replay, and the same result whatever the worker count.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -336,11 +336,15 @@ describe('yaniv bench', () => {
 
   it('saves every game as a record that replays', () => {
     const dir = mkdtempSync(join(tmpdir(), 'yaniv-bench-'));
-    const out = run('--agents', 'intermediate,novice', '--games', '4', '--players', '3', '--save-records', dir, '--json', '-');
-    expect(out.status, out.stderr).toBe(0);
-    const files = readdirSync(dir);
-    expect(files.length).toBe(JSON.parse(out.stdout).results.games);
-    for (const file of files) expect(replay(parseRecord(readFileSync(join(dir, file), 'utf8'))).result.ok).toBe(true);
+    try {
+      const out = run('--agents', 'intermediate,novice', '--games', '4', '--players', '3', '--save-records', dir, '--json', '-');
+      expect(out.status, out.stderr).toBe(0);
+      const files = readdirSync(dir);
+      expect(files.length).toBe(JSON.parse(out.stdout).results.games);
+      for (const file of files) expect(replay(parseRecord(readFileSync(join(dir, file), 'utf8'))).result.ok).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it.each([

@@ -58,7 +58,7 @@ describe.skipIf(!available)('training over Redis', () => {
       [['actor', '--redis', wrong], /refused the credentials: WRONGPASS/],
       [['actor', '--redis', server.url, '--run', 'nosuchrun'], /no run "nosuchrun"/],
       [['actor', '--redis', server.url], /no active run/],
-      [['actor'], /--redis URL \(or YANIV_REDIS\) is required/],
+      [['actor'], /--redis: a Redis URL is required \(or YANIV_REDIS\)/],
       [['train', '--episodes', '2', '--out', path.join(folder, 'x'), '--redis', wrong, ...QUICK], /refused the credentials/],
     ];
     for (const [args, message] of cases) {
