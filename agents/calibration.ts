@@ -2,7 +2,9 @@
  * How honest the chance to win the advisor shows is: whole games played by an agent at every
  * seat, at one decision of each round (drawn at random) the chance the advice would show the
  * seat to move — its pick played out from its view (agents/moveOutlook.ts), exactly the
- * advice's `win.probability` — and whether that seat went on to win the game. Binned by decile of
+ * advice's `win.probability`, through the table's shipped calibration map where one ships
+ * (agents/calibrationMap.ts; the chance before it kept too, to fit a map to) — and whether that
+ * seat went on to win the game. Binned by decile of
  * the shown chance, each decile's mean shown chance against the share of its positions won, with
  * a 95% Wilson interval (positions of one game are correlated, so the intervals are somewhat
  * narrow). The picture and the command: cli/calibrate.ts; the figures: models/README.md.
@@ -13,6 +15,7 @@ import type { Agent } from '../env/gym/agent.js';
 import { mixSeed, randomInt, seededRng } from '../env/rules/random.js';
 import { equityForTable } from './equityPlayouts.js';
 import { moveOutlooks, OUTLOOK_DEFAULTS, type OutlookBudget } from './moveOutlook.js';
+import { type CalibrationMap, calibrateEstimate } from './calibrationMap.js';
 
 export interface CalibrationOptions {
   readonly preset: string;
@@ -26,9 +29,16 @@ export interface CalibrationOptions {
   readonly onProgress?: (done: number) => void;
 }
 
-/** One position: the chance shown, and whether the seat to move won the game. */
+/** The positions measured, and the calibration map the chances were shown through (null: none ships for the table). */
+export interface ShownChances {
+  readonly positions: Shown[];
+  readonly calibration: CalibrationMap | null;
+}
+
+/** One position: the chance shown (through the map), the chance played out (before it), and whether the seat to move won the game. */
 export interface Shown {
   readonly shown: number;
+  readonly raw: number;
   readonly won: boolean;
   readonly game: number;
 }
@@ -37,7 +47,7 @@ export interface Shown {
 const TURN_CAP = 20_000;
 
 /** Plays the games and records one shown chance per round (at a decision drawn at random) with the outcome. */
-export function measureShownChances(options: CalibrationOptions): Shown[] {
+export function measureShownChances(options: CalibrationOptions): ShownChances {
   const { players, agents, games, seed } = options;
   const config = parseEnvOptions({
     preset: options.preset,
@@ -49,15 +59,15 @@ export function measureShownChances(options: CalibrationOptions): Shown[] {
   });
   const table = new Table(new Episode(config));
   const rules = table.episode.rules;
-  const equity = equityForTable(rules, players).equity;
-  if (!equity) throw new Error(equityForTable(rules, players).reason);
+  const { equity, calibration, reason } = equityForTable(rules, players);
+  if (!equity) throw new Error(reason);
   const rng = seededRng(mixSeed(seed, 0xca1));
   const shown: Shown[] = [];
   for (let game = 0; game < games; game++) {
     agents.forEach((agent, seat) => agent.reset(mixSeed(seed, game, seat + 1)));
     table.reset({ seed: mixSeed(seed, game) });
     const s = table.episode.state;
-    const inGame: { shown: number; seat: number }[] = [];
+    const inGame: { raw: number; seat: number }[] = [];
     let round = -1;
     let askAt = 0;
     let decision = 0;
@@ -72,15 +82,18 @@ export function measureShownChances(options: CalibrationOptions): Shown[] {
       const { action } = agents[seat].act(input);
       if (decision++ === askAt) {
         const [pick] = moveOutlooks(input.view, [action], equity, mixSeed(seed, game, round), options.budget ?? OUTLOOK_DEFAULTS);
-        if (pick.win) inGame.push({ shown: pick.win.mean, seat });
+        if (pick.win) inGame.push({ raw: pick.win.mean, seat });
       }
       table.step(action);
     }
     options.onProgress?.(game + 1);
     if (s.winner < 0) continue;
-    for (const { shown: p, seat } of inGame) shown.push({ shown: p, won: seat === s.winner, game });
+    for (const { raw, seat } of inGame) {
+      const { mean } = calibrateEstimate(calibration, { mean: raw, low: raw, high: raw });
+      shown.push({ shown: mean, raw, won: seat === s.winner, game });
+    }
   }
-  return shown;
+  return { positions: shown, calibration };
 }
 
 export interface Decile {
@@ -107,7 +120,7 @@ export function wilson(wins: number, n: number): [number, number] {
 }
 
 /** The positions by decile of the shown chance (empty deciles left out). */
-export function reliability(shown: readonly Shown[]): Decile[] {
+export function reliability(shown: readonly Pick<Shown, 'shown' | 'won'>[]): Decile[] {
   const deciles: Decile[] = [];
   for (let d = 0; d < 10; d++) {
     const inside = shown.filter((x) => Math.min(Math.floor(x.shown * 10), 9) === d);

@@ -141,18 +141,25 @@ export function solveEquityData(data: EquityData, { cache = true }: { cache?: bo
 
 const byRules = new Map<string, GameEquity | null>();
 
+/** The preset whose rules these settled rules are (no overrides) and that ships an equity at this size, or null. */
+export function shippedEquityPreset(rules: Rules, players: number): string | null {
+  const wanted = JSON.stringify(rules);
+  return (
+    PRESET_NAMES.find(
+      (name) => existsSync(shippedEquityFile(name, players)) && JSON.stringify(resolveRules({ preset: name, players })) === wanted,
+    ) ?? null
+  );
+}
+
 /**
  * The shipped equity for a table under these settled rules at this size: the one of the preset
  * whose rules these are (no overrides), or null when no preset matches or none ships for the size.
  */
 export function shippedEquityFor(rules: Rules, players: number): GameEquity | null {
-  const wanted = JSON.stringify(rules);
-  const key = `${players} ${wanted}`;
+  const key = `${players} ${JSON.stringify(rules)}`;
   let equity = byRules.get(key);
   if (equity === undefined) {
-    const preset = PRESET_NAMES.find(
-      (name) => existsSync(shippedEquityFile(name, players)) && JSON.stringify(resolveRules({ preset: name, players })) === wanted,
-    );
+    const preset = shippedEquityPreset(rules, players);
     equity = preset ? shippedEquity(preset, players) : null;
     byRules.set(key, equity);
   }

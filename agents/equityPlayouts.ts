@@ -8,7 +8,7 @@
  * Which equity a table gets, or why none (`equityForTable`): the shipped data of the preset
  * whose rules these are; else one computed here (kept per rules and size for the process);
  * never one for rules it cannot represent (a game won by a count of Yaniv calls), with the
- * reason in words.
+ * reason in words. A shipped equity comes with its calibration map where one ships.
  */
 import { type GameEquity } from '../env/gym/equity.js';
 import { SeatEquity } from '../env/gym/seatEquity.js';
@@ -17,6 +17,7 @@ import { newGame, startRound } from '../env/rules/engine.js';
 import { mixSeed, randomInt, seededRng } from '../env/rules/random.js';
 import type { Rules } from '../env/rules/rules.js';
 import { shippedEquityFor } from './equity.js';
+import { type CalibrationMap, shippedCalibrationFor } from './calibrationMap.js';
 import { fitSeatPredictor } from './equityFit.js';
 import type { SeatState } from './equityModel.js';
 import { playoutRoundStrong } from './playout.js';
@@ -64,8 +65,14 @@ export function playoutEquity(rules: Rules, players: number, games = PLAYOUT_EQU
 export type EquitySource = 'shipped' | 'playouts';
 
 export type TableEquity =
-  | { readonly equity: GameEquity; readonly source: EquitySource; readonly reason?: undefined }
-  | { readonly equity: null; readonly source?: undefined; readonly reason: string };
+  | {
+      readonly equity: GameEquity;
+      readonly source: EquitySource;
+      /** The calibration map shipped with the equity (agents/calibrationMap.ts), or null: the chance shown unmapped. */
+      readonly calibration: CalibrationMap | null;
+      readonly reason?: undefined;
+    }
+  | { readonly equity: null; readonly source?: undefined; readonly calibration: null; readonly reason: string };
 
 /** Why no equity can be given for these rules, in a player's words, or null when one can. */
 export function equityUnavailable(rules: Rules): string | null {
@@ -79,12 +86,15 @@ const computed = new Map<string, TableEquity>();
 /** The equity a table's advice reads (shipped, else computed once per rules and size and kept), or the reason there is none. */
 export function equityForTable(rules: Rules, players: number): TableEquity {
   const shipped = shippedEquityFor(rules, players);
-  if (shipped) return { equity: shipped, source: 'shipped' };
+  if (shipped) return { equity: shipped, source: 'shipped', calibration: shippedCalibrationFor(rules, players) };
   const key = `${players} ${JSON.stringify(rules)}`;
   let found = computed.get(key);
   if (!found) {
     const reason = equityUnavailable(rules);
-    found = reason === null ? { equity: playoutEquity(rules, players), source: 'playouts' } : { equity: null, reason };
+    found =
+      reason === null
+        ? { equity: playoutEquity(rules, players), source: 'playouts', calibration: null }
+        : { equity: null, calibration: null, reason };
     computed.set(key, found);
   }
   return found;

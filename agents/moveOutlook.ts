@@ -28,6 +28,7 @@ import { mixSeed, seededRng } from '../env/rules/random.js';
 import { formsGroupWith, opponents, valuesOf } from './tactics.js';
 import { playoutRoundStrong } from './playout.js';
 import { rankDiscards } from './strong.js';
+import { type CalibrationMap, calibrateEstimate } from './calibrationMap.js';
 
 export interface OutlookBudget {
   /** Worlds sampled; every candidate is played out in each. */
@@ -86,13 +87,18 @@ interface Tally {
   pickable: Card[] | null;
 }
 
-/** Plays every candidate action out in `budget.worlds` worlds drawn from the view; the same seed, the same answer. */
+/**
+ * Plays every candidate action out in `budget.worlds` worlds drawn from the view; the same seed,
+ * the same answer. Each chance to win is shown through the table's calibration map where one
+ * ships (`calibration`; null: as played out).
+ */
 export function moveOutlooks(
   view: PlayerView,
   candidates: readonly number[],
   equity: GameEquity | null,
   seed: number,
   budget: OutlookBudget = outlookBudget(view.players),
+  calibration: CalibrationMap | null = null,
 ): MoveOutlook[] {
   const rng = seededRng(mixSeed(seed, 0x0a11));
   const tallies: Tally[] = candidates.map(() => ({ win: [], points: [], milestones: 0, eliminated: 0, pickable: null }));
@@ -104,7 +110,7 @@ export function moveOutlooks(
     const tally = tallies[i];
     return {
       action,
-      win: equity ? estimate(tally.win, 0, 1) : null,
+      win: equity ? calibrateEstimate(calibration, estimate(tally.win, 0, 1)) : null,
       points: estimate(tally.points, 0, Infinity),
       reasons: reasonsFor(view, action, tally, Math.max(...tallies.map((t) => t.milestones))),
       better: i > 0 && (equity ? surelyAbove(tally.win, tallies[0].win) : surelyAbove(tallies[0].points, tally.points)),

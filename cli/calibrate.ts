@@ -1,12 +1,16 @@
 // `yaniv calibrate`: how honest the advisor's chance to win is (agents/calibration.ts): whole
 // games of an agent at every seat, the chance the advice shows at one decision a round, and the
 // share of those positions won, per decile of the chance shown, at each table size asked; a
-// table, JSON and a reliability diagram (vega-lite SVG).
-import { writeFileSync } from 'node:fs';
+// table, JSON and a reliability diagram (vega-lite SVG). The chance is the one shown, through the
+// table's shipped calibration map where one ships (the chance before it reported beside); --fit
+// fits a map to the chances before it (agents/calibrationMap.ts) and writes it for each size.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { Command } from 'commander';
 import type * as vl from 'vega-lite';
 import { z } from 'zod';
 import { type Decile, measureShownChances, reliability } from '../agents/calibration.js';
+import { CALIBRATION_FORMAT, CalibrationError, type CalibrationMap, MIN_BLOCK, fitIsotonic } from '../agents/calibrationMap.js';
 import { OUTLOOK_DEFAULTS } from '../agents/moveOutlook.js';
 import { agentSpecSchema, createAgent } from '../agents/registry.js';
 import { MAX_PLAYERS, MIN_PLAYERS } from '../env/rules/rules.js';
@@ -31,6 +35,13 @@ export const calibrateOptionsSchema = z.strictObject({
   minPositions: intFrom(1).default(200).describe('A decile with fewer positions is reported but not held to the target.'),
   json: z.string().min(1).optional().describe('Write the figures as JSON to this file.'),
   chart: z.string().min(1).optional().describe('Write the reliability diagram (SVG) to this file.'),
+  fit: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'Fit a calibration map to the chances before any map and write it to this folder as PRESET-PLAYERS.json (ship it in models/equity/calibration).',
+    ),
 });
 
 const CALIBRATE_FLAGS: FlagSpecs<typeof calibrateOptionsSchema.shape> = {
@@ -38,6 +49,7 @@ const CALIBRATE_FLAGS: FlagSpecs<typeof calibrateOptionsSchema.shape> = {
   agent: { value: '<spec>' },
   json: { value: '<file>' },
   chart: { value: '<file>' },
+  fit: { value: '<folder>' },
 };
 const FLAGS = schemaFlags(calibrateOptionsSchema, CALIBRATE_FLAGS);
 
@@ -51,6 +63,12 @@ export interface SizeCalibration {
   readonly deciles: readonly Decile[];
   /** The largest |actual − predicted| over the deciles with enough positions. */
   readonly worstGap: number;
+  /** Where a calibration map shipped: the chance before it, by decile, and the map's provenance. */
+  readonly unmapped?: { readonly deciles: readonly Decile[]; readonly worstGap: number; readonly map: Omit<CalibrationMap, 'knots'> };
+}
+
+function worstGapOf(deciles: readonly Decile[], minPositions: number): number {
+  return Math.max(0, ...deciles.filter((d) => d.positions >= minPositions).map((d) => Math.abs(d.actual - d.predicted)));
 }
 
 /** The reliability diagram: each decile's share won (with its interval) against its mean shown chance, the diagonal for reference. */
@@ -96,7 +114,33 @@ function formatSize(size: SizeCalibration, minPositions: number): string {
     const judged = d.positions < minPositions ? 'too few' : Math.abs(gap) <= CALIBRATION_TARGET * 100 ? 'within ±3' : 'MISSES';
     return `  ${(d.low * 100).toFixed(0).padStart(3)}–${(d.high * 100).toFixed(0).padEnd(3)}% ${String(d.positions).padStart(6)}  shown ${(d.predicted * 100).toFixed(1).padStart(5)}%  won ${(d.actual * 100).toFixed(1).padStart(5)}% (${(d.actualLow * 100).toFixed(1)}–${(d.actualHigh * 100).toFixed(1)})  ${gap >= 0 ? '+' : ''}${gap.toFixed(1)}  ${judged}`;
   });
-  return [`${size.players} players: ${size.positions} positions from ${size.games} games`, ...rows].join('\n');
+  const map = size.unmapped
+    ? `, shown through the calibration map fitted on ${size.unmapped.map.games} games of seed ${size.unmapped.map.seed} (worst gap before it ${(size.unmapped.worstGap * 100).toFixed(1)} points)`
+    : ', no calibration map ships';
+  return [`${size.players} players: ${size.positions} positions from ${size.games} games${map}`, ...rows].join('\n');
+}
+
+/** Writes the calibration map fitted to the chances before any map: FOLDER/PRESET-PLAYERS.json. */
+function writeFit(
+  folder: string,
+  run: { preset: string; players: number; agent: string; games: number; seed: number; worlds: number },
+  positions: readonly { raw: number; won: boolean }[],
+): void {
+  const map: CalibrationMap = {
+    format: CALIBRATION_FORMAT,
+    preset: run.preset,
+    players: run.players,
+    agent: run.agent,
+    games: run.games,
+    seed: run.seed,
+    worlds: run.worlds,
+    positions: positions.length,
+    knots: fitIsotonic(positions, MIN_BLOCK),
+  };
+  mkdirSync(folder, { recursive: true });
+  const file = path.join(folder, `${run.preset}-${run.players}.json`);
+  writeFileSync(file, JSON.stringify(map) + '\n');
+  console.log(`wrote ${file}: ${map.knots.length} knots from ${map.positions} positions`);
 }
 
 export function calibrateCommand(): Command {
@@ -107,11 +151,15 @@ export function calibrateCommand(): Command {
     const options = readSchemaOptions(calibrateOptionsSchema, FLAGS, schemaOptionValues(cmd, FLAGS));
     const sizes: SizeCalibration[] = [];
     let choice = readRuleSelection(ruleFlags);
+    if (options.fit && Object.keys(choice.rules).length > 0)
+      throw new CalibrationError(
+        '--fit fits a map for a preset as it stands (the advice maps only shipped equities): drop the rule overrides',
+      );
     const started = performance.now();
     for (const players of options.players) {
       choice = readRuleSelection(ruleFlags, players);
       const agents = await Promise.all(Array.from({ length: players }, () => createAgent(options.agent)));
-      const shown = measureShownChances({
+      const { positions, calibration } = measureShownChances({
         ...choice,
         players,
         agents,
@@ -122,10 +170,19 @@ export function calibrateCommand(): Command {
           if (done % 100 === 0) process.stderr.write(`${players} players: ${done}/${options.games} games\n`);
         },
       });
-      const deciles = reliability(shown);
-      const judged = deciles.filter((d) => d.positions >= options.minPositions);
-      const worstGap = Math.max(0, ...judged.map((d) => Math.abs(d.actual - d.predicted)));
-      sizes.push({ players, positions: shown.length, games: new Set(shown.map((s) => s.game)).size, deciles, worstGap });
+      const deciles = reliability(positions);
+      const games = new Set(positions.map((s) => s.game)).size;
+      const raw = positions.map((p) => ({ shown: p.raw, won: p.won }));
+      const unmapped = calibration
+        ? (({ knots: _knots, ...map }) => ({
+            deciles: reliability(raw),
+            worstGap: worstGapOf(reliability(raw), options.minPositions),
+            map,
+          }))(calibration)
+        : undefined;
+      sizes.push({ players, positions: positions.length, games, deciles, worstGap: worstGapOf(deciles, options.minPositions), unmapped });
+      if (options.fit)
+        writeFit(options.fit, { ...choice, players, agent: options.agent, games, seed: options.seed, worlds: options.worlds }, positions);
       console.log(formatSize(sizes[sizes.length - 1], options.minPositions) + '\n');
     }
     const seconds = (performance.now() - started) / 1000;

@@ -31,6 +31,7 @@ function isUserError(error: unknown): error is Error {
         'BackendUnavailableError',
         'AgentSpecError',
         'EquityError',
+        'CalibrationError',
         'TrainSetupError',
         'MetadataMismatchError',
         'TransportSetupError',

@@ -40,7 +40,7 @@ export function outlookOf(
   budget: OutlookBudget = outlookBudget(view.players),
 ): Outlook {
   const table = equityForTable(view.rules, view.players);
-  const moves = moveOutlooks(view, outlookCandidates(view, legal, pick, ranked), table.equity, seed, budget);
+  const moves = moveOutlooks(view, outlookCandidates(view, legal, pick, ranked), table.equity, seed, budget, table.calibration);
   const played = moves[0].win;
   if (!table.equity || !played) return { moves, win: null, winReason: table.reason ?? 'no game equity for this table' };
   // A total below 0 (a client may send one: the view allows start totals of any sign) is at least

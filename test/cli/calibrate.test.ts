@@ -22,10 +22,10 @@ afterAll(() => {
 describe('reliability by decile', () => {
   it('bins positions by the chance shown and counts the share won, each with its Wilson interval', () => {
     const shown: Shown[] = [
-      { shown: 0.05, won: false, game: 0 },
-      { shown: 0.08, won: true, game: 0 },
-      { shown: 0.55, won: true, game: 1 },
-      { shown: 1, won: true, game: 1 },
+      { shown: 0.05, raw: 0.05, won: false, game: 0 },
+      { shown: 0.08, raw: 0.08, won: true, game: 0 },
+      { shown: 0.55, raw: 0.55, won: true, game: 1 },
+      { shown: 1, raw: 1, won: true, game: 1 },
     ];
     const deciles = reliability(shown);
     expect(deciles.map((d) => [d.low, d.positions, d.actual])).toEqual([
@@ -60,6 +60,19 @@ describe('yaniv calibrate', () => {
     expect(report.sizes[0].players).toBe(2);
     expect(report.sizes[0].deciles.reduce((a, d) => a + d.positions, 0)).toBeGreaterThan(3);
     expect(readFileSync(chart, 'utf8')).toMatch(/^<svg/);
+  }, 180_000);
+
+  it('fits a calibration map only to enough positions of a preset as it stands, saying why not', () => {
+    const fit = join(folder, 'fit');
+    const few = spawnSync(process.execPath, [MAIN, 'calibrate', '--players', '2', '--games', '2', '--worlds', '2', '--fit', fit], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(few.status).toBe(2);
+    expect(few.stderr).toMatch(/^yaniv: \d+ positions fit one constant, not a map: play more games/);
+    const house = spawnSync(process.execPath, [MAIN, 'calibrate', '--rule', 'yanivThreshold=5', '--fit', fit], { encoding: 'utf8' });
+    expect(house.status).toBe(2);
+    expect(house.stderr).toMatch(/--fit fits a map for a preset as it stands/);
   }, 180_000);
 
   it('refuses a bad flag with a message naming it', () => {
