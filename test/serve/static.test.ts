@@ -112,8 +112,9 @@ describe('the page over HTTP', () => {
     expect([css.status, css.headers['content-type']]).toEqual([200, 'text/css; charset=utf-8']);
   });
 
-  it("serves every module of the page's import map, from this server", async () => {
-    const html = readFileSync(join(ROOT, 'web/index.html'), 'utf8');
+  // Both pages carry the import map (a static HTML file each): they must carry the same one.
+  it.each(['web/index.html', 'web/rules.html'])("serves every module of %s's import map, from this server", async (page) => {
+    const html = readFileSync(join(ROOT, page), 'utf8');
     const importMap = /<script type="importmap">([\s\S]*?)<\/script>/.exec(html)?.[1];
     const { imports } = JSON.parse(importMap ?? '{}') as { imports: Record<string, string> };
     expect(Object.keys(imports).sort()).toEqual(['htm', 'preact', 'preact/hooks']);
