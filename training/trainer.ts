@@ -131,7 +131,8 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
       folder,
       log: (message) => hooks.log(message),
     });
-    await learner.publish(transport.weights);
+    // Bounded by a stop request: with Redis gone the first weights may never be taken.
+    const published = await unlessStopped(learner.publish(transport.weights), hooks.stopSignal).then(() => true, stoppedOr(false));
     hooks.onStart?.({
       out: folder.root,
       backend: describeBackend(backend),
@@ -143,7 +144,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
 
     const clock = { at: performance.now() };
     for (;;) {
-      const metrics = await iterate(learner, transport, settings, hooks, clock).catch(stoppedOr(null));
+      const metrics = published ? await iterate(learner, transport, settings, hooks, clock).catch(stoppedOr(null)) : null;
       if (metrics === null) {
         hooks.log(
           `stopped while waiting for the next batch: the run stops at iteration ${state.iteration} (nothing of the next was trained on)`,
