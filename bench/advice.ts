@@ -8,7 +8,7 @@ import { DEFAULT_PRESET, YanivEnv, randomLegalAction, seededRng } from '../env/i
 import { isAgentName } from '../agents/registry.js';
 import { BIG_TABLE_WORLDS, OUTLOOK_CANDIDATES, OUTLOOK_DEFAULTS } from '../agents/moveOutlook.js';
 import { type ViewJson, viewToJson } from '../serve/viewJson.js';
-import { connect, percentile, startServer } from './serve.js';
+import { adviceClosedLoop, connect, percentile, startServer } from './serve.js';
 
 const SECONDS = Number(process.env.BENCH_ADVICE_SECONDS ?? 6);
 
@@ -38,29 +38,18 @@ interface AdviceLoad {
 
 async function adviceLoad(url: string, agent: string, clients: number, views: ViewJson[]): Promise<AdviceLoad> {
   const connections = await Promise.all(Array.from({ length: clients }, () => connect(url)));
-  const latencies: number[] = [];
-  let errors = 0;
-  const run = async (c: Awaited<ReturnType<typeof connect>>, i: number, until: number, record: boolean) => {
-    for (let k = i; performance.now() < until; k += clients) {
-      const started = performance.now();
-      const reply = await c.request({ type: 'advise', agent, view: views[k % views.length], seed: k });
-      if (!record) continue;
-      if (reply.type !== 'advice') errors++;
-      latencies.push(performance.now() - started);
-    }
-  };
   // Warm-up: the models load, and the equity of a table size without shipped data is measured once.
-  await Promise.all(connections.map((c, i) => run(c, i, performance.now() + 1500, false)));
-  const started = performance.now();
-  await Promise.all(connections.map((c, i) => run(c, i, started + SECONDS * 1000, true)));
-  const seconds = (performance.now() - started) / 1000;
-  for (const c of connections) c.ws.close();
-  latencies.sort((a, b) => a - b);
-  const mean = latencies.reduce((a, b) => a + b, 0) / latencies.length;
+  const { latencies, seconds, errors } = await adviceClosedLoop(connections, {
+    agent,
+    views,
+    warmupMs: 1500,
+    seconds: SECONDS,
+    seeded: true,
+  });
   return {
     requests: latencies.length,
     rate: latencies.length / seconds,
-    mean,
+    mean: latencies.reduce((a, b) => a + b, 0) / latencies.length,
     p50: percentile(latencies, 0.5),
     p99: percentile(latencies, 0.99),
     errors,

@@ -103,25 +103,48 @@ interface Load {
   errors: number;
 }
 
-async function advisorLoad(url: string, agent: string, clients: number, views: ViewJson[], encoding: Encoding): Promise<Load> {
-  const connections = await Promise.all(Array.from({ length: clients }, () => connect(url, undefined, encoding)));
+type Connection = Awaited<ReturnType<typeof connect>>;
+
+/** What a closed loop of advice requests measured: the sorted latencies (ms), the seconds measured, the replies that were no advice. */
+export interface AdviceLatencies {
+  latencies: number[];
+  seconds: number;
+  errors: number;
+}
+
+/**
+ * Every connection asks for advice one request at a time (view k of `views`, the connections taking
+ * turns), `warmupMs` unmeasured, then `seconds` measured; the connections are closed at the end.
+ * `seeded`: each request carries `seed: k` (the same answers in every run).
+ */
+export async function adviceClosedLoop(
+  connections: Connection[],
+  options: { agent: string; views: readonly ViewJson[]; warmupMs: number; seconds: number; seeded?: boolean },
+): Promise<AdviceLatencies> {
+  const { agent, views } = options;
   const latencies: number[] = [];
   let errors = 0;
-  const run = async (c: Awaited<ReturnType<typeof connect>>, i: number, until: number, record: boolean) => {
-    for (let k = i; performance.now() < until; k += clients) {
+  const run = async (c: Connection, i: number, until: number, record: boolean) => {
+    for (let k = i; performance.now() < until; k += connections.length) {
       const started = performance.now();
-      const reply = await c.request({ type: 'advise', agent, view: views[k % views.length] });
+      const reply = await c.request({ type: 'advise', agent, view: views[k % views.length], ...(options.seeded ? { seed: k } : {}) });
       if (!record) continue;
       if (reply.type !== 'advice') errors++;
       latencies.push(performance.now() - started);
     }
   };
-  await Promise.all(connections.map((c, i) => run(c, i, performance.now() + 500, false)));
+  await Promise.all(connections.map((c, i) => run(c, i, performance.now() + options.warmupMs, false)));
   const started = performance.now();
-  await Promise.all(connections.map((c, i) => run(c, i, started + SECONDS * 1000, true)));
+  await Promise.all(connections.map((c, i) => run(c, i, started + options.seconds * 1000, true)));
   const seconds = (performance.now() - started) / 1000;
   for (const c of connections) c.ws.close();
   latencies.sort((a, b) => a - b);
+  return { latencies, seconds, errors };
+}
+
+async function advisorLoad(url: string, agent: string, clients: number, views: ViewJson[], encoding: Encoding): Promise<Load> {
+  const connections = await Promise.all(Array.from({ length: clients }, () => connect(url, undefined, encoding)));
+  const { latencies, seconds, errors } = await adviceClosedLoop(connections, { agent, views, warmupMs: 500, seconds: SECONDS });
   return { rate: latencies.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), errors };
 }
 
