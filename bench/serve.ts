@@ -500,10 +500,15 @@ export async function run(): Promise<void> {
     return;
   }
   const flags = process.env.BENCH_SERVE_FLAGS?.split(' ').filter(Boolean) ?? [];
+  // Capacity, not the per-connection limit (2,000 messages a second): one client of a fast build passes it.
+  const unlimited = ['--max-messages-per-second', '1000000'];
   const servers = [
-    { name: flags.length > 0 ? `this build (${flags.join(' ')})` : 'this build', ...(await startServer(agents.join(','), MAIN, flags)) },
+    {
+      name: flags.length > 0 ? `this build (${flags.join(' ')})` : 'this build',
+      ...(await startServer(agents.join(','), MAIN, [...unlimited, ...flags])),
+    },
   ];
-  if (compare) servers.push({ name: compare, ...(await startServer(agents.join(','), path.join(compare, 'dist/cli/main.js'))) });
+  if (compare) servers.push({ name: compare, ...(await startServer(agents.join(','), path.join(compare, 'dist/cli/main.js'), unlimited)) });
   try {
     await advisorRows(servers, agents, sets);
     if (process.env.BENCH_SERVE_ONLY === 'advice') return;
