@@ -369,8 +369,17 @@ describe('agent registry', () => {
     expect(() => parseAgentSpec('strongest')).toThrow(
       /unknown agent "strongest"; the agents are random, novice, intermediate, strong, rollout/,
     );
-    expect(() => parseAgentSpec('strong?depth=2')).toThrow(/agent "strong" has no parameter "depth"; its parameters are equity, term/);
+    expect(() => parseAgentSpec('strong?depth=2')).toThrow(
+      /agent "strong" has no parameter "depth"; its parameters are equity, term, call, look/,
+    );
     expect(() => parseAgentSpec('strong:path')).toThrow(/takes no ":" argument/);
     await expect(createAgent('rollout?samples=-1')).rejects.toThrow(/samples must be a positive number/);
+  });
+
+  it("tunes strong's call risk and lookahead by parameters, named in the agent", async () => {
+    expect((await createAgent('strong?call=0.2&look=0.6')).name).toBe('strong?call=0.2&look=0.6');
+    expect((await createAgent('strong')).name).toBe('strong');
+    await expect(createAgent('strong?call=2')).rejects.toThrow(/call must be a risk from 0 to 1 \(got 2\)/);
+    await expect(createAgent('strong?look=x')).rejects.toThrow(/look must be a positive number \(got "x"\)/);
   });
 });
