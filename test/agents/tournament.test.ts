@@ -126,6 +126,11 @@ describe('statistics', () => {
       microsPerDecision: 1,
     });
     expect(a.winRate).toBeCloseTo(2 / 3);
+    // Places 1, 1, 2: mean 4/3, sample variance 1/3, half-width 1.96·√(1/9).
+    expect(a.meanPlace).toBeCloseTo(4 / 3);
+    expect(b.meanPlace).toBeCloseTo(5 / 3);
+    expect(a.meanPlace95.low).toBeCloseTo(4 / 3 - 1.959964 / 3, 5);
+    expect(a.meanPlace95.high).toBeCloseTo(4 / 3 + 1.959964 / 3, 5);
     expect(a.meanRoundPenalty).toBeCloseTo(36 / 6);
     expect(b.meanRoundPenalty).toBeCloseTo(74 / 6);
     expect(b.assafCausedPerGame).toBeCloseTo(1 / 3);
