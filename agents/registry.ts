@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { Agent } from '../env/gym/agent.js';
-import { type ModelCard, readModelCard } from './modelCard.js';
+import { type ModelCard, ownSeats, readModelCard } from './modelCard.js';
 import { resolveModelDir } from './modelFolder.js';
 import type { StrongConfig } from './strong.js';
 
@@ -153,17 +153,19 @@ const FACTORIES = {
     scores: 'probability',
     cheap: false,
     description:
-      'a trained policy-value network (neural:PATH for a model folder or training run; the shipped model without; greedy=0 samples)',
-    params: ['greedy'],
+      "a trained policy-value network (neural:PATH for a model folder or training run; the shipped model without; greedy=0 samples; own=N: the most seats in play at which the network's own pick plays, above which its adviser's choice leads — default the largest size it trained at)",
+    params: ['greedy', 'own'],
     takesArg: true,
     card: (spec) => readModelCard(resolveModelDir(spec.arg)),
     create: async (spec) => {
       const { loadNeuralAgent } = await import('./neural.js');
       const greedy = booleanParam(spec, 'greedy');
       // The adviser its card names (yaniv train --adviser) is built here, so the network module needs no registry.
-      const adviserSpec = readModelCard(resolveModelDir(spec.arg)).adviser;
-      const adviser = adviserSpec === null ? undefined : await createAgent(adviserSpec);
-      return (await loadNeuralAgent(spec.arg, { ...(greedy !== undefined ? { greedy } : {}), ...(adviser ? { adviser } : {}) })).agent;
+      const card = readModelCard(resolveModelDir(spec.arg));
+      const adviser = card.adviser === null ? undefined : await createAgent(card.adviser);
+      const ownUpTo = numberParam(spec, 'own') ?? ownSeats(card);
+      return (await loadNeuralAgent(spec.arg, { ...(greedy !== undefined ? { greedy } : {}), ...(adviser ? { adviser, ownUpTo } : {}) }))
+        .agent;
     },
   },
   level: {
