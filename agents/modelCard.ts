@@ -107,6 +107,17 @@ export function parseModelCard(raw: unknown, what: string): ModelCard {
   };
 }
 
+/**
+ * The most seats in play at which a model plays its own pick: the largest table size it trained at
+ * (a game at that size passes through every smaller count). With more seats in play, a model with
+ * an adviser lets the adviser's choice lead (agents/neural.ts): measured at 3 and 4 seats, the
+ * heads-up model on its own finished below `strong`, and above it with `strong` leading until two
+ * seats were left (models/README.md).
+ */
+export function ownSeats(card: Pick<ModelCard, 'players'>): number {
+  return Math.max(...card.players);
+}
+
 /** Reads a model folder's card (its metadata.json); throws naming the file and the field. */
 export function readModelCard(dir: string): ModelCard {
   const file = path.join(dir, METADATA_JSON);
@@ -137,13 +148,23 @@ export function trainedUnder(card: Pick<ModelCard, 'rules'>, rules: RuleChoice):
  * Why a model may play below its strength at this table: the rules or table size differ from
  * those it was trained on; null when they match.
  */
-export function trainingMismatch(card: Pick<ModelCard, 'rules' | 'players'>, rules: RuleChoice, players: number): string | null {
+export function trainingMismatch(
+  card: Pick<ModelCard, 'rules' | 'players'> & Partial<Pick<ModelCard, 'adviser'>>,
+  rules: RuleChoice,
+  players: number,
+): string | null {
   const problems: string[] = [];
   if (!trainedUnder(card, rules)) {
     const describe = ({ preset, rules: overrides }: RuleChoice) =>
       `${preset}${Object.keys(overrides).length ? ` + ${canonical(overrides)}` : ''}`;
     problems.push(`rules ${describe(rules)} (trained on ${describe(card.rules)})`);
   }
-  if (!card.players.includes(players)) problems.push(`${players} players (trained on ${card.players.join(', ')})`);
+  if (!card.players.includes(players)) {
+    const lead =
+      card.adviser && players > ownSeats(card)
+        ? `; its adviser ${card.adviser} leads while more than ${ownSeats(card)} seats are in play`
+        : '';
+    problems.push(`${players} players (trained on ${card.players.join(', ')}${lead})`);
+  }
   return problems.length ? `plays ${problems.join(' and ')}: expect it below its measured strength` : null;
 }

@@ -49,6 +49,13 @@ export interface NeuralOptions {
   name?: string;
   /** The adviser of a network trained with one (its choice is an action feature): the agent the model's metadata names. */
   adviser?: Agent;
+  /**
+   * With an adviser: the most seats in play (not yet eliminated) at which the network's own pick
+   * plays. With more, the adviser's choice leads: its probability is raised just above the top one,
+   * the others kept as the network gave them (so levels and advice still see the network's
+   * alternatives). The registry sets it to the largest table size the model trained at.
+   */
+  ownUpTo?: number;
 }
 
 /** Wraps a loaded policy-value network as an Agent. */
@@ -70,15 +77,21 @@ export function neuralAgent(net: Network<PolicyValueConfig>, options: NeuralOpti
   /** The one position's features, reused (entries of illegal actions are never read). */
   let singleFeatures: Float32Array | undefined;
 
-  const decide = (probabilities: Float32Array, offset: number, { mask, view }: DecisionInput, value: number): Decision => {
+  const ownUpTo = options.ownUpTo ?? Infinity;
+  const leads = (view: PlayerView) => adviser !== undefined && view.active.filter(Boolean).length > ownUpTo;
+
+  const decide = (
+    probabilities: Float32Array,
+    offset: number,
+    { mask, view }: DecisionInput,
+    value: number,
+    advised?: number,
+  ): Decision => {
     const legal: number[] = [];
     for (let a = 0; a < ACTION_COUNT; a++) if (mask[a]) legal.push(a);
     if (legal.length === 0) throw new Error('no legal action to choose from');
-    const weights = progressGuard(
-      legal,
-      legal.map((a) => probabilities[offset + a]),
-      view,
-    );
+    const network = legal.map((a) => probabilities[offset + a]);
+    const weights = progressGuard(legal, advised !== undefined && leads(view) ? adviserLeads(legal, network, advised) : network, view);
     // Best first; equal probabilities keep the lower id first (the sort is stable).
     const order = legal.map((_, i) => i).sort((i, j) => weights[j] - weights[i]);
     const actions = order.map((i) => legal[i]);
@@ -104,12 +117,12 @@ export function neuralAgent(net: Network<PolicyValueConfig>, options: NeuralOpti
       adviser?.reset(seed);
     },
     act(input: DecisionInput): Decision {
-      const features =
+      const { features, advised } =
         scoring > 0
           ? actionFeaturesOf([input], input.mask, (singleFeatures ??= new Float32Array(ACTION_COUNT * scoring)), adviser)
-          : undefined;
+          : { features: undefined, advised: undefined };
       const out = single.evaluate(input.observation, input.mask, features);
-      return decide(out.probabilities, 0, input, out.value);
+      return decide(out.probabilities, 0, input, out.value, advised?.[0]);
     },
     actBatch(inputs: readonly DecisionInput[]): Decision[] {
       if (inputs.length === 0) return [];
@@ -119,10 +132,12 @@ export function neuralAgent(net: Network<PolicyValueConfig>, options: NeuralOpti
         observations.set(input.observation, i * OBSERVATION_SIZE);
         masks.set(input.mask, i * ACTION_COUNT);
       });
-      const features =
-        scoring > 0 ? actionFeaturesOf(inputs, masks, new Float32Array(inputs.length * ACTION_COUNT * scoring), adviser) : undefined;
+      const { features, advised } =
+        scoring > 0
+          ? actionFeaturesOf(inputs, masks, new Float32Array(inputs.length * ACTION_COUNT * scoring), adviser)
+          : { features: undefined, advised: undefined };
       const out = evaluatePolicyValue(net, observations, masks, features);
-      return inputs.map((input, i) => decide(out.probabilities, i * ACTION_COUNT, input, out.values[i]));
+      return inputs.map((input, i) => decide(out.probabilities, i * ACTION_COUNT, input, out.values[i], advised?.[i]));
     },
   };
 }
@@ -131,12 +146,31 @@ export function neuralAgent(net: Network<PolicyValueConfig>, options: NeuralOpti
  * The legal actions' features of each input (masks: theirs, row after row), from its seat's view
  * (env/gym/actionFeatures.ts), in the network's dense layout; with an adviser, its choice too.
  */
-function actionFeaturesOf(inputs: readonly DecisionInput[], masks: ArrayLike<number>, out: Float32Array, adviser?: Agent): Float32Array {
+function actionFeaturesOf(
+  inputs: readonly DecisionInput[],
+  masks: ArrayLike<number>,
+  out: Float32Array,
+  adviser?: Agent,
+): { features: Float32Array; advised: number[] | undefined } {
   const contexts = new Int16Array(inputs.length * ACTION_CONTEXT_SIZE);
   inputs.forEach((input, i) => actionContextOfView(input.view, contexts, i * ACTION_CONTEXT_SIZE));
   const advised = adviser ? inputs.map(({ observation, mask, view }) => adviser.act({ observation, mask, view }).action) : undefined;
   writeLegalActionFeatures(contexts, inputs.length, masks, out, advised);
-  return out;
+  return { features: out, advised };
+}
+
+/**
+ * The network's probabilities over `legal` with the adviser's choice raised just above the top
+ * other one (renormalised; unchanged when it is already the top): it is played greedily, and the rest keep the network's order and ratios.
+ */
+export function adviserLeads(legal: readonly number[], probabilities: readonly number[], advised: number): number[] {
+  const at = legal.indexOf(advised);
+  if (at < 0) return [...probabilities];
+  const top = Math.max(...probabilities.filter((_, i) => i !== at));
+  if (probabilities[at] > top) return [...probabilities];
+  const raised = probabilities.map((p, i) => (i === at ? top * (1 + 1e-6) + 1e-12 : p));
+  const total = raised.reduce((sum, p) => sum + p, 0);
+  return raised.map((p) => p / total);
 }
 
 /**

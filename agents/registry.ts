@@ -6,8 +6,9 @@
  */
 import { z } from 'zod';
 import type { Agent } from '../env/gym/agent.js';
-import { type ModelCard, readModelCard } from './modelCard.js';
+import { type ModelCard, ownSeats, readModelCard } from './modelCard.js';
 import { resolveModelDir } from './modelFolder.js';
+import type { StrongConfig } from './strong.js';
 
 export interface AgentSpec {
   readonly name: string;
@@ -49,6 +50,23 @@ function numberParam(spec: AgentSpec, key: string): number | undefined {
   if (raw.trim() === '' || !Number.isFinite(value) || value <= 0)
     throw new AgentSpecError(`agent "${spec.name}": parameter ${key} must be a positive number (got ${JSON.stringify(raw)})`);
   return value;
+}
+
+/** `strong`'s own knobs: call=RISK (the highest Assaf risk it calls at), look=SHARE (next turn's group counted as gone). */
+function strongTuning(spec: AgentSpec): Partial<StrongConfig> {
+  const callRisk = numberParam(spec, 'call');
+  const lookahead = numberParam(spec, 'look');
+  if (callRisk !== undefined && callRisk > 1)
+    throw new AgentSpecError(`agent "strong": parameter call must be a risk from 0 to 1 (got ${callRisk})`);
+  return { ...(callRisk !== undefined ? { callRisk } : {}), ...(lookahead !== undefined ? { lookahead } : {}) };
+}
+
+function strongName(tuning: Partial<StrongConfig>): string {
+  const parts = [
+    ...(tuning.callRisk !== undefined ? [`call=${tuning.callRisk}`] : []),
+    ...(tuning.lookahead !== undefined ? [`look=${tuning.lookahead}`] : []),
+  ];
+  return parts.length === 0 ? 'strong' : `strong?${parts.join('&')}`;
 }
 
 /** A yes/no parameter (1/0/true/false), or the error naming it. */
@@ -96,12 +114,13 @@ const FACTORIES = {
     scores: 'score',
     cheap: true,
     description:
-      "card tracking, the exact Assaf risk before calling, one-turn-ahead discard planning (equity=PRESET: milestone play valued by that preset's shipped game equity, at the table sizes it ships for)",
-    params: ['equity', 'term'],
+      "card tracking, the exact Assaf risk before calling, one-turn-ahead discard planning (call=RISK: the highest Assaf risk it calls at, default 0.1; look=SHARE: the share of next turn's best group counted as gone, default 0.8; equity=PRESET: milestone play valued by that preset's shipped game equity, at the table sizes it ships for)",
+    params: ['equity', 'term', 'call', 'look'],
     create: async (spec) => {
       const [{ ruleAgent }, { explainStrong, strongBot }] = await Promise.all([import('./ruleAgent.js'), import('./strong.js')]);
+      const tuning = strongTuning(spec);
       const preset = spec.params.equity;
-      if (preset === undefined) return ruleAgent('strong', strongBot(), explainStrong());
+      if (preset === undefined) return ruleAgent(strongName(tuning), strongBot(tuning), explainStrong(tuning));
       const { shippedEquity, shippedEquitySizes } = await import('./equity.js');
       const sizes = shippedEquitySizes(preset);
       if (sizes.length === 0) shippedEquity(preset); // the error naming the file expected
@@ -109,7 +128,7 @@ const FACTORIES = {
       const term = spec.params.term ?? 'milestone';
       if (term !== 'milestone' && term !== 'hand')
         throw new AgentSpecError(`agent "strong": parameter term must be milestone or hand (got ${JSON.stringify(term)})`);
-      const config = { equity, equityTerm: term } as const;
+      const config = { ...tuning, equity, equityTerm: term } as const;
       return ruleAgent(`strong?equity=${preset}&term=${term}`, strongBot(config), explainStrong(config));
     },
   },
@@ -134,17 +153,19 @@ const FACTORIES = {
     scores: 'probability',
     cheap: false,
     description:
-      'a trained policy-value network (neural:PATH for a model folder or training run; the shipped model without; greedy=0 samples)',
-    params: ['greedy'],
+      "a trained policy-value network (neural:PATH for a model folder or training run; the shipped model without; greedy=0 samples; own=N: the most seats in play at which the network's own pick plays, above which its adviser's choice leads — default the largest size it trained at)",
+    params: ['greedy', 'own'],
     takesArg: true,
     card: (spec) => readModelCard(resolveModelDir(spec.arg)),
     create: async (spec) => {
       const { loadNeuralAgent } = await import('./neural.js');
       const greedy = booleanParam(spec, 'greedy');
       // The adviser its card names (yaniv train --adviser) is built here, so the network module needs no registry.
-      const adviserSpec = readModelCard(resolveModelDir(spec.arg)).adviser;
-      const adviser = adviserSpec === null ? undefined : await createAgent(adviserSpec);
-      return (await loadNeuralAgent(spec.arg, { ...(greedy !== undefined ? { greedy } : {}), ...(adviser ? { adviser } : {}) })).agent;
+      const card = readModelCard(resolveModelDir(spec.arg));
+      const adviser = card.adviser === null ? undefined : await createAgent(card.adviser);
+      const ownUpTo = numberParam(spec, 'own') ?? ownSeats(card);
+      return (await loadNeuralAgent(spec.arg, { ...(greedy !== undefined ? { greedy } : {}), ...(adviser ? { adviser, ownUpTo } : {}) }))
+        .agent;
     },
   },
   level: {

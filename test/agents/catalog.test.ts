@@ -42,7 +42,7 @@ describe('the model catalog', () => {
   it('beyond its trained sizes a preset plays its nearest trained size, and says so', () => {
     const five = modelFor(plain, 5, catalog);
     expect(five).toMatchObject({ folder: 'models/standard-34', fit: 'nearest-size' });
-    expect(five.mismatch).toMatch(/5 players \(trained on 3, 4\)/);
+    expect(five.mismatch).toMatch(/5 players \(trained on 3, 4; its adviser strong leads while more than 4 seats are in play\)/);
     expect(modelFor({ preset: 'dutch', rules: {} }, 4, catalog)).toMatchObject({ folder: 'models/dutch', fit: 'nearest-size' });
   });
 

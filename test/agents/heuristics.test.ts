@@ -116,4 +116,18 @@ describe('strong', () => {
     const risky = strong({ view: lower, legal: legalActions(s), rng: seededRng(1) });
     expect(risky.type).toBe('discard');
   });
+
+  it('calls only up to the Assaf risk it is set to (callRisk)', () => {
+    // 7 points against an opponent holding two unknown cards.
+    const s = position('3S 4H', '9H');
+    const view = { ...playerView(s, 0), handSizes: [2, 2] };
+    const { risk } = assafRisk(view);
+    expect(risk).toBeGreaterThan(0.1);
+    expect(risk).toBeLessThan(1);
+    const decideAt = (callRisk?: number) =>
+      strongBot(callRisk === undefined ? {} : { callRisk })({ view, legal: legalActions(s), rng: seededRng(1) }).type;
+    expect(decideAt()).toBe('discard');
+    expect(decideAt(risk)).toBe('yaniv');
+    expect(decideAt(risk - 0.01)).toBe('discard');
+  });
 });

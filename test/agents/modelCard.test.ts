@@ -62,6 +62,15 @@ describe('trainingMismatch', () => {
     expect(trainingMismatch({ ...card, players: [2, 4] }, { preset: 'standard', rules: {} }, 3)).toMatch(/3 players \(trained on 2, 4\)/);
   });
 
+  it("says where a model's adviser leads: with more seats in play than the largest size it trained at", () => {
+    const advised = { ...card, adviser: 'strong' };
+    expect(trainingMismatch(advised, { preset: 'standard', rules: {} }, 4)).toMatch(
+      /plays 4 players \(trained on 2; its adviser strong leads while more than 2 seats are in play\)/,
+    );
+    expect(trainingMismatch({ ...advised, players: [2, 4] }, { preset: 'standard', rules: {} }, 3)).not.toMatch(/leads/);
+    expect(trainingMismatch({ ...advised, players: [2, 4] }, { preset: 'standard', rules: {} }, 6)).toMatch(/more than 4 seats/);
+  });
+
   it('a model trained with overrides fits its own rules and not the plain preset', () => {
     expect(trainingMismatch(slapdown, { preset: 'standard', rules: { slapdown: true } }, 2)).toBeNull();
     expect(trainingMismatch(slapdown, { preset: 'standard', rules: {} }, 2)).toMatch(

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadNeuralAgent, neuralAgent, resolveModelDir } from '../../agents/neural.js';
+import { adviserLeads, loadNeuralAgent, neuralAgent, resolveModelDir } from '../../agents/neural.js';
 import { packageRoot } from '../../agents/modelFolder.js';
 import { createAgent, parseAgentSpec } from '../../agents/registry.js';
 import { playMatch } from '../../agents/tournament/match.js';
@@ -187,5 +187,53 @@ describe('neural agent', () => {
     await saveNetwork(net, path.join(folder, 'unadvised'), versions);
     await expect(loadNeuralAgent(path.join(folder, 'unadvised'))).rejects.toThrow(/reads an adviser's choice \(10 action features/);
     net.model.dispose();
+  });
+  it("lets its adviser's choice lead while more seats are in play than it trained at, and plays its own pick below (own=N moves the line)", async () => {
+    const net = tiny(12, actionFeatureWidth(true));
+    const versions = {
+      observationVersion: OBSERVATION_VERSION,
+      actionSpaceVersion: ACTION_SPACE_VERSION,
+      actionFeaturesVersion: ACTION_FEATURES_VERSION,
+    };
+    await saveNetwork(net, path.join(folder, 'headsUp'), {
+      ...versions,
+      training: trainingRecord({ players: [2], hyperParameters: { adviser: 'strong' } }),
+    });
+    const strong = await createAgent('strong');
+    /** Over a 4-seat game's first decisions: how often the agent's pick differs from strong's, and checks on each policy. */
+    const differences = async (spec: string): Promise<number> => {
+      const agent = await createAgent(spec);
+      const env = new YanivEnv({ players: 4 });
+      let step: { observation: Float32Array; info: { actionMask: Uint8Array; currentPlayer: number } } = env.reset({ seed: 6 });
+      let differ = 0;
+      for (let decisions = 0; decisions < 200 && step.info.currentPlayer >= 0; decisions++) {
+        const input: DecisionInput = {
+          observation: step.observation,
+          mask: step.info.actionMask,
+          view: playerView(env.state, step.info.currentPlayer),
+        };
+        const { action, policy } = agent.act(input);
+        expect(policy?.actions[0]).toBe(action);
+        expect(policy?.scores.reduce((sum, p) => sum + p, 0)).toBeCloseTo(1, 5);
+        expect(agent.actBatch?.([input]).map((d) => d.action)).toEqual([action]);
+        if (action !== strong.act(input).action) differ++;
+        step = env.step(action);
+      }
+      return differ;
+    };
+    // Four seats in play, trained at two: strong leads every decision.
+    expect(await differences(`neural:${path.join(folder, 'headsUp')}`)).toBe(0);
+    // The same network's own picks (own=4): a random network differs from strong.
+    expect(await differences(`neural:${path.join(folder, 'headsUp')}?own=4`)).toBeGreaterThan(10);
+    net.model.dispose();
+  });
+  it("raises the adviser's choice just above the network's top probability, keeping the others' ratios", () => {
+    const led = adviserLeads([3, 5, 9], [0.6, 0.3, 0.1], 9);
+    expect(led.reduce((sum, p) => sum + p, 0)).toBeCloseTo(1, 12);
+    expect(led[2]).toBeGreaterThan(led[0]);
+    expect(led[0] / led[1]).toBeCloseTo(2, 12);
+    // Already the top, or not legal: unchanged.
+    expect(adviserLeads([3, 5], [0.7, 0.3], 3)).toEqual([0.7, 0.3]);
+    expect(adviserLeads([3, 5], [0.7, 0.3], 4)).toEqual([0.7, 0.3]);
   });
 });

@@ -126,6 +126,11 @@ describe('statistics', () => {
       microsPerDecision: 1,
     });
     expect(a.winRate).toBeCloseTo(2 / 3);
+    // Places 1, 1, 2: mean 4/3, sample variance 1/3, half-width 1.96·√(1/9).
+    expect(a.meanPlace).toBeCloseTo(4 / 3);
+    expect(b.meanPlace).toBeCloseTo(5 / 3);
+    expect(a.meanPlace95.low).toBeCloseTo(4 / 3 - 1.959964 / 3, 5);
+    expect(a.meanPlace95.high).toBeCloseTo(4 / 3 + 1.959964 / 3, 5);
     expect(a.meanRoundPenalty).toBeCloseTo(36 / 6);
     expect(b.meanRoundPenalty).toBeCloseTo(74 / 6);
     expect(b.assafCausedPerGame).toBeCloseTo(1 / 3);
@@ -369,8 +374,17 @@ describe('agent registry', () => {
     expect(() => parseAgentSpec('strongest')).toThrow(
       /unknown agent "strongest"; the agents are random, novice, intermediate, strong, rollout/,
     );
-    expect(() => parseAgentSpec('strong?depth=2')).toThrow(/agent "strong" has no parameter "depth"; its parameters are equity, term/);
+    expect(() => parseAgentSpec('strong?depth=2')).toThrow(
+      /agent "strong" has no parameter "depth"; its parameters are equity, term, call, look/,
+    );
     expect(() => parseAgentSpec('strong:path')).toThrow(/takes no ":" argument/);
     await expect(createAgent('rollout?samples=-1')).rejects.toThrow(/samples must be a positive number/);
+  });
+
+  it("tunes strong's call risk and lookahead by parameters, named in the agent", async () => {
+    expect((await createAgent('strong?call=0.2&look=0.6')).name).toBe('strong?call=0.2&look=0.6');
+    expect((await createAgent('strong')).name).toBe('strong');
+    await expect(createAgent('strong?call=2')).rejects.toThrow(/call must be a risk from 0 to 1 \(got 2\)/);
+    await expect(createAgent('strong?look=x')).rejects.toThrow(/look must be a positive number \(got "x"\)/);
   });
 });
