@@ -164,8 +164,8 @@ function pushRuns(rules: PickRules, out: DiscardList): void {
     for (let chosen = ranks; chosen !== 0; chosen = (chosen - 1) & ranks) {
       const naturals = popcount(chosen);
       if (naturals < 2) continue;
-      const lo = 32 - Math.clz32(chosen & -chosen);
-      const hi = 32 - Math.clz32(chosen);
+      const lo = lowestRank(chosen);
+      const hi = highestRank(chosen);
       const span = hi - lo + 1;
       const gaps = span - naturals;
       for (let extra = Math.max(0, MIN_RUN - span); gaps + extra <= jokers; extra++) {
@@ -183,6 +183,16 @@ function pushRuns(rules: PickRules, out: DiscardList): void {
       }
     }
   }
+}
+
+/** The lowest rank in a mask of ranks (bit r − 1 for rank r). */
+function lowestRank(ranks: number): number {
+  return 32 - Math.clz32(ranks & -ranks);
+}
+
+/** The highest rank in a mask of ranks. */
+function highestRank(ranks: number): number {
+  return 32 - Math.clz32(ranks);
 }
 
 function popcount(x: number): number {
@@ -277,13 +287,11 @@ function bestRunPoints(suit: number, jokers: number, jokerValue: number, values:
   for (let chosen = ranks; chosen !== 0; chosen = (chosen - 1) & ranks) {
     const naturals = popcount(chosen);
     if (naturals < 2) continue;
-    const lo = 32 - Math.clz32(chosen & -chosen);
-    const hi = 32 - Math.clz32(chosen);
-    const span = hi - lo + 1;
-    const longest = Math.min(span + jokers - (span - naturals), RANK_COUNT, GROUP_CAP - 1);
+    const span = highestRank(chosen) - lowestRank(chosen) + 1;
+    const longest = Math.min(naturals + jokers, RANK_COUNT, GROUP_CAP - 1);
     if (longest < Math.max(span, MIN_RUN)) continue;
     let points = (longest - naturals) * jokerValue;
-    for (let rest = chosen; rest !== 0; rest &= rest - 1) points += values[cardOf(suit, 32 - Math.clz32(rest & -rest))];
+    for (let rest = chosen; rest !== 0; rest &= rest - 1) points += values[cardOf(suit, lowestRank(rest))];
     best = Math.max(best, points);
   }
   return best;
