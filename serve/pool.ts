@@ -50,9 +50,11 @@ const IN_FLIGHT_PER_WORKER = 2;
  * Agents the registry declares cheap (well under a millisecond a decision, no inference) decide
  * on the main thread: for them the worker round trip (two structured clones and a thread hop)
  * cost more than the decision. Trained models and the searching `rollout` go to the workers, and
- * so does every advice request (`explain`): its explanation plays each move worth weighing out
+ * so does every advice request with its explanation: it plays each move worth weighing out
  * (agents/moveOutlook.ts), milliseconds a request, which on the main thread held every
- * connection's messages and left the workers idle (the profile in docs/design.md).
+ * connection's messages and left the workers idle (the profile in docs/design.md). Advice
+ * without it (`outlook: false`) is a cheap agent's decision again, and decides inline too
+ * (measured: half the latency at one client, the same requests/s at 64).
  */
 function runsInline(spec: string): boolean {
   let inline = inlineBySpec.get(spec);
@@ -167,7 +169,8 @@ export class InferencePool {
   decide(request: DecideRequest): Promise<DecideResult> {
     if (this.closed) return Promise.resolve({ ok: false, code: 'internal', message: 'the server is shutting down' });
     this.stats.requests++;
-    if (!request.explain && runsInline(request.agent)) return decideBatch([request]).then(([result]) => result);
+    if ((!request.explain || request.outlook === false) && runsInline(request.agent))
+      return decideBatch([request]).then(([result]) => result);
     return new Promise((resolve) => {
       this.queue.push({ request, resolve });
       if (this.queue.length >= this.options.batchMax) this.flush();
