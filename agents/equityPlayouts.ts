@@ -83,16 +83,20 @@ export function equityUnavailable(rules: Rules): string | null {
 
 const computed = new Map<string, TableEquity>();
 
-/** The equity a table's advice reads (shipped, else computed once per rules and size and kept), or the reason there is none. */
+/**
+ * The equity a table's advice reads (shipped, else computed once per rules and size), or the
+ * reason there is none; kept per rules and size, so that advice (every request asks) never looks
+ * for shipped files again.
+ */
 export function equityForTable(rules: Rules, players: number): TableEquity {
-  const shipped = shippedEquityFor(rules, players);
-  if (shipped) return { equity: shipped, source: 'shipped', calibration: shippedCalibrationFor(rules, players) };
   const key = `${players} ${JSON.stringify(rules)}`;
   let found = computed.get(key);
   if (!found) {
-    const reason = equityUnavailable(rules);
-    found =
-      reason === null
+    const shipped = shippedEquityFor(rules, players);
+    const reason = shipped ? null : equityUnavailable(rules);
+    found = shipped
+      ? { equity: shipped, source: 'shipped', calibration: shippedCalibrationFor(rules, players) }
+      : reason === null
         ? { equity: playoutEquity(rules, players), source: 'playouts', calibration: null }
         : { equity: null, calibration: null, reason };
     computed.set(key, found);

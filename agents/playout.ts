@@ -191,20 +191,16 @@ function bestGroup(s: GameState, length: number): number {
   return bestGroupPoints(scratch, 0, length, s.rules, s.values);
 }
 
-/** The best draw for a hand and its planning score (lower is better). */
-interface DrawChoice {
-  /** The card to take from the previous group, or -1 for the deck. */
-  card: number;
-  score: number;
-}
+/** The card `bestDrawAfter` chose: one of the previous group, or -1 for the deck (a variable, not an object a call: playouts make millions). */
+let bestDrawCard = -1;
 
 /**
- * Strong's planning score of the hand `scratch[0 .. length)` after its best draw: the deck as
- * points + mean card − lookahead × E[max(best group, card)], a pickable card c of the previous
- * group as the hand with c, less lookahead × its best group, plus
- * strong's progress term in a stalled round (stallPenalty).
+ * Strong's planning score of the hand `scratch[0 .. length)` after its best draw (lower is
+ * better; the draw is left in `bestDrawCard`): the deck as points + mean card − lookahead ×
+ * E[max(best group, card)], a pickable card c of the previous group as the hand with c, less
+ * lookahead × its best group, plus strong's progress term in a stalled round (stallPenalty).
  */
-function bestDrawAfter(s: GameState, length: number, points: number, tables: PlayoutTables, policy: PlayoutPolicy): DrawChoice {
+function bestDrawAfter(s: GameState, length: number, points: number, tables: PlayoutTables, policy: PlayoutPolicy): number {
   let card = -1;
   let score = Infinity;
   let seats = 0;
@@ -223,23 +219,32 @@ function bestDrawAfter(s: GameState, length: number, points: number, tables: Pla
       card = taken;
     }
   }
-  return { card, score };
+  bestDrawCard = card;
+  return score;
 }
 
 const turnList = new DiscardList();
+/**
+ * The sets of hand positions already scored this turn (marked with the turn's stamp): the same
+ * cards laid in another order leave the same hand, so each is scored once.
+ */
+const scoredTurn = new Uint32Array(1 << HAND_CAP);
+let turnStamp = 0;
 
-/** The strong-like discard: the group leaving the best hand after the best draw. */
+/** The strong-like discard: the group leaving the best hand after the best draw (the first such group listed). */
 function layStrong(s: GameState, tables: PlayoutTables, policy: PlayoutPolicy): void {
   legalDiscards(s, turnList);
   const base = s.current * HAND_CAP;
   const length = s.handLength[s.current];
+  turnStamp = (turnStamp + 1) >>> 0 || 1;
   let best = 0;
   let bestScore = Infinity;
   for (let i = 0; i < turnList.count; i++) {
-    // The hand less group i, in scratch.
+    // The hand less group i, in scratch; `laidAt`: the hand positions it takes.
     let rest = 0;
     let points = 0;
     let removed = 0;
+    let laidAt = 0;
     const g = i * GROUP_CAP;
     const glen = turnList.length[i];
     for (let h = 0; h < length; h++) {
@@ -251,12 +256,16 @@ function layStrong(s: GameState, tables: PlayoutTables, policy: PlayoutPolicy): 
           inGroup = true;
           break;
         }
-      if (!inGroup) {
+      if (inGroup) laidAt |= 1 << h;
+      else {
         scratch[rest++] = card;
         points += s.values[card];
       }
     }
-    const { score } = bestDrawAfter(s, rest, points, tables, policy);
+    // An order of a group already scored leaves the same hand: it cannot score lower.
+    if (scoredTurn[laidAt] === turnStamp) continue;
+    scoredTurn[laidAt] = turnStamp;
+    const score = bestDrawAfter(s, rest, points, tables, policy);
     if (score < bestScore) {
       bestScore = score;
       best = i;
@@ -274,8 +283,8 @@ function drawStrong(s: GameState, tables: PlayoutTables, policy: PlayoutPolicy):
     scratch[h] = s.hands[base + h];
     points += s.values[scratch[h]];
   }
-  const { card } = bestDrawAfter(s, length, points, tables, policy);
-  if (card >= 0) drawFromPrevious(s, card);
+  bestDrawAfter(s, length, points, tables, policy);
+  if (bestDrawCard >= 0) drawFromPrevious(s, bestDrawCard);
   else drawFromDeck(s);
 }
 

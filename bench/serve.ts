@@ -12,7 +12,9 @@
 // the bytes Redis receives per move. Then the same advice straight and through nginx (deploy/) to
 // one and to two processes, as ratios; last, the memory of a process holding BENCH_SERVE_TABLES
 // open tables. BENCH_SERVE_ONLY=advice, store, nginx, memory or opponent runs only that part;
-// BENCH_SERVE_CLIENTS=64 and BENCH_SERVE_AGENTS=strong (lists) the advisor rows' client counts and agents.
+// BENCH_SERVE_CLIENTS=64, BENCH_SERVE_AGENTS=strong, BENCH_SERVE_POSITIONS=mixed and BENCH_SERVE_MODES=advice,policy
+// (lists) the advisor rows' client counts, agents, positions and kinds of advice (policy: `outlook: false`);
+// BENCH_SERVE_FLAGS='--advice-min-worlds 12' flags for this build's server.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -101,35 +103,52 @@ interface Load {
   p50: number;
   p99: number;
   errors: number;
+  /** The mean worlds the advice was played out in (NaN: none said). */
+  worlds: number;
 }
 
 type Connection = Awaited<ReturnType<typeof connect>>;
 
-/** What a closed loop of advice requests measured: the sorted latencies (ms), the seconds measured, the replies that were no advice. */
+/** What a closed loop of advice requests measured: the sorted latencies (ms), the seconds measured, the replies that were no advice, the mean `worlds` of the advice that says it (NaN: none did). */
 export interface AdviceLatencies {
   latencies: number[];
   seconds: number;
   errors: number;
+  worlds: number;
 }
 
 /**
  * Every connection asks for advice one request at a time (view k of `views`, the connections taking
  * turns), `warmupMs` unmeasured, then `seconds` measured; the connections are closed at the end.
- * `seeded`: each request carries `seed: k` (the same answers in every run).
+ * `seeded`: each request carries `seed: k` (the same answers in every run); `extra`: fields every request carries (`outlook`).
  */
 export async function adviceClosedLoop(
   connections: Connection[],
-  options: { agent: string; views: readonly ViewJson[]; warmupMs: number; seconds: number; seeded?: boolean },
+  options: {
+    agent: string;
+    views: readonly ViewJson[];
+    warmupMs: number;
+    seconds: number;
+    seeded?: boolean;
+    extra?: Record<string, unknown>;
+  },
 ): Promise<AdviceLatencies> {
   const { agent, views } = options;
   const latencies: number[] = [];
   let errors = 0;
+  let worlds = 0;
+  let worldsCounted = 0;
   const run = async (c: Connection, i: number, until: number, record: boolean) => {
     for (let k = i; performance.now() < until; k += connections.length) {
       const started = performance.now();
-      const reply = await c.request({ type: 'advise', agent, view: views[k % views.length], ...(options.seeded ? { seed: k } : {}) });
+      const view = views[k % views.length];
+      const reply = await c.request({ type: 'advise', agent, view, ...(options.seeded ? { seed: k } : {}), ...options.extra });
       if (!record) continue;
       if (reply.type !== 'advice') errors++;
+      if (typeof reply.worlds === 'number') {
+        worlds += reply.worlds;
+        worldsCounted++;
+      }
       latencies.push(performance.now() - started);
     }
   };
@@ -139,14 +158,49 @@ export async function adviceClosedLoop(
   const seconds = (performance.now() - started) / 1000;
   for (const c of connections) c.ws.close();
   latencies.sort((a, b) => a - b);
-  return { latencies, seconds, errors };
+  return { latencies, seconds, errors, worlds: worldsCounted > 0 ? worlds / worldsCounted : NaN };
 }
 
-async function advisorLoad(url: string, agent: string, clients: number, views: ViewJson[], encoding: Encoding): Promise<Load> {
+async function advisorLoad(
+  url: string,
+  agent: string,
+  clients: number,
+  views: ViewJson[],
+  encoding: Encoding,
+  extra: Record<string, unknown> = {},
+): Promise<Load> {
   const connections = await Promise.all(Array.from({ length: clients }, () => connect(url, undefined, encoding)));
-  const { latencies, seconds, errors } = await adviceClosedLoop(connections, { agent, views, warmupMs: 500, seconds: SECONDS });
-  return { rate: latencies.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), errors };
+  const { latencies, seconds, errors, worlds } = await adviceClosedLoop(connections, {
+    agent,
+    views,
+    warmupMs: 500,
+    seconds: SECONDS,
+    extra,
+  });
+  return { rate: latencies.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), errors, worlds };
 }
+
+/**
+ * What a server is asked for in each kind of advice row: "advice" the default request (with its
+ * explanation where the build gives one), "policy" the pick and ranking alone — `outlook: false`,
+ * or a build's default request where that build knows no `outlook` and explains nothing anyway
+ * (the build before the explanation); null where a build cannot give the policy alone.
+ */
+async function requestFor(url: string, mode: AdviceMode, agent: string, view: ViewJson): Promise<Record<string, unknown> | null> {
+  if (mode === 'advice') return {};
+  const c = await connect(url);
+  try {
+    const asked = await c.request({ type: 'advise', agent, view, outlook: false });
+    if (asked.type === 'advice') return { outlook: false };
+    const plain = await c.request({ type: 'advise', agent, view });
+    return plain.type === 'advice' && plain.moves === undefined ? {} : null;
+  } finally {
+    c.ws.close();
+  }
+}
+
+const ADVICE_MODES = ['advice', 'policy'] as const;
+type AdviceMode = (typeof ADVICE_MODES)[number];
 
 function loadCells(load: Load): string {
   const rate = Math.round(load.rate).toLocaleString('en');
@@ -366,54 +420,78 @@ async function tableStoreLoad(): Promise<void> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
- * Advisor mode, a row per agent, positions, encoding and clients (BENCH_SERVE_CLIENTS, default
- * 1,16,64,256). With a second build (BENCH_SERVE_COMPARE) each row is measured ROUNDS times on
- * both, the order alternating, and shows medians and this build's ratios to the other (requests/s
- * and p99; their range over the rounds).
+ * Advisor mode, a row per agent, positions, kind of advice (BENCH_SERVE_MODES: advice, policy),
+ * encoding and clients (BENCH_SERVE_CLIENTS, default 1,16,64,256). With a second build
+ * (BENCH_SERVE_COMPARE) each row is measured ROUNDS times on both, the order alternating, and
+ * shows medians and this build's ratios to the other (requests/s and p99; their range over the
+ * rounds); `worlds`: the mean worlds this build's advice was played out in.
  */
 async function advisorRows(servers: { name: string; url: string }[], agents: string[], sets: Record<string, ViewJson[]>): Promise<void> {
   const clientCounts = (process.env.BENCH_SERVE_CLIENTS ?? '1,16,64,256').split(',').map(Number);
+  const modes = (process.env.BENCH_SERVE_MODES?.split(',') ?? ADVICE_MODES).filter((m): m is AdviceMode =>
+    ADVICE_MODES.includes(m as AdviceMode),
+  );
   const rounds = servers.length > 1 ? ROUNDS : 1;
-  console.log(`advisor mode (${SECONDS} s per cell, positions of random 3-player games: every phase, or where Yaniv may be called)`);
+  console.log(
+    `advisor mode (${SECONDS} s per cell, positions of random 3-player games: every phase, or where Yaniv may be called; advice: the default request; policy: outlook: false, or an older build's default request where it explains nothing)`,
+  );
   if (servers.length > 1)
     console.log(`each row measured ${rounds} times on this build and on ${servers[1].name}, alternating which goes first; medians`);
   const head = servers.map((s) => `${s.name}: requests/s | p50 ms | p99 ms`).join(' | ');
   const ratioHead = servers.length > 1 ? ' rate ratio | p99 ratio |' : '';
-  const columns = 4 + 3 * servers.length + (servers.length > 1 ? 2 : 0);
-  console.log(`\n| agent | positions | encoding | clients | ${head} |${ratioHead}\n|${' --- |'.repeat(columns)}`);
+  const columns = 6 + 3 * servers.length + (servers.length > 1 ? 2 : 0);
+  console.log(`\n| agent | positions | advice | encoding | clients | worlds | ${head} |${ratioHead}\n|${' --- |'.repeat(columns)}`);
   for (const agent of agents)
     for (const [kind, views] of Object.entries(sets))
-      for (const encoding of ['json', 'msgpack'] as const)
-        for (const clients of clientCounts) {
-          const loads: Load[][] = servers.map(() => []);
-          for (let round = 0; round < rounds; round++)
-            for (let k = 0; k < servers.length; k++) {
-              const which = (k + round) % servers.length;
-              loads[which].push(await advisorLoad(servers[which].url, agent, clients, views, encoding));
-            }
-          const cells = loads.map((ls) =>
-            loadCells({
-              rate: median(ls.map((l) => l.rate)),
-              p50: median(ls.map((l) => l.p50)),
-              p99: median(ls.map((l) => l.p99)),
-              errors: ls.reduce((n, l) => n + l.errors, 0),
-            }),
-          );
-          const ratio = (pick: (l: Load) => number) => {
-            const each = loads[0].map((l, i) => pick(l) / pick(loads[1][i])).sort((a, b) => a - b);
-            return `${median(each).toFixed(2)} (${each[0].toFixed(2)}–${each[each.length - 1].toFixed(2)})`;
-          };
-          const ratios = servers.length > 1 ? ` ${ratio((l) => l.rate)} | ${ratio((l) => l.p99)} |` : '';
-          console.log(`| ${agent} | ${kind} | ${encoding} | ${clients} | ${cells.join(' | ')} |${ratios}`);
-        }
+      for (const mode of modes) {
+        const extras = await Promise.all(servers.map((s) => requestFor(s.url, mode, agent, views[0])));
+        if (extras[0] === null) continue;
+        for (const encoding of ['json', 'msgpack'] as const)
+          for (const clients of clientCounts) {
+            const loads: Load[][] = servers.map(() => []);
+            for (let round = 0; round < rounds; round++)
+              for (let k = 0; k < servers.length; k++) {
+                const which = (k + round) % servers.length;
+                const extra = extras[which];
+                if (extra) loads[which].push(await advisorLoad(servers[which].url, agent, clients, views, encoding, extra));
+              }
+            const cells = loads.map((ls) =>
+              ls.length === 0
+                ? 'n/a | n/a | n/a'
+                : loadCells({
+                    rate: median(ls.map((l) => l.rate)),
+                    p50: median(ls.map((l) => l.p50)),
+                    p99: median(ls.map((l) => l.p99)),
+                    errors: ls.reduce((n, l) => n + l.errors, 0),
+                    worlds: NaN,
+                  }),
+            );
+            const ratio = (pick: (l: Load) => number) => {
+              if (loads[1].length === 0) return 'n/a';
+              const each = loads[0].map((l, i) => pick(l) / pick(loads[1][i])).sort((a, b) => a - b);
+              return `${median(each).toFixed(2)} (${each[0].toFixed(2)}–${each[each.length - 1].toFixed(2)})`;
+            };
+            const ratios = servers.length > 1 ? ` ${ratio((l) => l.rate)} | ${ratio((l) => l.p99)} |` : '';
+            const worlds = median(loads[0].map((l) => l.worlds));
+            const worldsCell = Number.isNaN(worlds) ? '—' : worlds.toFixed(1);
+            console.log(`| ${agent} | ${kind} | ${mode} | ${encoding} | ${clients} | ${worldsCell} | ${cells.join(' | ')} |${ratios}`);
+          }
+      }
 }
 
 export async function run(): Promise<void> {
   if (process.env.BENCH_SERVE_ONLY === 'store') return tableStoreLoad();
   const agents = process.env.BENCH_SERVE_AGENTS?.split(',') ?? ['strong', ...(isAgentName('neural') ? ['neural'] : [])];
   const compare = process.env.BENCH_SERVE_COMPARE;
-  const sets = { mixed: positions(2000), callable: positions(2000, true) };
-  if (process.env.BENCH_SERVE_ONLY === 'nginx') return nginxRows(sets.mixed);
+  const kinds = process.env.BENCH_SERVE_POSITIONS?.split(',') ?? ['mixed', 'callable'];
+  const sets: Record<string, ViewJson[]> = {};
+  for (const kind of kinds) {
+    if (kind !== 'mixed' && kind !== 'callable')
+      throw new RangeError(`BENCH_SERVE_POSITIONS lists mixed and/or callable (got ${JSON.stringify(kind)})`);
+    sets[kind] = positions(2000, kind === 'callable');
+  }
+  const mixed = sets.mixed ?? positions(2000);
+  if (process.env.BENCH_SERVE_ONLY === 'nginx') return nginxRows(mixed);
   if (process.env.BENCH_SERVE_ONLY === 'memory') return tableMemory();
   if (process.env.BENCH_SERVE_ONLY === 'opponent') {
     const server = await startServer('strong');
@@ -421,8 +499,16 @@ export async function run(): Promise<void> {
     server.child.kill('SIGTERM');
     return;
   }
-  const servers = [{ name: 'this build', ...(await startServer(agents.join(','))) }];
-  if (compare) servers.push({ name: compare, ...(await startServer(agents.join(','), path.join(compare, 'dist/cli/main.js'))) });
+  const flags = process.env.BENCH_SERVE_FLAGS?.split(' ').filter(Boolean) ?? [];
+  // Capacity, not the per-connection limit (2,000 messages a second): one client of a fast build passes it.
+  const unlimited = ['--max-messages-per-second', '1000000'];
+  const servers = [
+    {
+      name: flags.length > 0 ? `this build (${flags.join(' ')})` : 'this build',
+      ...(await startServer(agents.join(','), MAIN, [...unlimited, ...flags])),
+    },
+  ];
+  if (compare) servers.push({ name: compare, ...(await startServer(agents.join(','), path.join(compare, 'dist/cli/main.js'), unlimited)) });
   try {
     await advisorRows(servers, agents, sets);
     if (process.env.BENCH_SERVE_ONLY === 'advice') return;
@@ -432,6 +518,6 @@ export async function run(): Promise<void> {
   } finally {
     for (const server of servers) server.child.kill('SIGTERM');
   }
-  await nginxRows(sets.mixed);
+  await nginxRows(mixed);
   await tableMemory();
 }

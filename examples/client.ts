@@ -54,8 +54,9 @@ export async function playOneGame(url = 'ws://127.0.0.1:8080/', log: (line: stri
       await nextMessage();
       continue;
     }
-    // Ask the advisor (the default agent) what to play here, and play its pick.
-    const advice = await request({ type: 'advise', table: state.table });
+    // Ask the advisor (the default agent) what to play here, and play its pick. This client reads
+    // only the pick: `outlook: false` spares the server the moves played out (several times the work).
+    const advice = await request({ type: 'advise', table: state.table, outlook: false });
     if (advice.type === 'error') throw new Error(String(advice.message));
     const pick = advice.pick as Legal;
     const risk = advice.assaf as { risk: number } | null;

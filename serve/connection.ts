@@ -273,7 +273,7 @@ export class Connection implements TableOwner {
       table = recordTable(message.position);
     }
     const played = this.ctx.models.current(agent, table);
-    const request: DecideRequest = { agent: played.spec, source, seed: message.seed ?? 0, explain: true };
+    const request: DecideRequest = { agent: played.spec, source, seed: message.seed ?? 0, explain: true, outlook: message.outlook ?? true };
     const started = performance.now();
     this.pending++;
     void this.ctx.pool.decide(request).then((result) => {
@@ -305,7 +305,8 @@ export class Connection implements TableOwner {
       scores: advice.scores,
       value: advice.value,
       assaf: advice.assaf,
-      moves: advice.moves,
+      // Absent, not null, when not asked for (MessagePack would write an undefined as nil).
+      ...(advice.moves ? { moves: advice.moves, worlds: advice.worlds } : {}),
       win: advice.win,
       winReason: advice.winReason,
     });

@@ -30,6 +30,7 @@ import {
 import type { Agent, DecisionInput } from '../env/gym/agent.js';
 import { type ScoreKind, agentAbilities, createAgent } from '../agents/registry.js';
 import { type WinChance, outlookOf } from './winChance.js';
+import { outlookBudget } from '../agents/moveOutlook.js';
 import { type ErrorCode, ProtocolError } from './errors.js';
 import { describeLegal } from './moves.js';
 import type { AdvisedMove, LegalAction, RankedAction } from './protocol.js';
@@ -47,6 +48,10 @@ export interface DecideRequest {
   readonly seed: number;
   /** Advisor: describe and rank the actions and give the Assaf risk. */
   readonly explain: boolean;
+  /** Advisor: play the moves worth weighing out (default true; the request's `outlook`). */
+  readonly outlook?: boolean;
+  /** Advisor: play them out in at most this many worlds (the pool's budget under load; default: the table size's). */
+  readonly worlds?: number;
 }
 
 export type { ScoreKind } from '../agents/registry.js';
@@ -57,7 +62,10 @@ export interface Advice {
   readonly pick: LegalAction;
   readonly actions: RankedAction[];
   readonly legal: LegalAction[];
-  readonly moves: AdvisedMove[];
+  /** Absent when the request asked for no outlook. */
+  readonly moves?: AdvisedMove[];
+  /** The worlds each move was played out in (absent with `moves`). */
+  readonly worlds?: number;
   readonly scores: ScoreKind;
   readonly value: number | null;
   readonly assaf: AssafRisk | null;
@@ -193,27 +201,29 @@ function finish(request: DecideRequest, spec: string, { view, input }: Prepared,
   const actions: RankedAction[] = policy
     ? policy.actions.map((id, i) => ({ ...(byId.get(id) as LegalAction), score: policy.scores[i] + 0 })) // + 0: no −0 (neither encoding keeps it)
     : [{ ...(byId.get(decision.action) as LegalAction), score: 0 }];
-  const outlook = outlookOf(view, ids, decision.action, policy?.actions ?? [], request.seed);
-  const moves = outlook.moves.map(({ action, ...played }) => ({ ...(byId.get(action) as LegalAction), ...played }));
   const value = policy?.value === undefined ? null : policy.value + 0;
-  return {
-    ok: true,
-    action: decision.action,
-    advice: {
-      seat: view.seat,
-      phase: view.phase as Advice['phase'],
-      pick: byId.get(decision.action) as LegalAction,
-      actions,
-      legal,
-      moves,
-      scores: policy ? agentAbilities(spec).scores : 'none',
-      value,
-      assaf: input.mask[YANIV_ACTION] ? assafRisk(view) : null,
-      win: outlook.win,
-      winReason: outlook.winReason,
-    },
+  const advice: Advice = {
+    seat: view.seat,
+    phase: view.phase as Advice['phase'],
+    pick: byId.get(decision.action) as LegalAction,
+    actions,
+    legal,
+    scores: policy ? agentAbilities(spec).scores : 'none',
+    value,
+    assaf: input.mask[YANIV_ACTION] ? assafRisk(view) : null,
+    win: null,
+    winReason: NO_OUTLOOK,
   };
+  if (request.outlook === false) return { ok: true, action: decision.action, advice };
+  const budget = outlookBudget(view.players);
+  const worlds = Math.min(budget.worlds, request.worlds ?? budget.worlds);
+  const outlook = outlookOf(view, ids, decision.action, policy?.actions ?? [], request.seed, { worlds });
+  const moves = outlook.moves.map(({ action, ...played }) => ({ ...(byId.get(action) as LegalAction), ...played }));
+  return { ok: true, action: decision.action, advice: { ...advice, moves, worlds, win: outlook.win, winReason: outlook.winReason } };
 }
+
+/** `winReason` when the request asked for no outlook. */
+export const NO_OUTLOOK = 'not played out: the request said outlook: false';
 
 function failure(error: unknown): DecideResult {
   if (error instanceof ProtocolError)

@@ -6,6 +6,8 @@ import { RULE_SELECTION_FLAGS, ruleSelectionSchema } from '../env/rules/rules.js
 import { formatOptionIssues, intFrom } from '../support/zod.js';
 import { DEFAULT_MAX_TURNS } from '../agents/tournament/match.js';
 import { agentSpecSchema } from '../agents/registry.js';
+import { OUTLOOK_DEFAULTS } from '../agents/moveOutlook.js';
+import { BACKLOG_AT_FULL_BUDGET } from './adviceBudget.js';
 import type { FlagSpecs } from '../support/schemaFlags.js';
 
 /**
@@ -71,6 +73,11 @@ export const serverOptionsSchema = z.strictObject({
   batchMax: intFrom(1, 4096).default(64).describe('Largest inference batch.'),
   batchWindowMs: intFrom(0, 1000).default(0).describe('How long a batch waits for company (0: the rest of the event-loop turn).'),
   slowMs: intFrom(1).default(100).describe('Requests slower than this are logged.'),
+  adviceMinWorlds: intFrom(1, OUTLOOK_DEFAULTS.worlds)
+    .default(6)
+    .describe(
+      `While advice requests queue (more than ${BACKLOG_AT_FULL_BUDGET} a worker), each is played out in fewer worlds, down to this many (the answer's worlds says how many; ${OUTLOOK_DEFAULTS.worlds}: always the whole budget).`,
+    ),
   shutdownMs: intFrom(0)
     .default(5000)
     .describe('On shutdown (SIGTERM), the bound on handing tables over and letting clients close before they are cut off.'),

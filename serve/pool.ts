@@ -10,6 +10,8 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { type DecideRequest, type DecideResult, agentFor, decideBatch } from './decide.js';
 import { decidesCheaply } from '../agents/registry.js';
+import { OUTLOOK_DEFAULTS } from '../agents/moveOutlook.js';
+import { worldsUnderLoad } from './adviceBudget.js';
 
 export interface PoolOptions {
   /** Worker threads; 0 runs inference on the main thread. */
@@ -18,6 +20,8 @@ export interface PoolOptions {
   readonly batchWindowMs: number;
   /** The compiled worker script; by default dist/serve/inferenceWorker.js. */
   readonly workerUrl?: URL;
+  /** The fewest worlds advice is played out in while requests queue (`worldsUnderLoad`); the default budget or more: never fewer. */
+  readonly adviceMinWorlds?: number;
 }
 
 export type WorkerRequest = { batch: number; requests: DecideRequest[] } | { load: number; spec: string };
@@ -46,9 +50,11 @@ const IN_FLIGHT_PER_WORKER = 2;
  * Agents the registry declares cheap (well under a millisecond a decision, no inference) decide
  * on the main thread: for them the worker round trip (two structured clones and a thread hop)
  * cost more than the decision. Trained models and the searching `rollout` go to the workers, and
- * so does every advice request (`explain`): its explanation plays each move worth weighing out
+ * so does every advice request with its explanation: it plays each move worth weighing out
  * (agents/moveOutlook.ts), milliseconds a request, which on the main thread held every
- * connection's messages and left the workers idle (the profile in docs/design.md).
+ * connection's messages and left the workers idle (the profile in docs/design.md). Advice
+ * without it (`outlook: false`) is a cheap agent's decision again, and decides inline too
+ * (measured: half the latency at one client, the same requests/s at 64).
  */
 function runsInline(spec: string): boolean {
   let inline = inlineBySpec.get(spec);
@@ -71,7 +77,8 @@ export class InferencePool {
   private flushTimer: NodeJS.Timeout | NodeJS.Immediate | null = null;
   private nextBatch = 1;
   private closed = false;
-  readonly stats = { requests: 0, batches: 0, largestBatch: 0 };
+  /** `reducedBudget`: advice requests played out in fewer worlds than the default (`adviceWorlds`). */
+  readonly stats = { requests: 0, batches: 0, largestBatch: 0, reducedBudget: 0 };
   /** The agents every worker loads when it starts (the served ones, then each `load`ed one). */
   private readonly preload: string[];
 
@@ -162,7 +169,8 @@ export class InferencePool {
   decide(request: DecideRequest): Promise<DecideResult> {
     if (this.closed) return Promise.resolve({ ok: false, code: 'internal', message: 'the server is shutting down' });
     this.stats.requests++;
-    if (!request.explain && runsInline(request.agent)) return decideBatch([request]).then(([result]) => result);
+    if ((!request.explain || request.outlook === false) && runsInline(request.agent))
+      return decideBatch([request]).then(([result]) => result);
     return new Promise((resolve) => {
       this.queue.push({ request, resolve });
       if (this.queue.length >= this.options.batchMax) this.flush();
@@ -184,9 +192,20 @@ export class InferencePool {
     while (this.queue.length > 0) {
       const slot = this.roomiest();
       if (!slot) return;
+      const worlds = this.adviceWorlds();
       const batch = this.queue.splice(0, this.options.batchMax);
-      this.dispatch(slot, batch);
+      this.dispatch(slot, batch, worlds);
     }
+  }
+
+  /** The advice budget now (`worldsUnderLoad`), or undefined for the whole one; the backlog counts what is queued and in flight. */
+  private adviceWorlds(): number | undefined {
+    const min = this.options.adviceMinWorlds;
+    if (min === undefined) return undefined;
+    let backlog = this.queue.length;
+    for (const slot of this.slots) for (const batch of slot.inFlight.values()) backlog += batch.length;
+    const worlds = worldsUnderLoad(backlog / Math.max(1, this.slots.length), OUTLOOK_DEFAULTS.worlds, min);
+    return worlds < OUTLOOK_DEFAULTS.worlds ? worlds : undefined;
   }
 
   private roomiest(): Slot | undefined {
@@ -198,12 +217,13 @@ export class InferencePool {
     return best;
   }
 
-  private dispatch(slot: Slot, batch: Pending[]): void {
+  private dispatch(slot: Slot, batch: Pending[], worlds: number | undefined): void {
     const id = this.nextBatch++;
     slot.inFlight.set(id, batch);
     this.stats.batches++;
     this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
-    const requests = batch.map((p) => p.request);
+    const requests = batch.map((p) => (worlds !== undefined && p.request.explain ? { ...p.request, worlds } : p.request));
+    if (worlds !== undefined) this.stats.reducedBudget += requests.filter((r) => r.worlds !== undefined).length;
     if (slot.worker) {
       slot.worker.postMessage({ batch: id, requests } satisfies WorkerRequest);
       return;

@@ -12,7 +12,10 @@ import { ERROR_CODES, ERROR_MEANINGS } from './errors.js';
 import { intFrom, text } from '../support/zod.js';
 import { cardSchema, viewJsonSchema } from './viewJson.js';
 import {
+  adviceMovesSchema,
   advisedMoveSchema,
+  adviceWorldsSchema,
+  outlookRequestSchema,
   winChanceSchema,
   legalActionSchema,
   playedModelSchema,
@@ -112,6 +115,7 @@ const advise = z
     id: requestIdSchema,
     agent: agentName.optional(),
     seed: seed.optional().describe('Seeds the agent and the Assaf-risk samples (default 0): the same request gets the same answer.'),
+    outlook: outlookRequestSchema,
     table: tableId.optional().describe("Advice for a client seat at one of this connection's tables."),
     seat: seat.optional().describe('With table: the seat (when the connection plays several); with position: whose view.'),
     view: viewJsonSchema.optional().describe('The position as the seat sees it (yaniv-view/1).'),
@@ -362,12 +366,8 @@ const advice = z
         'The actions the agent ranked, best first (its pick first), with scores: every legal action for strong and trained models, the candidates it searched for rollout, only its pick (score 0) for agents that do not explain.',
       ),
     legal: z.array(legalActionSchema).describe('Every legal action, in id order.'),
-    moves: z
-      .array(advisedMoveSchema)
-      .min(1)
-      .describe(
-        'The moves in a player’s terms, the pick first, then up to three others worth weighing (a Yaniv call, the agent’s next choices, strong’s best discards; in the draw steps every legal move), each played out from the seat’s view. A version-1 addition.',
-      ),
+    moves: adviceMovesSchema,
+    worlds: adviceWorldsSchema,
     scores: z
       .enum(SCORE_KINDS)
       .describe("probability: a trained model's policy; score: the agent's own scores (PROTOCOL.md); none: the agent gives only its pick."),

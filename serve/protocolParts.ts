@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { MODEL_FITS } from '../agents/catalog.js';
 import { REASON_KINDS } from '../agents/moveOutlook.js';
 import { MOVE_KIND_NAMES, presetNameSchema, ruleOverridesSchema } from '../env/index.js';
-import { intFrom, text } from '../support/zod.js';
+import { bool, intFrom, text } from '../support/zod.js';
 import { cardSchema } from './viewJson.js';
 
 export const requestIdSchema = z
@@ -153,4 +153,28 @@ export const welcomeLevelsSchema = z
   )
   .describe(
     'The difficulty levels a table may seat (when this server serves `level`), per rule preset and table size, weakest first, each with its measured rating (yaniv rate, README). Advice comes from the advisor asked, whatever level sits at the table.',
+  );
+
+/** advise.outlook. */
+export const outlookRequestSchema = bool()
+  .optional()
+  .describe(
+    'false: no moves played out (advice.moves absent, win null): the pick, the ranking, the legal actions and the Assaf risk only, for a client that wants the policy alone, several times cheaper (default true). A version-1 addition.',
+  );
+
+/** advice.moves: the moves in a player’s terms. */
+export const adviceMovesSchema = z
+  .array(advisedMoveSchema)
+  .min(1)
+  .optional()
+  .describe(
+    'The moves in a player’s terms, the pick first, then up to three others worth weighing (a Yaniv call, the agent’s next choices, strong’s best discards; in the draw steps every legal move), each played out from the seat’s view; absent when the request said outlook: false. A version-1 addition.',
+  );
+
+/** advice.worlds. */
+export const adviceWorldsSchema = z
+  .int()
+  .optional()
+  .describe(
+    'How many worlds each move was played out in (absent with outlook: false): the default budget when the server keeps up, fewer while advice requests queue (the intervals then wider). A version-1 addition.',
   );

@@ -155,6 +155,7 @@ async function openServices(options: ServerOptions, start: StartOptions, log: Lo
       workers: options.workers,
       batchMax: options.batchMax,
       batchWindowMs: options.batchWindowMs,
+      adviceMinWorlds: options.adviceMinWorlds,
       ...(start.workerUrl ? { workerUrl: start.workerUrl } : {}),
     },
     options.agents,

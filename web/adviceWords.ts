@@ -72,7 +72,7 @@ export function winReasonInWords(reason: string | null): string | null {
   return reason === null ? null : `No chance to win is shown here: ${reason}.`;
 }
 
-export type AdvisedMove = Msg<'advice'>['moves'][number];
+export type AdvisedMove = NonNullable<Msg<'advice'>['moves']>[number];
 
 /** A played-out move's figures: "win 63% (58–68%)", "about 6.3 points this round (4.1–8.5)". */
 export function outlookInWords(move: AdvisedMove): { win: string | null; points: string } {

@@ -75,7 +75,7 @@ function AdviceBody({
       /></b>
     </p>
     <ol class="outlook" aria-label="Moves worth weighing, played out from what you can see">
-      ${advice.moves.map((m) => html`<${OutlookRow} key=${m.action} move=${m} pick=${m.action === advice.pick.action} />`)}
+      ${(advice.moves ?? []).map((m) => html`<${OutlookRow} key=${m.action} move=${m} pick=${m.action === advice.pick.action} />`)}
     </ol>
     ${
       advice.scores === 'none'

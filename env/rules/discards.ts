@@ -164,8 +164,8 @@ function pushRuns(rules: PickRules, out: DiscardList): void {
     for (let chosen = ranks; chosen !== 0; chosen = (chosen - 1) & ranks) {
       const naturals = popcount(chosen);
       if (naturals < 2) continue;
-      const lo = 32 - Math.clz32(chosen & -chosen);
-      const hi = 32 - Math.clz32(chosen);
+      const lo = lowestRank(chosen);
+      const hi = highestRank(chosen);
       const span = hi - lo + 1;
       const gaps = span - naturals;
       for (let extra = Math.max(0, MIN_RUN - span); gaps + extra <= jokers; extra++) {
@@ -185,19 +185,114 @@ function pushRuns(rules: PickRules, out: DiscardList): void {
   }
 }
 
+/** The lowest rank in a mask of ranks (bit r − 1 for rank r). */
+function lowestRank(ranks: number): number {
+  return 32 - Math.clz32(ranks & -ranks);
+}
+
+/** The highest rank in a mask of ranks. */
+function highestRank(ranks: number): number {
+  return 32 - Math.clz32(ranks);
+}
+
 function popcount(x: number): number {
   let n = 0;
   for (; x !== 0; x &= x - 1) n++;
   return n;
 }
 
-const bestList = new DiscardList();
-
-/** Points of the best group `hand[offset .. offset+length)` can lay (0 for an empty hand). */
+/**
+ * Points of the best group `hand[offset .. offset+length)` can lay (0 for an empty hand): the
+ * most points among the groups `generateDiscards` lists, found without listing them (the laid
+ * order never changes the points, and with values of 0 or more a bigger group of the same
+ * cards is never worth less). The playouts ask this several times a turn; test/env/rules checks
+ * it against the listing on random hands and values under every preset.
+ */
 export function bestGroupPoints(hand: Uint8Array, offset: number, length: number, rules: PickRules, values: Uint8Array): number {
-  if (length === 0) return 0;
-  generateDiscards(hand, offset, length, rules, bestList);
   let best = 0;
-  for (let i = 0; i < bestList.count; i++) best = Math.max(best, bestList.points(i, values));
+  let jokers = 0;
+  for (let i = offset; i < offset + length; i++) {
+    const card = hand[i];
+    if (values[card] > best) best = values[card];
+    if (card === JOKER) jokers++;
+    else {
+      rankCounts[RANK_OF[card]]++;
+      rankSums[RANK_OF[card]] += values[card];
+      suitRanks[SUIT_OF[card]] |= 1 << (RANK_OF[card] - 1);
+    }
+  }
+  const jokerValue = values[JOKER];
+  if (jokers >= 2) best = Math.max(best, jokers * jokerValue);
+  // Each rank and suit once: its entry is cleared once it has been weighed.
+  for (let i = offset; i < offset + length; i++) {
+    const card = hand[i];
+    if (card === JOKER) continue;
+    const rank = RANK_OF[card];
+    if (rankCounts[rank] > 0) {
+      best = Math.max(best, bestSetPoints(hand, offset, length, rank, jokers, jokerValue, values));
+      rankCounts[rank] = 0;
+      rankSums[rank] = 0;
+    }
+    const suit = SUIT_OF[card];
+    if (suitRanks[suit] !== 0) {
+      best = Math.max(best, bestRunPoints(suit, jokers, jokerValue, values));
+      suitRanks[suit] = 0;
+    }
+  }
+  return best;
+}
+
+const rankSums = new Uint16Array(RANK_COUNT + 1);
+/** More cards than any hand holds (a hand with its drawn card). */
+const rankValues = new Uint8Array(16);
+
+/** The best set of a rank (`pushSetsOfRank`): k ≥ 1 of its naturals, the highest first, and as many jokers as fit. */
+function bestSetPoints(
+  hand: Uint8Array,
+  offset: number,
+  length: number,
+  rank: number,
+  jokers: number,
+  jokerValue: number,
+  values: Uint8Array,
+): number {
+  const naturals = rankCounts[rank];
+  if (naturals + jokers < 2) return 0;
+  // Every natural and every joker when they fit in a group: the common case.
+  if (naturals + jokers <= GROUP_CAP - 1) return rankSums[rank] + jokers * jokerValue;
+  let n = 0;
+  for (let i = offset; i < offset + length; i++) {
+    const card = hand[i];
+    if (card === JOKER || RANK_OF[card] !== rank) continue;
+    // Insertion in descending order of value.
+    let at = n++;
+    while (at > 0 && rankValues[at - 1] < values[card]) rankValues[at] = rankValues[--at];
+    rankValues[at] = values[card];
+  }
+  let best = 0;
+  let sum = 0;
+  for (let k = 1; k <= n && k <= GROUP_CAP - 1; k++) {
+    sum += rankValues[k - 1];
+    const j = Math.min(jokers, GROUP_CAP - 1 - k);
+    if (k + j >= 2) best = Math.max(best, sum + j * jokerValue);
+  }
+  return best;
+}
+
+/** The best run of a suit (`pushRuns`): per choice of its naturals, the longest run the jokers allow. */
+function bestRunPoints(suit: number, jokers: number, jokerValue: number, values: Uint8Array): number {
+  const ranks = suitRanks[suit];
+  if ((ranks & (ranks - 1)) === 0) return 0;
+  let best = 0;
+  for (let chosen = ranks; chosen !== 0; chosen = (chosen - 1) & ranks) {
+    const naturals = popcount(chosen);
+    if (naturals < 2) continue;
+    const span = highestRank(chosen) - lowestRank(chosen) + 1;
+    const longest = Math.min(naturals + jokers, RANK_COUNT, GROUP_CAP - 1);
+    if (longest < Math.max(span, MIN_RUN)) continue;
+    let points = (longest - naturals) * jokerValue;
+    for (let rest = chosen; rest !== 0; rest &= rest - 1) points += values[cardOf(suit, lowestRank(rest))];
+    best = Math.max(best, points);
+  }
   return best;
 }

@@ -26,6 +26,7 @@ import { seatEquities } from '../../env/gym/equity.js';
 import { STRONG_DEFAULTS } from '../../agents/strong.js';
 import type { Msg, RunningServer } from '../../serve/index.js';
 import { viewToJson } from '../../serve/viewJson.js';
+import { NO_OUTLOOK } from '../../serve/decide.js';
 import { LONG, TestClient, startTestServer } from './helpers.js';
 
 const AGENTS = ['strong', 'rollout?samples=4', 'novice', 'random'];
@@ -81,7 +82,7 @@ async function checkAdvice(advice: Msg<'advice'>, agent: string, view: PlayerVie
   } else expect(advice.assaf).toBeNull();
   // The chance to win: the pick played out (test/serve/adviceOutlook.test.ts checks the figures); the round-start
   // equity beside it is the shipped one where it fits.
-  expect(advice.moves[0].action).toBe(advice.pick.action);
+  expect(advice.moves?.[0].action).toBe(advice.pick.action);
   const equity = shippedEquityFor(view.rules, view.players);
   if (equity && advice.win) expect(advice.win.roundStart).toBe(seatEquities(equity, view.totals, view.active, view.starter)[view.seat]);
   expect(advice.win === null).toBe(advice.winReason !== null);
@@ -127,6 +128,24 @@ describe('advice on positions from played games equals the agent called directly
       positions.map(({ view }, seed) => client.request<Msg<'advice'>>({ type: 'advise', seed, view: viewToJson(view, 'standard', {}) })),
     );
     for (const [i, answer] of answers.entries()) await checkAdvice(answer, 'strong', positions[i].view, i);
+  });
+
+  it('leaves the moves played out out when the request says outlook: false, the rest the same', async () => {
+    const positions = envPositions('standard', {}, 5, 9).slice(0, 6);
+    for (const { view } of positions) {
+      const request = { type: 'advise', agent: 'strong', seed: 3, view: viewToJson(view, 'standard', {}) };
+      const full = await client.request<Msg<'advice'>>(request);
+      const plain = await client.request<Msg<'advice'>>({ ...request, outlook: false });
+      // MessagePack would keep a key with nil: the keys are absent.
+      expect('moves' in plain || 'worlds' in plain).toBe(false);
+      const { moves, worlds, ...rest } = full;
+      expect(moves?.length).toBeGreaterThan(0);
+      expect(worlds).toBe(12);
+      expect(plain).toEqual({ ...rest, id: plain.id, win: null, winReason: NO_OUTLOOK });
+    }
+    const view = viewToJson(positions[0].view, 'standard', {});
+    const refused = await client.request<Msg<'error'>>({ type: 'advise', view, outlook: 'no' });
+    expect(refused).toMatchObject({ type: 'error', code: 'bad_message', field: 'outlook' });
   });
 });
 
