@@ -70,8 +70,9 @@ def test_ctrl_c_raises_keyboard_interrupt_and_leaves_no_child():
         from yaniv_arena import yaniv_v0
         env = yaniv_v0.raw_env(num_players=4)
         env.reset(seed=0)
-        print(env.unwrapped._bridge.pid, flush=True)
         try:
+            # Inside the try: an interrupt that lands right after this line is still caught below.
+            print(env.unwrapped._bridge.pid, flush=True)
             while True:
                 env.step(int(env.legal_actions()[0]))
                 if any(env.terminations.values()):
@@ -83,7 +84,8 @@ def test_ctrl_c_raises_keyboard_interrupt_and_leaves_no_child():
     )
     pid = int(script.stdout.readline())
     script.send_signal(signal.SIGINT)
-    assert script.stdout.readline().strip() == "interrupted"
+    line = script.stdout.readline().strip()
+    assert line == "interrupted", f"the script said {line!r}; its stderr: {script.stderr.read() if not line else ''}"
     assert script.wait(timeout=60) != 0
     assert "KeyboardInterrupt" in script.stderr.read()
     assert wait_gone(pid)
