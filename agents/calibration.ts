@@ -16,6 +16,7 @@ import { mixSeed, randomInt, seededRng } from '../env/rules/random.js';
 import { equityForTable } from './equityPlayouts.js';
 import { moveOutlooks, OUTLOOK_DEFAULTS, type OutlookBudget } from './moveOutlook.js';
 import { type CalibrationMap, calibrateEstimate } from './calibrationMap.js';
+import { wilson as wilsonInterval } from './tournament/stats.js';
 
 export interface CalibrationOptions {
   readonly preset: string;
@@ -109,14 +110,10 @@ export interface Decile {
   readonly actualHigh: number;
 }
 
-/** The 95% Wilson interval of `wins` in `n`. */
+/** The 95% Wilson interval of `wins` in `n`, as a pair (the bench's interval, agents/tournament/stats.ts). */
 export function wilson(wins: number, n: number): [number, number] {
-  if (n === 0) return [0, 1];
-  const z = 1.959964;
-  const p = wins / n;
-  const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
-  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / (1 + (z * z) / n);
-  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+  const { low, high } = wilsonInterval(wins, n);
+  return [low, high];
 }
 
 /** The positions by decile of the shown chance (empty deciles left out). */
