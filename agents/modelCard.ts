@@ -160,10 +160,8 @@ export function trainingMismatch(
     problems.push(`rules ${describe(rules)} (trained on ${describe(card.rules)})`);
   }
   if (!card.players.includes(players)) {
-    const lead =
-      card.adviser && players > ownSeats(card)
-        ? `; its adviser ${card.adviser} leads while more than ${ownSeats(card)} seats are in play`
-        : '';
+    const own = ownSeats(card);
+    const lead = card.adviser && players > own ? `; its adviser ${card.adviser} leads while more than ${own} seats are in play` : '';
     problems.push(`${players} players (trained on ${card.players.join(', ')}${lead})`);
   }
   return problems.length ? `plays ${problems.join(' and ')}: expect it below its measured strength` : null;

@@ -29,7 +29,7 @@ import { SinglePolicyValueEvaluator } from '../nn/singleEvaluator.js';
 import type { Network, PolicyValueConfig } from '../nn/networks.js';
 import { type ModelMetadata, loadNetwork } from '../nn/persistence.js';
 import { resolveModelDir } from './modelFolder.js';
-import { opponents, stallPenalty } from './tactics.js';
+import { seatsInPlay, stallPenalty } from './tactics.js';
 import type { PlayerView } from '../env/rules/view.js';
 import { TAKE_START, PASS_ACTION, YANIV_ACTION } from '../env/gym/actionLayout.js';
 import {
@@ -78,7 +78,7 @@ export function neuralAgent(net: Network<PolicyValueConfig>, options: NeuralOpti
   let singleFeatures: Float32Array | undefined;
 
   const ownUpTo = options.ownUpTo ?? Infinity;
-  const leads = (view: PlayerView) => adviser !== undefined && view.active.filter(Boolean).length > ownUpTo;
+  const leads = (view: PlayerView) => adviser !== undefined && seatsInPlay(view) > ownUpTo;
 
   const decide = (
     probabilities: Float32Array,
@@ -183,7 +183,7 @@ export function adviserLeads(legal: readonly number[], probabilities: readonly n
  */
 export function progressGuard(legal: readonly number[], probabilities: readonly number[], view: PlayerView): number[] {
   // Capped, so that the weights stay finite however long a round goes.
-  const penalty = Math.min(stallPenalty(view.turn, opponents(view).length + 1), 200);
+  const penalty = Math.min(stallPenalty(view.turn, seatsInPlay(view)), 200);
   if (penalty <= 0) return [...probabilities];
   // A floor, so that a call the network gives (float32) probability 0 can still come through.
   const weights = legal.map((action, i) => {

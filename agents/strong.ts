@@ -26,7 +26,7 @@ import { JOKER, KIND_COUNT, RANK_OF, SUIT_OF } from '../env/index.js';
 import { type GameEquity, seatEquities } from '../env/gym/equity.js';
 import { afterPoints } from '../env/gym/milestones.js';
 import { type RuleBot, type RuleExplainer, type RankedAction, afterDraw, legalOfType } from './ruleBot.js';
-import { bestDiscardPoints, canDrawFromDeck, opponents, pointsOf, stallPenalty, valuesOf } from './tactics.js';
+import { bestDiscardPoints, canDrawFromDeck, opponents, pointsOf, seatsInPlay, stallPenalty, valuesOf } from './tactics.js';
 
 export interface StrongConfig {
   /** Share of next turn's best group counted as already gone. */
@@ -151,7 +151,7 @@ export function rankDiscards(
 
 /** The progress term added to taking a card from the previous group. */
 function takeStall(view: PlayerView): number {
-  return stallPenalty(view.turn, opponents(view).length + 1);
+  return stallPenalty(view.turn, seatsInPlay(view));
 }
 
 /** What a hand is worth to keep (lower is better). */

@@ -92,3 +92,10 @@ export function opponents(view: PlayerView): number[] {
   }
   return seats;
 }
+
+/** Seats still in the game (not eliminated), the seat's own included. */
+export function seatsInPlay(view: PlayerView): number {
+  let seats = 0;
+  for (const active of view.active) if (active) seats++;
+  return seats;
+}
