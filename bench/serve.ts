@@ -241,10 +241,7 @@ async function nginxRows(views: ViewJson[]): Promise<void> {
         }
       const cells = (ls: Load[]) =>
         `${Math.round(median(ls.map((l) => l.rate))).toLocaleString('en')} | ${median(ls.map((l) => l.p99)).toFixed(1)}`;
-      const ratio = (ls: Load[]) => {
-        const each = ls.map((l, i) => l.rate / loads[0][i].rate).sort((a, b) => a - b);
-        return `${median(each).toFixed(2)} (${each[0].toFixed(2)}–${each[each.length - 1].toFixed(2)})`;
-      };
+      const ratio = (ls: Load[]) => ratioCell(ls, loads[0], (l) => l.rate);
       const errors = loads.flat().reduce((n, l) => n + l.errors, 0);
       console.log(
         `| ${clients} | ${cells(loads[0])} | ${cells(loads[1])} | ${ratio(loads[1])} | ${cells(loads[2])} | ${ratio(loads[2])} |${errors ? ` ${errors} errors` : ''}`,
@@ -419,6 +416,12 @@ async function tableStoreLoad(): Promise<void> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** The paired ratios pick(a[i]) / pick(b[i]) of two builds' rounds as a cell: their median (range). */
+function ratioCell(a: readonly Load[], b: readonly Load[], pick: (l: Load) => number): string {
+  const each = a.map((l, i) => pick(l) / pick(b[i])).sort((x, y) => x - y);
+  return `${median(each).toFixed(2)} (${each[0].toFixed(2)}–${each[each.length - 1].toFixed(2)})`;
+}
+
 /**
  * Advisor mode, a row per agent, positions, kind of advice (BENCH_SERVE_MODES: advice, policy),
  * encoding and clients (BENCH_SERVE_CLIENTS, default 1,16,64,256). With a second build
@@ -466,11 +469,7 @@ async function advisorRows(servers: { name: string; url: string }[], agents: str
                     worlds: NaN,
                   }),
             );
-            const ratio = (pick: (l: Load) => number) => {
-              if (loads[1].length === 0) return 'n/a';
-              const each = loads[0].map((l, i) => pick(l) / pick(loads[1][i])).sort((a, b) => a - b);
-              return `${median(each).toFixed(2)} (${each[0].toFixed(2)}–${each[each.length - 1].toFixed(2)})`;
-            };
+            const ratio = (pick: (l: Load) => number) => (loads[1].length === 0 ? 'n/a' : ratioCell(loads[0], loads[1], pick));
             const ratios = servers.length > 1 ? ` ${ratio((l) => l.rate)} | ${ratio((l) => l.p99)} |` : '';
             const worlds = median(loads[0].map((l) => l.worlds));
             const worldsCell = Number.isNaN(worlds) ? '—' : worlds.toFixed(1);
