@@ -17,7 +17,7 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 export interface Codec {
   readonly encoding: Encoding;
-  /** Text for JSON, a Buffer of its own (safe to queue) for MessagePack. */
+  /** Text for JSON, a Buffer for MessagePack that no later encode writes over (safe to queue). */
   encode(message: object): string | Buffer;
   /** A frame's payload to a value, unchecked (see checkShape); throws ProtocolError('bad_message'). */
   read(data: Buffer, isBinary: boolean): unknown;
@@ -50,7 +50,9 @@ export const jsonCodec: Codec = {
 
 export const msgpackCodec: Codec = {
   encoding: 'msgpack',
-  encode: (message) => Buffer.from(packr.pack(message)),
+  // msgpackr hands out a slice of its buffer and moves past it (its REUSE/RESET modes are off):
+  // a later pack writes further on or into a new buffer, so the slice is safe to queue uncopied.
+  encode: (message) => packr.pack(message),
   decode,
   read(data, isBinary) {
     if (!isBinary)
@@ -74,25 +76,43 @@ export const CODECS: Record<Encoding, Codec> = { json: jsonCodec, msgpack: msgpa
  * internals, and non-plain values (MessagePack extensions such as timestamps decode to them).
  * Bounded work: it stops at the first problem and never recurses past MAX_DEPTH.
  */
-export function checkShape(value: unknown, depth = 0, path = ''): void {
-  if (value === null || typeof value !== 'object') return;
-  if (depth >= MAX_DEPTH) throw tooDeep(path);
+export function checkShape(value: unknown): void {
+  const problem = shapeProblem(value, 0);
+  if (!problem) return;
+  const field = problem.path.reduceRight<string>(
+    (at, step) => (typeof step === 'number' ? `${at}[${step}]` : at ? `${at}.${step}` : step),
+    '',
+  );
+  throw problem.tooDeep ? tooDeep(field) : new ProtocolError('bad_message', problem.message, field || undefined);
+}
+
+interface ShapeProblem {
+  readonly message: string;
+  readonly tooDeep: boolean;
+  /** Innermost step first (filled in while the recursion unwinds, so a well-formed message builds no path). */
+  readonly path: (string | number)[];
+}
+
+function shapeProblem(value: unknown, depth: number): ShapeProblem | null {
+  if (value === null || typeof value !== 'object') return null;
+  if (depth >= MAX_DEPTH) return { message: '', tooDeep: true, path: [] };
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) checkShape(value[i], depth + 1, `${path}[${i}]`);
-    return;
+    for (let i = 0; i < value.length; i++) {
+      const problem = shapeProblem(value[i], depth + 1);
+      if (problem) return (problem.path.push(i), problem);
+    }
+    return null;
   }
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null)
-    throw new ProtocolError(
-      'bad_message',
-      'holds a value that is not a plain object, list, string, number, boolean or null',
-      path || undefined,
-    );
+    return { message: 'holds a value that is not a plain object, list, string, number, boolean or null', tooDeep: false, path: [] };
   for (const key of Object.keys(value)) {
     if (FORBIDDEN_KEYS.has(key) || key === '__proto_')
-      throw new ProtocolError('bad_message', `the key ${JSON.stringify(key)} is not allowed`, path || undefined);
-    checkShape((value as Record<string, unknown>)[key], depth + 1, path ? `${path}.${key}` : key);
+      return { message: `the key ${JSON.stringify(key)} is not allowed`, tooDeep: false, path: [] };
+    const problem = shapeProblem((value as Record<string, unknown>)[key], depth + 1);
+    if (problem) return (problem.path.push(key), problem);
   }
+  return null;
 }
 
 function tooDeep(path: string): ProtocolError {

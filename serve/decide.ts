@@ -114,7 +114,17 @@ export function prepare(source: PositionSource, seed: number, explain: boolean):
       `seat ${view.seat} has no legal action in this position`,
       source.kind === 'position' ? 'position' : 'view',
     );
-  return { view, input: { observation: encodeView(view), mask, view, explain } };
+  // The observation is encoded on first read: the rule bots never read it.
+  let observation: Float32Array | undefined;
+  const input: DecisionInput = {
+    get observation() {
+      return (observation ??= encodeView(view));
+    },
+    mask,
+    view,
+    explain,
+  };
+  return { view, input };
 }
 
 function viewOf(source: PositionSource): PlayerView {

@@ -150,11 +150,16 @@ export function describeAction(id: number, position?: GameState | PlayerView, dr
   return card === null ? range.words : `${range.words} ${cardName(card)}`;
 }
 
+/** The words of a discard of these cards (describeAction's, for a caller that has the move already). */
+export function describeDiscardOf(cards: readonly Card[]): string {
+  return `discard ${formatCards(cards)}`;
+}
+
 function describeDiscard(id: number, position: GameState | PlayerView | undefined): string {
   if (!position) return `discard ${describeDiscardSlots(id)}`;
   try {
     const move = actionToMove(position, id);
-    return move.type === 'discard' ? `discard ${formatCards(move.cards)}` : describeDiscardSlots(id);
+    return move.type === 'discard' ? describeDiscardOf(move.cards) : describeDiscardSlots(id);
   } catch {
     const laid = 'hands' in position || position.seat === position.current ? slotCards(handSlotsOf(moverHand(position).hand), id) : null;
     return laid ? `discard ${formatCards(laid)}` : `discard ${describeDiscardSlots(id)} (no such group in this hand)`;

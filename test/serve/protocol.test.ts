@@ -52,6 +52,23 @@ describe('MessagePack frames', () => {
       expect(refused(() => CODECS.msgpack.decode(deep, true)).message).toMatch(/^nested deeper than 16 levels/);
     const proto = Buffer.from([0x81, 0xa9, ...Buffer.from('__proto__'), 0x81, 0xa1, 0x78, 0x01]);
     expect(refused(() => CODECS.msgpack.decode(proto, true)).message).toMatch(/is not allowed/);
+    // A timestamp inside a list inside an object: the refusal names where it is.
+    const stamped = Buffer.concat([
+      Buffer.from([0x81, 0xa4, ...Buffer.from('view'), 0x81, 0xa5, ...Buffer.from('known'), 0x92, 0x90]),
+      Buffer.from([0xd6, 0xff, 0, 0, 0, 1]),
+    ]);
+    expect(refused(() => CODECS.msgpack.decode(stamped, true))).toMatchObject({
+      field: 'view.known[1]',
+      message: expect.stringMatching(/not a plain object/),
+    });
+  });
+
+  it('encode each message into bytes of its own: a later encode leaves an earlier one intact', () => {
+    const first = CODECS.msgpack.encode({ type: 'pong', id: 1 }) as Buffer;
+    const copy = Buffer.from(first);
+    for (let i = 0; i < 2_000; i++) CODECS.msgpack.encode({ type: 'pong', id: i, pad: 'x'.repeat(i % 300) });
+    expect(first.equals(copy)).toBe(true);
+    expect(decode(first)).toEqual({ type: 'pong', id: 1 });
   });
 });
 
@@ -67,6 +84,10 @@ describe('JSON frames', () => {
       message: expect.stringMatching(/"__proto__" is not allowed/),
     });
     expect(refused(() => CODECS.json.decode(Buffer.from('{"constructor":1}'), false)).message).toMatch(/"constructor" is not allowed/);
+    expect(refused(() => CODECS.json.decode(Buffer.from('{"a":[{"b":[[[[[[[[[[[[[[1]]]]]]]]]]]]]]}]}'), false))).toMatchObject({
+      field: 'a[0].b[0][0][0][0][0][0][0][0][0][0][0][0][0]',
+      message: expect.stringMatching(/nested deeper than 16/),
+    });
   });
 });
 
