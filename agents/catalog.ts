@@ -57,7 +57,10 @@ function sizeGap(entry: CatalogEntry, players: number): number {
 /**
  * The shipped model a table with these rules and this many seats plays: one trained under its
  * rules at its size (the preset's own with the same overrides first, then the preset's with other
- * overrides), else the preset's nearest trained size (ties to the smaller), else the default model.
+ * overrides), else the preset's nearest trained size, else the default model. A tie goes to the
+ * larger size: a model trained at N seats has also played every smaller number of seats in play
+ * (its games eliminate seats), never more (measured: at 3 seats the 4-seat model against the
+ * heads-up one, models/README.md).
  */
 export function modelFor(rules: RuleChoice, players: number, catalog: readonly CatalogEntry[] = shippedModels()): ModelChoice {
   const ofPreset = catalog.filter((entry) => entry.card.rules.preset === rules.preset);
@@ -66,7 +69,7 @@ export function modelFor(rules: RuleChoice, players: number, catalog: readonly C
   const nearestSize = () =>
     [...(exactRules.length ? exactRules : ofPreset)].sort(
       (a, b) =>
-        sizeGap(a, players) - sizeGap(b, players) || Math.min(...a.card.players) - Math.min(...b.card.players) || bySpecialisation(a, b),
+        sizeGap(a, players) - sizeGap(b, players) || Math.max(...b.card.players) - Math.max(...a.card.players) || bySpecialisation(a, b),
     )[0];
   const trained = atSize(exactRules) ?? atSize(ofPreset);
   const nearest = trained ? undefined : nearestSize();

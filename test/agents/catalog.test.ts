@@ -46,6 +46,14 @@ describe('the model catalog', () => {
     expect(modelFor({ preset: 'dutch', rules: {} }, 4, catalog)).toMatchObject({ folder: 'models/dutch', fit: 'nearest-size' });
   });
 
+  it('between two trained sizes at the same distance, the larger plays (its games had every smaller number of seats in play)', () => {
+    const twoAndFour = [entry(DEFAULT_MODEL, 'standard', [2]), entry('models/standard-4', 'standard', [4])];
+    expect(modelFor(plain, 3, twoAndFour)).toMatchObject({ folder: 'models/standard-4', fit: 'nearest-size' });
+    expect(modelFor(plain, 3, [...twoAndFour].reverse())).toMatchObject({ folder: 'models/standard-4' });
+    expect(modelFor(plain, 5, twoAndFour)).toMatchObject({ folder: 'models/standard-4' });
+    expect(modelFor(plain, 2, twoAndFour)).toMatchObject({ folder: DEFAULT_MODEL, fit: 'trained' });
+  });
+
   it('a preset with no model of its own plays the default model, with mismatch', () => {
     const nepal = modelFor({ preset: 'nepal', rules: {} }, 2, catalog);
     expect(nepal).toMatchObject({ folder: DEFAULT_MODEL, fit: 'default' });
