@@ -13,6 +13,7 @@ const packr = new Packr({ useRecords: false, mapsAsObjects: true, encodeUndefine
 
 /** Deeper than any message of the protocol (a view is 4 levels inside an advise). */
 export const MAX_DEPTH = 16;
+const TOO_DEEP = `nested deeper than ${MAX_DEPTH} levels: no message of the protocol needs more (lists and objects inside each other)`;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 export interface Codec {
@@ -62,7 +63,7 @@ export const msgpackCodec: Codec = {
       value = packr.unpack(data);
     } catch (error) {
       // The decoder recurses: nesting thousands deep overflows its stack before checkShape could refuse it.
-      if (error instanceof RangeError && /call stack/i.test(error.message)) throw tooDeep('');
+      if (error instanceof RangeError && /call stack/i.test(error.message)) throw new ProtocolError('bad_message', TOO_DEEP);
       throw new ProtocolError('bad_message', `not valid MessagePack: ${(error as Error).message.slice(0, 200)}`);
     }
     return value;
@@ -83,19 +84,18 @@ export function checkShape(value: unknown): void {
     (at, step) => (typeof step === 'number' ? `${at}[${step}]` : at ? `${at}.${step}` : step),
     '',
   );
-  throw problem.tooDeep ? tooDeep(field) : new ProtocolError('bad_message', problem.message, field || undefined);
+  throw new ProtocolError('bad_message', problem.message, field || undefined);
 }
 
 interface ShapeProblem {
   readonly message: string;
-  readonly tooDeep: boolean;
   /** Innermost step first (filled in while the recursion unwinds, so a well-formed message builds no path). */
   readonly path: (string | number)[];
 }
 
 function shapeProblem(value: unknown, depth: number): ShapeProblem | null {
   if (value === null || typeof value !== 'object') return null;
-  if (depth >= MAX_DEPTH) return { message: '', tooDeep: true, path: [] };
+  if (depth >= MAX_DEPTH) return { message: TOO_DEEP, path: [] };
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const problem = shapeProblem(value[i], depth + 1);
@@ -105,20 +105,11 @@ function shapeProblem(value: unknown, depth: number): ShapeProblem | null {
   }
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null)
-    return { message: 'holds a value that is not a plain object, list, string, number, boolean or null', tooDeep: false, path: [] };
+    return { message: 'holds a value that is not a plain object, list, string, number, boolean or null', path: [] };
   for (const key of Object.keys(value)) {
-    if (FORBIDDEN_KEYS.has(key) || key === '__proto_')
-      return { message: `the key ${JSON.stringify(key)} is not allowed`, tooDeep: false, path: [] };
+    if (FORBIDDEN_KEYS.has(key) || key === '__proto_') return { message: `the key ${JSON.stringify(key)} is not allowed`, path: [] };
     const problem = shapeProblem((value as Record<string, unknown>)[key], depth + 1);
     if (problem) return (problem.path.push(key), problem);
   }
   return null;
-}
-
-function tooDeep(path: string): ProtocolError {
-  return new ProtocolError(
-    'bad_message',
-    `nested deeper than ${MAX_DEPTH} levels: no message of the protocol needs more (lists and objects inside each other)`,
-    path || undefined,
-  );
 }

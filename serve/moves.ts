@@ -20,13 +20,13 @@ import type { LegalAction } from './protocol.js';
 export function describeLegal(position: GameState | PlayerView, id: number, drawn: Card | null): LegalAction {
   const range = actionRangeOf(id);
   if (!range) throw new RangeError(`${id} is not an action id`);
+  let cards: readonly Card[] = [];
   if (range.name === 'DISCARD') {
-    // The move read once: describeAction would read the hand again for its words.
+    // The move read once, for its cards and its words (describeAction would read the hand again).
     const move = actionToMove(position, id);
-    const cards = move.type === 'discard' ? move.cards : [];
+    if (move.type === 'discard') cards = move.cards;
     return { action: id, kind: range.kind, cards: cards.map(cardName), text: describeDiscardOf(cards) };
   }
-  let cards: readonly Card[] = [];
   if (range.name === 'TAKE') cards = [id - TAKE_START];
   else if (range.name === 'QUICK' && drawn !== null) cards = [drawn];
   return { action: id, kind: range.kind, cards: cards.map(cardName), text: describeAction(id, position, drawn) };

@@ -162,6 +162,6 @@ function describeDiscard(id: number, position: GameState | PlayerView | undefine
     return move.type === 'discard' ? describeDiscardOf(move.cards) : describeDiscardSlots(id);
   } catch {
     const laid = 'hands' in position || position.seat === position.current ? slotCards(handSlotsOf(moverHand(position).hand), id) : null;
-    return laid ? `discard ${formatCards(laid)}` : `discard ${describeDiscardSlots(id)} (no such group in this hand)`;
+    return laid ? describeDiscardOf(laid) : `discard ${describeDiscardSlots(id)} (no such group in this hand)`;
   }
 }
