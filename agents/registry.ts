@@ -153,8 +153,8 @@ const FACTORIES = {
     scores: 'probability',
     cheap: false,
     description:
-      "a trained policy-value network (neural:PATH for a model folder or training run; the shipped model without; greedy=0 samples; own=N: the most seats in play at which the network's own pick plays, above which its adviser's choice leads — default the largest size it trained at)",
-    params: ['greedy', 'own'],
+      "a trained policy-value network (neural:PATH for a model folder or training run; the shipped model without; greedy=0 samples; own=N: the most seats in play at which the network's own pick plays, above which its adviser's choice leads — default the largest size it trained at; duel=FOLDER: the model that decides once two seats are left in play)",
+    params: ['greedy', 'own', 'duel'],
     takesArg: true,
     card: (spec) => readModelCard(resolveModelDir(spec.arg)),
     create: async (spec) => {
@@ -164,8 +164,12 @@ const FACTORIES = {
       const card = readModelCard(resolveModelDir(spec.arg));
       const adviser = card.adviser === null ? undefined : await createAgent(card.adviser);
       const ownUpTo = numberParam(spec, 'own') ?? ownSeats(card);
-      return (await loadNeuralAgent(spec.arg, { ...(greedy !== undefined ? { greedy } : {}), ...(adviser ? { adviser, ownUpTo } : {}) }))
+      const main = (await loadNeuralAgent(spec.arg, { ...(greedy !== undefined ? { greedy } : {}), ...(adviser ? { adviser, ownUpTo } : {}) }))
         .agent;
+      const duel = spec.params.duel;
+      if (duel === undefined) return main;
+      const { withDuellist } = await import('./duel.js');
+      return withDuellist(main, await createAgent(`neural:${duel}${greedy === undefined ? '' : `?greedy=${spec.params.greedy}`}`));
     },
   },
   level: {
