@@ -24,7 +24,10 @@ export function withDuellist(main: Agent, duellist: Agent): Agent {
       if (duels.length === 0) return decideEach(main, inputs);
       if (duels.length === inputs.length) return decideEach(duellist, inputs);
       const fromDuellist = decideEach(duellist, duels)[Symbol.iterator]();
-      const fromMain = decideEach(main, inputs.filter((input) => !inDuel(input)))[Symbol.iterator]();
+      const fromMain = decideEach(
+        main,
+        inputs.filter((input) => !inDuel(input)),
+      )[Symbol.iterator]();
       return inputs.map((input) => (inDuel(input) ? fromDuellist : fromMain).next().value as Decision);
     },
   };

@@ -164,8 +164,9 @@ const FACTORIES = {
       const card = readModelCard(resolveModelDir(spec.arg));
       const adviser = card.adviser === null ? undefined : await createAgent(card.adviser);
       const ownUpTo = numberParam(spec, 'own') ?? ownSeats(card);
-      const main = (await loadNeuralAgent(spec.arg, { ...(greedy !== undefined ? { greedy } : {}), ...(adviser ? { adviser, ownUpTo } : {}) }))
-        .agent;
+      const main = (
+        await loadNeuralAgent(spec.arg, { ...(greedy !== undefined ? { greedy } : {}), ...(adviser ? { adviser, ownUpTo } : {}) })
+      ).agent;
       const duel = spec.params.duel;
       if (duel === undefined) return main;
       const { withDuellist } = await import('./duel.js');

@@ -202,17 +202,12 @@ const welcome = z
             z.string(),
             z.record(
               z.string(),
-              z.strictObject({
-                model: z.string().describe('The model folder that plays (models/standard); neural:<model> names it.'),
+              playedModelSchema.omit({ version: true }).extend({
                 fit: z
                   .enum(MODEL_FITS)
                   .describe(
                     'trained: trained for this preset at this size; nearest-size: the preset’s nearest trained size; default: the default model.',
                   ),
-                mismatch: z
-                  .string()
-                  .nullable()
-                  .describe('Why it may play below its measured strength there (other rules or table size), or null.'),
               }),
             ),
           )

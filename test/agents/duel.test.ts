@@ -58,7 +58,9 @@ describe('withDuellist', () => {
     await initBackend('wasm');
     const spec = 'neural:models/standard-4?duel=models/standard';
     expect(parseAgentSpec(spec).params.duel).toBe('models/standard');
-    const [staged, opening, duel] = await Promise.all([spec, 'neural:models/standard-4', 'neural:models/standard'].map((s) => createAgent(s)));
+    const [staged, opening, duel] = await Promise.all(
+      [spec, 'neural:models/standard-4', 'neural:models/standard'].map((s) => createAgent(s)),
+    );
     const inputs = playGame(staged, 4);
     for (const input of inputs.filter((_, i) => i % 7 === 0))
       expect(staged.act(input).action).toBe((seatsInPlay(input.view) === 2 ? duel : opening).act(input).action);
