@@ -90,8 +90,8 @@ def test_bad_arguments_are_value_errors(kwargs, message):
 
 
 def test_a_model_opponent_off_its_training_table_is_warned_about_and_plays():
-    with pytest.warns(UserWarning, match="opponent neural: plays 3 players"):
-        env = gym.make("yaniv_arena/Yaniv-v0", opponents="neural", num_players=3)
+    with pytest.warns(UserWarning, match="opponent neural: plays 5 players"):
+        env = gym.make("yaniv_arena/Yaniv-v0", opponents="neural", num_players=5)
     with env:
         _, info = env.reset(seed=0)
         _, _, _, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
