@@ -1,17 +1,15 @@
 /**
  * One agent for a game's opening and another for its duel: once only two seats are left in play,
- * the duellist decides. A model trained at a larger table plays while more seats are in play,
- * the heads-up model the two-seat end that decides most games (`neural?duel=FOLDER`).
+ * the duellist decides (`neural?duel=FOLDER`). Tried with the heads-up model after the three-seat
+ * one, it measured no gain (models/README.md), so plain `neural` plays one model a table.
  */
-import type { Agent, Decision, DecisionInput } from '../env/gym/agent.js';
+import { type Agent, type Decision, type DecisionInput, decideAll } from '../env/gym/agent.js';
 import { seatsInPlay } from './tactics.js';
 
 const inDuel = (input: DecisionInput) => seatsInPlay(input.view) === 2;
 
 /** `main` while more than two seats are in play, `duellist` once two are left. */
 export function withDuellist(main: Agent, duellist: Agent): Agent {
-  const decideEach = (agent: Agent, inputs: readonly DecisionInput[]): Decision[] =>
-    agent.actBatch ? agent.actBatch(inputs) : inputs.map((input) => agent.act(input));
   return {
     name: main.name,
     reset(seed: number) {
@@ -20,15 +18,14 @@ export function withDuellist(main: Agent, duellist: Agent): Agent {
     },
     act: (input) => (inDuel(input) ? duellist : main).act(input),
     actBatch(inputs) {
-      const duels = inputs.filter(inDuel);
-      if (duels.length === 0) return decideEach(main, inputs);
-      if (duels.length === inputs.length) return decideEach(duellist, inputs);
-      const fromDuellist = decideEach(duellist, duels)[Symbol.iterator]();
-      const fromMain = decideEach(
-        main,
-        inputs.filter((input) => !inDuel(input)),
-      )[Symbol.iterator]();
-      return inputs.map((input) => (inDuel(input) ? fromDuellist : fromMain).next().value as Decision);
+      const duel = inputs.map(inDuel);
+      const decided = (forDuel: boolean) =>
+        decideAll(
+          forDuel ? duellist : main,
+          inputs.filter((_, i) => duel[i] === forDuel),
+        ).values();
+      const [fromMain, fromDuellist] = [decided(false), decided(true)];
+      return duel.map((d) => (d ? fromDuellist : fromMain).next().value as Decision);
     },
   };
 }

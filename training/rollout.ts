@@ -19,7 +19,7 @@
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { ACTION_CONTEXT_SIZE, readsAdviser, writeActionContext, writeLegalActionFeatures } from '../env/gym/actionFeatures.js';
 import { ACTION_COUNT } from '../env/gym/actionLayout.js';
-import type { Agent, Decision, DecisionInput } from '../env/gym/agent.js';
+import { type Agent, type DecisionInput, decideAll } from '../env/gym/agent.js';
 import { OBSERVATION_SIZE } from '../env/gym/observation.js';
 import { VecEnv } from '../env/gym/vecEnv.js';
 import type { TrainingEnv } from './config.js';
@@ -399,7 +399,7 @@ export class Rollout {
     for (const [key, games] of byAgent) {
       const agent = this.agents.get(key) as Agent;
       const inputs = games.map((g) => this.input(g));
-      const decisions: Decision[] = agent.actBatch ? agent.actBatch(inputs) : inputs.map((input) => agent.act(input));
+      const decisions = decideAll(agent, inputs);
       games.forEach((g, k) => {
         this.actions[this.tableOf[g]][this.localOf[g]] = decisions[k].action;
       });

@@ -46,3 +46,8 @@ export interface Agent {
    */
   actBatch?(inputs: readonly DecisionInput[]): Decision[];
 }
+
+/** Decides many positions: one `actBatch` call where the agent has it, else `act` for each. */
+export function decideAll(agent: Agent, inputs: readonly DecisionInput[]): Decision[] {
+  return agent.actBatch ? agent.actBatch(inputs) : inputs.map((input) => agent.act(input));
+}
