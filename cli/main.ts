@@ -14,7 +14,7 @@ import { actorCommand } from './actor.js';
 import { publishModelCommand } from './publishModel.js';
 import { rateCommand } from './rate.js';
 import { workerCommand } from './worker.js';
-import { plotCommand, trainCommand } from './train.js';
+import { averageModelsCommand, plotCommand, trainCommand } from './train.js';
 
 /** commander's own usage errors (unknown option, bad choice, missing argument) exit 2, like a bad record. */
 function usageErrorExit(error: CommanderError): never {
@@ -37,6 +37,7 @@ function isUserError(error: unknown): error is Error {
         'TransportSetupError',
         'PublishError',
         'RemoteJobError',
+        'AverageModelsError',
       ].includes(error.name))
   );
 }
@@ -77,6 +78,7 @@ export function buildProgram(): Command {
   program.addCommand(schemaCommand().exitOverride(usageErrorExit));
   program.addCommand(trainCommand().exitOverride(usageErrorExit));
   program.addCommand(plotCommand().exitOverride(usageErrorExit));
+  program.addCommand(averageModelsCommand().exitOverride(usageErrorExit));
   program.addCommand(actorCommand().exitOverride(usageErrorExit));
   program.addCommand(publishModelCommand().exitOverride(usageErrorExit));
   program.addCommand(workerCommand().exitOverride(usageErrorExit));

@@ -136,3 +136,17 @@ export function plotCommand(): Command {
       console.log(await writeCurve(dir, options.out));
     });
 }
+
+export function averageModelsCommand(): Command {
+  return new Command('average-models')
+    .description(
+      'Average the weights of trained models of one network, rules and adviser (a model soup); the first folder is the base whose training record the average keeps',
+    )
+    .argument('<dirs...>', 'two or more model folders or training runs (their best/ or checkpoint/)')
+    .requiredOption('--out <dir>', 'the folder to write the averaged model to')
+    .action(async (dirs: string[], options: { out: string }) => {
+      const { averageModels } = await import('../training/averageModels.js');
+      const read = await averageModels(dirs, options.out, process.argv.slice(1));
+      console.log(`averaged ${read.join(', ')} into ${options.out}`);
+    });
+}

@@ -1,6 +1,7 @@
 // `yaniv train` through the real entry point with a tiny network: a run writes a checkpoint that
 // neural:PATH loads and plays a legal game with; --resume continues the episode count and the
-// metrics; bad flags are a clear error (exit 2); `yaniv plot` redraws the curve.
+// metrics; bad flags are a clear error (exit 2); `yaniv plot` redraws the curve; `yaniv
+// average-models` writes a model soup.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -221,6 +222,32 @@ describe('yaniv train', () => {
       expect(result.stderr, flags.join(' ')).toMatch(message);
     }
     expect(yaniv('plot', path.join(folder, 'nowhere')).code).toBe(2);
+  });
+
+  it('average-models: answers --help, averages shipped models into a folder neural:PATH plays, and names a missing folder (exit 2)', async () => {
+    expect(yaniv('average-models', '--help').stdout).toMatch(/model\s+soup/);
+    const soup = path.join(folder, 'soup');
+    const made = yaniv('average-models', 'models/standard-4', 'models/standard-3', '--out', soup);
+    expect(made.stderr).toBe('');
+    expect(made.stdout).toMatch(/averaged .*standard-4, .*standard-3 into/);
+    await initBackend('wasm');
+    const agent = await createAgent(`neural:${soup}`);
+    const strong = await createAgent('strong');
+    const result = playMatch({
+      rules: resolveRules({ players: 3 }),
+      preset: 'standard',
+      overrides: {},
+      agents: [agent, strong, strong],
+      dealSeed: 1,
+      agentSeed: 2,
+      episode: 'round',
+      maxTurns: 100,
+    });
+    expect(result.turns).toBeGreaterThan(0);
+    const missing = yaniv('average-models', 'models/standard', path.join(folder, 'nowhere'), '--out', soup);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^yaniv: no model in .*nowhere/);
+    expect(yaniv('average-models', 'models/standard', '--bogus').code).toBe(2);
   });
 
   it('says what an episode is in --help', () => {
