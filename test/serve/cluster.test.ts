@@ -238,6 +238,12 @@ describe.skipIf(!available)('two servers sharing one redis-server', () => {
       probe.disconnect();
     }
     await a.close();
+    // The other process reconnects to Redis on its own schedule: resume there once its health says its store is back.
+    await until(async () => {
+      const health = await fetch(`${second.pageUrl}health`);
+      await health.body?.cancel();
+      return health.status === 200;
+    }, "the other server's store back");
     const b = await TestClient.greeted(second.url);
     const resumed = await b.request<Msg<'resumed'>>({ type: 'resume', table: created.table, token: created.token });
     expect(resumed.counter).toBe(counter);
