@@ -6,8 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     pool: 'forks',
     // One worker per core (vitest's default leaves one core idle): most files wait on child
-    // processes, sockets, Redis or nginx, so a second worker overlaps those waits. On a 2-core
-    // machine the suite took 418 s with two workers against 634 s with one (docs/design.md).
+    // processes, sockets, Redis or nginx, so a second worker overlaps those waits (figures in docs/design.md).
     maxWorkers: '100%',
     // No process, port or temporary folder left behind by any test (checked after the run).
     globalSetup: ['./test/leftovers.ts'],

@@ -1,8 +1,7 @@
 // `npm run test:python` (the end of `npm test`): the Python suite, pytest over python/tests in the
 // repository's venv. `--long` (in `npm run test:long`) adds the tests marked long, such as the
 // MaskablePPO example's smoke run, which need torch in the venv (never installed here). pytest-xdist
-// spreads the tests over one process per core: each starts bridge children, so on 2 cores the
-// suite takes about 46 s against 83 s in one process (quiet AMD EPYC, 2026-12-04).
+// spreads the tests over one process per core, as each starts bridge children (figures in docs/design.md).
 import { spawnSync } from 'node:child_process';
 import { PYTHON_DIR, ensureVenv, systemPython } from './pythonEnv.js';
 

@@ -11,6 +11,7 @@ import { resolveModelDir } from '../agents/modelFolder.js';
 import { MODEL_CONTRACT } from '../env/gym/modelContract.js';
 import { initBackend } from '../nn/backend.js';
 import { loadNetwork, saveNetwork } from '../nn/persistence.js';
+import { trainerStateSchema } from './learner.js';
 
 export class AverageModelsError extends Error {
   override name = 'AverageModelsError';
@@ -52,14 +53,15 @@ export async function averageModels(dirs: readonly string[], out: string, comman
   const mean = weights[0].map((_, k) => tf.tidy(() => tf.addN(weights.map((w) => w[k])).div(weights.length)));
   base.network.model.setWeights(mean);
   tf.dispose(mean);
-  const baseCommands: unknown = base.metadata.training.commandLines;
+  // The base's own commands (its run) and then this one: the whole recipe of the average.
+  const runCommands = trainerStateSchema.shape.commandLines.safeParse(base.metadata.training.commandLines ?? []);
+  if (!runCommands.success) throw new AverageModelsError(`${models[0].dir}: its training.commandLines is not a list of command lines`);
   const training = {
     ...base.metadata.training,
     averageOf: models.map(({ dir, card }) => ({ dir, players: card.players, episodes: card.episodes })),
     benchmark: null,
     evaluation: null,
-    // The base's own commands (its run) and then this one: the whole recipe of the average.
-    commandLines: [...(Array.isArray(baseCommands) ? (baseCommands as unknown[]) : []), [...commandLine]],
+    commandLines: [...runCommands.data, [...commandLine]],
   };
   await saveNetwork(base.network, out, { ...MODEL_CONTRACT, training });
   loaded.forEach(({ network }) => network.model.dispose());

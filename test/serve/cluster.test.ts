@@ -12,7 +12,7 @@ import { RedisServer, redisAvailable } from '../../scripts/redisServer.js';
 import type { Msg, RunningServer, ServerMessage, ServerOptionsInput } from '../../serve/index.js';
 import { tableKeys } from '../../serve/redisTableStore.js';
 import { MemoryTableStore, MemoryTables } from '../../serve/tableStore.js';
-import { TestClient, chooser, playToEnd, startTestServer, until } from './helpers.js';
+import { TestClient, chooser, health, playToEnd, startTestServer, until } from './helpers.js';
 
 const available = redisAvailable();
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -239,11 +239,7 @@ describe.skipIf(!available)('two servers sharing one redis-server', () => {
     }
     await a.close();
     // The other process reconnects to Redis on its own schedule: resume there once its health says its store is back.
-    await until(async () => {
-      const health = await fetch(`${second.pageUrl}health`);
-      await health.body?.cancel();
-      return health.status === 200;
-    }, "the other server's store back");
+    await until(async () => (await health(second)).code === 200, "the other server's store back");
     const b = await TestClient.greeted(second.url);
     const resumed = await b.request<Msg<'resumed'>>({ type: 'resume', table: created.table, token: created.token });
     expect(resumed.counter).toBe(counter);

@@ -6,20 +6,14 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSTALL_HINT, RedisServer, redisAvailable } from '../../scripts/redisServer.js';
-import type { Health } from '../../serve/http.js';
 import type { Msg, RunningServer, ServerOptionsInput } from '../../serve/index.js';
 import { MemoryTableStore, MemoryTables } from '../../serve/tableStore.js';
 import { UnwrittenLog } from '../../serve/unwrittenLog.js';
-import { TestClient, chooser, playToEnd, startTestServer, until } from './helpers.js';
+import { TestClient, chooser, health, playToEnd, startTestServer, until } from './helpers.js';
 
 const OPTIONS: ServerOptionsInput = { workers: 0, agents: ['strong', 'novice'], moveDeadlineMs: null };
 const SEATS = ['client', 'strong', 'novice'];
 const RULES = { eliminationLimit: 40 };
-
-async function health(server: RunningServer): Promise<{ code: number; body: Health }> {
-  const res = await fetch(`${server.pageUrl}health`);
-  return { code: res.status, body: (await res.json()) as Health };
-}
 
 async function createTable(client: TestClient, seed: number): Promise<string> {
   const created = await client.request<Msg<'table_created'>>({ type: 'create_table', seats: SEATS, rules: RULES, seed });

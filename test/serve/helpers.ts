@@ -17,6 +17,7 @@ import {
   startServer,
 } from '../../serve/index.js';
 import { CODECS } from '../../serve/codec.js';
+import type { Health } from '../../serve/http.js';
 
 export const LONG = process.env.YANIV_PROPERTY_RUNS === 'long';
 
@@ -30,6 +31,12 @@ export function startTestServer(
     ? pino({ level: 'debug' }, { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) })
     : pino({ level: 'silent' });
   return startServer({ host: '127.0.0.1', port: 0, workers: 1, heartbeatMs: 60_000, ...options }, { logger, ...start });
+}
+
+/** The server's `GET /health`: its status code and body. */
+export async function health(server: RunningServer): Promise<{ code: number; body: Health }> {
+  const res = await fetch(`${server.pageUrl}health`);
+  return { code: res.status, body: (await res.json()) as Health };
 }
 
 /**
