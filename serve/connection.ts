@@ -15,7 +15,7 @@ import type { InferencePool } from './pool.js';
 import type { ModelVersions } from './models.js';
 import type { SlowLog } from './slowLog.js';
 import {
-  type ClientMessage,
+  type ClientMessageAtEdge,
   type ClientMessageType,
   type Msg,
   type PlayedModel,
@@ -23,7 +23,7 @@ import {
   type RequestId,
   type ServerMessage,
 } from './protocol.js';
-import { parseClientMessage, requestIdOf } from './protocolEdge.js';
+import { parseClientMessageAtEdge, requestIdOf } from './protocolEdge.js';
 import { type Table, type TableOwner, tableKindOf } from './table.js';
 import type { TableRegistry } from './tables.js';
 import { newTable, settledRules } from './tablePolicy.js';
@@ -46,7 +46,7 @@ export interface ServerContext {
 }
 
 /** A validated client message of one type. */
-type ClientRequest<T extends ClientMessageType> = Extract<ClientMessage, { type: T }>;
+type ClientRequest<T extends ClientMessageType> = Extract<ClientMessageAtEdge, { type: T }>;
 type Handler<T extends ClientMessageType> = (message: ClientRequest<T>) => void;
 
 /** The messages a client may send before hello. */
@@ -134,7 +134,7 @@ export class Connection implements TableOwner {
           'rate_limited',
           `more than ${this.ctx.options.maxMessagesPerSecond} messages a second on this connection; slow down`,
         );
-      this.dispatch(parseClientMessage(value));
+      this.dispatch(parseClientMessageAtEdge(value));
     } catch (error) {
       this.fail(id, error);
     }
@@ -151,7 +151,7 @@ export class Connection implements TableOwner {
     leave: (message) => this.leave(message),
   };
 
-  private dispatch(message: ClientMessage): void {
+  private dispatch(message: ClientMessageAtEdge): void {
     if (!this.greeted && !BEFORE_HELLO.has(message.type))
       throw new ProtocolError('bad_message', `say hello first: {"type":"hello","id":1,"version":${PROTOCOL_VERSION}}`, 'type');
     (this.handlers[message.type] as Handler<ClientMessageType>)(message);

@@ -34,11 +34,15 @@ import { outlookBudget } from '../agents/moveOutlook.js';
 import { type ErrorCode, ProtocolError } from './errors.js';
 import { describeLegal } from './moves.js';
 import type { AdvisedMove, LegalAction, RankedAction } from './protocol.js';
-import { type ViewJson, viewFromJson } from './viewJson.js';
+import { viewFromJson } from './viewJson.js';
+import { parseViewJson } from './protocolEdge.js';
 
-/** Where the position comes from: a client's yaniv-view/1, a yaniv-position/1 and a seat, or a table's own view. */
+/**
+ * Where the position comes from: a client's yaniv-view/1 (checked here, `parseViewJson`: off the
+ * event loop when decided on a worker), a yaniv-position/1 and a seat, or a table's own view.
+ */
 export type PositionSource =
-  | { readonly kind: 'view'; readonly view: ViewJson }
+  | { readonly kind: 'view'; readonly view: unknown }
   | { readonly kind: 'position'; readonly position: unknown; readonly seat: number }
   | { readonly kind: 'playerView'; readonly view: PlayerView };
 
@@ -129,7 +133,7 @@ export function prepare(source: PositionSource, seed: number, explain: boolean):
 
 function viewOf(source: PositionSource): PlayerView {
   if (source.kind === 'playerView') return source.view;
-  if (source.kind === 'view') return viewFromJson(source.view, 'view.');
+  if (source.kind === 'view') return viewFromJson(parseViewJson(source.view), 'view.');
   let state: GameState;
   try {
     state = importPosition(source.position).state;

@@ -109,32 +109,37 @@ const act = z
   .describe('Plays one step for a client seat; answered by acted (then event and state messages) or an error.')
   .meta({ id: 'Act' });
 
+const adviseFields = {
+  type: z.literal('advise'),
+  id: requestIdSchema,
+  agent: agentName.optional(),
+  seed: seed.optional().describe('Seeds the agent and the Assaf-risk samples (default 0): the same request gets the same answer.'),
+  outlook: outlookRequestSchema,
+  table: tableId.optional().describe("Advice for a client seat at one of this connection's tables."),
+  seat: seat.optional().describe('With table: the seat (when the connection plays several); with position: whose view.'),
+  view: viewJsonSchema.optional().describe('The position as the seat sees it (yaniv-view/1).'),
+  position: z
+    .record(z.string(), z.unknown(), { error: 'must be a yaniv-position/1 object' })
+    .optional()
+    .describe('A yaniv-position/1 document (docs/env.md); give seat too.'),
+};
+
+type AdviseSources = { table?: unknown; view?: unknown; position?: unknown; seat?: unknown };
+function checkAdviseSource(message: AdviseSources, ctx: z.RefinementCtx): void {
+  const sources = (['table', 'view', 'position'] as const).filter((key) => message[key] !== undefined);
+  if (sources.length !== 1)
+    ctx.addIssue({
+      code: 'custom',
+      path: sources.length > 1 ? [sources[1]] : [],
+      message: 'give exactly one of table, view or position',
+    });
+  if (message.position !== undefined && message.seat === undefined)
+    ctx.addIssue({ code: 'custom', path: ['seat'], message: 'a position needs the seat whose view is advised' });
+}
+
 const advise = z
-  .strictObject({
-    type: z.literal('advise'),
-    id: requestIdSchema,
-    agent: agentName.optional(),
-    seed: seed.optional().describe('Seeds the agent and the Assaf-risk samples (default 0): the same request gets the same answer.'),
-    outlook: outlookRequestSchema,
-    table: tableId.optional().describe("Advice for a client seat at one of this connection's tables."),
-    seat: seat.optional().describe('With table: the seat (when the connection plays several); with position: whose view.'),
-    view: viewJsonSchema.optional().describe('The position as the seat sees it (yaniv-view/1).'),
-    position: z
-      .record(z.string(), z.unknown(), { error: 'must be a yaniv-position/1 object' })
-      .optional()
-      .describe('A yaniv-position/1 document (docs/env.md); give seat too.'),
-  })
-  .superRefine((message, ctx) => {
-    const sources = (['table', 'view', 'position'] as const).filter((key) => message[key] !== undefined);
-    if (sources.length !== 1)
-      ctx.addIssue({
-        code: 'custom',
-        path: sources.length > 1 ? [sources[1]] : [],
-        message: 'give exactly one of table, view or position',
-      });
-    if (message.position !== undefined && message.seat === undefined)
-      ctx.addIssue({ code: 'custom', path: ['seat'], message: 'a position needs the seat whose view is advised' });
-  })
+  .strictObject(adviseFields)
+  .superRefine(checkAdviseSource)
   .describe('Asks an agent what to play: for a table seat, a yaniv-view/1, or a yaniv-position/1 and seat. Answered by advice.')
   .meta({ id: 'Advise' });
 
@@ -158,6 +163,23 @@ export const clientMessageSchema = z
   .describe('Any message a client sends.')
   .meta({ id: 'ClientMessage' });
 export type ClientMessage = z.output<typeof clientMessageSchema>;
+
+/**
+ * What the server checks on the event loop as a message arrives: all of it but an advise's view
+ * beyond its head (format, rules, table size: what picks the model); the rest is checked where
+ * the advice is decided (`parseViewJson`, on a worker under load: docs/design.md).
+ */
+const viewHeadSchema = viewJsonSchema.pick({ format: true, preset: true, rules: true, players: true }).loose();
+export const clientMessageAtEdgeSchema = z.discriminatedUnion('type', [
+  hello,
+  ping,
+  createTable,
+  act,
+  z.strictObject({ ...adviseFields, view: viewHeadSchema.optional() }).superRefine(checkAdviseSource),
+  resume,
+  leave,
+]);
+export type ClientMessageAtEdge = z.output<typeof clientMessageAtEdgeSchema>;
 export type ClientMessageType = ClientMessage['type'];
 export const CLIENT_MESSAGE_TYPES = clientMessageSchema.options.map((o) => o.shape.type.value);
 

@@ -1,11 +1,22 @@
 /**
  * The protocol's edge: a decoded client message validated against the protocol's schemas
  * (serve/protocol.ts), or refused with a ProtocolError naming the field, in words, with what was
- * given; and the request id of a message refused, for its error reply.
+ * given; and the request id of a message refused, for its error reply. The server checks an
+ * advise's view in two steps (`parseClientMessageAtEdge`, then `parseViewJson` where it is
+ * decided), with the same words as the whole message checked at once (`parseClientMessage`).
  */
+import type { z } from 'zod';
 import { ProtocolError } from './errors.js';
-import { CLIENT_MESSAGE_TYPES, type ClientMessage, type RequestId, clientMessageSchema } from './protocol.js';
+import {
+  CLIENT_MESSAGE_TYPES,
+  type ClientMessage,
+  type ClientMessageAtEdge,
+  type RequestId,
+  clientMessageAtEdgeSchema,
+  clientMessageSchema,
+} from './protocol.js';
 import { requestIdSchema } from './protocolParts.js';
+import { type ViewJson, viewJsonSchema } from './viewJson.js';
 import { fieldPath, given, inWords } from '../support/zod.js';
 
 /** The id of a message that failed validation, if it has a usable one (for the error reply). */
@@ -17,6 +28,30 @@ export function requestIdOf(value: unknown): RequestId | null {
 
 /** Validates a decoded message; throws ProtocolError (bad_message or unknown_type) naming the field. */
 export function parseClientMessage(value: unknown): ClientMessage {
+  return parseWith(clientMessageSchema, value);
+}
+
+/** `parseClientMessage` but for an advise's view, of which only the head is checked: the rest by `parseViewJson`. */
+export function parseClientMessageAtEdge(value: unknown): ClientMessageAtEdge {
+  return parseWith(clientMessageAtEdgeSchema, value);
+}
+
+/** An advise's view (`view`), with the words `parseClientMessage` would have refused it in; throws ProtocolError. */
+export function parseViewJson(view: unknown): ViewJson {
+  const parsed = viewJsonSchema.safeParse(view, { error: inWords });
+  if (parsed.success) return parsed.data;
+  throw refusal(parsed.error.issues[0], view, 'advise', ['view']);
+}
+
+function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const type = messageType(value);
+  const parsed = schema.safeParse(value, { error: inWords });
+  if (parsed.success) return parsed.data;
+  throw refusal(parsed.error.issues[0], value, type, []);
+}
+
+/** The message's type, checked before its schema so that a wrong one is named as such. */
+function messageType(value: unknown): string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ProtocolError(
       'bad_message',
@@ -33,17 +68,19 @@ export function parseClientMessage(value: unknown): ClientMessage {
       'type',
     );
   }
-  const parsed = clientMessageSchema.safeParse(value, { error: inWords });
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const field = fieldPath(issue.path);
+  return type;
+}
+
+/** The first issue of a message of `type` (or of its part at `at`) in words, naming the field. */
+function refusal(issue: z.core.$ZodIssue, value: unknown, type: string, at: readonly PropertyKey[]): ProtocolError {
+  const field = fieldPath([...at, ...issue.path]);
   if (issue.code === 'unrecognized_keys') {
-    throw new ProtocolError(
+    return new ProtocolError(
       'bad_message',
       `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k.slice(0, 40))).join(', ')} in ${type}`,
       field || undefined,
     );
   }
   const suffix = issue.code === 'custom' ? '' : given(value, issue.path);
-  throw new ProtocolError('bad_message', `${issue.message}${suffix}`, field || undefined);
+  return new ProtocolError('bad_message', `${issue.message}${suffix}`, field || undefined);
 }

@@ -1,0 +1,95 @@
+// The server checks an advise's view in two steps (serve/protocolEdge.ts): its head as the message
+// arrives, the rest where the advice is decided. Whatever the view, the two steps accept what the
+// whole message's schema accepts, with the same value, and refuse the rest in the same words,
+// naming the same field.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PRESET_NAMES, YanivEnv, playerView, randomLegalAction, seededRng } from '../../env/index.js';
+import { ProtocolError } from '../../serve/errors.js';
+import { parseClientMessage, parseClientMessageAtEdge, parseViewJson } from '../../serve/protocolEdge.js';
+import { viewJsonSchema, viewToJson } from '../../serve/viewJson.js';
+
+function viewAfter(preset: string, players: number, seed: number, steps: number): Record<string, unknown> {
+  const env = new YanivEnv({ players, preset, seed });
+  let { info } = env.reset();
+  const rng = seededRng(seed);
+  for (let i = 0; i < steps && !env.done; i++) ({ info } = env.step(randomLegalAction(info.actionMask, rng)));
+  if (env.done) ({ info } = env.reset());
+  return { ...viewToJson(playerView(env.state, info.currentPlayer), preset, {}) };
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; code: string; message: string; field: string | undefined };
+
+function outcome(parse: () => unknown): Outcome {
+  try {
+    return { ok: true, value: parse() };
+  } catch (error) {
+    if (!(error instanceof ProtocolError)) throw error;
+    return { ok: false, code: error.code, message: error.message, field: error.field };
+  }
+}
+
+const KEYS = [...Object.keys(viewJsonSchema.shape), 'extra'];
+/** A change to a view: a key set to any JSON value or removed, or an entry of one of its lists replaced. */
+const edit = fc.oneof(
+  fc.record({ kind: fc.constant('set' as const), key: fc.constantFrom(...KEYS), value: fc.jsonValue({ maxDepth: 2 }) }),
+  fc.record({ kind: fc.constant('drop' as const), key: fc.constantFrom(...KEYS) }),
+  fc.record({
+    kind: fc.constant('entry' as const),
+    key: fc.constantFrom('hand', 'handSizes', 'known', 'pile', 'totals', 'active'),
+    index: fc.nat(9),
+    value: fc.oneof(fc.constantFrom('QS', 'JK', '1H', 12, -3, null), fc.jsonValue({ maxDepth: 1 })),
+  }),
+);
+
+type Edit = typeof edit extends fc.Arbitrary<infer T> ? T : never;
+
+function applyEdit(view: Record<string, unknown>, change: Edit): void {
+  if (change.kind === 'set') view[change.key] = change.value;
+  else if (change.kind === 'drop') delete view[change.key];
+  else if (Array.isArray(view[change.key])) {
+    const list = [...(view[change.key] as unknown[])];
+    list[Math.min(change.index, list.length)] = change.value;
+    view[change.key] = list;
+  }
+}
+
+describe('the advise view checked in two steps', () => {
+  it('accepts and refuses as the whole message does, in the same words', () => {
+    const fields = new Set<string | undefined>();
+    let accepted = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...PRESET_NAMES),
+        fc.integer({ min: 2, max: 8 }),
+        fc.nat(10_000),
+        fc.nat(60),
+        fc.array(edit, { maxLength: 3 }),
+        (preset, players, seed, steps, edits) => {
+          const view = viewAfter(preset, players, seed, steps);
+          for (const change of edits) applyEdit(view, change);
+          const message = { type: 'advise', id: 7, agent: 'strong', view };
+          const whole = outcome(() => parseClientMessage(message));
+          const twoSteps = outcome(() => {
+            const head = parseClientMessageAtEdge(message);
+            return { ...head, view: head.type === 'advise' ? parseViewJson(head.view) : undefined };
+          });
+          expect(twoSteps).toEqual(whole);
+          if (whole.ok) accepted++;
+          else fields.add(whole.field);
+        },
+      ),
+      { numRuns: 400, seed: 28 },
+    );
+    // Both sides of the property were met: views accepted, and refusals of many fields, head and rest.
+    expect(accepted).toBeGreaterThan(20);
+    expect(fields.size).toBeGreaterThan(10);
+    expect(fields).toContain('view.players');
+  });
+
+  it('refuses a view that is not an object at the edge, naming it', () => {
+    const refused = outcome(() => parseClientMessageAtEdge({ type: 'advise', id: 1, view: 'QS' }));
+    expect(refused).toMatchObject({ ok: false, code: 'bad_message', field: 'view' });
+    expect(refused).toEqual(outcome(() => parseClientMessage({ type: 'advise', id: 1, view: 'QS' })));
+  });
+});
