@@ -8,7 +8,7 @@ import { DEFAULT_PRESET, YanivEnv, randomLegalAction, seededRng } from '../env/i
 import { isAgentName } from '../agents/registry.js';
 import { BIG_TABLE_WORLDS, OUTLOOK_CANDIDATES, OUTLOOK_DEFAULTS } from '../agents/moveOutlook.js';
 import { type ViewJson, viewToJson } from '../serve/viewJson.js';
-import { adviceClosedLoop, connect, percentile, startServer } from './serve.js';
+import { adviceClosedLoop, connect, percentile, startServer } from './serveClient.js';
 
 const SECONDS = Number(process.env.BENCH_ADVICE_SECONDS ?? 6);
 

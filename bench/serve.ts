@@ -16,71 +16,22 @@
 // (lists) the advisor rows' client counts, agents, positions and kinds of advice (policy: `outlook: false`);
 // BENCH_SERVE_FLAGS='--advice-min-worlds 12' flags for this build's server; BENCH_SERVE_WARMUP_MS (2000) each
 // server's unmeasured load in each encoding before its advisor rows.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Packr } from 'msgpackr';
 import { Redis } from 'ioredis';
-import WebSocket from 'ws';
 import { RedisServer } from '../scripts/redisServer.js';
 import { DEFAULT_PRESET, YANIV_ACTION, YanivEnv, randomLegalAction, seededRng } from '../env/index.js';
 import { isAgentName } from '../agents/registry.js';
 import { type ViewJson, viewToJson } from '../serve/viewJson.js';
 import { NGINX_INSTALL_HINT, NginxServer, nginxBinary } from '../scripts/nginxServer.js';
 import { ServeProcess } from '../scripts/serveProcess.js';
+import { type Encoding, type Message, adviceClosedLoop, connect, percentile, startServer } from './serveClient.js';
 
 const MAIN = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SERVE_SECONDS ?? 4);
 const ROUNDS = 3;
-
-type Message = { type: string; id?: number; [key: string]: unknown };
-
-/** Starts `yaniv serve` on a free port; resolves with its URL. */
-export function startServer(agents: string, main = MAIN, extra: string[] = []): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [main, 'serve', '--port', '0', '--log-level', 'error', '--agents', agents, ...extra], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const url = /ws:\/\/[^ ]+\//.exec(out)?.[0];
-      if (url) resolve({ child, url });
-    });
-    child.once('exit', (code) => reject(new Error(`yaniv serve exited with ${code}`)));
-  });
-}
-
-/** A connection with request/reply by id and a handler for other messages. */
-const packr = new Packr({ useRecords: false, mapsAsObjects: true });
-type Encoding = 'json' | 'msgpack';
-
-export async function connect(url: string, onOther: (m: Message) => void = () => undefined, encoding: Encoding = 'json') {
-  const ws = new WebSocket(url, `yaniv.v1.${encoding}`, { perMessageDeflate: false });
-  const waiting = new Map<number, (m: Message) => void>();
-  let next = 1;
-  ws.on('message', (data) => {
-    const m = (encoding === 'json' ? JSON.parse((data as Buffer).toString()) : packr.unpack(data as Buffer)) as Message;
-    const resolve = m.id !== undefined ? waiting.get(m.id) : undefined;
-    if (resolve) {
-      waiting.delete(m.id as number);
-      resolve(m);
-    } else onOther(m);
-  });
-  await new Promise((resolve, reject) => {
-    ws.once('open', resolve);
-    ws.once('error', reject);
-  });
-  const request = (m: Record<string, unknown>) =>
-    new Promise<Message>((resolve) => {
-      const id = next++;
-      waiting.set(id, resolve);
-      ws.send(encoding === 'json' ? JSON.stringify({ ...m, id }) : packr.pack({ ...m, id }));
-    });
-  await request({ type: 'hello', version: 1, client: 'bench' });
-  return { ws, request };
-}
 
 /** Views of the player to move in random 3-player games, every phase, or only where Yaniv may be called. */
 function positions(count: number, callable = false): ViewJson[] {
@@ -97,8 +48,6 @@ function positions(count: number, callable = false): ViewJson[] {
   return views;
 }
 
-export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
-
 interface Load {
   rate: number;
   p50: number;
@@ -106,60 +55,6 @@ interface Load {
   errors: number;
   /** The mean worlds the advice was played out in (NaN: none said). */
   worlds: number;
-}
-
-type Connection = Awaited<ReturnType<typeof connect>>;
-
-/** What a closed loop of advice requests measured: the sorted latencies (ms), the seconds measured, the replies that were no advice, the mean `worlds` of the advice that says it (NaN: none did). */
-export interface AdviceLatencies {
-  latencies: number[];
-  seconds: number;
-  errors: number;
-  worlds: number;
-}
-
-/**
- * Every connection asks for advice one request at a time (view k of `views`, the connections taking
- * turns), `warmupMs` unmeasured, then `seconds` measured; the connections are closed at the end.
- * `seeded`: each request carries `seed: k` (the same answers in every run); `extra`: fields every request carries (`outlook`).
- */
-export async function adviceClosedLoop(
-  connections: Connection[],
-  options: {
-    agent: string;
-    views: readonly ViewJson[];
-    warmupMs: number;
-    seconds: number;
-    seeded?: boolean;
-    extra?: Record<string, unknown>;
-  },
-): Promise<AdviceLatencies> {
-  const { agent, views } = options;
-  const latencies: number[] = [];
-  let errors = 0;
-  let worlds = 0;
-  let worldsCounted = 0;
-  const run = async (c: Connection, i: number, until: number, record: boolean) => {
-    for (let k = i; performance.now() < until; k += connections.length) {
-      const started = performance.now();
-      const view = views[k % views.length];
-      const reply = await c.request({ type: 'advise', agent, view, ...(options.seeded ? { seed: k } : {}), ...options.extra });
-      if (!record) continue;
-      if (reply.type !== 'advice') errors++;
-      if (typeof reply.worlds === 'number') {
-        worlds += reply.worlds;
-        worldsCounted++;
-      }
-      latencies.push(performance.now() - started);
-    }
-  };
-  await Promise.all(connections.map((c, i) => run(c, i, performance.now() + options.warmupMs, false)));
-  const started = performance.now();
-  await Promise.all(connections.map((c, i) => run(c, i, started + options.seconds * 1000, true)));
-  const seconds = (performance.now() - started) / 1000;
-  for (const c of connections) c.ws.close();
-  latencies.sort((a, b) => a - b);
-  return { latencies, seconds, errors, worlds: worldsCounted > 0 ? worlds / worldsCounted : NaN };
 }
 
 async function advisorLoad(
