@@ -62,18 +62,19 @@ export async function connect(url: string, onOther: (m: Message) => void = () =>
 /**
  * A message encoded once, its id added per request: the load generator shares the machine with
  * the server, and encoding each view again (half its time per request) took CPU from the server.
- * JSON: the id is the last key. MessagePack: the message is a fixmap (under 15 keys) whose count
- * grows by one, the id's key and value appended.
+ * JSON: the id is the last key. MessagePack: the map's count (fixmap, map16 or map32 header) grows
+ * by one, the id's key and value appended.
  */
 function withId(m: Record<string, unknown>, encoding: Encoding): (id: number) => string | Buffer {
   if (encoding === 'json') {
     const head = JSON.stringify(m).slice(0, -1);
     return (id) => `${head},"id":${id}}`;
   }
-  const packed = packr.pack(m);
-  if (packed[0] < 0x80 || packed[0] >= 0x8f) throw new RangeError('withId appends to a MessagePack fixmap of at most 14 keys');
-  const head = Buffer.from(packed);
-  head[0]++;
+  const head = Buffer.from(packr.pack(m));
+  if (head[0] >= 0x80 && head[0] < 0x8f) head[0]++;
+  else if (head[0] === 0xde) head.writeUInt16BE(head.readUInt16BE(1) + 1, 1);
+  else if (head[0] === 0xdf) head.writeUInt32BE(head.readUInt32BE(1) + 1, 1);
+  else throw new RangeError(`withId appends to a MessagePack map of under 15 keys or a map16/map32 (header 0x${head[0].toString(16)})`);
   const key = packr.pack('id');
   return (id) => Buffer.concat([head, key, packr.pack(id)]);
 }
