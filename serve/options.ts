@@ -70,7 +70,7 @@ export const serverOptionsSchema = z.strictObject({
   workers: intFrom(0, 64)
     .default(Math.max(1, availableParallelism() - 1))
     .describe('Inference worker threads (0: on the main thread).'),
-  batchMax: intFrom(1, 4096).default(64).describe('Largest inference batch.'),
+  batchMax: intFrom(1, 4096).default(64).describe("Largest inference batch (a cheap agent's, such as strong's: at most 16)."),
   batchWindowMs: intFrom(0, 1000).default(0).describe('How long a batch waits for company (0: the rest of the event-loop turn).'),
   slowMs: intFrom(1).default(100).describe('Requests slower than this are logged.'),
   adviceMinWorlds: intFrom(1, OUTLOOK_DEFAULTS.worlds)
