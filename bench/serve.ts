@@ -15,7 +15,8 @@
 // BENCH_SERVE_CLIENTS=64, BENCH_SERVE_AGENTS=strong, BENCH_SERVE_POSITIONS=mixed and BENCH_SERVE_MODES=advice,policy
 // (lists) the advisor rows' client counts, agents, positions and kinds of advice (policy: `outlook: false`);
 // BENCH_SERVE_FLAGS='--advice-min-worlds 12' flags for this build's server; BENCH_SERVE_WARMUP_MS (2000) each
-// server's unmeasured load in each encoding before its advisor rows.
+// server's unmeasured load in each encoding before its advisor rows; BENCH_SERVE_ROUNDS (3) the rounds of
+// each side-by-side row; BENCH_SERVE_SECONDS (4) a round's length.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -31,7 +32,7 @@ import { type Encoding, type Message, adviceClosedLoop, connect, percentile, sta
 
 const MAIN = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SERVE_SECONDS ?? 4);
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.BENCH_SERVE_ROUNDS ?? 3);
 
 /** Views of the player to move in random 3-player games, every phase, or only where Yaniv may be called. */
 function positions(count: number, callable = false): ViewJson[] {

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PRESET_NAMES, YanivEnv, playerView, randomLegalAction, seededRng } from '../../env/index.js';
 import { ProtocolError } from '../../serve/errors.js';
-import { parseClientMessage, parseClientMessageAtEdge, parseViewJson } from '../../serve/protocolEdge.js';
+import { parseClientMessage, parseClientMessageAtEdge, parseViewJson, viewJsonCheck } from '../../serve/protocolEdge.js';
 import { viewJsonSchema, viewToJson } from '../../serve/viewJson.js';
 
 function viewAfter(preset: string, players: number, seed: number, steps: number): Record<string, unknown> {
@@ -85,6 +85,30 @@ describe('the advise view checked in two steps', () => {
     expect(accepted).toBeGreaterThan(20);
     expect(fields.size).toBeGreaterThan(10);
     expect(fields).toContain('view.players');
+  });
+
+  it("the view's compiled check accepts exactly what its schema accepts, with the same defaults", () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...PRESET_NAMES),
+        fc.integer({ min: 2, max: 8 }),
+        fc.nat(10_000),
+        fc.nat(60),
+        fc.array(edit, { maxLength: 2 }),
+        (preset, players, seed, steps, edits) => {
+          const view = viewAfter(preset, players, seed, steps);
+          for (const change of edits) applyEdit(view, change);
+          const reference = viewJsonSchema.safeParse(view);
+          const fast = structuredClone(view);
+          expect(viewJsonCheck(fast)).toBe(reference.success);
+          if (reference.success) expect(fast).toEqual(reference.data);
+          if (reference.success) accepted++;
+        },
+      ),
+      { numRuns: 600, seed: 29 },
+    );
+    expect(accepted).toBeGreaterThan(50);
   });
 
   it('refuses a view that is not an object at the edge, naming it', () => {
