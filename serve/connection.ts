@@ -18,7 +18,6 @@ import {
   type ClientMessageAtEdge,
   type ClientMessageType,
   type Msg,
-  type PlayedModel,
   PROTOCOL_VERSION,
   type RequestId,
   type ServerMessage,
@@ -273,43 +272,33 @@ export class Connection implements TableOwner {
       table = recordTable(message.position);
     }
     const played = this.ctx.models.current(agent, table);
-    const request: DecideRequest = { agent: played.spec, source, seed: message.seed ?? 0, explain: true, outlook: message.outlook ?? true };
+    const reply = { id: message.id, agent, model: played.model, encoding: this.codec.encoding };
+    const request: DecideRequest = {
+      agent: played.spec,
+      source,
+      seed: message.seed ?? 0,
+      explain: true,
+      outlook: message.outlook ?? true,
+      reply,
+    };
     const started = performance.now();
     this.pending++;
     void this.ctx.pool.decide(request).then((result) => {
       this.pending--;
       const ms = performance.now() - started;
       if (ms > options.slowMs) this.ctx.slow.record(agent, ms);
-      this.answerAdvice(message.id, agent, played.model, result);
+      this.answerAdvice(message.id, result);
     });
   }
 
-  private answerAdvice(id: RequestId, agent: string, model: PlayedModel | null, result: DecideResult): void {
+  private answerAdvice(id: RequestId, result: DecideResult): void {
     if (!result.ok)
       return this.fail(
         id,
         result.code === 'internal' ? new Error(result.message) : new ProtocolError(result.code, result.message, result.field),
       );
-    const advice = result.advice;
-    if (!advice) return this.fail(id, new Error('no advice in the result'));
-    this.send({
-      type: 'advice',
-      id,
-      agent,
-      model,
-      seat: advice.seat,
-      phase: advice.phase,
-      pick: advice.pick,
-      actions: advice.actions,
-      legal: advice.legal,
-      scores: advice.scores,
-      value: advice.value,
-      assaf: advice.assaf,
-      // Absent, not null, when not asked for (MessagePack would write an undefined as nil).
-      ...(advice.moves ? { moves: advice.moves, worlds: advice.worlds } : {}),
-      win: advice.win,
-      winReason: advice.winReason,
-    });
+    if (result.frame === undefined) return this.fail(id, new Error('no advice in the result'));
+    this.sendFrame(result.frame);
   }
 
   private resume(message: ClientRequest<'resume'>): void {
@@ -385,13 +374,18 @@ export class Connection implements TableOwner {
   // ---------------------------------------------------------------- output
 
   send(message: ServerMessage): void {
+    if (this.open) this.sendFrame(this.codec.encode(message));
+  }
+
+  /** A message already encoded in this connection's encoding (text for JSON, bytes for MessagePack). */
+  private sendFrame(frame: string | Uint8Array): void {
     if (!this.open) return;
     if (this.ws.bufferedAmount > this.ctx.options.maxBufferedBytes) {
       this.log.warn({ event: 'slow_consumer', buffered: this.ws.bufferedAmount }, 'closing a client that does not read');
       this.ws.close(CLOSE.tryAgainLater, 'too much unread data: read faster');
       return;
     }
-    this.ws.send(this.codec.encode(message));
+    this.ws.send(frame);
   }
 
   /** An error reply; anything but a ProtocolError is logged and told as `internal` without details. */

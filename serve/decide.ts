@@ -36,6 +36,7 @@ import { describeLegal } from './moves.js';
 import type { AdvisedMove, LegalAction, RankedAction } from './protocol.js';
 import { viewFromJson } from './viewJson.js';
 import { parseViewJson } from './protocolEdge.js';
+import { type AdviceReply, encodeAdvice } from './adviceReply.js';
 
 /**
  * Where the position comes from: a client's yaniv-view/1 (checked here, `parseViewJson`: off the
@@ -56,6 +57,8 @@ export interface DecideRequest {
   readonly outlook?: boolean;
   /** Advisor: play them out in at most this many worlds (the pool's budget under load; default: the table size's). */
   readonly worlds?: number;
+  /** Advisor: answer with the client's `advice` frame (`frame`) rather than the advice itself. */
+  readonly reply?: AdviceReply;
 }
 
 export type { ScoreKind } from '../agents/registry.js';
@@ -78,7 +81,7 @@ export interface Advice {
 }
 
 export type DecideResult =
-  | { readonly ok: true; readonly action: number; readonly advice?: Advice }
+  | { readonly ok: true; readonly action: number; readonly advice?: Advice; readonly frame?: string | Uint8Array }
   | { readonly ok: false; readonly code: ErrorCode; readonly message: string; readonly field?: string };
 
 const agents = new Map<string, Promise<Agent>>();
@@ -228,12 +231,16 @@ function finish(request: DecideRequest, spec: string, { view, input }: Prepared,
     win: null,
     winReason: NO_OUTLOOK,
   };
-  if (request.outlook === false) return { ok: true, action: decision.action, advice };
+  if (request.outlook === false) return advised(request, decision.action, advice);
   const budget = outlookBudget(view.players);
   const worlds = Math.min(budget.worlds, request.worlds ?? budget.worlds);
   const outlook = outlookOf(view, ids, decision.action, policy?.actions ?? [], request.seed, { worlds });
   const moves = outlook.moves.map(({ action, ...played }) => ({ ...(byId.get(action) as LegalAction), ...played }));
-  return { ok: true, action: decision.action, advice: { ...advice, moves, worlds, win: outlook.win, winReason: outlook.winReason } };
+  return advised(request, decision.action, { ...advice, moves, worlds, win: outlook.win, winReason: outlook.winReason });
+}
+
+function advised(request: DecideRequest, action: number, advice: Advice): DecideResult {
+  return request.reply ? { ok: true, action, frame: encodeAdvice(request.reply, advice) } : { ok: true, action, advice };
 }
 
 /** `winReason` when the request asked for no outlook. */

@@ -2,10 +2,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { agentFor, decideBatch } from './decide.js';
 import type { WorkerReply, WorkerRequest, WorkerSetup } from './pool.js';
+import { frameBuffers } from './adviceReply.js';
 
 const port = parentPort;
 if (!port) throw new Error('inferenceWorker.js runs as a worker thread');
-const post = (reply: WorkerReply) => port.postMessage(reply);
+const post = (reply: WorkerReply) => port.postMessage(reply, 'results' in reply ? frameBuffers(reply.results) : []);
 try {
   await Promise.all((workerData as WorkerSetup).preload.map((spec) => agentFor(spec)));
   port.on('message', (message: WorkerRequest) => {

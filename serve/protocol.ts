@@ -125,17 +125,19 @@ const adviseFields = {
 };
 
 type AdviseSources = { table?: unknown; view?: unknown; position?: unknown; seat?: unknown };
-function checkAdviseSource(message: AdviseSources, ctx: z.RefinementCtx): void {
+/** What is wrong with an advise's choice of position (none: it is right); the refinement of both advise schemas. */
+export function adviseSourceIssues(message: AdviseSources): { path: string[]; message: string }[] {
+  const issues: { path: string[]; message: string }[] = [];
   const sources = (['table', 'view', 'position'] as const).filter((key) => message[key] !== undefined);
   if (sources.length !== 1)
-    ctx.addIssue({
-      code: 'custom',
-      path: sources.length > 1 ? [sources[1]] : [],
-      message: 'give exactly one of table, view or position',
-    });
+    issues.push({ path: sources.length > 1 ? [sources[1]] : [], message: 'give exactly one of table, view or position' });
   if (message.position !== undefined && message.seat === undefined)
-    ctx.addIssue({ code: 'custom', path: ['seat'], message: 'a position needs the seat whose view is advised' });
+    issues.push({ path: ['seat'], message: 'a position needs the seat whose view is advised' });
+  return issues;
 }
+
+const checkAdviseSource = (message: AdviseSources, ctx: z.RefinementCtx) =>
+  adviseSourceIssues(message).forEach((issue) => ctx.addIssue({ code: 'custom', ...issue }));
 
 const advise = z
   .strictObject(adviseFields)
@@ -170,12 +172,14 @@ export type ClientMessage = z.output<typeof clientMessageSchema>;
  * the advice is decided (`parseViewJson`, on a worker under load: docs/design.md).
  */
 const viewHeadSchema = viewJsonSchema.pick({ format: true, preset: true, rules: true, players: true }).loose();
+/** An advise at the edge before its refinement (`adviseSourceIssues`): what the edge's compiled check covers. */
+export const adviseAtEdgeFieldsSchema = z.strictObject({ ...adviseFields, view: viewHeadSchema.optional() });
 export const clientMessageAtEdgeSchema = z.discriminatedUnion('type', [
   hello,
   ping,
   createTable,
   act,
-  z.strictObject({ ...adviseFields, view: viewHeadSchema.optional() }).superRefine(checkAdviseSource),
+  adviseAtEdgeFieldsSchema.superRefine(checkAdviseSource),
   resume,
   leave,
 ]);

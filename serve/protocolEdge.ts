@@ -12,6 +12,8 @@ import {
   type ClientMessage,
   type ClientMessageAtEdge,
   type RequestId,
+  adviseAtEdgeFieldsSchema,
+  adviseSourceIssues,
   clientMessageAtEdgeSchema,
   clientMessageSchema,
 } from './protocol.js';
@@ -32,8 +34,17 @@ export function parseClientMessage(value: unknown): ClientMessage {
   return parseWith(clientMessageSchema, value);
 }
 
-/** `parseClientMessage` but for an advise's view, of which only the head is checked: the rest by `parseViewJson`. */
+/** The compiled check of an advise at the edge, the message that arrives most (its refinement apart). */
+export const adviseAtEdgeCheck = compiledCheck(adviseAtEdgeFieldsSchema);
+
+/**
+ * `parseClientMessage` but for an advise's view, of which only the head is checked: the rest by
+ * `parseViewJson`. An advise goes through its compiled check and refinement first (defaults are
+ * filled into `value` itself); the rest of the messages, and any refusal, through zod.
+ */
 export function parseClientMessageAtEdge(value: unknown): ClientMessageAtEdge {
+  if ((value as { type?: unknown } | null)?.type === 'advise' && adviseAtEdgeCheck(value) && adviseSourceIssues(value).length === 0)
+    return value;
   return parseWith(clientMessageAtEdgeSchema, value);
 }
 

@@ -12,6 +12,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { z } from 'zod';
 
+// Patterns without the u flag, as zod matches them (lengths are code points in both, as JSON Schema says).
+const AJV_OPTIONS = { useDefaults: true, allErrors: false, unicodeRegExp: false } as const;
+
 /** True when `value` is valid for the schema; it then holds the schema's defaults, filled in place. */
 export type CompiledCheck<S extends z.ZodType> = (value: unknown) => value is z.output<S>;
 
@@ -23,7 +26,7 @@ export type CompiledCheck<S extends z.ZodType> = (value: unknown) => value is z.
 export function compiledCheck<S extends z.ZodType>(schema: S): CompiledCheck<S> {
   let validate: ValidateFunction | undefined;
   return (value: unknown): value is z.output<S> => {
-    validate ??= new Ajv2020({ useDefaults: true, allErrors: false }).compile(jsonSchemaOf(schema));
+    validate ??= new Ajv2020(AJV_OPTIONS).compile(jsonSchemaOf(schema));
     return validate(value);
   };
 }

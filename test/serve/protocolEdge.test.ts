@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { PRESET_NAMES, YanivEnv, playerView, randomLegalAction, seededRng } from '../../env/index.js';
 import { ProtocolError } from '../../serve/errors.js';
 import { parseClientMessage, parseClientMessageAtEdge, parseViewJson, viewJsonCheck } from '../../serve/protocolEdge.js';
+import { clientMessageAtEdgeSchema } from '../../serve/protocol.js';
 import { viewJsonSchema, viewToJson } from '../../serve/viewJson.js';
 
 function viewAfter(preset: string, players: number, seed: number, steps: number): Record<string, unknown> {
@@ -109,6 +110,42 @@ describe('the advise view checked in two steps', () => {
       { numRuns: 600, seed: 29 },
     );
     expect(accepted).toBeGreaterThan(50);
+  });
+
+  it('an advise at the edge: its compiled check and refinement accept exactly what zod accepts, with the same value', () => {
+    const ADVISE_KEYS = ['type', 'id', 'agent', 'seed', 'outlook', 'table', 'seat', 'view', 'position', 'extra'];
+    const value = fc.oneof(
+      fc.constantFrom('advise', 'act', 'strong', '', 'x'.repeat(70), 0, -1, 3, 7, 8, 2 ** 31, 1.5, true, false, null, {}, []),
+      fc.jsonValue({ maxDepth: 2 }),
+    );
+    const change = fc.oneof(
+      fc.record({ key: fc.constantFrom(...ADVISE_KEYS), value }),
+      fc.record({ key: fc.constantFrom(...ADVISE_KEYS), value: fc.constant(undefined) }),
+    );
+    let accepted = 0;
+    fc.assert(
+      fc.property(fc.nat(10_000), fc.array(change, { maxLength: 3 }), (seed, changes) => {
+        const message: Record<string, unknown> = {
+          type: 'advise',
+          id: 7,
+          agent: 'strong',
+          view: viewAfter('standard', 3, seed, seed % 40),
+        };
+        for (const { key, value: replacement } of changes) {
+          if (replacement === undefined) delete message[key];
+          else message[key] = replacement;
+        }
+        const reference = clientMessageAtEdgeSchema.safeParse(message);
+        const fast = outcome(() => parseClientMessageAtEdge(structuredClone(message)));
+        expect(fast.ok).toBe(reference.success);
+        if (fast.ok && reference.success) {
+          expect(fast.value).toEqual(reference.data);
+          accepted++;
+        }
+      }),
+      { numRuns: 800, seed: 30 },
+    );
+    expect(accepted).toBeGreaterThan(100);
   });
 
   it('refuses a view that is not an object at the edge, naming it', () => {

@@ -16,6 +16,11 @@ const schema = z.strictObject({
   mode: z.enum(['x', 'y']).default('x'),
   items: z.array(z.boolean()).min(1).max(3),
   note: z.string().max(4).nullable().default(null),
+  label: z
+    .string()
+    .max(3)
+    .regex(/^.{0,2}$/)
+    .optional(),
   later: intFrom(0).optional(),
   inner: z.strictObject({ size: z.number().min(0).max(2) }).nullable(),
   options: options.default({}),
@@ -73,6 +78,17 @@ describe('a compiled check', () => {
       { numRuns: 1500, seed: 1 },
     );
     expect(accepted).toBeGreaterThan(100);
+  });
+
+  it.each([
+    ['note', '😀😀'],
+    ['note', '😀a😀'],
+    ['label', '😀'],
+    ['label', 'a😀'],
+    ['label', '😀😀'],
+  ])('counts %s = %j in code points and matches its pattern without the u flag, like zod', (field, text) => {
+    const value = { ...valid, [field]: text };
+    expect(compiledCheck(schema)(structuredClone(value))).toBe(schema.safeParse(value).success);
   });
 
   it('refuses to compile a custom check whose JSON form is not given', () => {
