@@ -36,19 +36,28 @@ export function adviceMessage({ id, agent, model }: AdviceReply, advice: Advice)
   };
 }
 
-/**
- * The advice message as the client's frame: text for JSON, bytes for MessagePack in a buffer of
- * their own (msgpackr writes into a shared one, which a postMessage would copy whole), so that
- * the worker can transfer it.
- */
+/** The advice message as the client's frame: text for JSON, bytes for MessagePack (msgpackr's own slice: safe to keep). */
 export function encodeAdvice(reply: AdviceReply, advice: Advice): string | Uint8Array {
-  const frame = CODECS[reply.encoding].encode(adviceMessage(reply, advice));
-  return typeof frame === 'string' ? frame : Uint8Array.prototype.slice.call(frame);
+  return CODECS[reply.encoding].encode(adviceMessage(reply, advice));
 }
 
-/** The buffers of a batch's MessagePack frames, to transfer rather than copy. */
-export function frameBuffers(results: readonly DecideResult[]): ArrayBuffer[] {
-  const buffers: ArrayBuffer[] = [];
-  for (const result of results) if (result.ok && result.frame instanceof Uint8Array) buffers.push(result.frame.buffer as ArrayBuffer);
-  return buffers;
+/**
+ * A batch's results for a worker to post, its MessagePack frames copied into one buffer of
+ * their own to transfer (each frame is a slice of msgpackr's shared buffer, which a postMessage
+ * would copy whole; a buffer per frame costs an allocation and a transfer each).
+ */
+export function framesInOneBuffer(results: readonly DecideResult[]): { results: DecideResult[]; transfer: ArrayBuffer[] } {
+  let bytes = 0;
+  for (const result of results) if (result.ok && result.frame instanceof Uint8Array) bytes += result.frame.byteLength;
+  if (bytes === 0) return { results: [...results], transfer: [] };
+  const buffer = new ArrayBuffer(bytes);
+  let offset = 0;
+  const moved = results.map((result): DecideResult => {
+    if (!result.ok || !(result.frame instanceof Uint8Array)) return result;
+    const frame = new Uint8Array(buffer, offset, result.frame.byteLength);
+    frame.set(result.frame);
+    offset += frame.byteLength;
+    return { ...result, frame };
+  });
+  return { results: moved, transfer: [buffer] };
 }

@@ -2,11 +2,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { agentFor, decideBatch } from './decide.js';
 import type { WorkerReply, WorkerRequest, WorkerSetup } from './pool.js';
-import { frameBuffers } from './adviceReply.js';
+import { framesInOneBuffer } from './adviceReply.js';
 
 const port = parentPort;
 if (!port) throw new Error('inferenceWorker.js runs as a worker thread');
-const post = (reply: WorkerReply) => port.postMessage(reply, 'results' in reply ? frameBuffers(reply.results) : []);
+const post = (reply: WorkerReply) => port.postMessage(reply);
 try {
   await Promise.all((workerData as WorkerSetup).preload.map((spec) => agentFor(spec)));
   port.on('message', (message: WorkerRequest) => {
@@ -18,7 +18,10 @@ try {
       return;
     }
     decideBatch(message.requests).then(
-      (results) => post({ batch: message.batch, results }),
+      (decided) => {
+        const { results, transfer } = framesInOneBuffer(decided);
+        port.postMessage({ batch: message.batch, results } satisfies WorkerReply, transfer);
+      },
       (error: Error) =>
         post({ batch: message.batch, results: message.requests.map(() => ({ ok: false, code: 'internal', message: error.message })) }),
     );

@@ -1,10 +1,10 @@
 // Advice asked with a reply is answered by the client's frame, written where it was decided: the
-// same message the advice itself makes, in either encoding, and MessagePack bytes in a buffer of
-// their own (a worker transfers it: a shared buffer would be copied whole, or lost to the next).
+// same message the advice itself makes, in either encoding; a worker posts a batch's MessagePack
+// frames in one buffer of their own, transferred, and they arrive as they left.
 import { Packr } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
 import { YanivEnv, playerView, randomLegalAction, seededRng } from '../../env/index.js';
-import { type AdviceReply, adviceMessage, frameBuffers } from '../../serve/adviceReply.js';
+import { type AdviceReply, adviceMessage, framesInOneBuffer } from '../../serve/adviceReply.js';
 import { type DecideRequest, decideBatch } from '../../serve/decide.js';
 import { serverMessageSchema } from '../../serve/protocol.js';
 
@@ -30,18 +30,23 @@ describe('advice answered by its frame', () => {
     const plain = await decideBatch(asked);
     const reply = (i: number): AdviceReply => ({ id: i, agent: 'strong', model: null, encoding });
     const framed = await decideBatch(asked.map((request, i) => ({ ...request, reply: reply(i) })));
-    framed.forEach((result, i) => {
+    // As a worker posts them: MessagePack frames moved into one transferred buffer.
+    const { results, transfer } = framesInOneBuffer(framed);
+    const posted = structuredClone(results, { transfer });
+    expect(transfer.length).toBe(encoding === 'msgpack' ? 1 : 0);
+    for (const [i, result] of [...framed.entries(), ...posted.entries()]) {
       const expected = plain[i];
       if (!result.ok || !expected.ok || !expected.advice) throw new Error('advice failed');
       expect(result.advice).toBeUndefined();
       const frame = result.frame;
       if (frame === undefined) throw new Error('no frame');
+      expect(typeof frame === 'string').toBe(encoding === 'json');
       const decoded = typeof frame === 'string' ? (JSON.parse(frame) as unknown) : unpack(frame);
       expect(serverMessageSchema.parse(decoded)).toEqual(adviceMessage(reply(i), expected.advice));
-      expect(typeof frame === 'string').toBe(encoding === 'json');
-    });
-    const buffers = frameBuffers(framed);
-    expect(buffers.length).toBe(encoding === 'msgpack' ? framed.length : 0);
-    for (const [i, buffer] of buffers.entries()) expect(buffer.byteLength).toBe((framed[i] as { frame: Uint8Array }).frame.byteLength);
+    }
+    if (encoding === 'msgpack') {
+      const buffers = new Set(posted.map((r) => (r.ok && r.frame instanceof Uint8Array ? r.frame.buffer : null)));
+      expect(buffers.size).toBe(1);
+    }
   });
 });
