@@ -46,10 +46,10 @@ export function encodeAdvice(reply: AdviceReply, advice: Advice): string | Uint8
  * their own to transfer (each frame is a slice of msgpackr's shared buffer, which a postMessage
  * would copy whole; a buffer per frame costs an allocation and a transfer each).
  */
-export function framesInOneBuffer(results: readonly DecideResult[]): { results: DecideResult[]; transfer: ArrayBuffer[] } {
+export function framesInOneBuffer(results: DecideResult[]): { results: DecideResult[]; transfer: ArrayBuffer[] } {
   let bytes = 0;
   for (const result of results) if (result.ok && result.frame instanceof Uint8Array) bytes += result.frame.byteLength;
-  if (bytes === 0) return { results: [...results], transfer: [] };
+  if (bytes === 0) return { results, transfer: [] };
   const buffer = new ArrayBuffer(bytes);
   let offset = 0;
   const moved = results.map((result): DecideResult => {

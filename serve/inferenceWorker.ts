@@ -6,7 +6,7 @@ import { framesInOneBuffer } from './adviceReply.js';
 
 const port = parentPort;
 if (!port) throw new Error('inferenceWorker.js runs as a worker thread');
-const post = (reply: WorkerReply) => port.postMessage(reply);
+const post = (reply: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(reply, transfer);
 try {
   await Promise.all((workerData as WorkerSetup).preload.map((spec) => agentFor(spec)));
   port.on('message', (message: WorkerRequest) => {
@@ -20,7 +20,7 @@ try {
     decideBatch(message.requests).then(
       (decided) => {
         const { results, transfer } = framesInOneBuffer(decided);
-        port.postMessage({ batch: message.batch, results } satisfies WorkerReply, transfer);
+        post({ batch: message.batch, results }, transfer);
       },
       (error: Error) =>
         post({ batch: message.batch, results: message.requests.map(() => ({ ok: false, code: 'internal', message: error.message })) }),

@@ -20,7 +20,7 @@ import {
 import { requestIdSchema } from './protocolParts.js';
 import { type ViewJson, viewJsonSchema } from './viewJson.js';
 import { fieldPath, given, inWords } from '../support/zod.js';
-import { compiledCheck, parseFast } from '../support/compiledSchema.js';
+import { type CompiledCheck, compiledCheck, parseFast } from '../support/compiledSchema.js';
 
 /** The id of a message that failed validation, if it has a usable one (for the error reply). */
 export function requestIdOf(value: unknown): RequestId | null {
@@ -34,18 +34,18 @@ export function parseClientMessage(value: unknown): ClientMessage {
   return parseWith(clientMessageSchema, value);
 }
 
-/** The compiled check of an advise at the edge, the message that arrives most (its refinement apart). */
-export const adviseAtEdgeCheck = compiledCheck(adviseAtEdgeFieldsSchema);
+/** The compiled check of an advise at the edge, the message that arrives most, with the schema's refinement. */
+const adviseAtEdgeCheck = compiledCheck(adviseAtEdgeFieldsSchema, (message) => adviseSourceIssues(message).length === 0);
+const isAdviseAtEdge = (value: unknown): value is ClientMessageAtEdge =>
+  (value as { type?: unknown }).type === 'advise' && adviseAtEdgeCheck(value);
 
 /**
  * `parseClientMessage` but for an advise's view, of which only the head is checked: the rest by
- * `parseViewJson`. An advise goes through its compiled check and refinement first (defaults are
- * filled into `value` itself); the rest of the messages, and any refusal, through zod.
+ * `parseViewJson`. An advise goes through its compiled check first (defaults are filled into
+ * `value` itself); the rest of the messages, and any refusal, through zod.
  */
 export function parseClientMessageAtEdge(value: unknown): ClientMessageAtEdge {
-  if ((value as { type?: unknown } | null)?.type === 'advise' && adviseAtEdgeCheck(value) && adviseSourceIssues(value).length === 0)
-    return value;
-  return parseWith(clientMessageAtEdgeSchema, value);
+  return parseWith(clientMessageAtEdgeSchema, value, isAdviseAtEdge);
 }
 
 /** The view schema's compiled check: most views are valid, and zod took a quarter of a worker's time deciding so. */
@@ -61,9 +61,10 @@ export function parseViewJson(view: unknown): ViewJson {
   throw refusal(parsed.error.issues[0], view, 'advise', ['view']);
 }
 
-function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+/** A message by `schema` (through `fast` first when given: a compiled check of the messages it covers), or its refusal. */
+function parseWith<S extends z.ZodType>(schema: S, value: unknown, fast?: CompiledCheck<S>): z.output<S> {
   const type = messageType(value);
-  const parsed = schema.safeParse(value, { error: inWords });
+  const parsed = fast ? parseFast(schema, fast, value, inWords) : schema.safeParse(value, { error: inWords });
   if (parsed.success) return parsed.data;
   throw refusal(parsed.error.issues[0], value, type, []);
 }

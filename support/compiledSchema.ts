@@ -4,7 +4,8 @@
  * what the schema accepts and fills in its defaults, about ten times faster than zod's parse.
  * Zod stays the reference and the voice: a value the check refuses is parsed by the schema for
  * the words of its refusal. Fit only for schemas whose JSON Schema says all they check (no
- * transforms or refinements, or a `.meta` stating a custom check's JSON form); a property test
+ * transforms; a refinement given to the check as well; a `.meta` stating a custom check's JSON
+ * form); a property test
  * per schema keeps the two equal (test/support/compiledSchema.test.ts and the schema's own).
  * Game-free.
  */
@@ -21,13 +22,14 @@ export type CompiledCheck<S extends z.ZodType> = (value: unknown) => value is z.
 /**
  * The compiled check of `schema`, built on first use. Input (`io: 'input'`) form, so that a
  * field with a default may be absent; a custom check without a `.meta` giving its JSON form
- * throws rather than compile a looser check.
+ * throws rather than compile a looser check. `refine`: what the schema refines with and JSON
+ * Schema cannot say, as a test of a value the compiled part accepted.
  */
-export function compiledCheck<S extends z.ZodType>(schema: S): CompiledCheck<S> {
+export function compiledCheck<S extends z.ZodType>(schema: S, refine?: (value: z.output<S>) => boolean): CompiledCheck<S> {
   let validate: ValidateFunction | undefined;
   return (value: unknown): value is z.output<S> => {
     validate ??= new Ajv2020(AJV_OPTIONS).compile(jsonSchemaOf(schema));
-    return validate(value);
+    return validate(value) && (refine === undefined || refine(value as z.output<S>));
   };
 }
 

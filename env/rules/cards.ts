@@ -44,7 +44,7 @@ export function cardName(card: Card): string {
 
 /** Parses a card name; lower case is accepted. Returns undefined for anything else. */
 export function parseCard(name: string): Card | undefined {
-  return BY_NAME.get(name) ?? BY_NAME.get(name.toUpperCase()); // upper case first: no new string
+  return BY_NAME.get(name) ?? BY_NAME.get(name.toUpperCase()); // as given first: an upper-case name needs no new string
 }
 
 export function cardNames(cards: ArrayLike<Card>): string[] {

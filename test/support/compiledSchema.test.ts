@@ -91,6 +91,13 @@ describe('a compiled check', () => {
     expect(compiledCheck(schema)(structuredClone(value))).toBe(schema.safeParse(value).success);
   });
 
+  it('holds a refinement JSON Schema cannot say, as the refined schema does', () => {
+    const nonZero = (value: { count: number }) => value.count !== 0;
+    const refined = schema.refine(nonZero);
+    const check = compiledCheck(schema, nonZero);
+    for (const count of [0, 1, 9]) expect(check(structuredClone({ ...valid, count }))).toBe(refined.safeParse({ ...valid, count }).success);
+  });
+
   it('refuses to compile a custom check whose JSON form is not given', () => {
     const bare = z.strictObject({ options: z.custom<object>((value) => typeof value === 'object') });
     expect(() => compiledCheck(bare)({ options: {} })).toThrow('the custom check at properties.options has no JSON form (.meta)');
