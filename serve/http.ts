@@ -10,7 +10,9 @@ import type { TableStore } from './tableStore.js';
 
 /**
  * What `GET /health` answers: `ok` (200); `degraded` (503: the table store cannot be reached, so
- * tables go on from memory and cannot move to another process); `shutting_down` (503: draining).
+ * tables go on from memory and cannot move to another process; or an inference worker is stuck
+ * past the request deadline and being replaced; or the inference queue is at its limit);
+ * `shutting_down` (503: draining).
  */
 export interface Health {
   readonly status: 'ok' | 'degraded' | 'shutting_down';
@@ -32,6 +34,10 @@ export interface Health {
   readonly connections: number;
   /** Whether a WebSocket needs the bearer token (--token): the page asks its player for it. */
   readonly tokenRequired: boolean;
+  /** Inference workers stuck past the request deadline or being replaced (`degraded` while any). */
+  readonly stuckWorkers: number;
+  /** Inference requests waiting for a worker (`degraded` while at --max-queue). */
+  readonly queued: number;
 }
 
 /** An HTTP server answering health and the page (WebSocket upgrades are the caller's). */

@@ -5,6 +5,10 @@
  * with load), while a lone request waits for at most `batchWindowMs` (0: the rest of the
  * current event-loop turn). Each worker keeps at most two batches in flight. With `workers: 0`
  * the batches run on the main thread (for tests and tiny deployments).
+ *
+ * Bounded: at most `maxQueue` requests wait (more are answered `overloaded`), and a worker that
+ * holds a batch past `deadlineMs` is terminated by a watchdog and replaced, its requests answered
+ * `timed_out`; `pressure()` tells `/health` of both.
  */
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
@@ -22,6 +26,10 @@ export interface PoolOptions {
   readonly workerUrl?: URL;
   /** The fewest worlds advice is played out in while requests queue (`worldsUnderLoad`); the default budget or more: never fewer. */
   readonly adviceMinWorlds?: number;
+  /** A batch a worker has not answered within this is answered `timed_out` and the worker replaced (default: no deadline). */
+  readonly deadlineMs?: number;
+  /** Requests waiting for a worker; past it a request is answered `overloaded` (default: no limit). */
+  readonly maxQueue?: number;
 }
 
 export type WorkerRequest = { batch: number; requests: DecideRequest[] } | { load: number; spec: string };
@@ -39,9 +47,18 @@ interface Pending {
 interface Slot {
   worker: Worker | null;
   ready: boolean;
+  /** The batches sent and not answered, by number. */
   readonly inFlight: Map<number, Pending[]>;
+  /** When each batch in flight was sent (`performance.now()`), by number: the watchdog reads it. */
+  readonly sentAt: Map<number, number>;
   /** Agents being loaded (`load`), by request number. */
   readonly loads: Map<number, (error?: string) => void>;
+  /** Terminated by the watchdog (`watch`): takes no more batches. */
+  timedOut: boolean;
+}
+
+function newSlot(ready: boolean): Slot {
+  return { worker: null, ready, inFlight: new Map(), sentAt: new Map(), loads: new Map(), timedOut: false };
 }
 
 const IN_FLIGHT_PER_WORKER = 2;
@@ -87,8 +104,15 @@ export class InferencePool {
   /** Cheap requests seen in this event-loop turn (`lone`). */
   private cheapThisTurn = 0;
   private closed = false;
-  /** `inline`: cheap requests decided at once on the main thread (`lone`); `reducedBudget`: advice requests played out in fewer worlds than the default (`adviceWorlds`). */
-  readonly stats = { requests: 0, inline: 0, batches: 0, largestBatch: 0, reducedBudget: 0 };
+  /**
+   * `inline`: cheap requests decided at once on the main thread (`lone`); `reducedBudget`: advice
+   * requests played out in fewer worlds than the default (`adviceWorlds`); `timedOut`: answered
+   * past the deadline (`watch`); `overloaded`: refused with the queue full.
+   */
+  readonly stats = { requests: 0, inline: 0, batches: 0, largestBatch: 0, reducedBudget: 0, timedOut: 0, overloaded: 0 };
+  /** Workers terminated and not yet replaced (`lost`). */
+  private replacing = 0;
+  private watchdog: NodeJS.Timeout | null = null;
   /** The agents every worker loads when it starts (the served ones, then each `load`ed one). */
   private readonly preload: string[];
 
@@ -121,15 +145,17 @@ export class InferencePool {
   /** Starts the workers, each loading the served agents; rejects if one cannot. */
   async start(): Promise<void> {
     if (this.options.workers === 0) {
-      this.slots.push({ worker: null, ready: true, inFlight: new Map(), loads: new Map() });
+      this.slots.push(newSlot(true));
       await Promise.all(this.preload.map((spec) => agentFor(spec)));
       return;
     }
     await Promise.all(Array.from({ length: this.options.workers }, () => this.spawn()));
+    const deadline = this.options.deadlineMs;
+    if (deadline !== undefined) this.watchdog = setInterval(() => this.watch(deadline), Math.min(1000, Math.max(25, deadline / 4))).unref();
   }
 
   private spawn(): Promise<void> {
-    const slot: Slot = { worker: null, ready: false, inFlight: new Map(), loads: new Map() };
+    const slot = newSlot(false);
     this.slots.push(slot);
     return new Promise((resolve, reject) => {
       const setup: WorkerSetup = { preload: [...this.preload] };
@@ -163,21 +189,72 @@ export class InferencePool {
   private lost(slot: Slot, code: number): void {
     const index = this.slots.indexOf(slot);
     if (index >= 0) this.slots.splice(index, 1);
-    for (const [, batch] of slot.inFlight)
-      for (const p of batch) p.resolve({ ok: false, code: 'internal', message: 'the inference worker stopped' });
-    slot.inFlight.clear();
+    this.failInFlight(slot, { ok: false, code: 'internal', message: 'the inference worker stopped' });
     for (const [, done] of slot.loads) done('the inference worker stopped');
     slot.loads.clear();
     if (this.closed || !slot.ready) return;
     this.log.error({ event: 'worker_exit', code }, 'an inference worker stopped; starting another');
-    this.spawn().then(
-      () => this.flush(),
-      (error: Error) => this.log.error({ event: 'worker_error', err: error.message }, 'could not restart an inference worker'),
-    );
+    this.replacing++;
+    this.spawn()
+      .then(
+        () => this.flush(),
+        (error: Error) => this.log.error({ event: 'worker_error', err: error.message }, 'could not restart an inference worker'),
+      )
+      .finally(() => this.replacing--);
+  }
+
+  private failInFlight(slot: Slot, result: DecideResult): void {
+    for (const [, batch] of slot.inFlight) for (const p of batch) p.resolve(result);
+    slot.inFlight.clear();
+    slot.sentAt.clear();
+  }
+
+  /**
+   * The watchdog: a worker holding a batch past the deadline is stuck (a request whose work has
+   * no end in sight): its batches are answered `timed_out` and it is terminated; `lost` starts
+   * another in its place.
+   */
+  private watch(deadlineMs: number): void {
+    const now = performance.now();
+    for (const slot of this.slots) {
+      const worker = slot.worker;
+      if (!worker || slot.timedOut) continue;
+      const oldest = Math.min(...slot.sentAt.values());
+      if (now - oldest < deadlineMs) continue;
+      slot.timedOut = true;
+      const requests = [...slot.inFlight.values()].reduce((n, batch) => n + batch.length, 0);
+      this.log.error(
+        { event: 'worker_stuck', requests, ms: Math.round(now - oldest) },
+        `an inference worker held a batch past the ${deadlineMs} ms deadline: terminating it and starting another`,
+      );
+      this.stats.timedOut += requests;
+      this.failInFlight(slot, {
+        ok: false,
+        code: 'timed_out',
+        message: `not decided within the server's deadline of ${deadlineMs} ms: stopped, nothing applied`,
+      });
+      void worker.terminate();
+    }
+  }
+
+  /** What `/health` reads: workers stuck or being replaced, and requests waiting against the queue's limit. */
+  pressure(): { stuckWorkers: number; queued: number; queueFull: boolean } {
+    const stuck = this.slots.filter((slot) => slot.timedOut).length + this.replacing;
+    const max = this.options.maxQueue;
+    return { stuckWorkers: stuck, queued: this.queue.length, queueFull: max !== undefined && this.queue.length >= max };
   }
 
   decide(request: DecideRequest): Promise<DecideResult> {
     if (this.closed) return Promise.resolve({ ok: false, code: 'internal', message: 'the server is shutting down' });
+    const max = this.options.maxQueue;
+    if (max !== undefined && this.queue.length >= max) {
+      this.stats.overloaded++;
+      return Promise.resolve({
+        ok: false,
+        code: 'overloaded',
+        message: `${max} inference requests are waiting, the most this server takes; try again shortly`,
+      });
+    }
     this.stats.requests++;
     if ((!request.explain || request.outlook === false) && runsInline(request.agent) && this.lone()) {
       this.stats.inline++;
@@ -230,7 +307,7 @@ export class InferencePool {
   private roomiest(): Slot | undefined {
     let best: Slot | undefined;
     for (const slot of this.slots) {
-      if (!slot.ready || slot.inFlight.size >= (slot.worker ? IN_FLIGHT_PER_WORKER : 1)) continue;
+      if (!slot.ready || slot.timedOut || slot.inFlight.size >= (slot.worker ? IN_FLIGHT_PER_WORKER : 1)) continue;
       if (!best || slot.inFlight.size < best.inFlight.size) best = slot;
     }
     return best;
@@ -239,6 +316,7 @@ export class InferencePool {
   private dispatch(slot: Slot, batch: Pending[], worlds: number | undefined): void {
     const id = this.nextBatch++;
     slot.inFlight.set(id, batch);
+    slot.sentAt.set(id, performance.now());
     this.stats.batches++;
     this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
     const requests = batch.map((p) => (worlds !== undefined && p.request.explain ? { ...p.request, worlds } : p.request));
@@ -264,6 +342,7 @@ export class InferencePool {
     const batch = slot.inFlight.get(id);
     if (!batch) return;
     slot.inFlight.delete(id);
+    slot.sentAt.delete(id);
     batch.forEach((p, i) => p.resolve(results[i] ?? { ok: false, code: 'internal', message: 'no result' }));
     this.flush();
   }
@@ -271,6 +350,7 @@ export class InferencePool {
   /** Fails what is queued and stops the workers. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.watchdog) clearInterval(this.watchdog);
     if (this.flushTimer) {
       clearTimeout(this.flushTimer as NodeJS.Timeout);
       clearImmediate(this.flushTimer as NodeJS.Immediate);

@@ -17,11 +17,12 @@ import { connectRedis } from '../support/redis.js';
 import type { ServerContext } from './connection.js';
 import { createHttpServer, listen } from './http.js';
 import { ModelVersions } from './models.js';
-import { type ServerOptions, type ServerOptionsInput, parseServerOptions } from './options.js';
+import { type ServerOptions, type ServerOptionsInput, addressShare, parseServerOptions } from './options.js';
 import { InferencePool } from './pool.js';
 import { PROTOCOL_VERSION } from './protocol.js';
 import { RedisTableStore } from './redisTableStore.js';
 import { ownIdFilter } from './ring.js';
+import { RuleSetBudget } from './ruleSetBudget.js';
 import { SlowLog } from './slowLog.js';
 import { Sockets } from './sockets.js';
 import { TableRegistry } from './tables.js';
@@ -68,6 +69,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     pool,
     log,
     slow,
+    ruleSets: new RuleSetBudget(options.newRuleSetsPerMinute),
     agents: new Set(options.agents),
     models,
     welcome: welcomer(options, store.kind, models),
@@ -76,20 +78,26 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
   const sockets = new Sockets(ctx, log);
   const started = Date.now();
   const version = serverVersion();
-  const http = createHttpServer(packageRoot(), log, () => ({
-    status: shuttingDown ? 'shutting_down' : store.available ? 'ok' : 'degraded',
-    store: store.kind,
-    storeAvailable: store.available,
-    draining: shuttingDown,
-    version,
-    protocol: PROTOCOL_VERSION,
-    models: models.versions(),
-    uptime: Math.round((Date.now() - started) / 1000),
-    tables: tables.live,
-    tablesHeld: tables.size,
-    connections: sockets.size,
-    tokenRequired: options.token !== null,
-  }));
+  const http = createHttpServer(packageRoot(), log, () => {
+    const inference = pool.pressure();
+    const healthy = store.available && inference.stuckWorkers === 0 && !inference.queueFull;
+    return {
+      status: shuttingDown ? 'shutting_down' : healthy ? 'ok' : 'degraded',
+      store: store.kind,
+      storeAvailable: store.available,
+      draining: shuttingDown,
+      version,
+      protocol: PROTOCOL_VERSION,
+      models: models.versions(),
+      uptime: Math.round((Date.now() - started) / 1000),
+      tables: tables.live,
+      tablesHeld: tables.size,
+      connections: sockets.size,
+      tokenRequired: options.token !== null,
+      stuckWorkers: inference.stuckWorkers,
+      queued: inference.queued,
+    };
+  });
   http.on('upgrade', (req, socket, head) => sockets.upgrade(req, socket, head));
   const sweeper = sweepIdleTables(tables, options.idleTableMs, log);
   let port: number;
@@ -156,6 +164,8 @@ async function openServices(options: ServerOptions, start: StartOptions, log: Lo
       batchMax: options.batchMax,
       batchWindowMs: options.batchWindowMs,
       adviceMinWorlds: options.adviceMinWorlds,
+      deadlineMs: options.requestDeadlineMs,
+      maxQueue: options.maxQueue,
       ...(start.workerUrl ? { workerUrl: start.workerUrl } : {}),
     },
     options.agents,
@@ -213,7 +223,11 @@ function openTables(options: ServerOptions, services: Services, log: Logger): Ta
   const decide = (agent: string, view: PlayerView, seed: number) =>
     pool.decide({ agent, source: { kind: 'playerView', view }, seed, explain: false });
   return new TableRegistry(
-    options.maxTables,
+    {
+      maxTables: options.maxTables,
+      maxPerAddress: addressShare(options.maxTablesPerAddress, options.maxTables),
+      abandonedGraceMs: options.abandonedGraceMs,
+    },
     {
       decide: (agent, table, view, seed, modelVersion) =>
         modelVersion === null

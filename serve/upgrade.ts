@@ -1,12 +1,13 @@
 /**
  * The checks before a WebSocket upgrade, each refused with an HTTP status and a protocol error
- * code before any frame: the server stopping or full (503), the path (404), the bearer token
- * (401), the Origin (403) and the subprotocol (400).
+ * code before any frame: the server stopping or full, or the client's address at its share of
+ * connections (503), the path (404), the bearer token (401), the Host and Origin (403: a page of
+ * another site, or a DNS name rebound to this server) and the subprotocol (400).
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { sameSecret } from '../support/secret.js';
-import type { ServerOptions } from './options.js';
+import { type ServerOptions, addressShare } from './options.js';
 import { SUBPROTOCOLS } from './protocol.js';
 
 export interface Refusal {
@@ -26,12 +27,31 @@ export function chooseSubprotocol(offered: ReadonlySet<string>): string | undefi
 export function upgradeRefusal(
   req: IncomingMessage,
   options: ServerOptions,
-  server: { readonly shuttingDown: boolean; readonly connections: number },
+  server: { readonly shuttingDown: boolean; readonly connections: number; readonly fromAddress: number },
 ): Refusal | null {
   if (server.shuttingDown) return { status: 503, code: 'internal', message: 'the server is shutting down' };
   if (server.connections >= options.maxConnections)
     return { status: 503, code: 'rate_limited', message: `the server has its maximum of ${options.maxConnections} connections` };
+  const share = addressShare(options.maxConnectionsPerAddress, options.maxConnections);
+  if (server.fromAddress >= share)
+    return {
+      status: 503,
+      code: 'rate_limited',
+      message: `your address has ${share} connections open, the most one address may (--max-connections-per-address)`,
+    };
   return checkRequest(req, options);
+}
+
+/**
+ * The client's address: the peer's, or, when the peer is a trusted proxy (--trust-proxy), the
+ * last address of X-Forwarded-For (the one that proxy added: earlier ones the client may forge).
+ */
+export function clientAddress(req: IncomingMessage, trustProxy: readonly string[]): string {
+  const peer = req.socket.remoteAddress ?? 'unknown';
+  if (!trustProxy.includes(peer)) return peer;
+  const forwarded = req.headers['x-forwarded-for'];
+  const last = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')).split(',').pop()?.trim();
+  return last ? last.slice(0, 64) : peer;
 }
 
 /** Path, token, Origin and subprotocol. */
