@@ -40,6 +40,12 @@ export const serverOptionsSchema = z.strictObject({
     .array(z.string())
     .default([])
     .describe('Browser origins allowed besides the server\'s own (and loopback ones when it listens on loopback); "*" allows any.'),
+  allowHosts: z
+    .array(z.string().min(1))
+    .default([])
+    .describe(
+      'Host names the server is reached by besides the address it listens on (and loopback names when that is loopback): a page or upgrade naming another Host is refused (403, DNS rebinding); a server on 0.0.0.0 or :: without this list takes any.',
+    ),
   maxConnections: intFrom(1).default(1000).describe('Connections open at once; more are refused (HTTP 503).'),
   maxConnectionsPerAddress: intFrom(1)
     .nullable()
@@ -142,6 +148,7 @@ export const SERVE_FLAGS: FlagSpecs<typeof serverOptionsSchema.shape> = {
   agents: { value: '<list>' },
   token: { value: '<token>', env: 'YANIV_TOKEN' },
   allowOrigins: { flag: '--allow-origin', value: '<origin>', variadic: true },
+  allowHosts: { flag: '--allow-host', value: '<host>', variadic: true },
   ...RULE_SELECTION_FLAGS,
   workers: { defaultText: 'cores − 1 (at least 1)' },
   maxConnectionsPerAddress: { defaultText: 'max-connections / 10' },

@@ -15,7 +15,8 @@ import { packageRoot } from '../agents/modelFolder.js';
 import { resolveAgent } from '../agents/resolve.js';
 import { connectRedis } from '../support/redis.js';
 import type { ServerContext } from './connection.js';
-import { createHttpServer, listen } from './http.js';
+import { type Health, createHttpServer, listen } from './http.js';
+import { hostServed } from './upgrade.js';
 import { ModelVersions } from './models.js';
 import { type ServerOptions, type ServerOptionsInput, addressShare, parseServerOptions } from './options.js';
 import { InferencePool } from './pool.js';
@@ -78,7 +79,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
   const sockets = new Sockets(ctx, log);
   const started = Date.now();
   const version = serverVersion();
-  const http = createHttpServer(packageRoot(), log, () => {
+  const health = (): Health => {
     const inference = pool.pressure();
     const healthy = store.available && inference.stuckWorkers === 0 && !inference.queueFull;
     return {
@@ -97,7 +98,8 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
       stuckWorkers: inference.stuckWorkers,
       queued: inference.queued,
     };
-  });
+  };
+  const http = createHttpServer(packageRoot(), log, { health, hostServed: (req) => hostServed(req, options) });
   http.on('upgrade', (req, socket, head) => sockets.upgrade(req, socket, head));
   const sweeper = sweepIdleTables(tables, options.idleTableMs, log);
   let port: number;

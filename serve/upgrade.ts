@@ -42,6 +42,33 @@ export function upgradeRefusal(
   return checkRequest(req, options);
 }
 
+const WILDCARDS = new Set(['0.0.0.0', '::', '[::]']);
+
+/**
+ * Whether a request's Host is one this server serves: its listening address, its advertised one,
+ * the --allow-host names, loopback names while it listens on loopback — so that a name rebound
+ * by DNS to this address (a page of another site reaching a loopback server) is refused. A
+ * request a trusted proxy forwards is the proxy's to check (its server_name); a server on every
+ * interface without --allow-host takes any Host.
+ */
+export function hostServed(req: IncomingMessage, options: ServerOptions): boolean {
+  if (options.trustProxy.includes(req.socket.remoteAddress ?? '')) return true;
+  if (WILDCARDS.has(options.host) && options.allowHosts.length === 0) return true;
+  const name = hostnameOf(req.headers.host);
+  if (name === null) return false;
+  const served = [options.host, ...options.allowHosts, ...(options.advertise ? [options.advertise] : [])].map(
+    (address) => hostnameOf(address) ?? address,
+  );
+  return served.includes(name) || (LOOPBACK.has(options.host) && LOOPBACK.has(name));
+}
+
+/** The host name of a Host header or HOST[:PORT] (IPv6 in brackets, lower case), or null when it is none. */
+function hostnameOf(host: string | undefined): string | null {
+  if (!host) return null;
+  const parsed = URL.parse(`http://${host}`);
+  return parsed === null ? null : parsed.hostname.toLowerCase();
+}
+
 /**
  * The client's address: the peer's, or, when the peer is a trusted proxy (--trust-proxy), the
  * last address of X-Forwarded-For (the one that proxy added: earlier ones the client may forge).
@@ -65,6 +92,12 @@ function checkRequest(req: IncomingMessage, options: ServerOptions): Refusal | n
     if (!sameSecret(given, options.token))
       return { status: 401, code: 'unauthorized', message: 'a bearer token is required: Authorization: Bearer TOKEN, or ?token=TOKEN' };
   }
+  if (!hostServed(req, options))
+    return {
+      status: 403,
+      code: 'unauthorized',
+      message: `host ${(req.headers.host ?? '').slice(0, 100)} is not one this server serves (--allow-host)`,
+    };
   const origin = req.headers.origin;
   if (origin !== undefined && !originAllowed(origin, req.headers.host, options)) {
     return { status: 403, code: 'unauthorized', message: `origin ${origin.slice(0, 100)} is not allowed (--allow-origin)` };
@@ -119,6 +152,6 @@ const REASONS: Readonly<Record<number, string>> = {
 export function refuse(socket: Duplex, { status, code, message }: Refusal): void {
   const body = JSON.stringify({ error: { code, message } });
   socket.end(
-    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${status === 401 ? 'WWW-Authenticate: Bearer\r\n' : ''}\r\n${body}`,
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${status === 401 ? 'WWW-Authenticate: Bearer\r\n' : ''}\r\n${body}`,
   );
 }
