@@ -50,15 +50,13 @@ export const serverOptionsSchema = z.strictObject({
   maxConnectionsPerAddress: intFrom(1)
     .nullable()
     .default(null)
-    .describe(
-      'Connections open at once from one client address (see --trust-proxy); more are refused (HTTP 503). Unset: a tenth of --max-connections.',
-    ),
+    .describe('Connections open at once from one client address (see --trust-proxy); more are refused (HTTP 503).'),
   helloTimeoutMs: intFrom(100, 600_000).default(10_000).describe('A connection that has not said hello within this is closed (1008).'),
   maxTables: intFrom(1).default(1000).describe('Tables on the whole server.'),
   maxTablesPerAddress: intFrom(1)
     .nullable()
     .default(null)
-    .describe('Tables held for one client address, abandoned and finished ones included. Unset: a tenth of --max-tables.'),
+    .describe('Tables held for one client address, abandoned and finished ones included (table_full past it).'),
   abandonedGraceMs: intFrom(0)
     .default(15_000)
     .describe(
