@@ -77,28 +77,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     draining: () => shuttingDown,
   };
   const sockets = new Sockets(ctx, log);
-  const started = Date.now();
-  const version = serverVersion();
-  const health = (): Health => {
-    const inference = pool.pressure();
-    const healthy = store.available && inference.stuckWorkers === 0 && !inference.queueFull;
-    return {
-      status: shuttingDown ? 'shutting_down' : healthy ? 'ok' : 'degraded',
-      store: store.kind,
-      storeAvailable: store.available,
-      draining: shuttingDown,
-      version,
-      protocol: PROTOCOL_VERSION,
-      models: models.versions(),
-      uptime: Math.round((Date.now() - started) / 1000),
-      tables: tables.live,
-      tablesHeld: tables.size,
-      connections: sockets.size,
-      tokenRequired: options.token !== null,
-      stuckWorkers: inference.stuckWorkers,
-      queued: inference.queued,
-    };
-  };
+  const health = healthOf({ options, services, tables, sockets, draining: () => shuttingDown });
   const http = createHttpServer(packageRoot(), log, { health, hostServed: (req) => hostServed(req, options) });
   http.on('upgrade', (req, socket, head) => sockets.upgrade(req, socket, head));
   const sweeper = sweepIdleTables(tables, options.idleTableMs, log);
@@ -144,6 +123,40 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     options,
     stats: () => ({ connections: sockets.size, tables: tables.size, inference: { ...pool.stats } }),
     close: () => (closing ??= close()),
+  };
+}
+
+/** What `GET /health` answers now (serve/http.ts): degraded while the store is out of reach, a worker stuck or the queue full. */
+function healthOf(server: {
+  readonly options: ServerOptions;
+  readonly services: Services;
+  readonly tables: TableRegistry;
+  readonly sockets: Sockets;
+  draining(): boolean;
+}): () => Health {
+  const { options, services, tables, sockets } = server;
+  const { store, pool, models } = services;
+  const started = Date.now();
+  const version = serverVersion();
+  return () => {
+    const inference = pool.pressure();
+    const healthy = store.available && inference.stuckWorkers === 0 && !inference.queueFull;
+    return {
+      status: server.draining() ? 'shutting_down' : healthy ? 'ok' : 'degraded',
+      store: store.kind,
+      storeAvailable: store.available,
+      draining: server.draining(),
+      version,
+      protocol: PROTOCOL_VERSION,
+      models: models.versions(),
+      uptime: Math.round((Date.now() - started) / 1000),
+      tables: tables.live,
+      tablesHeld: tables.size,
+      connections: sockets.size,
+      tokenRequired: options.token !== null,
+      stuckWorkers: inference.stuckWorkers,
+      queued: inference.queued,
+    };
   };
 }
 
