@@ -14,7 +14,7 @@ export const REDIS_ENV = 'YANIV_REDIS';
 export function redisUrlSchema(env: string = REDIS_ENV) {
   return z
     .string({ error: (issue) => (issue.input === undefined ? `a Redis URL is required (or ${env})` : 'must be a Redis URL') })
-    .regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' })
+    .regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL', abort: true })
     .refine((url) => URL.canParse(url), { error: 'is not a valid URL (a host, and a port from 0 to 65535)' });
 }
 
