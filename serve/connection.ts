@@ -324,7 +324,7 @@ export class Connection implements TableOwner {
     };
     const started = performance.now();
     this.pending++;
-    void this.ctx.pool.decide(request).then((result) => {
+    void this.ctx.pool.decide(request, this.address ?? '').then((result) => {
       this.pending--;
       if (budget && 'done' in budget) budget.done();
       const ms = performance.now() - started;

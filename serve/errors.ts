@@ -49,7 +49,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   timed_out:
     "The request was not decided within the server's deadline (`--request-deadline-ms`): the work was stopped and its worker replaced; nothing was applied.",
   overloaded:
-    'The server has more inference requests waiting than it takes (`--max-queue`); nothing was applied — try again shortly (`/health` says degraded meanwhile).',
+    'The server has more inference requests waiting than it takes (`--max-queue`), or your address has its share of them waiting (a tenth); nothing was applied — try again shortly (`/health` says degraded while the queue is full).',
   internal: 'The server failed; the request was not applied (details only in the server log).',
 };
 

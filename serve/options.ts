@@ -100,7 +100,9 @@ export const serverOptionsSchema = z.strictObject({
     .describe('An inference request (a bot move, advice) not decided within this is answered timed_out, and its worker replaced.'),
   maxQueue: intFrom(1)
     .default(4096)
-    .describe('Inference requests waiting for a worker; past it a request is refused (overloaded) and /health says degraded.'),
+    .describe(
+      'Inference requests waiting for a worker, a tenth of them of one client address (batches take addresses in turn); past it a request is refused (overloaded), and /health says degraded while the queue is full.',
+    ),
   newRuleSetsPerMinute: intFrom(1, 1000)
     .default(6)
     .describe(

@@ -6,7 +6,9 @@
  * current event-loop turn). Each worker keeps at most two batches in flight. With `workers: 0`
  * the batches run on the main thread (for tests and tiny deployments).
  *
- * Bounded: at most `maxQueue` requests wait (more are answered `overloaded`), and a worker that
+ * Fair and bounded: batches take the waiting requests' owners (client addresses) in turn; at
+ * most `maxQueue` requests wait, a tenth of them of one address (more are answered `overloaded`),
+ * and a worker that
  * holds a batch past `deadlineMs` is terminated by a watchdog and replaced, its requests answered
  * `timed_out`; `pressure()` tells `/health` of both.
  */
@@ -16,6 +18,7 @@ import { type DecideRequest, type DecideResult, agentFor, decideBatch } from './
 import { decidesCheaply } from '../agents/registry.js';
 import { OUTLOOK_DEFAULTS } from '../agents/moveOutlook.js';
 import { worldsUnderLoad } from './adviceBudget.js';
+import { addressShare } from './options.js';
 
 export interface PoolOptions {
   /** Worker threads; 0 runs inference on the main thread. */
@@ -42,6 +45,8 @@ export interface WorkerSetup {
 interface Pending {
   readonly request: DecideRequest;
   readonly resolve: (result: DecideResult) => void;
+  /** Whose request it is (a client address; '' for the tables' bots): batches take owners in turn (`takeFair`). */
+  readonly owner: string;
 }
 
 interface Slot {
@@ -97,7 +102,9 @@ export function defaultWorkerUrl(): URL {
 }
 
 export class InferencePool {
-  private readonly queue: Pending[] = [];
+  private queue: Pending[] = [];
+  /** Requests waiting per owner (none kept at 0). */
+  private readonly queuedBy = new Map<string, number>();
   private readonly slots: Slot[] = [];
   private flushTimer: NodeJS.Timeout | NodeJS.Immediate | null = null;
   private nextBatch = 1;
@@ -244,16 +251,16 @@ export class InferencePool {
     return { stuckWorkers: stuck, queued: this.queue.length, queueFull: max !== undefined && this.queue.length >= max };
   }
 
-  decide(request: DecideRequest): Promise<DecideResult> {
+  /**
+   * Decides a request of `owner` (a client address; '' for the tables' bots). Past --max-queue
+   * waiting requests, or past an address's share of them (a tenth), it is answered `overloaded`.
+   */
+  decide(request: DecideRequest, owner = ''): Promise<DecideResult> {
     if (this.closed) return Promise.resolve({ ok: false, code: 'internal', message: 'the server is shutting down' });
-    const max = this.options.maxQueue;
-    if (max !== undefined && this.queue.length >= max) {
+    const refused = this.overloaded(owner);
+    if (refused !== null) {
       this.stats.overloaded++;
-      return Promise.resolve({
-        ok: false,
-        code: 'overloaded',
-        message: `${max} inference requests are waiting, the most this server takes; try again shortly`,
-      });
+      return Promise.resolve({ ok: false, code: 'overloaded', message: refused });
     }
     this.stats.requests++;
     if ((!request.explain || request.outlook === false) && runsInline(request.agent) && this.lone()) {
@@ -261,10 +268,50 @@ export class InferencePool {
       return decideBatch([request]).then(([result]) => result);
     }
     return new Promise((resolve) => {
-      this.queue.push({ request, resolve });
+      this.queue.push({ request, resolve, owner });
+      this.queuedBy.set(owner, (this.queuedBy.get(owner) ?? 0) + 1);
       if (this.queue.length >= this.options.batchMax) this.flush();
       else this.scheduleFlush();
     });
+  }
+
+  /** Why a request of `owner` is refused now (the queue, or the owner's share of it, full), or null. */
+  private overloaded(owner: string): string | null {
+    const max = this.options.maxQueue;
+    if (max === undefined) return null;
+    if (this.queue.length >= max) return `${max} inference requests are waiting, the most this server takes; try again shortly`;
+    const share = addressShare(null, max);
+    if (owner !== '' && (this.queuedBy.get(owner) ?? 0) >= share)
+      return `${share} inference requests of your address are waiting, the most one address may have (a tenth of --max-queue); wait for answers`;
+    return null;
+  }
+
+  /**
+   * The next batch of up to `size` requests, owners in turn: the first waiting request of each
+   * owner, then the second of each, and so on (in order of arrival within a turn), so that one
+   * address with many requests waiting delays another's by one batch at most.
+   */
+  private takeFair(size: number): Pending[] {
+    let batch: Pending[];
+    if (this.queue.length <= size || this.queuedBy.size <= 1) batch = this.queue.splice(0, size);
+    else {
+      const turn = new Map<string, number>();
+      const ranked = this.queue.map((pending, at) => {
+        const rank = turn.get(pending.owner) ?? 0;
+        turn.set(pending.owner, rank + 1);
+        return { pending, at, rank };
+      });
+      ranked.sort((a, b) => a.rank - b.rank || a.at - b.at);
+      const taken = new Set(ranked.slice(0, size).map((r) => r.at));
+      batch = ranked.slice(0, size).map((r) => r.pending);
+      this.queue = this.queue.filter((_, at) => !taken.has(at));
+    }
+    for (const { owner } of batch) {
+      const left = (this.queuedBy.get(owner) ?? 1) - 1;
+      if (left > 0) this.queuedBy.set(owner, left);
+      else this.queuedBy.delete(owner);
+    }
+    return batch;
   }
 
   /** Counts a cheap request of this event-loop turn: whether it is the first, with nothing queued or in flight. */
@@ -289,7 +336,7 @@ export class InferencePool {
       if (!slot) return;
       const worlds = this.adviceWorlds();
       const cheap = runsInline(this.queue[0].request.agent);
-      const batch = this.queue.splice(0, cheap ? Math.min(this.options.batchMax, CHEAP_BATCH_MAX) : this.options.batchMax);
+      const batch = this.takeFair(cheap ? Math.min(this.options.batchMax, CHEAP_BATCH_MAX) : this.options.batchMax);
       this.dispatch(slot, batch, worlds);
     }
   }
@@ -356,6 +403,7 @@ export class InferencePool {
       clearImmediate(this.flushTimer as NodeJS.Immediate);
     }
     for (const p of this.queue.splice(0)) p.resolve({ ok: false, code: 'internal', message: 'the server is shutting down' });
+    this.queuedBy.clear();
     await Promise.all(this.slots.flatMap((slot) => (slot.worker ? [slot.worker.terminate()] : [])));
   }
 }

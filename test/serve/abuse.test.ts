@@ -286,6 +286,23 @@ describe('the new limits', () => {
     await honestServed(server);
   });
 
+  it('an address flooding advice has a tenth of the queue and its turn among the others: honest advice within 5 s', async () => {
+    const server = await serve({ maxQueue: 40 });
+    const bad = await greetedAttacker(server);
+    const created = (await attackerTable(bad)) as Msg<'table_created'>;
+    await until(() => bad.frames.some((m) => m.type === 'state' && m.table === created.table && m.legal.length > 0), 'its seat to move');
+    const flood = Array.from({ length: 200 }, () => bad.request<ServerMessage>({ type: 'advise', table: created.table }));
+    await honestServed(server);
+    const answers = await Promise.all(flood);
+    const refused = answers.filter((a): a is Msg<'error'> => a.type === 'error');
+    expect(refused.length).toBeGreaterThan(100);
+    expect(refused[0]).toMatchObject({
+      code: 'overloaded',
+      message: expect.stringMatching(/4 inference requests of your address are waiting/),
+    });
+    expect(answers.some((a) => a.type === 'advice')).toBe(true);
+  });
+
   it('/health says degraded while the inference queue is at its limit', async () => {
     const server = await serve({ maxQueue: 1 });
     const bad = await greetedAttacker(server);
