@@ -1,4 +1,4 @@
-// The calibration map of the advisor's chance to win (agents/calibrationMap.ts): fitted by
+// The calibration map of the advisor's chance to win (agents/equity/calibrationMap.ts): fitted by
 // pool-adjacent-violators, monotone and within [0, 1], applied the same way every time, shipped
 // maps checked at the read edge, and advice for a table without a map left as played out.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,15 +15,15 @@ import {
   parseCalibrationMap,
   readCalibrationMap,
   shippedCalibrationFor,
-} from '../../agents/calibrationMap.js';
-import { equityForTable } from '../../agents/equityPlayouts.js';
-import { moveOutlooks, outlookCandidates } from '../../agents/moveOutlook.js';
+} from '../../agents/equity/calibrationMap.js';
+import { equityForTable } from '../../agents/equity/equityPlayouts.js';
+import { moveOutlooks, outlookCandidates } from '../../agents/equity/moveOutlook.js';
 import { Episode, parseEnvOptions } from '../../env/gym/episode.js';
 import { Table } from '../../env/gym/table.js';
 import { randomInt, seededRng } from '../../env/rules/random.js';
 import { resolveRules } from '../../env/rules/rules.js';
 import type { PlayerView } from '../../env/rules/view.js';
-import { outlookOf } from '../../serve/winChance.js';
+import { outlookOf } from '../../serve/inference/winChance.js';
 
 /** Positions whose true chance is `truth(raw)`, drawn with a seeded generator. */
 function sample(n: number, seed: number, truth: (raw: number) => number): { raw: number; won: boolean }[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { equityRules, readEquityData, shippedEquity, shippedEquityFile, parseEquityData } from '../../agents/equity.js';
-import { measureRoundModel, playFromSpot } from '../../agents/equityModel.js';
+import { equityRules, readEquityData, shippedEquity, shippedEquityFile, parseEquityData } from '../../agents/equity/equity.js';
+import { measureRoundModel, playFromSpot } from '../../agents/equity/equityModel.js';
 import { createAgent } from '../../agents/registry.js';
 import { EquityError } from '../../env/gym/equityData.js';
 import { seatEquities } from '../../env/gym/equity.js';

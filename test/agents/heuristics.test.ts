@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { type Action, type GameState, applyAction, assafRisk, cardName, legalActions, playerView } from '../../env/index.js';
 import { seededRng } from '../../env/rules/random.js';
-import { intermediate } from '../../agents/intermediate.js';
-import { novice } from '../../agents/novice.js';
-import type { RuleBot } from '../../agents/ruleBot.js';
-import { strongBot } from '../../agents/strong.js';
+import { intermediate } from '../../agents/bots/intermediate.js';
+import { novice } from '../../agents/bots/novice.js';
+import type { RuleBot } from '../../agents/bots/ruleBot.js';
+import { strongBot } from '../../agents/bots/strong.js';
 import { card, game, play } from '../env/helpers.js';
 
 function decide(bot: RuleBot, s: GameState): Action {

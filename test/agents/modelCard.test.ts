@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type ModelCard, parseModelCard, readModelCard, trainingMismatch } from '../../agents/modelCard.js';
-import { DEFAULT_MODEL, packageRoot } from '../../agents/modelFolder.js';
+import { type ModelCard, parseModelCard, readModelCard, trainingMismatch } from '../../agents/models/modelCard.js';
+import { DEFAULT_MODEL, packageRoot } from '../../agents/models/modelFolder.js';
 import { MODEL_CONTRACT } from '../../env/gym/modelContract.js';
 
 const shippedMetadata = (): Record<string, unknown> =>

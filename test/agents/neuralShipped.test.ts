@@ -1,4 +1,4 @@
-// Every shipped model (models/*, agents/catalog.ts): it loads through the registry with the
+// Every shipped model (models/*, agents/models/catalog.ts): it loads through the registry with the
 // adviser its card names, names its rules and table sizes, plays legally, and in a short bench
 // beats intermediate at each size it was trained for, under its rules, with duplicate deals
 // (100 games; 1,000 under npm run test:long).
@@ -6,8 +6,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { shippedModels } from '../../agents/catalog.js';
-import { packageRoot } from '../../agents/modelFolder.js';
+import { shippedModels } from '../../agents/models/catalog.js';
+import { packageRoot } from '../../agents/models/modelFolder.js';
 import { createAgent } from '../../agents/registry.js';
 import { runTournament } from '../../agents/tournament/run.js';
 import { MODEL_CONTRACT } from '../../env/gym/modelContract.js';

@@ -18,12 +18,12 @@ import type { Agent } from '../../env/gym/agent.js';
 import { importPosition } from '../../env/gym/position.js';
 import { YanivEnv } from '../../env/gym/yanivEnv.js';
 import { isRoundOver } from '../../env/rules/state.js';
-import { playoutRoundStrong } from '../../agents/playout.js';
+import { playoutRoundStrong } from '../../agents/bots/playout.js';
 import { createAgent } from '../../agents/registry.js';
-import { roundEndChance } from '../../agents/strong.js';
-import { progressGuard } from '../../agents/neural.js';
+import { roundEndChance } from '../../agents/bots/strong.js';
+import { progressGuard } from '../../agents/models/neural.js';
 import { PASS_ACTION, TAKE_START, YANIV_ACTION } from '../../env/gym/actionLayout.js';
-import { stallPenalty } from '../../agents/tactics.js';
+import { stallPenalty } from '../../agents/bots/tactics.js';
 import { game } from '../env/helpers.js';
 import { playerView } from '../../env/rules/view.js';
 

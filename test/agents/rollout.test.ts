@@ -4,9 +4,9 @@ import { MaskScratch, legalActionIds, writeActionMask } from '../../env/gym/acti
 import { actionToMove, moveToAction } from '../../env/gym/actionMoves.js';
 import { DiscardList, playerView, unseenCounts } from '../../env/index.js';
 import { OBSERVATION_SIZE, encodeObservation } from '../../env/gym/observation.js';
-import { callRiskProxy, playoutRound, playoutRoundStrong, playoutTables } from '../../agents/playout.js';
-import { rolloutAgent } from '../../agents/rollout.js';
-import { rankDiscards } from '../../agents/strong.js';
+import { callRiskProxy, playoutRound, playoutRoundStrong, playoutTables } from '../../agents/bots/playout.js';
+import { rolloutAgent } from '../../agents/bots/rollout.js';
+import { rankDiscards } from '../../agents/bots/strong.js';
 import { game, handText } from '../env/helpers.js';
 
 function input(hand: string) {

@@ -1,13 +1,13 @@
-// Advice under load (serve/adviceBudget.ts, serve/pool.ts): while advice requests queue, each is
+// Advice under load (serve/inference/adviceBudget.ts, serve/inference/pool.ts): while advice requests queue, each is
 // played out in fewer worlds, never fewer than the server's minimum, and its answer says how
 // many; a lone request gets the whole budget, and the same request with the same budget gets the
 // same answer.
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { OUTLOOK_DEFAULTS } from '../../agents/moveOutlook.js';
-import { BACKLOG_AT_FULL_BUDGET, worldsUnderLoad } from '../../serve/adviceBudget.js';
-import { type DecideRequest, decideBatch } from '../../serve/decide.js';
-import { InferencePool } from '../../serve/pool.js';
+import { OUTLOOK_DEFAULTS } from '../../agents/equity/moveOutlook.js';
+import { BACKLOG_AT_FULL_BUDGET, worldsUnderLoad } from '../../serve/inference/adviceBudget.js';
+import { type DecideRequest, decideBatch } from '../../serve/inference/decide.js';
+import { InferencePool } from '../../serve/inference/pool.js';
 import { playerView } from '../../env/rules/view.js';
 import { randomPositions } from '../env/gym/envPositions.js';
 

@@ -4,8 +4,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PRESET_NAMES, YanivEnv, playerView, randomLegalAction, seededRng } from '../../env/index.js';
-import { decideBatch } from '../../serve/decide.js';
-import { viewJsonSchema, viewToJson } from '../../serve/viewJson.js';
+import { decideBatch } from '../../serve/inference/decide.js';
+import { viewJsonSchema, viewToJson } from '../../serve/protocol/viewJson.js';
 import { LONG } from './helpers.js';
 
 // Each advice with explanations plays its moves out (and a table size first met fits its equity): 60 views

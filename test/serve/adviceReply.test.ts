@@ -4,9 +4,9 @@
 import { Packr } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
 import { YanivEnv, playerView, randomLegalAction, seededRng } from '../../env/index.js';
-import { type AdviceReply, adviceMessage, framesInOneBuffer } from '../../serve/adviceReply.js';
-import { type DecideRequest, decideBatch } from '../../serve/decide.js';
-import { serverMessageSchema } from '../../serve/protocol.js';
+import { type AdviceReply, adviceMessage, framesInOneBuffer } from '../../serve/inference/adviceReply.js';
+import { type DecideRequest, decideBatch } from '../../serve/inference/decide.js';
+import { serverMessageSchema } from '../../serve/protocol/protocol.js';
 
 function requests(count: number): DecideRequest[] {
   const env = new YanivEnv({ players: 3, seed: 5 });

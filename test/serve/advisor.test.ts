@@ -20,13 +20,13 @@ import {
   assafRisk,
   writeActionMask,
 } from '../../env/index.js';
-import { shippedEquityFor } from '../../agents/equity.js';
+import { shippedEquityFor } from '../../agents/equity/equity.js';
 import { createAgent } from '../../agents/registry.js';
 import { seatEquities } from '../../env/gym/equity.js';
-import { STRONG_DEFAULTS } from '../../agents/strong.js';
+import { STRONG_DEFAULTS } from '../../agents/bots/strong.js';
 import type { Msg, RunningServer } from '../../serve/index.js';
-import { viewToJson } from '../../serve/viewJson.js';
-import { NO_OUTLOOK } from '../../serve/decide.js';
+import { viewToJson } from '../../serve/protocol/viewJson.js';
+import { NO_OUTLOOK } from '../../serve/inference/decide.js';
 import { LONG, TestClient, startTestServer } from './helpers.js';
 
 const AGENTS = ['strong', 'rollout?samples=4', 'novice', 'random'];

@@ -4,9 +4,9 @@ import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRAW_DECK_ACTION } from '../../env/index.js';
 import { discardId } from '../../env/gym/actionLayout.js';
-import { agentFor } from '../../serve/decide.js';
+import { agentFor } from '../../serve/inference/decide.js';
 import { ERROR_CODES, type Msg, type RunningServer, type ServerMessage } from '../../serve/index.js';
-import { MemoryTableStore, MemoryTables, type StoredTable, StoreUnavailableError } from '../../serve/tableStore.js';
+import { MemoryTableStore, MemoryTables, type StoredTable, StoreUnavailableError } from '../../serve/tables/tableStore.js';
 import { TestClient, playToEnd, startTestServer } from './helpers.js';
 
 type ErrorReply = Msg<'error'>;

@@ -1,4 +1,4 @@
-// Models swapped without a restart (serve/models.ts, yaniv publish-model): two servers on one
+// Models swapped without a restart (serve/inference/models.ts, yaniv publish-model): two servers on one
 // real redis-server. A published version reaches both (welcome shows its card and version),
 // advice and new tables get it, a table that started before keeps its model to the end (its
 // record is the one the old model plays alone), a model for other versions is refused with both
@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisServer, redisAvailable } from '../../scripts/redisServer.js';
-import { decideBatch } from '../../serve/decide.js';
+import { decideBatch } from '../../serve/inference/decide.js';
 import type { Msg, RunningServer, ServerOptionsInput } from '../../serve/index.js';
-import { PublishError, publishModel } from '../../serve/models.js';
+import { PublishError, publishModel } from '../../serve/inference/models.js';
 import { TestClient, chooser, playToEnd, startTestServer, until } from './helpers.js';
 
 const available = redisAvailable();

@@ -1,10 +1,10 @@
-// Where the pool decides (serve/pool.ts): a cheap agent's lone request at once on the main thread,
+// Where the pool decides (serve/inference/pool.ts): a cheap agent's lone request at once on the main thread,
 // requests that arrive together queued in batches for the workers (cheap ones at most 16 a batch),
 // every answer the same wherever it was decided.
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type DecideRequest, decideBatch } from '../../serve/decide.js';
-import { InferencePool } from '../../serve/pool.js';
+import { type DecideRequest, decideBatch } from '../../serve/inference/decide.js';
+import { InferencePool } from '../../serve/inference/pool.js';
 import { playerView } from '../../env/rules/view.js';
 import { randomPositions } from '../env/gym/envPositions.js';
 

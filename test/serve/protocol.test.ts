@@ -4,10 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { decode } from '@msgpack/msgpack';
 import { describe, expect, it } from 'vitest';
-import { CODECS } from '../../serve/codec.js';
-import { ProtocolError } from '../../serve/errors.js';
-import { protocolJsonSchema } from '../../serve/protocol.js';
-import { parseClientMessage } from '../../serve/protocolEdge.js';
+import { CODECS } from '../../serve/protocol/codec.js';
+import { ProtocolError } from '../../serve/protocol/errors.js';
+import { protocolJsonSchema } from '../../serve/protocol/protocol.js';
+import { parseClientMessage } from '../../serve/protocol/protocolEdge.js';
 
 const SCHEMA_FILE = new URL('../../serve/protocol.schema.json', import.meta.url);
 

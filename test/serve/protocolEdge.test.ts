@@ -1,14 +1,14 @@
-// The server checks an advise's view in two steps (serve/protocolEdge.ts): its head as the message
+// The server checks an advise's view in two steps (serve/protocol/protocolEdge.ts): its head as the message
 // arrives, the rest where the advice is decided. Whatever the view, the two steps accept what the
 // whole message's schema accepts, with the same value, and refuse the rest in the same words,
 // naming the same field.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PRESET_NAMES, YanivEnv, playerView, randomLegalAction, seededRng } from '../../env/index.js';
-import { ProtocolError } from '../../serve/errors.js';
-import { parseClientMessage, parseClientMessageAtEdge, parseViewJson, viewJsonCheck } from '../../serve/protocolEdge.js';
-import { clientMessageAtEdgeSchema } from '../../serve/protocol.js';
-import { viewJsonSchema, viewToJson } from '../../serve/viewJson.js';
+import { ProtocolError } from '../../serve/protocol/errors.js';
+import { parseClientMessage, parseClientMessageAtEdge, parseViewJson, viewJsonCheck } from '../../serve/protocol/protocolEdge.js';
+import { clientMessageAtEdgeSchema } from '../../serve/protocol/protocol.js';
+import { viewJsonSchema, viewToJson } from '../../serve/protocol/viewJson.js';
 
 function viewAfter(preset: string, players: number, seed: number, steps: number): Record<string, unknown> {
   const env = new YanivEnv({ players, preset, seed });

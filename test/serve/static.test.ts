@@ -1,4 +1,4 @@
-// The page's files on the server's HTTP port (serve/static.ts): what each path serves and with
+// The page's files on the server's HTTP port (serve/net/static.ts): what each path serves and with
 // which content type, 404 for anything else, and no way out of the served folders — checked on
 // the lookup itself and over real HTTP with the raw paths a browser would never send.
 import { readFileSync } from 'node:fs';
@@ -6,8 +6,8 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../serve/index.js';
-import { packageRoot } from '../../agents/modelFolder.js';
-import { BROWSER_RULES, StaticSite } from '../../serve/static.js';
+import { packageRoot } from '../../agents/models/modelFolder.js';
+import { BROWSER_RULES, StaticSite } from '../../serve/net/static.js';
 import { startTestServer } from './helpers.js';
 
 const ROOT = packageRoot();

@@ -3,8 +3,8 @@
 import pino from 'pino';
 import { describe, it } from 'vitest';
 import { INSTALL_HINT, RedisServer, redisAvailable } from '../../scripts/redisServer.js';
-import { RedisTableStore } from '../../serve/redisTableStore.js';
-import { MemoryTableStore, MemoryTables } from '../../serve/tableStore.js';
+import { RedisTableStore } from '../../serve/tables/redisTableStore.js';
+import { MemoryTableStore, MemoryTables } from '../../serve/tables/tableStore.js';
 import { tableStoreContract } from './tableStoreContract.js';
 
 tableStoreContract('memory (shared)', () => {

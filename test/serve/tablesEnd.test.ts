@@ -5,11 +5,11 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mixSeed } from '../../env/rules/random.js';
-import { decideBatch } from '../../serve/decide.js';
+import { decideBatch } from '../../serve/inference/decide.js';
 import { DEFAULT_AGENTS, parseServerOptions } from '../../serve/options.js';
 import type { Msg, RunningServer, ServerMessage } from '../../serve/index.js';
-import type { SeatInfo } from '../../serve/protocol.js';
-import { Table } from '../../serve/table.js';
+import type { SeatInfo } from '../../serve/protocol/protocol.js';
+import { Table } from '../../serve/tables/table.js';
 import { LONG, TestClient, playToEnd, startTestServer, until } from './helpers.js';
 
 let server: RunningServer;

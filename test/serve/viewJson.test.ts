@@ -2,8 +2,8 @@
 // cannot be a position is refused with the field named.
 import { describe, expect, it } from 'vitest';
 import { YanivEnv, randomLegalAction, seededRng } from '../../env/index.js';
-import { ProtocolError } from '../../serve/errors.js';
-import { type ViewJson, viewFromJson, viewJsonSchema, viewToJson } from '../../serve/viewJson.js';
+import { ProtocolError } from '../../serve/protocol/errors.js';
+import { type ViewJson, viewFromJson, viewJsonSchema, viewToJson } from '../../serve/protocol/viewJson.js';
 import { LONG } from './helpers.js';
 
 const parse = (json: unknown) => viewFromJson(viewJsonSchema.parse(json));
