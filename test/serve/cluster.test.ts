@@ -3,7 +3,7 @@
 // store). A client that reconnects to the other server resumes its table there and finishes the
 // very game one server alone would have played (same seed, same client choices: the same record);
 // drain hands tables over; a Redis restart loses nothing. The store's own contract (fencing,
-// claims, expiry, release) is test/serve/tableStoreContract.ts.
+// claims, expiry, release) is test/serve/tables/tableStoreContract.ts.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';

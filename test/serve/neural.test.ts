@@ -44,7 +44,7 @@ beforeAll(async () => {
   });
   net.model.dispose();
   // The whole budget whatever the load: queued advice is otherwise played out in fewer worlds
-  // (serve/inference/adviceBudget.ts, test/serve/adviceBudget.test.ts), and the bit-for-bit test below
+  // (serve/inference/adviceBudget.ts, test/serve/inference/adviceBudget.test.ts), and the bit-for-bit test below
   // compares answers alone and among concurrent requests.
   server = await startTestServer({ agents: [spec, 'strong'], adviceMinWorlds: 12 });
   client = await TestClient.connect(server.url);

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type ModelCard, parseModelCard, readModelCard, trainingMismatch } from '../../agents/models/modelCard.js';
-import { DEFAULT_MODEL, packageRoot } from '../../agents/models/modelFolder.js';
-import { MODEL_CONTRACT } from '../../env/gym/modelContract.js';
+import { type ModelCard, parseModelCard, readModelCard, trainingMismatch } from '../../../agents/models/modelCard.js';
+import { DEFAULT_MODEL, packageRoot } from '../../../agents/models/modelFolder.js';
+import { MODEL_CONTRACT } from '../../../env/gym/modelContract.js';
 
 const shippedMetadata = (): Record<string, unknown> =>
   JSON.parse(readFileSync(path.join(packageRoot(), DEFAULT_MODEL, 'metadata.json'), 'utf8')) as Record<string, unknown>;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { equityRules, readEquityData, shippedEquity, shippedEquityFile, parseEquityData } from '../../agents/equity/equity.js';
-import { measureRoundModel, playFromSpot } from '../../agents/equity/equityModel.js';
-import { createAgent } from '../../agents/registry.js';
-import { EquityError } from '../../env/gym/equityData.js';
-import { seatEquities } from '../../env/gym/equity.js';
-import { Episode, parseEnvOptions } from '../../env/gym/episode.js';
-import { Table } from '../../env/gym/table.js';
-import type { Agent } from '../../env/gym/agent.js';
+import { equityRules, readEquityData, shippedEquity, shippedEquityFile, parseEquityData } from '../../../agents/equity/equity.js';
+import { measureRoundModel, playFromSpot } from '../../../agents/equity/equityModel.js';
+import { createAgent } from '../../../agents/registry.js';
+import { EquityError } from '../../../env/gym/equityData.js';
+import { seatEquities } from '../../../env/gym/equity.js';
+import { Episode, parseEnvOptions } from '../../../env/gym/episode.js';
+import { Table } from '../../../env/gym/table.js';
+import type { Agent } from '../../../env/gym/agent.js';
 
 describe('the shipped heads-up equity (standard, strong at both seats)', () => {
   const equity = shippedEquity('standard');

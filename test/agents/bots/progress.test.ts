@@ -13,25 +13,25 @@
 // test/repro/neural-trade.position.json, 40 turns into that round.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type Action, actionToMove, cardName, legalActionIds, moveToAction, ruleTables } from '../../env/index.js';
-import type { Agent } from '../../env/gym/agent.js';
-import { importPosition } from '../../env/gym/position.js';
-import { YanivEnv } from '../../env/gym/yanivEnv.js';
-import { isRoundOver } from '../../env/rules/state.js';
-import { playoutRoundStrong } from '../../agents/bots/playout.js';
-import { createAgent } from '../../agents/registry.js';
-import { roundEndChance } from '../../agents/bots/strong.js';
-import { progressGuard } from '../../agents/models/neural.js';
-import { PASS_ACTION, TAKE_START, YANIV_ACTION } from '../../env/gym/actionLayout.js';
-import { stallPenalty } from '../../agents/bots/tactics.js';
-import { game } from '../env/helpers.js';
-import { playerView } from '../../env/rules/view.js';
+import { type Action, actionToMove, cardName, legalActionIds, moveToAction, ruleTables } from '../../../env/index.js';
+import type { Agent } from '../../../env/gym/agent.js';
+import { importPosition } from '../../../env/gym/position.js';
+import { YanivEnv } from '../../../env/gym/yanivEnv.js';
+import { isRoundOver } from '../../../env/rules/state.js';
+import { playoutRoundStrong } from '../../../agents/bots/playout.js';
+import { createAgent } from '../../../agents/registry.js';
+import { roundEndChance } from '../../../agents/bots/strong.js';
+import { progressGuard } from '../../../agents/models/neural.js';
+import { PASS_ACTION, TAKE_START, YANIV_ACTION } from '../../../env/gym/actionLayout.js';
+import { stallPenalty } from '../../../agents/bots/tactics.js';
+import { game } from '../../env/helpers.js';
+import { playerView } from '../../../env/rules/view.js';
 
-const REPRO = JSON.parse(readFileSync(new URL('../repro/strong-loop.position.json', import.meta.url), 'utf8')) as {
+const REPRO = JSON.parse(readFileSync(new URL('../../repro/strong-loop.position.json', import.meta.url), 'utf8')) as {
   record: { rules: Record<string, unknown> };
 };
-const STANDOFF = JSON.parse(readFileSync(new URL('../repro/strong-standoff.position.json', import.meta.url), 'utf8')) as unknown;
-const NEURAL_TRADE = JSON.parse(readFileSync(new URL('../repro/neural-trade.position.json', import.meta.url), 'utf8')) as unknown;
+const STANDOFF = JSON.parse(readFileSync(new URL('../../repro/strong-standoff.position.json', import.meta.url), 'utf8')) as unknown;
+const NEURAL_TRADE = JSON.parse(readFileSync(new URL('../../repro/neural-trade.position.json', import.meta.url), 'utf8')) as unknown;
 
 /** The repro with other rule settings (the milestones, say). */
 function repro(rules: Record<string, unknown> = {}): unknown {

@@ -3,10 +3,10 @@
 // every answer the same wherever it was decided.
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type DecideRequest, decideBatch } from '../../serve/inference/decide.js';
-import { InferencePool } from '../../serve/inference/pool.js';
-import { playerView } from '../../env/rules/view.js';
-import { randomPositions } from '../env/gym/envPositions.js';
+import { type DecideRequest, decideBatch } from '../../../serve/inference/decide.js';
+import { InferencePool } from '../../../serve/inference/pool.js';
+import { playerView } from '../../../env/rules/view.js';
+import { randomPositions } from '../../env/gym/envPositions.js';
 
 function policyRequests(count: number, agent = 'strong'): DecideRequest[] {
   const states = randomPositions({ players: 3 }, 7, 4 * count).filter((s) => s.phase < 3);

@@ -15,15 +15,15 @@ import {
   parseCalibrationMap,
   readCalibrationMap,
   shippedCalibrationFor,
-} from '../../agents/equity/calibrationMap.js';
-import { equityForTable } from '../../agents/equity/equityPlayouts.js';
-import { moveOutlooks, outlookCandidates } from '../../agents/equity/moveOutlook.js';
-import { Episode, parseEnvOptions } from '../../env/gym/episode.js';
-import { Table } from '../../env/gym/table.js';
-import { randomInt, seededRng } from '../../env/rules/random.js';
-import { resolveRules } from '../../env/rules/rules.js';
-import type { PlayerView } from '../../env/rules/view.js';
-import { outlookOf } from '../../serve/inference/winChance.js';
+} from '../../../agents/equity/calibrationMap.js';
+import { equityForTable } from '../../../agents/equity/equityPlayouts.js';
+import { moveOutlooks, outlookCandidates } from '../../../agents/equity/moveOutlook.js';
+import { Episode, parseEnvOptions } from '../../../env/gym/episode.js';
+import { Table } from '../../../env/gym/table.js';
+import { randomInt, seededRng } from '../../../env/rules/random.js';
+import { resolveRules } from '../../../env/rules/rules.js';
+import type { PlayerView } from '../../../env/rules/view.js';
+import { outlookOf } from '../../../serve/inference/winChance.js';
 
 /** Positions whose true chance is `truth(raw)`, drawn with a seeded generator. */
 function sample(n: number, seed: number, truth: (raw: number) => number): { raw: number; won: boolean }[] {

@@ -1,12 +1,12 @@
 // The rule-based bots follow their stated rules on hand-made positions.
 import { describe, expect, it } from 'vitest';
-import { type Action, type GameState, applyAction, assafRisk, cardName, legalActions, playerView } from '../../env/index.js';
-import { seededRng } from '../../env/rules/random.js';
-import { intermediate } from '../../agents/bots/intermediate.js';
-import { novice } from '../../agents/bots/novice.js';
-import type { RuleBot } from '../../agents/bots/ruleBot.js';
-import { strongBot } from '../../agents/bots/strong.js';
-import { card, game, play } from '../env/helpers.js';
+import { type Action, type GameState, applyAction, assafRisk, cardName, legalActions, playerView } from '../../../env/index.js';
+import { seededRng } from '../../../env/rules/random.js';
+import { intermediate } from '../../../agents/bots/intermediate.js';
+import { novice } from '../../../agents/bots/novice.js';
+import type { RuleBot } from '../../../agents/bots/ruleBot.js';
+import { strongBot } from '../../../agents/bots/strong.js';
+import { card, game, play } from '../../env/helpers.js';
 
 function decide(bot: RuleBot, s: GameState): Action {
   return bot({ view: playerView(s, s.current), legal: legalActions(s), rng: seededRng(1) });

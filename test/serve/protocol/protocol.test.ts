@@ -4,12 +4,12 @@
 import { readFileSync } from 'node:fs';
 import { decode } from '@msgpack/msgpack';
 import { describe, expect, it } from 'vitest';
-import { CODECS } from '../../serve/protocol/codec.js';
-import { ProtocolError } from '../../serve/protocol/errors.js';
-import { protocolJsonSchema } from '../../serve/protocol/protocol.js';
-import { parseClientMessage } from '../../serve/protocol/protocolEdge.js';
+import { CODECS } from '../../../serve/protocol/codec.js';
+import { ProtocolError } from '../../../serve/protocol/errors.js';
+import { protocolJsonSchema } from '../../../serve/protocol/protocol.js';
+import { parseClientMessage } from '../../../serve/protocol/protocolEdge.js';
 
-const SCHEMA_FILE = new URL('../../serve/protocol.schema.json', import.meta.url);
+const SCHEMA_FILE = new URL('../../../serve/protocol.schema.json', import.meta.url);
 
 describe('serve/protocol.schema.json', () => {
   it('is what `yaniv schema` generates from the zod schemas (run `node dist/cli/main.js schema > serve/protocol.schema.json` after a change)', () => {

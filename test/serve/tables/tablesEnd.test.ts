@@ -4,13 +4,13 @@
 // tables of every pair of the agents the server serves end on their own, well within the cap.
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { mixSeed } from '../../env/rules/random.js';
-import { decideBatch } from '../../serve/inference/decide.js';
-import { DEFAULT_AGENTS, parseServerOptions } from '../../serve/options.js';
-import type { Msg, RunningServer, ServerMessage } from '../../serve/index.js';
-import type { SeatInfo } from '../../serve/protocol/protocol.js';
-import { Table } from '../../serve/tables/table.js';
-import { LONG, TestClient, playToEnd, startTestServer, until } from './helpers.js';
+import { mixSeed } from '../../../env/rules/random.js';
+import { decideBatch } from '../../../serve/inference/decide.js';
+import { DEFAULT_AGENTS, parseServerOptions } from '../../../serve/options.js';
+import type { Msg, RunningServer, ServerMessage } from '../../../serve/index.js';
+import type { SeatInfo } from '../../../serve/protocol/protocol.js';
+import { Table } from '../../../serve/tables/table.js';
+import { LONG, TestClient, playToEnd, startTestServer, until } from '../helpers.js';
 
 let server: RunningServer;
 

@@ -2,7 +2,7 @@
 // under load): the first of a spell at once, then one summary line a window.
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { SlowLog } from '../../serve/inference/slowLog.js';
+import { SlowLog } from '../../../serve/inference/slowLog.js';
 
 function logger(): { lines: Record<string, unknown>[]; log: pino.Logger } {
   const lines: Record<string, unknown>[] = [];

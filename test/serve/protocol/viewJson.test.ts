@@ -1,10 +1,10 @@
 // yaniv-view/1: every view the engine gives reads back to the same PlayerView, and a view that
 // cannot be a position is refused with the field named.
 import { describe, expect, it } from 'vitest';
-import { YanivEnv, randomLegalAction, seededRng } from '../../env/index.js';
-import { ProtocolError } from '../../serve/protocol/errors.js';
-import { type ViewJson, viewFromJson, viewJsonSchema, viewToJson } from '../../serve/protocol/viewJson.js';
-import { LONG } from './helpers.js';
+import { YanivEnv, randomLegalAction, seededRng } from '../../../env/index.js';
+import { ProtocolError } from '../../../serve/protocol/errors.js';
+import { type ViewJson, viewFromJson, viewJsonSchema, viewToJson } from '../../../serve/protocol/viewJson.js';
+import { LONG } from '../helpers.js';
 
 const parse = (json: unknown) => viewFromJson(viewJsonSchema.parse(json));
 

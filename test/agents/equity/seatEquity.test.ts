@@ -2,19 +2,19 @@
 // games played out (one spot; more under test:long), the fit recovering a known predictor, the
 // measured states, and the "equity" reward and strong?equity at those table sizes.
 import { describe, expect, it } from 'vitest';
-import { readEquityData, shippedEquity, shippedEquityFile } from '../../agents/equity/equity.js';
-import { fitSeatPredictor } from '../../agents/equity/equityFit.js';
-import { type SeatState, measureSeatStates, playFromSpot } from '../../agents/equity/equityModel.js';
-import { createAgent } from '../../agents/registry.js';
-import { milestoneEquityPoints } from '../../agents/bots/strong.js';
-import { type SeatsEquityData } from '../../env/gym/equityData.js';
-import { seatEquities } from '../../env/gym/equity.js';
-import { Episode, parseEnvOptions } from '../../env/gym/episode.js';
-import { SeatEquity, seatFeatures } from '../../env/gym/seatEquity.js';
-import { Table } from '../../env/gym/table.js';
-import { resolveRules } from '../../env/rules/rules.js';
-import { randomInt, seededRng } from '../../env/rules/random.js';
-import { playerView } from '../../env/rules/view.js';
+import { readEquityData, shippedEquity, shippedEquityFile } from '../../../agents/equity/equity.js';
+import { fitSeatPredictor } from '../../../agents/equity/equityFit.js';
+import { type SeatState, measureSeatStates, playFromSpot } from '../../../agents/equity/equityModel.js';
+import { createAgent } from '../../../agents/registry.js';
+import { milestoneEquityPoints } from '../../../agents/bots/strong.js';
+import { type SeatsEquityData } from '../../../env/gym/equityData.js';
+import { seatEquities } from '../../../env/gym/equity.js';
+import { Episode, parseEnvOptions } from '../../../env/gym/episode.js';
+import { SeatEquity, seatFeatures } from '../../../env/gym/seatEquity.js';
+import { Table } from '../../../env/gym/table.js';
+import { resolveRules } from '../../../env/rules/rules.js';
+import { randomInt, seededRng } from '../../../env/rules/random.js';
+import { playerView } from '../../../env/rules/view.js';
 
 const LONG = process.env.YANIV_PROPERTY_RUNS === 'long';
 

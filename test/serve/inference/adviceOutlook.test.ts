@@ -2,15 +2,15 @@
 // out from the seat's view with its chance to win and points this round, at every table size
 // and under house rules, deterministic for a seed, blind to what the seat cannot see.
 import { describe, expect, it } from 'vitest';
-import { type Advice, type DecideResult, decideBatch } from '../../serve/inference/decide.js';
-import { serverMessageSchema } from '../../serve/protocol/protocol.js';
-import { viewJsonSchema } from '../../serve/protocol/viewJson.js';
-import { type EnvOptions } from '../../env/gym/episode.js';
-import { PHASE_GAME_OVER, type GameState } from '../../env/rules/state.js';
-import { playerView } from '../../env/rules/view.js';
-import { resolveRules } from '../../env/rules/rules.js';
-import { equityForTable } from '../../agents/equity/equityPlayouts.js';
-import { randomPositions, scrambleHidden } from '../env/gym/envPositions.js';
+import { type Advice, type DecideResult, decideBatch } from '../../../serve/inference/decide.js';
+import { serverMessageSchema } from '../../../serve/protocol/protocol.js';
+import { viewJsonSchema } from '../../../serve/protocol/viewJson.js';
+import { type EnvOptions } from '../../../env/gym/episode.js';
+import { PHASE_GAME_OVER, type GameState } from '../../../env/rules/state.js';
+import { playerView } from '../../../env/rules/view.js';
+import { resolveRules } from '../../../env/rules/rules.js';
+import { equityForTable } from '../../../agents/equity/equityPlayouts.js';
+import { randomPositions, scrambleHidden } from '../../env/gym/envPositions.js';
 
 /** Positions inside a round, seen by the seat to move. */
 function positions(options: EnvOptions, seed: number, steps: number, every: number): GameState[] {

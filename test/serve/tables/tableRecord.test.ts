@@ -1,7 +1,7 @@
 // The stored table record, yaniv-table/1 (serve/tables/tableRecord.ts): what a store reads back is
 // parsed, and a record of another version or a damaged one is refused naming the field.
 import { describe, expect, it } from 'vitest';
-import { TABLE_RECORD_FORMAT, TableRecordError, decodeMoves, encodeMoves, parseStoredTable } from '../../serve/tables/tableRecord.js';
+import { TABLE_RECORD_FORMAT, TableRecordError, decodeMoves, encodeMoves, parseStoredTable } from '../../../serve/tables/tableRecord.js';
 
 const SETTINGS = {
   id: 't-1',

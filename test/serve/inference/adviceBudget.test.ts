@@ -4,12 +4,12 @@
 // same answer.
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { OUTLOOK_DEFAULTS } from '../../agents/equity/moveOutlook.js';
-import { BACKLOG_AT_FULL_BUDGET, worldsUnderLoad } from '../../serve/inference/adviceBudget.js';
-import { type DecideRequest, decideBatch } from '../../serve/inference/decide.js';
-import { InferencePool } from '../../serve/inference/pool.js';
-import { playerView } from '../../env/rules/view.js';
-import { randomPositions } from '../env/gym/envPositions.js';
+import { OUTLOOK_DEFAULTS } from '../../../agents/equity/moveOutlook.js';
+import { BACKLOG_AT_FULL_BUDGET, worldsUnderLoad } from '../../../serve/inference/adviceBudget.js';
+import { type DecideRequest, decideBatch } from '../../../serve/inference/decide.js';
+import { InferencePool } from '../../../serve/inference/pool.js';
+import { playerView } from '../../../env/rules/view.js';
+import { randomPositions } from '../../env/gym/envPositions.js';
 
 const FULL = OUTLOOK_DEFAULTS.worlds;
 

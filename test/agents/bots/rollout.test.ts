@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ACTION_COUNT, DISCARD_START, YANIV_ACTION } from '../../env/gym/actionLayout.js';
-import { MaskScratch, legalActionIds, writeActionMask } from '../../env/gym/actionMask.js';
-import { actionToMove, moveToAction } from '../../env/gym/actionMoves.js';
-import { DiscardList, playerView, unseenCounts } from '../../env/index.js';
-import { OBSERVATION_SIZE, encodeObservation } from '../../env/gym/observation.js';
-import { callRiskProxy, playoutRound, playoutRoundStrong, playoutTables } from '../../agents/bots/playout.js';
-import { rolloutAgent } from '../../agents/bots/rollout.js';
-import { rankDiscards } from '../../agents/bots/strong.js';
-import { game, handText } from '../env/helpers.js';
+import { ACTION_COUNT, DISCARD_START, YANIV_ACTION } from '../../../env/gym/actionLayout.js';
+import { MaskScratch, legalActionIds, writeActionMask } from '../../../env/gym/actionMask.js';
+import { actionToMove, moveToAction } from '../../../env/gym/actionMoves.js';
+import { DiscardList, playerView, unseenCounts } from '../../../env/index.js';
+import { OBSERVATION_SIZE, encodeObservation } from '../../../env/gym/observation.js';
+import { callRiskProxy, playoutRound, playoutRoundStrong, playoutTables } from '../../../agents/bots/playout.js';
+import { rolloutAgent } from '../../../agents/bots/rollout.js';
+import { rankDiscards } from '../../../agents/bots/strong.js';
+import { game, handText } from '../../env/helpers.js';
 
 function input(hand: string) {
   const s = game({ hands: [hand, 'KC QC JC 10C 9C'], discard: '9H', deck: '8D 8C 7D 7C 6D 6C 5D 5C' });

@@ -3,10 +3,10 @@
 // frames in one buffer of their own, transferred, and they arrive as they left.
 import { Packr } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
-import { YanivEnv, playerView, randomLegalAction, seededRng } from '../../env/index.js';
-import { type AdviceReply, adviceMessage, framesInOneBuffer } from '../../serve/inference/adviceReply.js';
-import { type DecideRequest, decideBatch } from '../../serve/inference/decide.js';
-import { serverMessageSchema } from '../../serve/protocol/protocol.js';
+import { YanivEnv, playerView, randomLegalAction, seededRng } from '../../../env/index.js';
+import { type AdviceReply, adviceMessage, framesInOneBuffer } from '../../../serve/inference/adviceReply.js';
+import { type DecideRequest, decideBatch } from '../../../serve/inference/decide.js';
+import { serverMessageSchema } from '../../../serve/protocol/protocol.js';
 
 function requests(count: number): DecideRequest[] {
   const env = new YanivEnv({ players: 3, seed: 5 });

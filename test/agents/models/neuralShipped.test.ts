@@ -6,18 +6,18 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { shippedModels } from '../../agents/models/catalog.js';
-import { packageRoot } from '../../agents/models/modelFolder.js';
-import { createAgent } from '../../agents/registry.js';
-import { runTournament } from '../../agents/tournament/run.js';
-import { MODEL_CONTRACT } from '../../env/gym/modelContract.js';
-import { YanivEnv } from '../../env/gym/yanivEnv.js';
-import { PRESET_NAMES } from '../../env/index.js';
-import { playerView } from '../../env/rules/view.js';
-import { readMetadata } from '../../nn/persistence.js';
+import { shippedModels } from '../../../agents/models/catalog.js';
+import { packageRoot } from '../../../agents/models/modelFolder.js';
+import { createAgent } from '../../../agents/registry.js';
+import { runTournament } from '../../../agents/tournament/run.js';
+import { MODEL_CONTRACT } from '../../../env/gym/modelContract.js';
+import { YanivEnv } from '../../../env/gym/yanivEnv.js';
+import { PRESET_NAMES } from '../../../env/index.js';
+import { playerView } from '../../../env/rules/view.js';
+import { readMetadata } from '../../../nn/persistence.js';
 
 const LONG = process.env.YANIV_PROPERTY_RUNS === 'long';
-const WORKER = new URL('../../dist/agents/tournament/worker.js', import.meta.url);
+const WORKER = new URL('../../../dist/agents/tournament/worker.js', import.meta.url);
 
 describe.each(shippedModels().map((entry) => [entry.folder, entry] as const))('the shipped model %s', (folder, { card }) => {
   it('loads through the registry (the current contract, its adviser), names its rules and sizes, and decides legally', async () => {

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type CatalogEntry, modelFor, shippedModels } from '../../agents/models/catalog.js';
-import type { ModelCard } from '../../agents/models/modelCard.js';
-import { DEFAULT_MODEL, packageRoot } from '../../agents/models/modelFolder.js';
-import { resolveAgent } from '../../agents/resolve.js';
-import { readModelCard } from '../../agents/models/modelCard.js';
-import { PRESET_NAMES } from '../../env/index.js';
+import { type CatalogEntry, modelFor, shippedModels } from '../../../agents/models/catalog.js';
+import type { ModelCard } from '../../../agents/models/modelCard.js';
+import { DEFAULT_MODEL, packageRoot } from '../../../agents/models/modelFolder.js';
+import { resolveAgent } from '../../../agents/resolve.js';
+import { readModelCard } from '../../../agents/models/modelCard.js';
+import { PRESET_NAMES } from '../../../env/index.js';
 
 const base = readModelCard(path.join(packageRoot(), DEFAULT_MODEL));
 /** A catalog entry trained under `preset` (+ overrides) at these sizes. */

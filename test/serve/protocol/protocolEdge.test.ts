@@ -4,11 +4,11 @@
 // naming the same field.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PRESET_NAMES, YanivEnv, playerView, randomLegalAction, seededRng } from '../../env/index.js';
-import { ProtocolError } from '../../serve/protocol/errors.js';
-import { parseClientMessage, parseClientMessageAtEdge, parseViewJson, viewJsonCheck } from '../../serve/protocol/protocolEdge.js';
-import { clientMessageAtEdgeSchema } from '../../serve/protocol/protocol.js';
-import { viewJsonSchema, viewToJson } from '../../serve/protocol/viewJson.js';
+import { PRESET_NAMES, YanivEnv, playerView, randomLegalAction, seededRng } from '../../../env/index.js';
+import { ProtocolError } from '../../../serve/protocol/errors.js';
+import { parseClientMessage, parseClientMessageAtEdge, parseViewJson, viewJsonCheck } from '../../../serve/protocol/protocolEdge.js';
+import { clientMessageAtEdgeSchema } from '../../../serve/protocol/protocol.js';
+import { viewJsonSchema, viewToJson } from '../../../serve/protocol/viewJson.js';
 
 function viewAfter(preset: string, players: number, seed: number, steps: number): Record<string, unknown> {
   const env = new YanivEnv({ players, preset, seed });

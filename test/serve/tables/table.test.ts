@@ -4,11 +4,11 @@
 // step went out with its write in flight and the process was killed in between).
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { decideBatch } from '../../serve/inference/decide.js';
-import type { ServerMessage } from '../../serve/protocol/protocol.js';
-import { Table } from '../../serve/tables/table.js';
-import { MemoryTableStore, MemoryTables, type TableStore, type WriteOutcome } from '../../serve/tables/tableStore.js';
-import { until } from './helpers.js';
+import { decideBatch } from '../../../serve/inference/decide.js';
+import type { ServerMessage } from '../../../serve/protocol/protocol.js';
+import { Table } from '../../../serve/tables/table.js';
+import { MemoryTableStore, MemoryTables, type TableStore, type WriteOutcome } from '../../../serve/tables/tableStore.js';
+import { until } from '../helpers.js';
 
 /** A memory store whose writes land a few milliseconds after they are asked for, as a network store's do. */
 function slowStore(tables: MemoryTables): TableStore {

@@ -5,10 +5,10 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../serve/index.js';
-import { packageRoot } from '../../agents/models/modelFolder.js';
-import { BROWSER_RULES, StaticSite } from '../../serve/net/static.js';
-import { startTestServer } from './helpers.js';
+import type { RunningServer } from '../../../serve/index.js';
+import { packageRoot } from '../../../agents/models/modelFolder.js';
+import { BROWSER_RULES, StaticSite } from '../../../serve/net/static.js';
+import { startTestServer } from '../helpers.js';
 
 const ROOT = packageRoot();
 const site = new StaticSite(ROOT);

@@ -1,10 +1,10 @@
 // The TableStore contract (serve/tables/tableStore.ts), one suite run against every implementation
-// (test/serve/tableStore.test.ts): three stores sharing their tables stand for three server
+// (test/serve/tables/tableStore.test.ts): three stores sharing their tables stand for three server
 // processes. Fencing on put, append and claim; the lost notice; expiry; release; remove; and, for a
 // store that can go down, unavailability and the notice that it is back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StoreUnavailableError, type TableSnapshot, type TableStore } from '../../serve/tables/tableStore.js';
-import { until } from './helpers.js';
+import { StoreUnavailableError, type TableSnapshot, type TableStore } from '../../../serve/tables/tableStore.js';
+import { until } from '../helpers.js';
 
 /** Three stores over one set of tables, and how to take their backend down and up (where it can be). */
 export interface SharedStores {

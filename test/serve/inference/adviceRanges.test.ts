@@ -3,10 +3,10 @@
 // then totals, wins, turn and round counters and the activity flags moved anywhere the schema allows.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PRESET_NAMES, YanivEnv, playerView, randomLegalAction, seededRng } from '../../env/index.js';
-import { decideBatch } from '../../serve/inference/decide.js';
-import { viewJsonSchema, viewToJson } from '../../serve/protocol/viewJson.js';
-import { LONG } from './helpers.js';
+import { PRESET_NAMES, YanivEnv, playerView, randomLegalAction, seededRng } from '../../../env/index.js';
+import { decideBatch } from '../../../serve/inference/decide.js';
+import { viewJsonSchema, viewToJson } from '../../../serve/protocol/viewJson.js';
+import { LONG } from '../helpers.js';
 
 // Each advice with explanations plays its moves out (and a table size first met fits its equity): 60 views
 // keep the file near a minute on a busy 2-core machine; test:long runs 2,000.

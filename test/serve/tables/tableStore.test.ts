@@ -1,10 +1,10 @@
-// Every TableStore against the one contract (test/serve/tableStoreContract.ts): the memory store
+// Every TableStore against the one contract (test/serve/tables/tableStoreContract.ts): the memory store
 // shared by three in-process servers, and the Redis store on a real redis-server.
 import pino from 'pino';
 import { describe, it } from 'vitest';
-import { INSTALL_HINT, RedisServer, redisAvailable } from '../../scripts/redisServer.js';
-import { RedisTableStore } from '../../serve/tables/redisTableStore.js';
-import { MemoryTableStore, MemoryTables } from '../../serve/tables/tableStore.js';
+import { INSTALL_HINT, RedisServer, redisAvailable } from '../../../scripts/redisServer.js';
+import { RedisTableStore } from '../../../serve/tables/redisTableStore.js';
+import { MemoryTableStore, MemoryTables } from '../../../serve/tables/tableStore.js';
 import { tableStoreContract } from './tableStoreContract.js';
 
 tableStoreContract('memory (shared)', () => {

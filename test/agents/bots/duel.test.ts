@@ -1,13 +1,13 @@
 // One agent for the opening, another for the duel: once two seats are left in play the duellist
 // decides every move, and batched decisions come back in their inputs' order.
 import { describe, expect, it } from 'vitest';
-import { withDuellist } from '../../agents/bots/duel.js';
-import { createAgent, parseAgentSpec } from '../../agents/registry.js';
-import { seatsInPlay } from '../../agents/bots/tactics.js';
-import type { Agent, DecisionInput } from '../../env/gym/agent.js';
-import { YanivEnv } from '../../env/gym/yanivEnv.js';
-import { playerView } from '../../env/rules/view.js';
-import { initBackend } from '../../nn/backend.js';
+import { withDuellist } from '../../../agents/bots/duel.js';
+import { createAgent, parseAgentSpec } from '../../../agents/registry.js';
+import { seatsInPlay } from '../../../agents/bots/tactics.js';
+import type { Agent, DecisionInput } from '../../../env/gym/agent.js';
+import { YanivEnv } from '../../../env/gym/yanivEnv.js';
+import { playerView } from '../../../env/rules/view.js';
+import { initBackend } from '../../../nn/backend.js';
 
 /** An agent that plays as `inner` and notes the seats in play at each position it is asked about. */
 const noting = (inner: Agent) => {

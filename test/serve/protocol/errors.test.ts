@@ -2,12 +2,12 @@
 // id, a stable code and a message naming the field or the move; nothing is applied.
 import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DRAW_DECK_ACTION } from '../../env/index.js';
-import { discardId } from '../../env/gym/actionLayout.js';
-import { agentFor } from '../../serve/inference/decide.js';
-import { ERROR_CODES, type Msg, type RunningServer, type ServerMessage } from '../../serve/index.js';
-import { MemoryTableStore, MemoryTables, type StoredTable, StoreUnavailableError } from '../../serve/tables/tableStore.js';
-import { TestClient, playToEnd, startTestServer } from './helpers.js';
+import { DRAW_DECK_ACTION } from '../../../env/index.js';
+import { discardId } from '../../../env/gym/actionLayout.js';
+import { agentFor } from '../../../serve/inference/decide.js';
+import { ERROR_CODES, type Msg, type RunningServer, type ServerMessage } from '../../../serve/index.js';
+import { MemoryTableStore, MemoryTables, type StoredTable, StoreUnavailableError } from '../../../serve/tables/tableStore.js';
+import { TestClient, playToEnd, startTestServer } from '../helpers.js';
 
 type ErrorReply = Msg<'error'>;
 const seen = new Set<string>();

@@ -1,26 +1,26 @@
 // The neural agent: never an illegal action under any preset and table size (random tiny
 // networks), the policy and value it returns, batched decisions equal to single ones, sampling,
 // model folders, and refusing a model saved for other versions.
-import { trainingRecord } from './modelFixtures.js';
+import { trainingRecord } from '../modelFixtures.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adviserLeads, loadNeuralAgent, neuralAgent, resolveModelDir } from '../../agents/models/neural.js';
-import { packageRoot } from '../../agents/models/modelFolder.js';
-import { createAgent, parseAgentSpec } from '../../agents/registry.js';
-import { playMatch } from '../../agents/tournament/match.js';
-import { ACTION_FEATURES_VERSION, ACTION_FEATURE_SIZE, ADVISER_FEATURE, actionFeatureWidth } from '../../env/gym/actionFeatures.js';
-import { ACTION_COUNT, ACTION_SPACE_VERSION } from '../../env/gym/actionLayout.js';
-import type { DecisionInput } from '../../env/gym/agent.js';
-import { OBSERVATION_SIZE, OBSERVATION_VERSION } from '../../env/gym/observation.js';
-import { YanivEnv } from '../../env/gym/yanivEnv.js';
-import { MAX_PLAYERS, MIN_PLAYERS, PRESET_NAMES, resolveRules } from '../../env/rules/rules.js';
-import { playerView } from '../../env/rules/view.js';
-import { initBackend } from '../../nn/backend.js';
-import { buildNetwork, setGateBias, type Network, type PolicyValueConfig } from '../../nn/networks.js';
-import { saveNetwork } from '../../nn/persistence.js';
+import { adviserLeads, loadNeuralAgent, neuralAgent, resolveModelDir } from '../../../agents/models/neural.js';
+import { packageRoot } from '../../../agents/models/modelFolder.js';
+import { createAgent, parseAgentSpec } from '../../../agents/registry.js';
+import { playMatch } from '../../../agents/tournament/match.js';
+import { ACTION_FEATURES_VERSION, ACTION_FEATURE_SIZE, ADVISER_FEATURE, actionFeatureWidth } from '../../../env/gym/actionFeatures.js';
+import { ACTION_COUNT, ACTION_SPACE_VERSION } from '../../../env/gym/actionLayout.js';
+import type { DecisionInput } from '../../../env/gym/agent.js';
+import { OBSERVATION_SIZE, OBSERVATION_VERSION } from '../../../env/gym/observation.js';
+import { YanivEnv } from '../../../env/gym/yanivEnv.js';
+import { MAX_PLAYERS, MIN_PLAYERS, PRESET_NAMES, resolveRules } from '../../../env/rules/rules.js';
+import { playerView } from '../../../env/rules/view.js';
+import { initBackend } from '../../../nn/backend.js';
+import { buildNetwork, setGateBias, type Network, type PolicyValueConfig } from '../../../nn/networks.js';
+import { saveNetwork } from '../../../nn/persistence.js';
 
 const RUNS = process.env.YANIV_PROPERTY_RUNS === 'long' ? 10 : 1;
 const tiny = (seed: number, actionFeatures = 0): Network<PolicyValueConfig> =>
