@@ -81,14 +81,35 @@ def vector(seconds: float, players: int, num: int) -> int:
     return steps
 
 
+YANIV_RL_INSTALL = (
+    "yaniv-rl is not installed in this venv (it is not on PyPI): pip install \"rlcard==0.2.8\" \"numpy<2\" "
+    "and yaniv-rl from its repository"
+)
+
+
+def make_yaniv_rl(players: int):
+    """yaniv-rl's RLCard env at its default table of 2 (None for another size: not measured). It
+    registers nothing itself: its own scripts register it under "yaniv", as here."""
+    from rlcard.envs import registration
+
+    if "yaniv" not in registration.registry.env_specs:
+        registration.register(env_id="yaniv", entry_point="yaniv_rl.envs.yaniv:YanivEnv")
+    if players != 2:
+        return None
+    return registration.make("yaniv", config={"seed": 1})
+
+
 def yaniv_rl(seconds: float, players: int) -> int:
     try:
-        import rlcard  # yaniv-rl registers its "yaniv" env with RLCard when imported
+        import rlcard  # noqa: F401  (0.2.8: yaniv-rl needs that version, and numpy < 2)
         import yaniv_rl  # noqa: F401
     except ImportError:
-        print(json.dumps({"skipped": "yaniv-rl is not installed in python/.venv (it is not on PyPI)"}))
+        print(json.dumps({"skipped": YANIV_RL_INSTALL}))
         raise SystemExit(0)
-    env = rlcard.make("yaniv", config={"game_num_players": players, "seed": 1})
+    env = make_yaniv_rl(players)
+    if env is None:
+        print(json.dumps({"skipped": f"yaniv-rl is measured at its default 2 seats, not {players}"}))
+        raise SystemExit(0)
     rnd = random.Random(7)
     steps = 0
     deadline = time.perf_counter() + seconds

@@ -313,9 +313,16 @@ def step_frame(actions: np.ndarray) -> bytes:
 
 
 def bounds(made: dict) -> tuple[np.ndarray, np.ndarray]:
-    """The observation's exact low/high from a ``made`` reply (JSON null: unbounded)."""
+    """The observation's exact low/high from a ``made`` reply (JSON null: unbounded).
+
+    A feature the table fixes (its rules, the seats it does not have) has low == high; its high is
+    raised by one float32 step, so that the Box still holds exactly that value and Gymnasium's
+    checkers do not warn about a space whose "maximum and minimum values are equal".
+    """
     low = np.array([-np.inf if x is None else x for x in made["low"]], dtype=np.float32)
     high = np.array([np.inf if x is None else x for x in made["high"]], dtype=np.float32)
+    fixed = low == high
+    high[fixed] = np.nextafter(high[fixed], np.float32(np.inf))
     return low, high
 
 

@@ -27,7 +27,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ._bridge import MAX_PLAYERS, Bridge, IllegalActionError, bounds, check_seed, reset_frame, step_frame
-from ._options import env_options
+from ._options import NOT_STARTED, check_int, env_options
 
 __all__ = ["YanivVectorEnv"]
 
@@ -62,7 +62,7 @@ class YanivVectorEnv(VectorEnv):
         copy: bool = True,
     ) -> None:
         for name, value in (("num_envs", num_envs), ("num_workers", num_workers)):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            if check_int(name, value) < 1:
                 raise ValueError(f"{name} must be a positive int (got {value!r})")
         if num_workers > num_envs:
             raise ValueError(f"num_workers ({num_workers}) must not exceed num_envs ({num_envs})")
@@ -100,7 +100,7 @@ class YanivVectorEnv(VectorEnv):
         self._legal_ids = np.zeros(0, np.int16)
         self._rows = np.arange(n)
         self._all = np.ones(n, bool)
-        self._next_seed = 0
+        self._next_seed: int | None = None
         self._single = len(self._workers) == 1
 
     # -- the Gymnasium API -----------------------------------------------------------------------
@@ -109,7 +109,7 @@ class YanivVectorEnv(VectorEnv):
             raise ValueError(f"seed must be an int (game i gets seed + i) or None (got {seed!r})")
         seed = check_seed(seed)
         if seed is None:
-            seed = self._next_seed
+            seed = self._next_seed or 0
         self._next_seed = seed + self.num_envs
         for worker in self._workers:
             worker.bridge.send(reset_frame(seed))
@@ -139,6 +139,16 @@ class YanivVectorEnv(VectorEnv):
         """Each game's legal ids, ascending, game after game (flat), and how many each game has."""
         return self._legal_ids.copy(), self._counts.astype(np.intp)
 
+    def sample_legal_actions(self, rng: np.random.Generator | None = None) -> np.ndarray:
+        """One legal action per game, uniformly at random (``rng``, else the env's ``np_random``): a
+        random policy's actions from the legal ids, without drawing a random number per action id."""
+        if self._next_seed is None:
+            raise RuntimeError(NOT_STARTED.replace("step()", "sample_legal_actions()"))
+        rng = self.np_random if rng is None else rng
+        counts = self._counts.astype(np.intp)
+        starts = np.cumsum(counts) - counts
+        return self._legal_ids[starts + (rng.random(self.num_envs) * counts).astype(np.intp)].astype(np.int64)
+
     def __enter__(self) -> "YanivVectorEnv":
         return self
 
@@ -151,6 +161,8 @@ class YanivVectorEnv(VectorEnv):
 
     # -- frames ----------------------------------------------------------------------------------
     def _checked(self, actions: Any) -> np.ndarray:
+        if self._next_seed is None:
+            raise RuntimeError(NOT_STARTED)
         array = np.asarray(actions)
         if array.shape != (self.num_envs,):
             raise ValueError(f"step needs one action per game: shape ({self.num_envs},), got {array.shape}")

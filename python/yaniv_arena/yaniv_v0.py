@@ -23,7 +23,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ._bridge import ONGOING, TRUNCATED, Bridge, bounds, check_action, check_seed
-from ._options import RENDER_MODES, check_render_mode, env_options, render
+from ._options import NOT_STARTED, RENDER_MODES, check_render_mode, env_options, render
 
 __all__ = ["env", "raw_env"]
 
@@ -94,6 +94,7 @@ class raw_env(AECEnv):
         self._obs_at = 8 + 4 * players
         self._ids_at = self._obs_at + 4 * self._size
         self._mask: np.ndarray | None = None
+        self._started = False
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -112,8 +113,17 @@ class raw_env(AECEnv):
         self._read(body)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self.agent_selection = self.possible_agents[self._current]
+        self._started = True
+
+    def _check_playing(self, call: str) -> None:
+        """A clear error for a call before reset, or after the game's every agent was stepped out."""
+        if not self._started:
+            raise RuntimeError(NOT_STARTED.replace("step()", f"{call}()"))
+        if not self.agents:
+            raise RuntimeError(f"the game is over (every agent is done): call reset() before {call}() to play another")
 
     def step(self, action: Any) -> None:
+        self._check_playing("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
@@ -142,7 +152,15 @@ class raw_env(AECEnv):
         self._legal = np.frombuffer(body, "<i2", count, self._ids_at).copy()
         self._mask = None
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._check_playing("last")
+        return super().last(observe)
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if not self._started:
+            raise RuntimeError(NOT_STARTED.replace("step()", "observe()"))
+        if agent not in self.possible_agents:
+            raise ValueError(f"no agent {agent!r} here: the agents are {', '.join(self.possible_agents)}")
         seat = self.possible_agents.index(agent)
         if seat == self._observer:
             observation = self._observation
