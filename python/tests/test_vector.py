@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -134,3 +136,19 @@ def test_sample_legal_actions_draws_each_legal_id_alike():
             expected = 4000 / len(legal)
             assert np.all(np.abs(counts - expected) < 5 * np.sqrt(expected)), (legal, counts)
         envs.step(envs.sample_legal_actions(rng))  # what it draws steps as it is
+
+
+def test_the_shared_observations_equal_those_sent_through_the_pipe_and_leave_no_file():
+    runs = []
+    for shared, workers in ((True, 1), (True, 2), (False, 1)):
+        with YanivVectorEnv(num_envs=6, num_players=3, num_workers=workers, shared_memory=shared) as envs:
+            if shared:
+                assert not os.path.exists(envs._shared.path)  # unlinked once the workers opened it
+            observations, infos = envs.reset(seed=9)
+            seen = [observations]
+            rng = np.random.default_rng(1)
+            for _ in range(60):
+                observations, *_ = envs.step(envs.sample_legal_actions(rng))
+                seen.append(observations)
+            runs.append(np.stack(seen))
+    assert np.array_equal(runs[0], runs[1]) and np.array_equal(runs[0], runs[2])

@@ -1,6 +1,6 @@
 """The node process behind every env: starting it, the bridge protocol, ending it.
 
-The protocol (``yaniv-bridge/1``) is laid out in ``bridge/protocol.ts`` of the repository: every
+The protocol (``yaniv-bridge/2``) is laid out in ``bridge/protocol.ts`` of the repository: every
 message is a frame, a little-endian u32 body length and then the body, whose first byte is its
 kind. Setup and errors travel as JSON; observations, legal-action ids, rewards and episode ends
 as raw little-endian binary. This module mirrors the offsets; the tests compare what comes out
@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-BRIDGE_PROTOCOL = "yaniv-bridge/1"
+BRIDGE_PROTOCOL = "yaniv-bridge/2"
 OBSERVATION_VERSION = "yaniv-obs/2"
 ACTION_SPACE_VERSION = "yaniv-actions/1"
 

@@ -33,13 +33,52 @@ _AEC_HEADER = struct.Struct("<xBBbHBB")
 def env(**kwargs: Any) -> AECEnv:
     """The AEC env with PettingZoo's usual wrappers (illegal moves end the game at -1, order enforced)."""
     wrapped: AECEnv = raw_env(**kwargs)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    wrapped = _TerminateIllegal(wrapped, illegal_reward=-1)
+    wrapped = _AssertOutOfBounds(wrapped)
     return _OrderEnforcing(wrapped)
 
 
-class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+def _from_the_game(name: str) -> property:
+    def read(self: Any) -> Any:
+        return getattr(self._game, name)
+
+    return property(read, doc=f"The game's {name}, read from the raw env.")
+
+
+class _Direct:
+    """Reads the game's state from the raw env, where every wrapper reads and writes it, at once rather
+    than through each wrapper's ``__getattr__`` in turn (most of what the wrappers cost a step). Before
+    ``reset`` the raw env has none of it, and the wrapper's own ``__getattr__`` says so as before."""
+
+    _game: raw_env
+
+    agents = _from_the_game("agents")
+    agent_selection = _from_the_game("agent_selection")
+    rewards = _from_the_game("rewards")
+    terminations = _from_the_game("terminations")
+    truncations = _from_the_game("truncations")
+    infos = _from_the_game("infos")
+    _cumulative_rewards = _from_the_game("_cumulative_rewards")
+
+
+class _TerminateIllegal(_Direct, wrappers.TerminateIllegalWrapper):
+    def __init__(self, env: AECEnv, illegal_reward: float) -> None:
+        super().__init__(env, illegal_reward)
+        self._game = env.unwrapped
+
+
+class _AssertOutOfBounds(_Direct, wrappers.AssertOutOfBoundsWrapper):
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._game = env.unwrapped
+
+
+class _OrderEnforcing(_Direct, wrappers.OrderEnforcingWrapper):
     """PettingZoo's order enforcing, and a context manager that closes the env (its node process)."""
+
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._game = env.unwrapped
 
     def __enter__(self) -> "_OrderEnforcing":
         return self
