@@ -120,7 +120,7 @@ export default tseslint.config(
               ],
               allowTypeImports: true,
               message:
-                'web/ runs in the browser: it may import only types from the rest of the project (erased when compiled), and the modules serve/static.ts serves (client/, the rules core\'s cards and groups).',
+                "web/ runs in the browser: it may import only types from the rest of the project (erased when compiled), and the modules serve/static.ts serves (client/, the rules core's cards and groups).",
             },
             {
               regex: '^(?!\\.\\.?/|preact$|preact/hooks$|htm$)',

@@ -7,7 +7,17 @@
  * out), so a message type the server gains is usable through `request`/`call` at once, and a
  * method of its own is one line (`createTable` below).
  */
-import { type Answer, type ClientMessageType, type Fields, JSON_SUBPROTOCOL, type Msg, type Outgoing, type ReplyTo, type ServerMessage, VERSION } from './protocol.js';
+import {
+  type Answer,
+  type ClientMessageType,
+  type Fields,
+  JSON_SUBPROTOCOL,
+  type Msg,
+  type Outgoing,
+  type ReplyTo,
+  type ServerMessage,
+  VERSION,
+} from './protocol.js';
 
 /** An event handler of any WebSocket implementation (checked both ways, as methods are). */
 type Handler<E> = { handle(event: E): void }['handle'] | null;
@@ -65,6 +75,9 @@ export class YanivClient {
   private readonly closeListeners = new Set<() => void>();
   private readonly parse: (text: string) => ServerMessage;
   private gone: Error | null = null;
+  /** The latest state of each of this connection's seats (by table and seat), and each table's game_over. */
+  private readonly states = new Map<string, Msg<'state'>>();
+  private readonly ends = new Map<string, Msg<'game_over'>>();
 
   /** Wraps a socket opened with the JSON subprotocol (`JSON_SUBPROTOCOL`), open or opening. */
   constructor(
@@ -162,6 +175,33 @@ export class YanivClient {
     });
   }
 
+  /** The latest state the server sent a seat of this connection at `table` (the first such seat, by default). */
+  latest(table: string, seat?: number): Msg<'state'> | undefined {
+    for (const state of this.states.values()) if (state.table === table && (seat === undefined || state.seat === seat)) return state;
+    return undefined;
+  }
+
+  /**
+   * Plays this connection's seats at `table` to the end of the game: on every state in which one of
+   * them is to move (from the latest one, so a state that came before the call counts), acts with
+   * the action `choose` gives; resolves with the game's end. A refused act rejects.
+   */
+  async playOut(table: string, choose: (state: Msg<'state'>) => number | Promise<number>): Promise<Msg<'game_over'>> {
+    let acted = -1;
+    for (;;) {
+      const ended = this.ends.get(table);
+      if (ended !== undefined) return ended;
+      const state = [...this.states.values()].find((s) => s.table === table && s.legal.length > 0 && s.counter > acted);
+      if (state !== undefined) {
+        acted = state.counter;
+        await this.act({ table, seat: state.seat, action: await choose(state), counter: state.counter });
+        continue;
+      }
+      const news = (m: { table: string }) => m.table === table;
+      await Promise.race([this.next('state', news), this.next('game_over', news)]);
+    }
+  }
+
   /** Closes the connection; what still waits for a reply rejects. */
   close(): void {
     this.lost(new Error('the client was closed'));
@@ -176,6 +216,8 @@ export class YanivClient {
 
   private heard(data: unknown): void {
     const message = this.parse(typeof data === 'string' ? data : String(data));
+    if (message.type === 'state') this.states.set(`${message.table} ${message.seat}`, message);
+    else if (message.type === 'game_over') this.ends.set(message.table, message);
     const id = 'id' in message && typeof message.id === 'number' ? message.id : null;
     const waiter = id === null ? undefined : this.waiting.get(id);
     if (waiter !== undefined && id !== null) {

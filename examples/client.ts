@@ -12,32 +12,20 @@ export async function playOneGame(url = 'ws://127.0.0.1:8080/', log: (line: stri
   // Node 22 and browsers have a WebSocket class of their own; Node 20 takes the `ws` package's.
   const client = await YanivClient.connect(url, { WebSocket, client: 'examples/client.ts' });
   log(`connected to ${url}: agents ${client.welcome?.agents.map((a) => a.name).join(', ')}`);
-  const states: Msg<'state'>[] = [];
-  let wake: () => void = () => undefined;
   client.onMessage((message) => {
-    if (message.type === 'state') states.push(message);
-    else if (message.type === 'event' && message.actor !== message.seat) log(`  seat ${message.actor}: ${message.text}`);
+    if (message.type === 'event' && message.actor !== message.seat) log(`  seat ${message.actor}: ${message.text}`);
     else if (message.type === 'round_end') log(`round ${message.round}: ${message.outcome}, totals ${JSON.stringify(message.totals)}`);
-    wake();
   });
-  const over = client.next('game_over');
   const table = await client.createTable({ seats: ['client', 'strong'], rules: { eliminationLimit: 50 } });
   log(`table ${table.table}: you are seat 0 against strong`);
 
-  for (let done = false; !done; ) {
-    const state = states.at(-1);
-    states.length = 0;
-    if (state === undefined || state.legal.length === 0) {
-      done = await Promise.race([new Promise<boolean>((resolve) => (wake = () => resolve(false))), over.then(() => true)]);
-      continue;
-    }
-    // Ask the advisor (the default agent) what to play here, and play its pick. This client reads
-    // only the pick: `outlook: false` spares the server the moves played out (several times the work).
+  // On each of our moves, ask the advisor (the default agent) what to play, and play its pick. This
+  // client reads only the pick: `outlook: false` spares the server the moves played out (several times the work).
+  const result = await client.playOut(table.table, async (state) => {
     const advice = await client.advise({ table: state.table, outlook: false });
     log(`you: ${advice.pick.text}${advice.assaf ? ` (Assaf risk ${(100 * advice.assaf.risk).toFixed(0)}%)` : ''}`);
-    await client.act({ table: state.table, action: advice.pick.action, counter: state.counter });
-  }
-  const result = await over;
+    return advice.pick.action;
+  });
   log(`game over: seat ${result.winner} wins with totals ${JSON.stringify(result.totals)}; seed ${result.seed}`);
   client.close();
   return result;

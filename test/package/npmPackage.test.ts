@@ -60,26 +60,12 @@ if (!(stale instanceof RefusedError)) throw new Error('a stale act was not refus
 first.close();
 
 const second = await YanivClient.connect(url);
-const states: Msg<'state'>[] = [];
-let wake = () => undefined as void;
-second.onMessage((message) => {
-  if (message.type === 'state') states.push(message);
-  wake();
-});
-const over = second.next('game_over');
 const resumed = await second.resume({ table: created.table, token: created.token });
 let moves = 0;
-for (let done = false; !done; ) {
-  const latest = states.at(-1);
-  states.length = 0;
-  if (latest === undefined || latest.legal.length === 0) {
-    done = await Promise.race([new Promise<boolean>((resolve) => (wake = () => resolve(false))), over.then(() => true)]);
-    continue;
-  }
-  await second.act({ table: latest.table, action: latest.legal[0].action, counter: latest.counter });
+const result = await second.playOut(created.table, (latest: Msg<'state'>) => {
   moves++;
-}
-const result = await over;
+  return latest.legal[0].action;
+});
 second.close();
 console.log(JSON.stringify({ refused: stale.code, advised: advice.pick.text, resumed: resumed.table === created.table, moves, totals: result.totals, agents: second.welcome?.agents.map((a) => a.name) }));
 `;
