@@ -87,6 +87,15 @@ class _OrderEnforcing(_Direct, wrappers.OrderEnforcingWrapper):
         self.close()
 
 
+class _Actions(spaces.Discrete):
+    """Gymnasium's Discrete, with a plain int checked in plain Python (``AssertOutOfBoundsWrapper`` asks every step)."""
+
+    def contains(self, x: Any) -> bool:
+        if type(x) is int:
+            return self.start <= x < self.start + self.n
+        return super().contains(x)
+
+
 class raw_env(AECEnv):
     metadata = {"render_modes": list(RENDER_MODES), "name": "yaniv_v0", "is_parallelizable": False, "render_fps": 1}
 
@@ -128,7 +137,7 @@ class raw_env(AECEnv):
             )
             for agent in self.possible_agents
         }
-        self.action_spaces = {agent: spaces.Discrete(self._actions) for agent in self.possible_agents}
+        self.action_spaces = {agent: _Actions(self._actions) for agent in self.possible_agents}
         self._unpack_rewards = struct.Struct(f"<{players}f").unpack_from
         self._obs_at = 8 + 4 * players
         self._ids_at = self._obs_at + 4 * self._size

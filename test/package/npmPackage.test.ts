@@ -143,7 +143,7 @@ describe('the npm package, packed and installed into an empty project', () => {
   it("plays a client game through 'yaniv-arena/client' against the package's own yaniv serve, with its page", async () => {
     const project = path.join(folder, 'project');
     server = await ServeProcess.start(['--agents', 'random,strong'], {
-      main: path.join(project, 'node_modules', 'yaniv-arena', 'dist', 'cli', 'main.js'),
+      main: path.join(project, 'node_modules', '.bin', 'yaniv'), // the package's bin, as npx yaniv runs it
     });
     for (const page of ['/', '/app/main.js', '/client/client.js', '/vendor/preact.mjs', '/env/rules/groups.js'])
       expect((await fetch(`http://${server.address}${page}`)).status, page).toBe(200);
