@@ -112,7 +112,7 @@ describe('the npm package, packed and installed into an empty project', () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
-  it('holds what runs (dist, the shipped models, the page) and not the tests', () => {
+  it('holds what runs (dist, the shipped models, the page), not the tests nor the Python engine and wheel', () => {
     const files = JSON.parse(readFileSync(path.join(folder, 'files.json'), 'utf8')) as string[];
     for (const file of [
       'dist/env/index.js',
@@ -123,7 +123,9 @@ describe('the npm package, packed and installed into an empty project', () => {
       'web/index.html',
     ])
       expect(files).toContain(file);
-    expect(files.filter((file) => /^(test|dist\/test|dist\/bench)\/|\.ts$(?<!\.d\.ts)|\.map$/.test(file))).toEqual([]);
+    expect(
+      files.filter((file) => /^(test|dist\/test|dist\/bench|dist\/python-engine|dist\/python-wheel)\/|\.ts$(?<!\.d\.ts)|\.map$/.test(file)),
+    ).toEqual([]);
   });
 
   it('type-checks a program against its declarations', async () => {
