@@ -1,10 +1,12 @@
 /**
  * The browser page on the server's own HTTP port. `GET /` is web/index.html; the page's other
  * files come from web/ (by extension: markup, styles, images — never its TypeScript), its
- * modules compiled by tsc (web/*.ts → dist/web/*.js) from /app/, the rules core's pure card and
- * group modules (dist/env/rules/, no imports but each other) from /env/rules/ — so that the
- * page checks a group with the engine's own code —, and preact, its hooks and htm from
- * node_modules under /vendor/: everything from this server, nothing from a CDN.
+ * modules compiled by tsc (web/*.ts → dist/web/*.js) from /app/, the package's protocol client
+ * (dist/client/, `yaniv-arena/client`: no imports but each other) from /client/, the rules
+ * core's pure card and group modules (dist/env/rules/, no imports but each other) from
+ * /env/rules/ — so that the page checks a group with the engine's own code —, and preact, its
+ * hooks and htm, found as Node resolves them (in this package's node_modules or, installed as a
+ * dependency, beside it), under /vendor/: everything from this server, nothing from a CDN.
  *
  * A path is looked up only when each of its segments, once decoded, is a plain file name (no
  * dot segments, no hidden files, no slashes or NUL); the file must then lie inside its folder
@@ -13,6 +15,7 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -27,11 +30,11 @@ export const CONTENT_TYPES: Readonly<Record<string, string>> = {
 /** What web/ itself serves: the page's TypeScript is served compiled, from /app/. */
 const PAGE_FILES = new Set(['.html', '.css', '.svg', '.png', '.ico']);
 
-/** The view library, by the names the page's import map gives them. */
+/** The view library, by the names the page's import map gives them: each the ES module its package exports. */
 const VENDOR: Readonly<Record<string, string>> = {
-  'preact.mjs': 'node_modules/preact/dist/preact.mjs',
-  'preact-hooks.mjs': 'node_modules/preact/hooks/dist/hooks.mjs',
-  'htm.mjs': 'node_modules/htm/dist/htm.mjs',
+  'preact.mjs': fileURLToPath(import.meta.resolve('preact')),
+  'preact-hooks.mjs': fileURLToPath(import.meta.resolve('preact/hooks')),
+  'htm.mjs': fileURLToPath(import.meta.resolve('htm')),
 };
 
 /** The rules core's modules the page imports (web/howto.ts: the group checker), compiled. */
@@ -49,11 +52,13 @@ export class StaticSite {
   private readonly page: string;
   private readonly modules: string;
   private readonly rules: string;
+  private readonly client: string;
 
-  constructor(private readonly root: string) {
+  constructor(root: string) {
     this.page = resolve(root, 'web');
     this.modules = resolve(root, 'dist', 'web');
     this.rules = resolve(root, 'dist', 'env', 'rules');
+    this.client = resolve(root, 'dist', 'client');
   }
 
   /** The file a URL path (as sent, percent-encoded) names, or null when there is none to serve. */
@@ -65,9 +70,10 @@ export class StaticSite {
     const extension = extname(segments[segments.length - 1]);
     if (first === 'vendor') {
       const file = rest.length === 1 && Object.hasOwn(VENDOR, rest[0]) ? VENDOR[rest[0]] : undefined;
-      return file === undefined ? null : { file: resolve(this.root, file), contentType: CONTENT_TYPES['.mjs'] };
+      return file === undefined ? null : { file, contentType: CONTENT_TYPES['.mjs'] };
     }
     if (first === 'app') return extension === '.js' ? this.inside(this.modules, rest) : null;
+    if (first === 'client') return extension === '.js' && rest.length === 1 ? this.inside(this.client, rest) : null;
     if (first === 'env')
       return rest.length === 2 && rest[0] === 'rules' && BROWSER_RULES.has(rest[1]) ? this.inside(this.rules, [rest[1]]) : null;
     return PAGE_FILES.has(extension) ? this.inside(this.page, segments) : null;

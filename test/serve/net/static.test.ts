@@ -1,7 +1,7 @@
 // The page's files on the server's HTTP port (serve/net/static.ts): what each path serves and with
 // which content type, 404 for anything else, and no way out of the served folders — checked on
 // the lookup itself and over real HTTP with the raw paths a browser would never send.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,6 +44,11 @@ const REFUSED = [
   '/env/rules/groups.js.map',
   '/env/groups.js',
   '/env/rules/x/groups.js',
+  '/client/client.ts',
+  '/client/client.d.ts',
+  '/client/client.js.map',
+  '/client/x/client.js',
+  '/client/',
 ];
 
 describe('StaticSite.lookup', () => {
@@ -60,6 +65,8 @@ describe('StaticSite.lookup', () => {
     ['/rules.html', 'web/rules.html', 'text/html; charset=utf-8'],
     ['/env/rules/groups.js', 'dist/env/rules/groups.js', 'text/javascript; charset=utf-8'],
     ['/env/rules/cards.js', 'dist/env/rules/cards.js', 'text/javascript; charset=utf-8'],
+    ['/client/client.js', 'dist/client/client.js', 'text/javascript; charset=utf-8'],
+    ['/client/protocol.js', 'dist/client/protocol.js', 'text/javascript; charset=utf-8'],
   ])('%s is %s (%s)', (path, file, contentType) => {
     expect(site.lookup(path)).toEqual({ file: join(ROOT, file), contentType });
   });
@@ -73,6 +80,16 @@ describe('StaticSite.lookup', () => {
       const code = readFileSync(join(ROOT, 'dist/env/rules', name), 'utf8');
       const imported = [...code.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
       for (const target of imported) expect(BROWSER_RULES, `${name} imports ${target}`).toContain(target.replace(/^\.\//, ''));
+    }
+  });
+
+  it('serves a protocol client (yaniv-arena/client) that imports nothing but its own folder once compiled', () => {
+    const folder = join(ROOT, 'dist/client');
+    for (const name of readdirSync(folder).filter((file) => file.endsWith('.js'))) {
+      const code = readFileSync(join(folder, name), 'utf8');
+      const imported = [...code.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
+      for (const target of imported) expect(target, `${name} imports ${target}`).toMatch(/^\.\/[A-Za-z]+\.js$/);
+      expect(site.lookup(`/client/${name}`)?.file).toBe(join(folder, name));
     }
   });
 });
