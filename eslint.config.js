@@ -56,6 +56,7 @@ const layers = {
   scripts: ['bridge', 'cli', 'bench'],
   test: ['cli', 'bench'],
   web: ['bridge', 'cli', 'bench'],
+  client: ['web', 'agents', 'nn', 'training', 'bridge', 'cli', 'bench', 'scripts', 'support'],
 };
 const zones = Object.entries(layers).map(([target, forbidden]) => ({
   target: `./${target}`,
@@ -106,9 +107,10 @@ export default tseslint.config(
         {
           patterns: [
             {
-              // The rules core's pure card and group modules are served to the page (serve/static.ts, BROWSER_RULES).
+              // The rules core's pure card and group modules are served to the page (serve/net/static.ts, BROWSER_RULES).
               group: [
                 '../*',
+                '!../client',
                 '!../env',
                 '../env/*',
                 '!../env/rules',
@@ -118,11 +120,29 @@ export default tseslint.config(
               ],
               allowTypeImports: true,
               message:
-                'web/ runs in the browser: it may import only types from the rest of the project (erased when compiled), and the rules modules serve/static.ts serves.',
+                "web/ runs in the browser: it may import only types from the rest of the project (erased when compiled), and the modules serve/net/static.ts serves (client/, the rules core's cards and groups).",
             },
             {
               regex: '^(?!\\.\\.?/|preact$|preact/hooks$|htm$)',
               message: "web/index.html's import map serves preact, preact/hooks and htm, and nothing else.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The protocol client (yaniv-arena/client) runs in browsers as compiled, served under /client/.
+    files: ['client/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!\\./)',
+              allowTypeImports: true,
+              message: 'client/ runs in browsers as it is: it may import only its own modules, and types (erased when compiled).',
             },
           ],
         },

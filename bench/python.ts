@@ -1,6 +1,6 @@
 // The Python faces' throughput beside the in-process env, in one run: YanivEnv vs the bridge's
 // PettingZoo AEC loop, VecEnv vs YanivVectorEnv at N = 64/256/1024, and the RLCard-based yaniv-rl
-// where it is installed. Random legal actions, standard rules, 4 seats, whole games. Each pair is
+// where it is installed (at 2 seats, its default table). Random legal actions, standard rules, 4 seats, whole games. Each pair is
 // measured back to back so that the machine's load is alike for both. Needs python3 (the venv
 // npm test makes; made here if missing).
 import { spawnSync } from 'node:child_process';
@@ -58,8 +58,10 @@ export function run(): void {
   for (const num of [64, 256, 1024]) {
     measureVec(0.5, num, PLAYERS);
     row(`vector env N=${num}`, measureVec(SECONDS, num, PLAYERS), python(venv, ['vector', SECONDS, PLAYERS, num]));
+    if (num === 256)
+      row(`  observations through the pipe`, measureVec(SECONDS, num, PLAYERS), python(venv, ['vector-pipe', SECONDS, PLAYERS, num]));
   }
-  for (const players of [2, 3]) {
+  for (const players of [2]) {
     const rl = python(venv, ['yaniv-rl', SECONDS, players]);
     const aec = python(venv, ['aec', SECONDS, players]);
     if (rl.skipped) {

@@ -3,7 +3,7 @@
  * Each kind answers reset and step with its binary state frame (protocol.ts), as a list of byte
  * views of the env's own buffers (written with one writev: the observations are not copied).
  */
-import { shippedEquityFor } from '../agents/equity.js';
+import { shippedEquityFor } from '../agents/equity/equity.js';
 import { AgentSpecError } from '../agents/registry.js';
 import { type TableKind, createAgentFor, resolveAgent } from '../agents/resolve.js';
 import { ACTION_COUNT } from '../env/gym/actionLayout.js';
@@ -19,7 +19,8 @@ import { renderView } from '../env/rules/render.js';
 import { RuleError, type Rules, resolveRules } from '../env/rules/rules.js';
 import type { GameState } from '../env/rules/state.js';
 import { playerView } from '../env/rules/view.js';
-import { BridgeError, KIND, type MakeRequest, STATUS, align4 } from './protocol.js';
+import { openSync, writeSync } from 'node:fs';
+import { BridgeError, KIND, type MakeRequest, STATUS, VECTOR_SHARED, align4 } from './protocol.js';
 
 export type Parts = Uint8Array[];
 
@@ -207,6 +208,8 @@ class VectorSession implements Session {
   private readonly fixed: Parts;
   private readonly legal: Int16Array;
   private readonly finals: Int32Array;
+  /** The shared observations file (VECTOR_SHARED), if the client gave one. */
+  private readonly shared: { fd: number; offset: number } | null;
 
   constructor(
     config: EnvConfig,
@@ -214,14 +217,17 @@ class VectorSession implements Session {
     equity: GameEquity | undefined,
     num: number,
     private readonly firstGame: number,
+    observations?: { file: string; offset: number },
   ) {
     this.vec = envCall(() => new VecEnv({ ...config, num, ...(equity ? { equity } : {}) }));
-    this.description = describe(config, rules, { num });
+    this.description = describe(config, rules, { num, shared: observations !== undefined });
     this.header[0] = KIND.vector;
+    this.shared = observations === undefined ? null : { fd: openShared(observations.file), offset: observations.offset };
+    this.header[1] = this.shared === null ? 0 : VECTOR_SHARED;
     const v = this.vec;
     const flags = 6 * num;
     this.fixed = [
-      bytesOf(v.observations),
+      ...(this.shared === null ? [bytesOf(v.observations)] : []),
       bytesOf(v.rewards),
       bytesOf(v.legalCounts),
       bytesOf(v.actors),
@@ -259,6 +265,10 @@ class VectorSession implements Session {
 
   private frame(stepped: boolean): Parts {
     const v = this.vec;
+    if (this.shared !== null) {
+      const bytes = bytesOf(v.observations);
+      for (let at = 0; at < bytes.length;) at += writeSync(this.shared.fd, bytes, at, bytes.length - at, this.shared.offset + at);
+    }
     // Each game's ids, game after game (a plain loop: a subarray per game costs more than the copy).
     const { legalIds, legalCounts } = v;
     const legal = this.legal;
@@ -280,6 +290,15 @@ class VectorSession implements Session {
     this.head.setUint32(4, total, true);
     this.head.setUint32(8, finals, true);
     return parts;
+  }
+}
+
+/** Opens the client's shared observations file for writing, or says why it cannot. */
+function openShared(file: string): number {
+  try {
+    return openSync(file, 'r+');
+  } catch (error) {
+    throw new BridgeError('options', `cannot open the shared observations file ${file}: ${(error as Error).message}`);
   }
 }
 
@@ -310,7 +329,8 @@ async function opponentAgents(
 export async function makeSession(request: MakeRequest): Promise<Session> {
   const { config, rules, equity } = parseConfig(request.env);
   if (request.kind === 'aec') return new AecSession(config, rules, equity);
-  if (request.kind === 'vector') return new VectorSession(config, rules, equity, request.num ?? 1, request.firstGame ?? 0);
+  if (request.kind === 'vector')
+    return new VectorSession(config, rules, equity, request.num ?? 1, request.firstGame ?? 0, request.observations);
   if (config.reward === 'equity') throw new BridgeError('options', 'reward "equity" is for the AEC and vector envs');
   const seat = request.seat ?? 0;
   const table = { preset: config.preset, rules: config.rules, players: config.players };

@@ -1,6 +1,8 @@
 // Run-time choice of the tfjs backend: tfjs-node when it loads, else wasm, else the pure-JS CPU backend.
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs';
 import type { BackendChoice } from './backendChoice.js';
 export { BACKEND_CHOICES, type BackendChoice, backendOption, parseBackendChoice } from './backendChoice.js';
@@ -63,13 +65,28 @@ async function loadNode(): Promise<void> {
 
 let wasmPathsSet = false;
 
+/** The .wasm file every build of tfjs-backend-wasm has: where it lies is where the others do. */
+const WASM_BINARY = 'tfjs-backend-wasm.wasm';
+
+/**
+ * Where tfjs-backend-wasm's .wasm files are: its own dist/ where the package is installed, else
+ * beside this module (a bundle that carries them, as the Python wheel's engine does).
+ */
+function wasmFolder(): string {
+  try {
+    return path.dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm'));
+  } catch (error) {
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    if (existsSync(path.join(here, WASM_BINARY))) return here;
+    throw error;
+  }
+}
+
 async function loadWasm(): Promise<void> {
   const wasm = await import('@tensorflow/tfjs-backend-wasm');
   if (!wasmPathsSet) {
-    // tfjs-backend-wasm looks for its .wasm files next to the page in a browser; in Node point it at its own dist/.
-    const require = createRequire(import.meta.url);
-    const distDir = path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm'));
-    wasm.setWasmPaths(distDir + path.sep);
+    // tfjs-backend-wasm looks for its .wasm files next to the page in a browser; in Node point it at them.
+    wasm.setWasmPaths(wasmFolder() + path.sep);
     wasmPathsSet = true;
   }
 }

@@ -2,7 +2,7 @@
 // and the bench: on a free loopback port, ready once its /health answers, stopped by signal.
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { packageRoot } from '../agents/modelFolder.js';
+import { packageRoot } from '../agents/models/modelFolder.js';
 import { freePort } from './redisServer.js';
 
 const MAIN = path.join(packageRoot(), 'dist', 'cli', 'main.js');
@@ -17,8 +17,9 @@ export class ServeProcess {
     readonly port: number,
     readonly args: readonly string[],
     logTo?: (line: string) => void,
+    main = MAIN,
   ) {
-    this.child = spawn(process.execPath, [MAIN, 'serve', '--host', '127.0.0.1', '--port', String(port), ...args], {
+    this.child = spawn(process.execPath, [main, 'serve', '--host', '127.0.0.1', '--port', String(port), ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     this.child.stderr?.on('data', (chunk: Buffer) => {
@@ -29,9 +30,15 @@ export class ServeProcess {
     this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
   }
 
-  /** `yaniv serve --host 127.0.0.1 --port PORT ARGS…`; resolves once /health answers. */
-  static async start(args: readonly string[], options: { port?: number; logTo?: (line: string) => void } = {}): Promise<ServeProcess> {
-    const server = new ServeProcess(options.port ?? (await freePort()), args, options.logTo);
+  /**
+   * `yaniv serve --host 127.0.0.1 --port PORT ARGS…`; resolves once /health answers. `main`: another
+   * `yaniv` entry point than this checkout's (an installed package's).
+   */
+  static async start(
+    args: readonly string[],
+    options: { port?: number; logTo?: (line: string) => void; main?: string } = {},
+  ): Promise<ServeProcess> {
+    const server = new ServeProcess(options.port ?? (await freePort()), args, options.logTo, options.main);
     await server.ready();
     return server;
   }

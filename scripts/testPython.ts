@@ -2,7 +2,10 @@
 // repository's venv. `--long` (in `npm run test:long`) adds the tests marked long, such as the
 // MaskablePPO example's smoke run, which need torch in the venv (never installed here). pytest-xdist
 // spreads the tests over one process per core, as each starts bridge children (figures in docs/design.md).
+// It first makes the wheel (scripts/pythonEngine.ts: again only when the engine or the package changed),
+// which tests/test_install.py installs into a fresh venv.
 import { spawnSync } from 'node:child_process';
+import { ensureWheel } from './pythonEngine.js';
 import { PYTHON_DIR, ensureVenv, systemPython } from './pythonEnv.js';
 
 function venvPython(): string | null {
@@ -17,6 +20,8 @@ function venvPython(): string | null {
 
 const venv = venvPython();
 if (venv !== null) {
+  // The wheel a user installs, made once per change of the engine or the package (tests/test_install.py installs it).
+  const wheel = await ensureWheel(venv);
   const long = process.argv.includes('--long');
   const result = spawnSync(
     venv,
@@ -24,6 +29,7 @@ if (venv !== null) {
     {
       stdio: 'inherit',
       cwd: PYTHON_DIR,
+      env: { ...process.env, YANIV_ARENA_WHEEL: wheel },
     },
   );
   process.exitCode = result.status ?? 1;

@@ -5,7 +5,7 @@
  * value is the expected zero-sum reward, minus the points the seat gains relative to the
  * table's mean × 0.01.
  */
-import type { Msg } from './protocol.js';
+import type { Msg } from '../client/protocol.js';
 
 export type ScoreKind = Msg<'advice'>['scores'];
 

@@ -19,7 +19,7 @@ import {
   winReasonInWords,
 } from './adviceWords.js';
 import { MoveView } from './moveView.js';
-import type { Msg } from './protocol.js';
+import type { Msg } from '../client/protocol.js';
 
 const TOP_MOVES = 5;
 

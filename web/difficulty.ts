@@ -3,7 +3,7 @@
  * (welcome.levels), each with its measured rating; picking one seats that level in every bot seat.
  */
 import { html } from './html.js';
-import type { Msg } from './protocol.js';
+import type { Msg } from '../client/protocol.js';
 
 export type Level = Msg<'welcome'>['levels'][number]['levels'][number];
 

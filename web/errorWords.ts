@@ -6,7 +6,7 @@
  * their text, except the engine's `reason`, whose card codes it redraws.
  */
 import { withCardGlyphs } from './cards.js';
-import type { Msg } from './protocol.js';
+import type { Msg } from '../client/protocol.js';
 
 /** What to do after a refused group, by the engine's reason. */
 const GROUP_TIPS: readonly (readonly [RegExp, string])[] = [

@@ -4,7 +4,7 @@
  * turn, the round results with the running totals, and the end of the game. Pure functions of
  * plain data: the view renders it, test/web/game.test.ts feeds it messages.
  */
-import type { Msg, ServerMessage } from './protocol.js';
+import type { Msg, ServerMessage } from '../client/protocol.js';
 import { YOU } from './words.js';
 
 /** The table as created or resumed. */

@@ -6,7 +6,7 @@
  */
 import { sortForDisplay } from './cards.js';
 import type { Outgoing } from './link.js';
-import type { LegalAction, Msg } from './protocol.js';
+import type { LegalAction, Msg } from '../client/protocol.js';
 import { legalDiscardFor } from './selection.js';
 
 /** The moves that are one button or one key each. */

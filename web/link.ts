@@ -1,20 +1,18 @@
 /**
  * The page's WebSocket to the server: JSON frames (subprotocol yaniv.v1.json), `hello` on every
- * connection, requests matched to their replies by id, and a connection that comes back by
- * itself. When the socket closes, or stays silent too long (a laptop woke up, a proxy dropped
- * it), the link opens a new one with growing pauses and says hello again; the page then takes
- * its table back with `resume` (serve/PROTOCOL.md, "Reconnect").
+ * connection, requests matched to their replies by id (by the package's own client,
+ * client/client.ts, one per connection), and a connection that comes back by itself. When the
+ * socket closes, or stays silent too long (a laptop woke up, a proxy dropped it), the link opens
+ * a new one with growing pauses and says hello again; the page then takes its table back with
+ * `resume` (serve/PROTOCOL.md, "Reconnect").
  */
-import { type ClientMessageType, JSON_SUBPROTOCOL, type Msg, type ReplyTo, type Request, type ServerMessage, VERSION } from './protocol.js';
+import { RefusedError, YanivClient } from '../client/client.js';
+import { type Answer, JSON_SUBPROTOCOL, type Msg, type Outgoing, type ServerMessage } from '../client/protocol.js';
+
+export type { Answer, Outgoing } from '../client/protocol.js';
 
 /** `locked`: the server wants a token the page does not have (it waits for `unlock`). */
 export type LinkStatus = 'connecting' | 'open' | 'reconnecting' | 'locked';
-
-/** A request as the page writes it (of one type, or any); the link gives it an id. */
-export type Outgoing<T extends ClientMessageType = ClientMessageType> = T extends ClientMessageType ? Omit<Request<T>, 'id'> : never;
-
-/** What a request of type T resolves with: its success reply, or the server's refusal. */
-export type Answer<T extends ClientMessageType> = ReplyTo<T> | Msg<'error'>;
 
 export interface LinkListener {
   /** Every message the server sends, replies included. */
@@ -35,9 +33,7 @@ const SILENT_FOR_MS = 25_000;
 const RETRY_MS = [250, 500, 1000, 2000, 4000];
 
 export class ServerLink {
-  private socket: WebSocket | null = null;
-  private nextId = 1;
-  private readonly waiting = new Map<number, { resolve: (reply: ServerMessage) => void; reject: (error: Error) => void }>();
+  private client: YanivClient | null = null;
   private failures = 0;
   private greeted = false;
   private lastHeard = 0;
@@ -68,13 +64,9 @@ export class ServerLink {
    * (the server's REPLY_TYPES, which its tests hold every request to) or an `error`.
    */
   request<M extends Outgoing>(message: M): Promise<Answer<M['type']>> {
-    const socket = this.socket;
-    if (socket === null || socket.readyState !== WebSocket.OPEN) return Promise.reject(new Error('not connected to the server'));
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve: (reply) => resolve(reply as Answer<M['type']>), reject });
-      socket.send(JSON.stringify({ ...message, id }));
-    });
+    const client = this.client;
+    if (client === null) return Promise.reject(new Error('not connected to the server'));
+    return client.request(message);
   }
 
   /** Tries again at once, after the player gave the token the server wants (or a new one). */
@@ -86,53 +78,52 @@ export class ServerLink {
 
   private open(): void {
     this.listener.status(this.greeted ? 'reconnecting' : 'connecting');
-    const socket = new WebSocket(this.url(), JSON_SUBPROTOCOL);
-    this.socket = socket;
+    const client = new YanivClient(new WebSocket(this.url(), JSON_SUBPROTOCOL));
+    this.client = client;
     let opened = false;
-    socket.onopen = () => {
-      opened = true;
-      this.lastHeard = Date.now();
-      this.request({ type: 'hello', version: VERSION, client: 'yaniv-arena web page' }).then(
-        (reply) => this.welcomed(reply),
-        () => undefined,
-      );
-    };
-    socket.onmessage = (event: MessageEvent<string>) => this.heard(JSON.parse(event.data) as ServerMessage);
-    socket.onclose = () => {
-      if (this.socket === socket) void this.lost(opened);
-    };
+    client.onMessage((message) => this.heard(message));
+    client.onClose(() => {
+      if (this.client === client) void this.lost(opened);
+    });
+    client.opened().then(
+      () => {
+        opened = true;
+        this.lastHeard = Date.now();
+        client.hello('yaniv-arena web page').then(
+          (welcome) => this.welcomed(welcome),
+          (error: Error) => this.refused(error),
+        );
+      },
+      () => undefined,
+    );
   }
 
-  private welcomed(reply: Answer<'hello'>): void {
-    if (reply.type !== 'welcome') {
-      this.listener.message(reply);
-      return;
-    }
+  private welcomed(welcome: Msg<'welcome'>): void {
     const reconnected = this.greeted;
     this.greeted = true;
     this.failures = 0;
     this.listener.status('open');
-    this.listener.ready(reply, reconnected);
+    this.listener.ready(welcome, reconnected);
+  }
+
+  /** A hello the server refused (an unsupported version): the page shows its error like any other message. */
+  private refused(error: Error): void {
+    if (error instanceof RefusedError) this.listener.message(error.reply);
   }
 
   private heard(message: ServerMessage): void {
     this.lastHeard = Date.now();
-    const id = 'id' in message && typeof message.id === 'number' ? message.id : null;
-    const waiter = id === null ? undefined : this.waiting.get(id);
-    if (waiter && id !== null) {
-      this.waiting.delete(id);
-      waiter.resolve(message);
-    }
     this.listener.message(message);
   }
 
   private keepAlive(): void {
-    if (this.socket?.readyState !== WebSocket.OPEN) return;
+    const client = this.client;
+    if (client?.socket.readyState !== WebSocket.OPEN) return;
     if (Date.now() - this.lastHeard > SILENT_FOR_MS) {
       void this.lost();
       return;
     }
-    this.request({ type: 'ping' }).catch(() => undefined);
+    client.ping().catch(() => undefined);
   }
 
   /** The connection is gone: fail what waits on it and try again after a pause (unless the server wants a token first). */
@@ -141,23 +132,19 @@ export class ServerLink {
     if (this.stopped) return;
     this.listener.status(this.greeted ? 'reconnecting' : 'connecting');
     if (!opened && (await this.listener.locked?.().catch(() => false))) {
-      if (!this.stopped && this.socket === null) this.listener.status('locked');
+      if (!this.stopped && this.client === null) this.listener.status('locked');
       return;
     }
-    if (this.stopped || this.socket !== null) return;
+    if (this.stopped || this.client !== null) return;
     const pause = RETRY_MS[Math.min(this.failures++, RETRY_MS.length - 1)];
     clearTimeout(this.retry);
     this.retry = setTimeout(() => this.open(), pause);
   }
 
+  /** Closes the current connection, if any: what waits on it rejects. */
   private abandon(): void {
-    const socket = this.socket;
-    this.socket = null;
-    if (socket !== null) {
-      socket.onopen = socket.onmessage = socket.onclose = null;
-      socket.close();
-    }
-    for (const waiter of this.waiting.values()) waiter.reject(new Error('the connection to the server was lost'));
-    this.waiting.clear();
+    const client = this.client;
+    this.client = null;
+    client?.close();
   }
 }

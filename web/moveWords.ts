@@ -5,7 +5,7 @@
  * does not compile until it has its words.
  */
 import { cardsInWords } from './cards.js';
-import type { LegalAction } from './protocol.js';
+import type { LegalAction } from '../client/protocol.js';
 
 export type MoveKind = LegalAction['kind'];
 

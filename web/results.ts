@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { Card } from './cardView.js';
 import { type Game, type RoundResult, currentTotals, mySeat, seatName, shortSeatName } from './game.js';
 import { html } from './html.js';
-import type { Msg } from './protocol.js';
+import type { Msg } from '../client/protocol.js';
 import { IS, WINS, withVerb } from './words.js';
 
 interface RoundResultProps {

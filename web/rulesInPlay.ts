@@ -7,7 +7,7 @@ import { presetBlurb } from './blurbs.js';
 import type { TableInfo } from './game.js';
 import { relevantFields } from './houseRules.js';
 import { html } from './html.js';
-import type { Msg } from './protocol.js';
+import type { Msg } from '../client/protocol.js';
 import { ruleFields, valueLabel } from './ruleOptions.js';
 import { labelOf } from './words.js';
 

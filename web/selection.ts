@@ -5,7 +5,7 @@
  * lays is sent by its cards (`act` with `cards`), and the server refuses it with its reason
  * ("7H KH is not a legal group: …").
  */
-import type { LegalAction } from './protocol.js';
+import type { LegalAction } from '../client/protocol.js';
 
 /** The legal discard that lays exactly the selected cards (picked order preferred), or null. */
 export function legalDiscardFor(selected: readonly string[], legal: readonly LegalAction[]): LegalAction | null {

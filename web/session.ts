@@ -10,7 +10,7 @@ import { LOST_TABLE, refusal, serverTrouble } from './errorWords.js';
 import { type Effect, type Intent, type PlannedDraw, adviceRequest, followUp, resolveIntent, type ActMove } from './intents.js';
 import { belongsToTarget, intentOf } from './keyboard.js';
 import { type Answer, type LinkStatus, type Outgoing, ServerLink } from './link.js';
-import type { Msg } from './protocol.js';
+import type { Msg } from '../client/protocol.js';
 import { type TableSettings, createTableRequest, settingsOf } from './setup.js';
 import { type SavedTable, forgetTable, loadAdvisor, loadTable, loadToken, saveAdvisor, saveTable, saveToken } from './storage.js';
 

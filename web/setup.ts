@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import type { TableInfo } from './game.js';
 import { html } from './html.js';
 import type { Outgoing } from './link.js';
-import { MAX_PLAYERS, MIN_PLAYERS, type Msg } from './protocol.js';
+import { MAX_PLAYERS, MIN_PLAYERS, type Msg } from '../client/protocol.js';
 import { agentBlurb, modelNote, presetBlurb } from './blurbs.js';
 import { Difficulty, levelLabel, levelsAt } from './difficulty.js';
 import { HouseRules, withRule } from './houseRules.js';

@@ -10,7 +10,7 @@ import { type Game, currentTotals, mySeat, previousLayer, seatName } from './gam
 import { MoveView } from './moveView.js';
 import { html } from './html.js';
 import { type Intent, isCall } from './intents.js';
-import type { LegalAction, Msg } from './protocol.js';
+import type { LegalAction, Msg } from '../client/protocol.js';
 
 /** Clicks go where keys go: to the session's `dispatch` (intents.ts decides what they mean). */
 type Dispatch = (intent: Intent) => void;

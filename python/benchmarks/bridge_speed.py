@@ -3,10 +3,12 @@
     python bridge_speed.py aec SECONDS PLAYERS        # PettingZoo's agent_iter loop on env(), random legal actions
     python bridge_speed.py aec-raw SECONDS PLAYERS    # the same loop on raw_env (no PettingZoo wrappers)
     python bridge_speed.py vector SECONDS PLAYERS N   # YanivVectorEnv(num_envs=N), a random legal action per game
+    python bridge_speed.py vector-pipe SECONDS PLAYERS N   # the same, the observations sent through the pipe (shared_memory=False)
     python bridge_speed.py yaniv-rl SECONDS PLAYERS   # the RLCard-based yaniv-rl env, where it is installed
 
 Prints one JSON line: steps, wall seconds, and the CPU seconds of this Python process and of its
-node children (their sum is what a step costs, whatever else the machine is running).
+node children (their sum is what a step costs, whatever else the machine is running), all of the
+measured loop alone (not the imports, nor the node processes' start).
 """
 
 from __future__ import annotations
@@ -21,7 +23,21 @@ import numpy as np
 
 
 _children: list[int] = []
-_child_cpu: list[float] = []
+# The measured loop's wall seconds, this process's CPU seconds and its node children's (start-up and imports excluded).
+_loop: dict[str, float] = {}
+
+
+class _Loop:
+    """Times the loop it encloses: wall, this process's CPU and its children's."""
+
+    def __enter__(self) -> "_Loop":
+        self.wall, self.own, self.children = time.perf_counter(), time.process_time(), _children_cpu()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _loop["seconds"] = time.perf_counter() - self.wall
+        _loop["python"] = time.process_time() - self.own
+        _loop["node"] = _children_cpu() - self.children
 
 
 def _cpu_of(pid: int) -> float:
@@ -41,82 +57,105 @@ def aec(seconds: float, players: int, wrapped: bool = True) -> int:
     from yaniv_arena import yaniv_v0
 
     rnd = random.Random(7)
-    steps = 0
     with (yaniv_v0.env if wrapped else yaniv_v0.raw_env)(num_players=players) as env:
         _children.append(env.unwrapped._bridge.pid)
         env.reset(seed=1)
-        start = _children_cpu()
-        deadline = time.perf_counter() + seconds
-        while time.perf_counter() < deadline:
-            for agent in env.agent_iter():
-                observation, reward, terminated, truncated, info = env.last()
-                if terminated or truncated:
-                    action = None
-                else:
-                    legal = np.flatnonzero(observation["action_mask"])
-                    action = int(legal[rnd.randrange(len(legal))])
-                env.step(action)
-                steps += 1
-            env.reset()
-        _child_cpu.append(_children_cpu() - start)
+        with _Loop():
+            return _aec_loop(env, rnd, seconds)
+
+
+def _aec_loop(env, rnd: random.Random, seconds: float) -> int:
+    """PettingZoo's agent_iter loop over whole games, random legal actions, until `seconds` are up."""
+    steps = 0
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        for agent in env.agent_iter():
+            observation, reward, terminated, truncated, info = env.last()
+            if terminated or truncated:
+                action = None
+            else:
+                legal = np.flatnonzero(observation["action_mask"])
+                action = int(legal[rnd.randrange(len(legal))])
+            env.step(action)
+            steps += 1
+        env.reset()
     return steps
 
 
-def vector(seconds: float, players: int, num: int) -> int:
+def vector(seconds: float, players: int, num: int, shared_memory: bool = True) -> int:
     from yaniv_arena.vector import YanivVectorEnv
 
     rng = np.random.default_rng(7)
     steps = 0
-    with YanivVectorEnv(num_envs=num, num_players=players, copy=False) as env:
+    with YanivVectorEnv(num_envs=num, num_players=players, copy=False, shared_memory=shared_memory) as env:
         _children.extend(worker.bridge.pid for worker in env._workers)
         env.reset(seed=1)
-        start = _children_cpu()
-        deadline = time.perf_counter() + seconds
-        while time.perf_counter() < deadline:
-            ids, counts = env.legal_actions()
-            starts = np.cumsum(counts) - counts
-            env.step(ids[starts + (rng.random(num) * counts).astype(np.intp)])
-            steps += num
-        _child_cpu.append(_children_cpu() - start)
+        with _Loop():
+            deadline = time.perf_counter() + seconds
+            while time.perf_counter() < deadline:
+                env.step(env.sample_legal_actions(rng))
+                steps += num
     return steps
+
+
+YANIV_RL_INSTALL = (
+    "yaniv-rl is not installed in this venv (it is not on PyPI): pip install \"rlcard==0.2.8\" \"numpy<2\" "
+    "and yaniv-rl from its repository"
+)
+
+
+def make_yaniv_rl(players: int):
+    """yaniv-rl's RLCard env at its default table of 2 (None for another size: not measured). It
+    registers nothing itself: its own scripts register it under "yaniv", as here."""
+    from rlcard.envs import registration
+
+    try:
+        registration.register(env_id="yaniv", entry_point="yaniv_rl.envs.yaniv:YanivEnv")
+    except ValueError:  # registered already ("Cannot re-register env_id")
+        pass
+    if players != 2:
+        return None
+    return registration.make("yaniv", config={"seed": 1})
 
 
 def yaniv_rl(seconds: float, players: int) -> int:
     try:
-        import rlcard  # yaniv-rl registers its "yaniv" env with RLCard when imported
+        import rlcard  # noqa: F401  (0.2.8: yaniv-rl needs that version, and numpy < 2)
         import yaniv_rl  # noqa: F401
     except ImportError:
-        print(json.dumps({"skipped": "yaniv-rl is not installed in python/.venv (it is not on PyPI)"}))
+        print(json.dumps({"skipped": YANIV_RL_INSTALL}))
         raise SystemExit(0)
-    env = rlcard.make("yaniv", config={"game_num_players": players, "seed": 1})
+    env = make_yaniv_rl(players)
+    if env is None:
+        print(json.dumps({"skipped": f"yaniv-rl is measured at its default 2 seats, not {players}"}))
+        raise SystemExit(0)
     rnd = random.Random(7)
     steps = 0
-    deadline = time.perf_counter() + seconds
-    while time.perf_counter() < deadline:
-        state, _ = env.reset()
-        while not env.is_over():
-            legal = list(state["legal_actions"])
-            state, _ = env.step(legal[rnd.randrange(len(legal))])
-            steps += 1
+    with _Loop():
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            state, _ = env.reset()
+            while not env.is_over():
+                legal = list(state["legal_actions"])
+                state, _ = env.step(legal[rnd.randrange(len(legal))])
+                steps += 1
     return steps
 
 
 def main() -> None:
     kind, seconds, players = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
-    cpu, wall = time.process_time(), time.perf_counter()
     if kind == "aec":
         steps = aec(seconds, players)
     elif kind == "aec-raw":
         steps = aec(seconds, players, wrapped=False)
-    elif kind == "vector":
-        steps = vector(seconds, players, int(sys.argv[4]))
+    elif kind in ("vector", "vector-pipe"):
+        steps = vector(seconds, players, int(sys.argv[4]), shared_memory=kind == "vector")
     elif kind == "yaniv-rl":
         steps = yaniv_rl(seconds, players)
     else:
         raise SystemExit(f"unknown measurement {kind!r}")
-    python_cpu = time.process_time() - cpu
-    node_cpu = sum(_child_cpu)
-    print(json.dumps({"steps": steps, "seconds": time.perf_counter() - wall, "cpuSeconds": python_cpu + node_cpu, "nodeCpuSeconds": node_cpu}))
+    result = {"steps": steps, "seconds": _loop["seconds"], "cpuSeconds": _loop["python"] + _loop["node"], "nodeCpuSeconds": _loop["node"]}
+    print(json.dumps(result))
 
 
 if __name__ == "__main__":

@@ -96,3 +96,42 @@ def test_a_model_opponent_off_its_training_table_is_warned_about_and_plays():
         _, info = env.reset(seed=0)
         _, _, _, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
         assert info["action_mask"].any()
+
+
+# -- what a new user tripped on (issue 43) --------------------------------------------------------
+
+
+def test_make_as_the_readme_does_warns_nothing_and_the_bounds_hold_each_value(recwarn):
+    import warnings
+
+    from gymnasium.wrappers import PassiveEnvChecker
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with gym.make("yaniv_arena/Yaniv-v0", opponents="strong", num_players=2) as env:
+            checked = PassiveEnvChecker(env)  # what gym.make's default checker runs, run here on purpose
+            observation, info = checked.reset(seed=0)
+            checked.step(int(env.legal_actions()[0]))
+    space = env.observation_space
+    fixed = space.high == np.nextafter(space.low, np.float32(np.inf))
+    assert fixed.any() and not (space.low == space.high).any()
+    assert np.array_equal(observation[fixed], space.low[fixed]) and space.contains(observation)
+
+
+def test_check_env_with_the_default_illegal_action_fails_saying_what_to_do():
+    with gym.make("yaniv_arena/Yaniv-v0", num_players=2) as env:
+        with pytest.raises(IllegalActionError, match=r'make the env with illegal_action="penalty"'):
+            check_env(env)
+
+
+def test_what_gym_make_returns_has_action_masks_and_legal_actions():
+    with gym.make("yaniv_arena/Yaniv-v0", opponents="random", num_players=3) as env:
+        observation, info = env.reset(seed=4)
+        assert np.array_equal(env.action_masks(), info["action_mask"].astype(bool))
+        assert np.array_equal(env.legal_actions(), np.flatnonzero(info["action_mask"]))
+
+
+def test_a_step_before_reset_says_call_reset():
+    with gym.make("yaniv_arena/Yaniv-v0", num_players=2) as env:
+        with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
+            env.step(0)

@@ -106,3 +106,28 @@ def test_bad_actions_are_value_errors(action, message):
         with pytest.raises(ValueError, match=message):
             env.step(action)
         env.step(np.int64(env.legal_actions()[0]))
+
+
+# -- what a new user tripped on (issue 43) --------------------------------------------------------
+
+
+def test_the_raw_env_before_reset_and_after_the_game_says_call_reset():
+    with yaniv_v0.raw_env(num_players=2, max_turns=3) as env:
+        for call in (lambda: env.step(0), env.last, lambda: env.observe("player_0")):
+            with pytest.raises(RuntimeError, match=r"call reset\(\) before"):
+                call()
+        env.reset(seed=1)
+        for agent in env.agent_iter():
+            observation, reward, terminated, truncated, info = env.last()
+            env.step(None if terminated or truncated else int(env.legal_actions()[0]))
+        for call in (lambda: env.step(0), env.last):
+            with pytest.raises(RuntimeError, match=r"the game is over .*call reset\(\) before"):
+                call()
+        env.reset(seed=2)
+        assert env.agents == ["player_0", "player_1"]
+
+
+@pytest.mark.parametrize("option", [{"num_players": 2.0}, {"num_players": True}, {"max_turns": 40.0}])
+def test_a_float_or_bool_where_an_int_goes_is_refused(option):
+    with pytest.raises(ValueError, match=f"{next(iter(option))} must be an int"):
+        yaniv_v0.raw_env(**option)

@@ -32,3 +32,16 @@ def test_guide_example_runs(index):
 def test_readme_example_runs():
     (code,) = python_blocks("README.md", "### From Python")
     exec(compile(code, "README.md example", "exec"), {"__name__": "__readme__"})
+
+
+def test_the_train_extra_is_installed_after_torch_cpu_build():
+    """docs/python.md installs torch's CPU build before the train extra, which alone pulls the CUDA build."""
+    blocks = re.findall(r"```sh\n(.*?)```", (ROOT / "docs" / "python.md").read_text(), re.S)
+    (block,) = [b for b in blocks if "[train]" in b]
+    cpu = block.index("pip install torch --index-url https://download.pytorch.org/whl/cpu")
+    assert cpu < block.index("[train]")
+
+
+def test_the_vector_example_draws_from_the_legal_ids_not_a_float_per_action():
+    vector = guide_examples()[2]
+    assert "sample_legal_actions" in vector and "np.random.random(masks.shape)" not in vector

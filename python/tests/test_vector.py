@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -108,3 +110,45 @@ def test_bad_batches_raise_and_step_no_game(actions, error, message):
 def test_bad_arguments(kwargs, message):
     with pytest.raises(ValueError, match=message):
         YanivVectorEnv(**kwargs)
+
+
+# -- what a new user tripped on (issue 43) --------------------------------------------------------
+
+
+def test_a_step_before_reset_says_call_reset():
+    with YanivVectorEnv(num_envs=2) as envs:
+        with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
+            envs.step(np.zeros(2, np.int64))
+        with pytest.raises(RuntimeError, match=r"call reset\(\) before sample_legal_actions\(\)"):
+            envs.sample_legal_actions()
+
+
+def test_sample_legal_actions_draws_each_legal_id_alike():
+    with YanivVectorEnv(num_envs=8, num_players=3) as envs:
+        envs.reset(seed=3)
+        rng = np.random.default_rng(0)
+        masks = envs.action_masks()
+        draws = np.stack([envs.sample_legal_actions(rng) for _ in range(4000)])
+        for game in range(8):
+            legal = np.flatnonzero(masks[game])
+            counts = np.array([(draws[:, game] == action).sum() for action in legal])
+            assert counts.sum() == 4000  # every draw legal
+            expected = 4000 / len(legal)
+            assert np.all(np.abs(counts - expected) < 5 * np.sqrt(expected)), (legal, counts)
+        envs.step(envs.sample_legal_actions(rng))  # what it draws steps as it is
+
+
+def test_the_shared_observations_equal_those_sent_through_the_pipe_and_leave_no_file():
+    runs = []
+    for shared, workers in ((True, 1), (True, 2), (False, 1)):
+        with YanivVectorEnv(num_envs=6, num_players=3, num_workers=workers, shared_memory=shared) as envs:
+            if shared:
+                assert not os.path.exists(envs._shared.path)  # unlinked once the workers opened it
+            observations, infos = envs.reset(seed=9)
+            seen = [observations]
+            rng = np.random.default_rng(1)
+            for _ in range(60):
+                observations, *_ = envs.step(envs.sample_legal_actions(rng))
+                seen.append(observations)
+            runs.append(np.stack(seen))
+    assert np.array_equal(runs[0], runs[1]) and np.array_equal(runs[0], runs[2])

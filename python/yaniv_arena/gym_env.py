@@ -18,8 +18,8 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ._bridge import ONGOING, TRUNCATED, Bridge, bounds, check_action, check_seed
-from ._options import RENDER_MODES, check_render_mode, env_options, render
+from ._bridge import ONGOING, TRUNCATED, Bridge, IllegalActionError, bounds, check_action, check_seed
+from ._options import NOT_STARTED, RENDER_MODES, check_render_mode, env_options, render
 
 __all__ = ["YanivEnv"]
 
@@ -78,15 +78,27 @@ class YanivEnv(gym.Env):
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self.action_space = spaces.Discrete(self._actions)
         self._mask = np.zeros(self._actions, np.int8)
+        self._legal = np.zeros(0, np.int16)
+        self._started = False
         self.seat = 0
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         observation, _, _, _, info = self._read(self._bridge.reset(check_seed(seed)))
+        self._started = True
         return observation, info
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        return self._read(self._bridge.step_one(check_action(action, self._actions)))
+        if not self._started:
+            raise RuntimeError(NOT_STARTED)
+        try:
+            return self._read(self._bridge.step_one(check_action(action, self._actions)))
+        except IllegalActionError as error:
+            raise IllegalActionError(
+                f"{error}. The legal ids are info['action_mask'], env.action_masks() or env.legal_actions(); "
+                "for a policy that ignores them (as Gymnasium's check_env does), make the env with "
+                'illegal_action="penalty": an illegal action then ends the episode at -illegal_penalty'
+            ) from None
 
     def _read(self, body: memoryview) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Takes in a single-agent state frame (bridge/protocol.ts)."""
@@ -95,10 +107,10 @@ class YanivEnv(gym.Env):
         count = body[4] | (body[5] << 8)
         reward = float(np.frombuffer(body, "<f4", 1, 8)[0])
         observation = np.frombuffer(body, "<f4", self._size, 12).copy()
-        legal = np.frombuffer(body, "<i2", count, 12 + 4 * self._size)
+        legal = np.frombuffer(body, "<i2", count, 12 + 4 * self._size).copy()
         mask = np.zeros(self._actions, np.int8)
         mask[legal] = 1
-        self._mask = mask
+        self._mask, self._legal = mask, legal
         info: dict[str, Any] = {"action_mask": mask, "seat": self.seat}
         if body[3]:
             info["illegal_action"] = True
@@ -109,6 +121,10 @@ class YanivEnv(gym.Env):
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions now, as bools (sb3-contrib's MaskablePPO calls this)."""
         return self._mask.astype(bool)
+
+    def legal_actions(self) -> np.ndarray:
+        """The learner's legal action ids now, ascending (cheaper than the mask: ``rng.choice(env.legal_actions())``)."""
+        return self._legal.copy()
 
     def render(self) -> str | None:
         return render(self._bridge, self.render_mode, self.seat)

@@ -14,11 +14,18 @@ marks which games have one). Game ``i`` plays as the AEC env reset with ``seed +
 without a seed at each episode end. With ``num_workers > 1`` the games are split across that
 many node processes (seeds as with one).
 
-With ``copy=False`` the arrays returned are views of buffers the next ``step`` overwrites.
+With ``copy=False`` the arrays returned are views of buffers the next ``step`` overwrites. The
+node workers write the observations straight into memory this process maps (``shared_memory=True``,
+the default: a file under /dev/shm, removed at once); ``shared_memory=False`` has them sent in
+each reply instead.
 """
 
 from __future__ import annotations
 
+import mmap
+import os
+import struct
+import tempfile
 from typing import Any
 
 import numpy as np
@@ -27,22 +34,51 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ._bridge import MAX_PLAYERS, Bridge, IllegalActionError, bounds, check_seed, reset_frame, step_frame
-from ._options import env_options
+from ._options import NOT_STARTED, check_int, env_options
 
 __all__ = ["YanivVectorEnv"]
+
+VECTOR_SHARED = 1
+_COUNTS = struct.Struct("<II")
 
 
 class _Worker:
     """One node process holding games [start, stop)."""
 
-    def __init__(self, options: dict, start: int, stop: int) -> None:
+    def __init__(self, start: int, stop: int) -> None:
         self.start, self.stop, self.num = start, stop, stop - start
         self.bridge = Bridge()
+        self.made: dict = {}
+
+    def make(self, options: dict, shared: _SharedObservations | None) -> None:
+        request = {"type": "make", "kind": "vector", "env": options, "num": self.num, "firstGame": self.start}
+        if shared is not None:
+            request["observations"] = {"file": shared.path, "offset": self.start * shared.row_bytes}
+        self.made = self.bridge.request(request)
+
+
+class _SharedObservations:
+    """The batch's observations in memory the node workers write (VECTOR_SHARED in bridge/protocol.ts):
+    a file in /dev/shm (or the temporary folder where there is none) mapped here, unlinked once every
+    worker has it open, so that nothing is left behind whatever happens."""
+
+    def __init__(self, num_envs: int, size: int) -> None:
+        shm = "/dev/shm"
+        folder = shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else None
+        self.row_bytes = 4 * size
+        fd, self.path = tempfile.mkstemp(prefix="yaniv-observations-", dir=folder)
         try:
-            self.made = self.bridge.request({"type": "make", "kind": "vector", "env": options, "num": self.num, "firstGame": start})
-        except BaseException:
-            self.bridge.close()
-            raise
+            os.ftruncate(fd, num_envs * self.row_bytes)
+            self._map = mmap.mmap(fd, num_envs * self.row_bytes)
+        finally:
+            os.close(fd)
+        self.array = np.frombuffer(self._map, np.float32).reshape(num_envs, size)
+
+    def unlink(self) -> None:
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
 
 
 class YanivVectorEnv(VectorEnv):
@@ -60,9 +96,10 @@ class YanivVectorEnv(VectorEnv):
         max_turns: int | None = None,
         num_workers: int = 1,
         copy: bool = True,
+        shared_memory: bool = True,
     ) -> None:
         for name, value in (("num_envs", num_envs), ("num_workers", num_workers)):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            if check_int(name, value) < 1:
                 raise ValueError(f"{name} must be a positive int (got {value!r})")
         if num_workers > num_envs:
             raise ValueError(f"num_workers ({num_workers}) must not exceed num_envs ({num_envs})")
@@ -71,15 +108,23 @@ class YanivVectorEnv(VectorEnv):
         options = env_options(num_players, preset, rules, episode, reward, reward_scale, max_turns)
         cuts = np.linspace(0, self.num_envs, int(num_workers) + 1).astype(int)
         self._workers: list[_Worker] = []
+        self._shared: _SharedObservations | None = None
         try:
             for start, stop in zip(cuts[:-1], cuts[1:]):
-                self._workers.append(_Worker(options, int(start), int(stop)))
+                self._workers.append(_Worker(int(start), int(stop)))
+            hello = self._workers[0].bridge.hello
+            self._size, self._actions = hello["observationSize"], hello["actionCount"]
+            if shared_memory:
+                self._shared = _SharedObservations(self.num_envs, self._size)
+            for worker in self._workers:
+                worker.make(options, self._shared)
         except BaseException:
             self.close_extras()
             raise
+        finally:
+            if self._shared is not None:
+                self._shared.unlink()
         made = self._workers[0].made
-        hello = self._workers[0].bridge.hello
-        self._size, self._actions = hello["observationSize"], hello["actionCount"]
         self.num_players = made["players"]
         self.rules = made["rules"]
         low, high = bounds(made)
@@ -88,7 +133,7 @@ class YanivVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         n = self.num_envs
-        self._observations = np.zeros((n, self._size), np.float32)
+        self._observations = self._shared.array if self._shared is not None else np.zeros((n, self._size), np.float32)
         self._rewards_by_seat = np.zeros((n, MAX_PLAYERS), np.float32)
         self._counts = np.zeros(n, np.int16)
         self._actors = np.full(n, -1, np.int8)
@@ -100,7 +145,7 @@ class YanivVectorEnv(VectorEnv):
         self._legal_ids = np.zeros(0, np.int16)
         self._rows = np.arange(n)
         self._all = np.ones(n, bool)
-        self._next_seed = 0
+        self._next_seed: int | None = None
         self._single = len(self._workers) == 1
 
     # -- the Gymnasium API -----------------------------------------------------------------------
@@ -109,7 +154,7 @@ class YanivVectorEnv(VectorEnv):
             raise ValueError(f"seed must be an int (game i gets seed + i) or None (got {seed!r})")
         seed = check_seed(seed)
         if seed is None:
-            seed = self._next_seed
+            seed = self._next_seed or 0
         self._next_seed = seed + self.num_envs
         for worker in self._workers:
             worker.bridge.send(reset_frame(seed))
@@ -139,6 +184,16 @@ class YanivVectorEnv(VectorEnv):
         """Each game's legal ids, ascending, game after game (flat), and how many each game has."""
         return self._legal_ids.copy(), self._counts.astype(np.intp)
 
+    def sample_legal_actions(self, rng: np.random.Generator | None = None) -> np.ndarray:
+        """One legal action per game, uniformly at random (``rng``, else the env's ``np_random``): a
+        random policy's actions from the legal ids, without drawing a random number per action id."""
+        if self._next_seed is None:
+            raise RuntimeError(NOT_STARTED.replace("step()", "sample_legal_actions()"))
+        rng = self.np_random if rng is None else rng
+        counts = self._counts.astype(np.intp)
+        starts = np.cumsum(counts) - counts
+        return self._legal_ids[starts + (rng.random(self.num_envs) * counts).astype(np.intp)].astype(np.int64)
+
     def __enter__(self) -> "YanivVectorEnv":
         return self
 
@@ -151,6 +206,8 @@ class YanivVectorEnv(VectorEnv):
 
     # -- frames ----------------------------------------------------------------------------------
     def _checked(self, actions: Any) -> np.ndarray:
+        if self._next_seed is None:
+            raise RuntimeError(NOT_STARTED)
         array = np.asarray(actions)
         if array.shape != (self.num_envs,):
             raise ValueError(f"step needs one action per game: shape ({self.num_envs},), got {array.shape}")
@@ -176,15 +233,15 @@ class YanivVectorEnv(VectorEnv):
         for worker in self._workers:
             body = worker.bridge.receive()
             a, b, n = worker.start, worker.stop, worker.num
-            total = int(np.frombuffer(body, "<u4", 1, 4)[0])
-            finals = int(np.frombuffer(body, "<u4", 1, 8)[0])
+            total, finals = _COUNTS.unpack_from(body, 4)
             at = 16
-            observations = np.frombuffer(body, "<f4", n * size, at).reshape(n, size)
-            if self._single:
-                self._observations = observations  # a view of the frame: no copy
-            else:
-                self._observations[a:b] = observations
-            at += 4 * n * size
+            if not body[1] & VECTOR_SHARED:  # else the worker wrote them into the shared file
+                observations = np.frombuffer(body, "<f4", n * size, at).reshape(n, size)
+                if self._single:
+                    self._observations = observations  # a view of the frame: no copy
+                else:
+                    self._observations[a:b] = observations
+                at += 4 * n * size
             self._rewards_by_seat[a:b] = np.frombuffer(body, "<f4", n * MAX_PLAYERS, at).reshape(n, MAX_PLAYERS)
             at += 4 * n * MAX_PLAYERS
             self._counts[a:b] = np.frombuffer(body, "<i2", n, at)

@@ -23,7 +23,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ._bridge import ONGOING, TRUNCATED, Bridge, bounds, check_action, check_seed
-from ._options import RENDER_MODES, check_render_mode, env_options, render
+from ._options import NOT_STARTED, RENDER_MODES, check_render_mode, env_options, render
 
 __all__ = ["env", "raw_env"]
 
@@ -33,19 +33,67 @@ _AEC_HEADER = struct.Struct("<xBBbHBB")
 def env(**kwargs: Any) -> AECEnv:
     """The AEC env with PettingZoo's usual wrappers (illegal moves end the game at -1, order enforced)."""
     wrapped: AECEnv = raw_env(**kwargs)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    wrapped = _TerminateIllegal(wrapped, illegal_reward=-1)
+    wrapped = _AssertOutOfBounds(wrapped)
     return _OrderEnforcing(wrapped)
 
 
-class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+def _from_the_game(name: str) -> property:
+    def read(self: Any) -> Any:
+        return getattr(self._game, name)
+
+    return property(read, doc=f"The game's {name}, read from the raw env.")
+
+
+class _Direct:
+    """Reads the game's state from the raw env, where every wrapper reads and writes it, at once rather
+    than through each wrapper's ``__getattr__`` in turn (most of what the wrappers cost a step). Before
+    ``reset`` the raw env has none of it, and the wrapper's own ``__getattr__`` says so as before."""
+
+    _game: raw_env
+
+    agents = _from_the_game("agents")
+    agent_selection = _from_the_game("agent_selection")
+    rewards = _from_the_game("rewards")
+    terminations = _from_the_game("terminations")
+    truncations = _from_the_game("truncations")
+    infos = _from_the_game("infos")
+    _cumulative_rewards = _from_the_game("_cumulative_rewards")
+
+
+class _TerminateIllegal(_Direct, wrappers.TerminateIllegalWrapper):
+    def __init__(self, env: AECEnv, illegal_reward: float) -> None:
+        super().__init__(env, illegal_reward)
+        self._game = env.unwrapped
+
+
+class _AssertOutOfBounds(_Direct, wrappers.AssertOutOfBoundsWrapper):
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._game = env.unwrapped
+
+
+class _OrderEnforcing(_Direct, wrappers.OrderEnforcingWrapper):
     """PettingZoo's order enforcing, and a context manager that closes the env (its node process)."""
+
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._game = env.unwrapped
 
     def __enter__(self) -> "_OrderEnforcing":
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class _Actions(spaces.Discrete):
+    """Gymnasium's Discrete, with a plain int checked in plain Python (``AssertOutOfBoundsWrapper`` asks every step)."""
+
+    def contains(self, x: Any) -> bool:
+        if type(x) is int:
+            return self.start <= x < self.start + self.n
+        return super().contains(x)
 
 
 class raw_env(AECEnv):
@@ -89,11 +137,12 @@ class raw_env(AECEnv):
             )
             for agent in self.possible_agents
         }
-        self.action_spaces = {agent: spaces.Discrete(self._actions) for agent in self.possible_agents}
+        self.action_spaces = {agent: _Actions(self._actions) for agent in self.possible_agents}
         self._unpack_rewards = struct.Struct(f"<{players}f").unpack_from
         self._obs_at = 8 + 4 * players
         self._ids_at = self._obs_at + 4 * self._size
         self._mask: np.ndarray | None = None
+        self._started = False
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -112,8 +161,17 @@ class raw_env(AECEnv):
         self._read(body)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self.agent_selection = self.possible_agents[self._current]
+        self._started = True
+
+    def _check_playing(self, call: str) -> None:
+        """A clear error for a call before reset, or after the game's every agent was stepped out."""
+        if not self._started:
+            raise RuntimeError(NOT_STARTED.replace("step()", f"{call}()"))
+        if not self.agents:
+            raise RuntimeError(f"the game is over (every agent is done): call reset() before {call}() to play another")
 
     def step(self, action: Any) -> None:
+        self._check_playing("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
@@ -142,7 +200,15 @@ class raw_env(AECEnv):
         self._legal = np.frombuffer(body, "<i2", count, self._ids_at).copy()
         self._mask = None
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._check_playing("last")
+        return super().last(observe)
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if not self._started:
+            raise RuntimeError(NOT_STARTED.replace("step()", "observe()"))
+        if agent not in self.possible_agents:
+            raise ValueError(f"no agent {agent!r} here: the agents are {', '.join(self.possible_agents)}")
         seat = self.possible_agents.index(agent)
         if seat == self._observer:
             observation = self._observation

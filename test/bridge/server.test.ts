@@ -1,12 +1,16 @@
 // The bridge process through its real entry point: the handshake, bad frames answered with named
 // errors (the process goes on), and the state frames' layout against the env itself.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACTION_SPACE_VERSION } from '../../env/gym/actionLayout.js';
 import { OBSERVATION_SIZE, OBSERVATION_VERSION } from '../../env/gym/observation.js';
 import { YanivEnv } from '../../env/gym/yanivEnv.js';
-import { BRIDGE_PROTOCOL, KIND } from '../../bridge/protocol.js';
+import { VecEnv } from '../../env/gym/vecEnv.js';
+import { BRIDGE_PROTOCOL, KIND, VECTOR_SHARED } from '../../bridge/protocol.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/bridge/main.js', import.meta.url));
 const HELLO = { type: 'hello', protocol: BRIDGE_PROTOCOL, observation: OBSERVATION_VERSION, actions: ACTION_SPACE_VERSION };
@@ -142,6 +146,38 @@ describe('the bridge', () => {
     await client.reply();
     client.send(illegal);
     expect(await client.replyJson()).toMatchObject({ kind: 'illegal', message: expect.stringMatching(/5000 is not an action id/) });
+  });
+
+  it("writes a vector session's observations into the client's shared file, at its offset, and not into the reply", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'yaniv-bridge-'));
+    const file = path.join(folder, 'observations');
+    const offset = 3 * 4 * OBSERVATION_SIZE;
+    writeFileSync(file, Buffer.alloc(offset + 2 * 4 * OBSERVATION_SIZE));
+    client = new Client();
+    client.json(HELLO);
+    await client.replyJson();
+    client.json({
+      type: 'make',
+      kind: 'vector',
+      env: { players: 2 },
+      num: 2,
+      observations: { file: path.join(folder, 'none'), offset: 0 },
+    });
+    expect(await client.replyJson()).toMatchObject({
+      kind: 'options',
+      message: expect.stringMatching(/cannot open the shared observations file/),
+    });
+    client.json({ type: 'make', kind: 'vector', env: { players: 2 }, num: 2, observations: { file, offset } });
+    expect(await client.replyJson()).toMatchObject({ type: 'made', shared: true });
+    client.send(Buffer.of(KIND.reset, 1, 0, 0, 4, 0, 0, 0));
+    const body = await client.reply();
+    const vec = new VecEnv({ players: 2, num: 2, history: false });
+    vec.reset(4);
+    expect([body[0], body[1]]).toEqual([KIND.vector, VECTOR_SHARED]);
+    const observations = Buffer.from(vec.observations.buffer, vec.observations.byteOffset, vec.observations.byteLength);
+    expect(readFileSync(file).subarray(offset)).toEqual(observations);
+    expect(body.length).toBeLessThan(observations.length);
+    rmSync(folder, { recursive: true });
   });
 
   it('ends when its input ends', async () => {

@@ -10,7 +10,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RULE_LIMITS } from '../../env/index.js';
-import { packageRoot } from '../../agents/modelFolder.js';
+import { packageRoot } from '../../agents/models/modelFolder.js';
 import pino from 'pino';
 import {
   type Msg,
@@ -20,7 +20,7 @@ import {
   type StartOptions,
   startServer,
 } from '../../serve/index.js';
-import { MemoryTableStore, MemoryTables, type StoredTable } from '../../serve/tableStore.js';
+import { MemoryTableStore, MemoryTables, type StoredTable } from '../../serve/tables/tableStore.js';
 import { TestClient, health, startTestServer, until } from './helpers.js';
 
 const ATTACKER = { localAddress: '127.0.0.2' };

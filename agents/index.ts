@@ -1,0 +1,14 @@
+// `yaniv-arena/agents`: the agents by spec (`createAgent('strong')`, `createAgentFor('neural', table)`),
+// the agents themselves, and tournaments. The `neural` agent loads tfjs when first made.
+export { AGENT_NAMES, type AgentName, AgentSpecError, agentAbilities, createAgent, describeAgents, parseAgentSpec } from './registry.js';
+export { type ResolvedAgent, type TableKind, createAgentFor, resolveAgent } from './resolve.js';
+export { randomAgent } from './bots/random.js';
+export { novice } from './bots/novice.js';
+export { intermediate } from './bots/intermediate.js';
+export { STRONG_DEFAULTS, type StrongConfig, strongBot } from './bots/strong.js';
+export { ROLLOUT_DEFAULTS, type RolloutConfig, rolloutAgent } from './bots/rollout.js';
+export { type MatchOptions, type MatchResult, type SeatStats, playMatch } from './tournament/match.js';
+export { runTournament } from './tournament/run.js';
+export type { TournamentConfig } from './tournament/tournamentConfig.js';
+export type { TournamentSummary } from './tournament/stats.js';
+export { MODELS_FOLDER, packageRoot, resolveModelDir } from './models/modelFolder.js';
