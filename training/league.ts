@@ -9,6 +9,7 @@
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { AgentSpecError, createAgent, parseAgentSpec } from '../agents/registry.js';
 import { resolveAgent } from '../agents/resolve.js';
+import { PANEL, isPanelAgent } from '../agents/tournament/panel.js';
 import type { Agent } from '../env/gym/agent.js';
 import type { Rng } from '../env/rules/random.js';
 
@@ -45,6 +46,10 @@ export function parseOpponentMix(text: string): OpponentShare[] {
     if (spec === '' || weightText === '' || !Number.isFinite(weight) || weight < 0) {
       throw new OpponentMixError(`--opponents entry ${JSON.stringify(entry)} is not spec=weight with a weight ≥ 0 (e.g. strong=0.3)`);
     }
+    if (isPanelAgent(spec))
+      throw new OpponentMixError(
+        `--opponents entry ${JSON.stringify(entry)}: ${PANEL.join(' and ')} are the held-out panel (yaniv bench --panel), never training opponents`,
+      );
     if (spec !== SELF && spec !== PAST) {
       try {
         parseAgentSpec(spec);
