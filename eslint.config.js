@@ -106,7 +106,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              // The rules core's pure card and group modules are served to the page (serve/static.ts, BROWSER_RULES).
+              // The rules core's pure card and group modules are served to the page (serve/net/static.ts, BROWSER_RULES).
               group: [
                 '../*',
                 '!../env',
@@ -118,7 +118,7 @@ export default tseslint.config(
               ],
               allowTypeImports: true,
               message:
-                'web/ runs in the browser: it may import only types from the rest of the project (erased when compiled), and the rules modules serve/static.ts serves.',
+                'web/ runs in the browser: it may import only types from the rest of the project (erased when compiled), and the rules modules serve/net/static.ts serves.',
             },
             {
               regex: '^(?!\\.\\.?/|preact$|preact/hooks$|htm$)',

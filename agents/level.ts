@@ -18,9 +18,9 @@ import { YANIV_ACTION } from '../env/gym/actionLayout.js';
 import type { Agent, Decision, DecisionInput } from '../env/gym/agent.js';
 import type { Card, PlayerView } from '../env/index.js';
 import { type Rng, seededRng } from '../env/rules/random.js';
-import { packageRoot } from './modelFolder.js';
+import { packageRoot } from './models/modelFolder.js';
 import { type AgentSpec, AgentSpecError, parseAgentSpec } from './registry.js';
-import { discardOptions, formsGroupWith, valuesOf } from './tactics.js';
+import { discardOptions, formsGroupWith, valuesOf } from './bots/tactics.js';
 
 /** A card worth this much or more is a high card (under the standard values: 10, J, Q, K). */
 export const HIGH_CARD = 10;

@@ -6,9 +6,9 @@
  */
 import { z } from 'zod';
 import type { Agent } from '../env/gym/agent.js';
-import { type ModelCard, ownSeats, readModelCard } from './modelCard.js';
-import { resolveModelDir } from './modelFolder.js';
-import type { StrongConfig } from './strong.js';
+import { type ModelCard, ownSeats, readModelCard } from './models/modelCard.js';
+import { resolveModelDir } from './models/modelFolder.js';
+import type { StrongConfig } from './bots/strong.js';
 
 export interface AgentSpec {
   readonly name: string;
@@ -85,7 +85,7 @@ const FACTORIES = {
     cheap: true,
     description: 'uniform over the legal actions (seeded)',
     params: [],
-    create: async () => (await import('./random.js')).randomAgent(),
+    create: async () => (await import('./bots/random.js')).randomAgent(),
   },
   novice: {
     explains: false,
@@ -94,7 +94,7 @@ const FACTORIES = {
     description: 'lays the most points, takes cards worth ≤ 2, calls when no opponent is known to be lower',
     params: [],
     create: async () => {
-      const [{ ruleAgent }, { novice }] = await Promise.all([import('./ruleAgent.js'), import('./novice.js')]);
+      const [{ ruleAgent }, { novice }] = await Promise.all([import('./bots/ruleAgent.js'), import('./bots/novice.js')]);
       return ruleAgent('novice', novice);
     },
   },
@@ -105,7 +105,7 @@ const FACTORIES = {
     description: 'lays the longest group, takes cards that make groups, calls whenever legal',
     params: [],
     create: async () => {
-      const [{ ruleAgent }, { intermediate }] = await Promise.all([import('./ruleAgent.js'), import('./intermediate.js')]);
+      const [{ ruleAgent }, { intermediate }] = await Promise.all([import('./bots/ruleAgent.js'), import('./bots/intermediate.js')]);
       return ruleAgent('intermediate', intermediate);
     },
   },
@@ -117,11 +117,11 @@ const FACTORIES = {
       "card tracking, the exact Assaf risk before calling, one-turn-ahead discard planning (call=RISK: the highest Assaf risk it calls at, default 0.1; look=SHARE: the share of next turn's best group counted as gone, default 0.8; equity=PRESET: milestone play valued by that preset's shipped game equity, at the table sizes it ships for)",
     params: ['equity', 'term', 'call', 'look'],
     create: async (spec) => {
-      const [{ ruleAgent }, { explainStrong, strongBot }] = await Promise.all([import('./ruleAgent.js'), import('./strong.js')]);
+      const [{ ruleAgent }, { explainStrong, strongBot }] = await Promise.all([import('./bots/ruleAgent.js'), import('./bots/strong.js')]);
       const tuning = strongTuning(spec);
       const preset = spec.params.equity;
       if (preset === undefined) return ruleAgent(strongName(tuning), strongBot(tuning), explainStrong(tuning));
-      const { shippedEquity, shippedEquitySizes } = await import('./equity.js');
+      const { shippedEquity, shippedEquitySizes } = await import('./equity/equity.js');
       const sizes = shippedEquitySizes(preset);
       if (sizes.length === 0) shippedEquity(preset); // the error naming the file expected
       const equity = sizes.map((players) => shippedEquity(preset, players));
@@ -139,7 +139,7 @@ const FACTORIES = {
     description: 'search over strong: determinised worlds and strong-like playouts (samples=N worlds, ms=N budget)',
     params: ['samples', 'ms'],
     create: async (spec) => {
-      const { rolloutAgent } = await import('./rollout.js');
+      const { rolloutAgent } = await import('./bots/rollout.js');
       const samples = numberParam(spec, 'samples');
       const maxMillis = numberParam(spec, 'ms');
       return rolloutAgent({
@@ -156,7 +156,7 @@ const FACTORIES = {
       'a held-out panel bot of another style: hoards cards worth 3 or less, takes cards worth 4 or less, calls at an Assaf risk up to 0.3',
     params: [],
     create: async () => {
-      const [{ ruleAgent }, { hoarder }] = await Promise.all([import('./ruleAgent.js'), import('./hoarder.js')]);
+      const [{ ruleAgent }, { hoarder }] = await Promise.all([import('./bots/ruleAgent.js'), import('./bots/hoarder.js')]);
       return ruleAgent('hoarder', hoarder);
     },
   },
@@ -167,7 +167,7 @@ const FACTORIES = {
     description: 'a held-out panel bot: flat Monte Carlo over its own sampled worlds with greedy playouts (samples=N worlds)',
     params: ['samples'],
     create: async (spec) => {
-      const { monteCarloAgent } = await import('./montecarlo.js');
+      const { monteCarloAgent } = await import('./bots/montecarlo.js');
       const samples = numberParam(spec, 'samples');
       return monteCarloAgent(samples !== undefined ? { samples: Math.round(samples) } : {});
     },
@@ -182,7 +182,7 @@ const FACTORIES = {
     takesArg: true,
     card: (spec) => readModelCard(resolveModelDir(spec.arg)),
     create: async (spec) => {
-      const { loadNeuralAgent } = await import('./neural.js');
+      const { loadNeuralAgent } = await import('./models/neural.js');
       const greedy = booleanParam(spec, 'greedy');
       // The adviser its card names (yaniv train --adviser) is built here, so the network module needs no registry.
       const card = readModelCard(resolveModelDir(spec.arg));
@@ -193,7 +193,7 @@ const FACTORIES = {
       ).agent;
       const duel = spec.params.duel;
       if (duel === undefined) return main;
-      const { withDuellist } = await import('./duel.js');
+      const { withDuellist } = await import('./bots/duel.js');
       return withDuellist(main, await createAgent(`neural:${duel}${greedy === undefined ? '' : `?greedy=${spec.params.greedy}`}`));
     },
   },

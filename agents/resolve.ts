@@ -3,15 +3,15 @@
  * table size. Every caller that seats or asks an agent — the bench and tournaments, server tables
  * and advice, the trainer's opponents, the server's welcome — resolves through `resolveAgent`, so
  * the same table always gets the same model. Plain `neural` plays the shipped model for the
- * table's (rules, seats) (agents/catalog.ts); `neural:PATH` plays PATH; `level:K` its level's setting
+ * table's (rules, seats) (agents/models/catalog.ts); `neural:PATH` plays PATH; `level:K` its level's setting
  * for the table's preset and size over its best bot (agents/level.ts); other agents are themselves.
  */
 import type { Agent } from '../env/gym/agent.js';
 import { type RuleChoice, ruleSelectionSchema } from '../env/rules/rules.js';
-import { type ModelFit, modelFor } from './catalog.js';
+import { type ModelFit, modelFor } from './models/catalog.js';
 import { levelSpec, resolveLevel } from './level.js';
-import { type ModelCard, trainingMismatch } from './modelCard.js';
-import { DEFAULT_MODEL } from './modelFolder.js';
+import { type ModelCard, trainingMismatch } from './models/modelCard.js';
+import { DEFAULT_MODEL } from './models/modelFolder.js';
 import { agentModelCard, createAgent, parseAgentSpec } from './registry.js';
 
 /** The table an agent is resolved for: its rule selection (preset and overrides) and its size. */

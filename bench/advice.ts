@@ -1,4 +1,4 @@
-// The advisor with explanations (every move worth weighing played out: serve/winChance.ts) at its
+// The advisor with explanations (every move worth weighing played out: serve/inference/winChance.ts) at its
 // default budget, as a client meets it: `yaniv serve` in its own process, one client asking
 // about positions of random games at 2, 4 and 8 seats one request at a time (mean, p50, p99 ms;
 // target mean ≤ 20 ms, p99 ≤ 100 ms), then 16 clients at once (the inference workers batch the
@@ -6,8 +6,8 @@
 import os from 'node:os';
 import { DEFAULT_PRESET, YanivEnv, randomLegalAction, seededRng } from '../env/index.js';
 import { isAgentName } from '../agents/registry.js';
-import { BIG_TABLE_WORLDS, OUTLOOK_CANDIDATES, OUTLOOK_DEFAULTS } from '../agents/moveOutlook.js';
-import { type ViewJson, viewToJson } from '../serve/viewJson.js';
+import { BIG_TABLE_WORLDS, OUTLOOK_CANDIDATES, OUTLOOK_DEFAULTS } from '../agents/equity/moveOutlook.js';
+import { type ViewJson, viewToJson } from '../serve/protocol/viewJson.js';
 import { adviceClosedLoop, connect, percentile, startServer } from './serveClient.js';
 
 const SECONDS = Number(process.env.BENCH_ADVICE_SECONDS ?? 6);

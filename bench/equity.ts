@@ -3,8 +3,8 @@
 // equities), and the cost of the "equity" reward to a VecEnv step beside the default reward.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { EQUITY_DIR, readEquityData, solveEquityData } from '../agents/equity.js';
-import { packageRoot } from '../agents/modelFolder.js';
+import { EQUITY_DIR, readEquityData, solveEquityData } from '../agents/equity/equity.js';
+import { packageRoot } from '../agents/models/modelFolder.js';
 import { type GameEquity, seatEquities } from '../env/gym/equity.js';
 import { isHeadsUpData } from '../env/gym/equityData.js';
 import { VecEnv } from '../env/gym/vecEnv.js';

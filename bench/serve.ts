@@ -25,7 +25,7 @@ import { Redis } from 'ioredis';
 import { RedisServer } from '../scripts/redisServer.js';
 import { DEFAULT_PRESET, YANIV_ACTION, YanivEnv, randomLegalAction, seededRng } from '../env/index.js';
 import { isAgentName } from '../agents/registry.js';
-import { type ViewJson, viewToJson } from '../serve/viewJson.js';
+import { type ViewJson, viewToJson } from '../serve/protocol/viewJson.js';
 import { NGINX_INSTALL_HINT, NginxServer, nginxBinary } from '../scripts/nginxServer.js';
 import { ServeProcess } from '../scripts/serveProcess.js';
 import { type Encoding, type Message, adviceClosedLoop, connect, percentile, startServer } from './serveClient.js';

@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Packr } from 'msgpackr';
 import WebSocket from 'ws';
-import type { ViewJson } from '../serve/viewJson.js';
+import type { ViewJson } from '../serve/protocol/viewJson.js';
 
 const MAIN = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 export type Message = { type: string; id?: number; [key: string]: unknown };

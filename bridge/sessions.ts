@@ -3,7 +3,7 @@
  * Each kind answers reset and step with its binary state frame (protocol.ts), as a list of byte
  * views of the env's own buffers (written with one writev: the observations are not copied).
  */
-import { shippedEquityFor } from '../agents/equity.js';
+import { shippedEquityFor } from '../agents/equity/equity.js';
 import { AgentSpecError } from '../agents/registry.js';
 import { type TableKind, createAgentFor, resolveAgent } from '../agents/resolve.js';
 import { ACTION_COUNT } from '../env/gym/actionLayout.js';

@@ -1,17 +1,17 @@
-// `yaniv calibrate`: how honest the advisor's chance to win is (agents/calibration.ts): whole
+// `yaniv calibrate`: how honest the advisor's chance to win is (agents/equity/calibration.ts): whole
 // games of an agent at every seat, the chance the advice shows at one decision a round, and the
 // share of those positions won, per decile of the chance shown, at each table size asked; a
 // table, JSON and a reliability diagram (vega-lite SVG). The chance is the one shown, through the
 // table's shipped calibration map where one ships (the chance before it reported beside); --fit
-// fits a map to the chances before it (agents/calibrationMap.ts) and writes it for each size.
+// fits a map to the chances before it (agents/equity/calibrationMap.ts) and writes it for each size.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import type * as vl from 'vega-lite';
 import { z } from 'zod';
-import { type Decile, measureShownChances, reliability } from '../agents/calibration.js';
-import { CALIBRATION_FORMAT, CalibrationError, type CalibrationMap, MIN_BLOCK, fitIsotonic } from '../agents/calibrationMap.js';
-import { OUTLOOK_DEFAULTS } from '../agents/moveOutlook.js';
+import { type Decile, measureShownChances, reliability } from '../agents/equity/calibration.js';
+import { CALIBRATION_FORMAT, CalibrationError, type CalibrationMap, MIN_BLOCK, fitIsotonic } from '../agents/equity/calibrationMap.js';
+import { OUTLOOK_DEFAULTS } from '../agents/equity/moveOutlook.js';
 import { agentSpecSchema, createAgent } from '../agents/registry.js';
 import { MAX_PLAYERS, MIN_PLAYERS } from '../env/rules/rules.js';
 import { type FlagSpecs, schemaFlags } from '../support/schemaFlags.js';

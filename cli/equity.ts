@@ -5,9 +5,9 @@
 import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { createAgent } from '../agents/registry.js';
-import { solveEquityData } from '../agents/equity.js';
-import { fitSeatPredictor } from '../agents/equityFit.js';
-import { measureRoundModel, measureSeatStates, playFromSpot } from '../agents/equityModel.js';
+import { solveEquityData } from '../agents/equity/equity.js';
+import { fitSeatPredictor } from '../agents/equity/equityFit.js';
+import { measureRoundModel, measureSeatStates, playFromSpot } from '../agents/equity/equityModel.js';
 import { EQUITY_FORMAT, type EquityData, type SeatsEquityData } from '../env/gym/equityData.js';
 import { type GameEquity, seatEquities } from '../env/gym/equity.js';
 import { checkSolvable } from '../env/gym/headsUpEquity.js';
@@ -15,7 +15,7 @@ import type { Agent } from '../env/gym/agent.js';
 import { mixSeed } from '../env/rules/random.js';
 import { type RuleChoice, resolveRules } from '../env/rules/rules.js';
 import { schemaFlags } from '../support/schemaFlags.js';
-import { EQUITY_FLAGS, type EquityOptions, equityOptionsSchema } from '../agents/equityOptions.js';
+import { EQUITY_FLAGS, type EquityOptions, equityOptionsSchema } from '../agents/equity/equityOptions.js';
 import { type RuleFlags, describeRuleChoice, readRuleSelection, ruleOptions } from './ruleOptions.js';
 import { addSchemaOptions, readSchemaOptions, schemaOptionValues } from './schemaOptions.js';
 

@@ -1,10 +1,10 @@
 // `yaniv publish-model DIR --redis URL`: a trained model, published to every server of a cluster
-// without a restart (serve/models.ts): checked against this build's and the servers' observation
+// without a restart (serve/inference/models.ts): checked against this build's and the servers' observation
 // and action-space versions first.
 import { Command } from 'commander';
 import { schemaFlags } from '../support/schemaFlags.js';
 import { connectRedis, redactUrl } from '../support/redis.js';
-import { PUBLISH_MODEL_FLAGS, publishModel, publishModelSchema } from '../serve/models.js';
+import { PUBLISH_MODEL_FLAGS, publishModel, publishModelSchema } from '../serve/inference/models.js';
 import { addSchemaOptions, readSchemaOptions, schemaOptionValues } from './schemaOptions.js';
 
 const FLAGS = schemaFlags(publishModelSchema, PUBLISH_MODEL_FLAGS);

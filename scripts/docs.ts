@@ -19,10 +19,10 @@ import { DEFAULT_PRESET, PRESETS, PRESET_NAMES, ruleOptionsSchema } from '../env
 import { type SchemaFlag, descriptionOf, schemaFlags } from '../support/schemaFlags.js';
 import { BENCH_FLAGS, RATE_FLAGS, benchOptionsSchema, rateOptionsSchema } from '../agents/tournament/benchOptions.js';
 import { SERVE_FLAGS, serveProcessSchema, serverOptionsSchema } from '../serve/options.js';
-import { ERROR_CODES, ERROR_MEANINGS } from '../serve/errors.js';
-import { REPLY_TYPES, clientMessageSchema } from '../serve/protocol.js';
-import { shippedModels } from '../agents/catalog.js';
-import { EQUITY_FLAGS, equityOptionsSchema } from '../agents/equityOptions.js';
+import { ERROR_CODES, ERROR_MEANINGS } from '../serve/protocol/errors.js';
+import { REPLY_TYPES, clientMessageSchema } from '../serve/protocol/protocol.js';
+import { shippedModels } from '../agents/models/catalog.js';
+import { EQUITY_FLAGS, equityOptionsSchema } from '../agents/equity/equityOptions.js';
 import { ACTOR_FLAGS, DEFAULT_HYPER_PARAMETERS, TRAIN_FLAGS, actorOptionsSchema } from '../training/config.js';
 
 type Generated = Record<string, () => string>;
@@ -156,7 +156,7 @@ export function protocolMessagesTable(): string {
   return ['| type | fields (`?`: optional) | reply | what it does |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }
 
-/** The error codes and what each means (serve/errors.ts). */
+/** The error codes and what each means (serve/protocol/errors.ts). */
 export function protocolErrorsTable(): string {
   const rows = ERROR_CODES.map((code) => `| \`${code}\` | ${cell(ERROR_MEANINGS[code])} |`);
   return ['| code | when |', '| --- | --- |', ...rows].join('\n');

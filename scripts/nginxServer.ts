@@ -7,7 +7,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { packageRoot } from '../agents/modelFolder.js';
+import { packageRoot } from '../agents/models/modelFolder.js';
 import { freePort } from './redisServer.js';
 
 export const NGINX_INSTALL_HINT = 'nginx not found: the load-balancer tests are skipped (install it with: apt-get install -y nginx-light)';

@@ -1,12 +1,12 @@
 // Ships the game equity of a preset at table sizes no `yaniv equity` data ships for, measured the
-// way the server measures it on the fly (agents/equityPlayouts.ts: whole games of the strong
+// way the server measures it on the fly (agents/equity/equityPlayouts.ts: whole games of the strong
 // playout, fitted by the learned predictor) but on more games:
 //   node dist/scripts/playoutEquity.js PRESET GAMES SIZE...   (e.g. standard 1500 5 6 7 8)
 // writes models/equity/PRESET-SIZE.json (the format `yaniv equity` writes; agent "strong-playout").
 import { writeFileSync } from 'node:fs';
-import { shippedEquityFile } from '../agents/equity.js';
-import { fitSeatPredictor } from '../agents/equityFit.js';
-import { playoutSeatStates } from '../agents/equityPlayouts.js';
+import { shippedEquityFile } from '../agents/equity/equity.js';
+import { fitSeatPredictor } from '../agents/equity/equityFit.js';
+import { playoutSeatStates } from '../agents/equity/equityPlayouts.js';
 import { EQUITY_FORMAT, type SeatsEquityData } from '../env/gym/equityData.js';
 import { resolveRules } from '../env/rules/rules.js';
 

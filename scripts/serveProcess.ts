@@ -2,7 +2,7 @@
 // and the bench: on a free loopback port, ready once its /health answers, stopped by signal.
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { packageRoot } from '../agents/modelFolder.js';
+import { packageRoot } from '../agents/models/modelFolder.js';
 import { freePort } from './redisServer.js';
 
 const MAIN = path.join(packageRoot(), 'dist', 'cli', 'main.js');

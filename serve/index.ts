@@ -27,8 +27,8 @@ export {
   clientMessageSchema,
   protocolJsonSchema,
   serverMessageSchema,
-} from './protocol.js';
-export { parseClientMessage } from './protocolEdge.js';
-export { ERROR_CODES, type ErrorCode, ProtocolError } from './errors.js';
-export { VIEW_FORMAT, type ViewJson, viewFromJson, viewJsonSchema, viewToJson } from './viewJson.js';
-export { CODECS, type Codec } from './codec.js';
+} from './protocol/protocol.js';
+export { parseClientMessage } from './protocol/protocolEdge.js';
+export { ERROR_CODES, type ErrorCode, ProtocolError } from './protocol/errors.js';
+export { VIEW_FORMAT, type ViewJson, viewFromJson, viewJsonSchema, viewToJson } from './protocol/viewJson.js';
+export { CODECS, type Codec } from './protocol/codec.js';

@@ -6,8 +6,8 @@ import { RULE_SELECTION_FLAGS, ruleSelectionSchema } from '../env/rules/rules.js
 import { formatOptionIssues, intFrom } from '../support/zod.js';
 import { DEFAULT_MAX_TURNS } from '../agents/tournament/match.js';
 import { agentSpecSchema } from '../agents/registry.js';
-import { OUTLOOK_DEFAULTS } from '../agents/moveOutlook.js';
-import { BACKLOG_AT_FULL_BUDGET } from './adviceBudget.js';
+import { OUTLOOK_DEFAULTS } from '../agents/equity/moveOutlook.js';
+import { BACKLOG_AT_FULL_BUDGET } from './inference/adviceBudget.js';
 import type { FlagSpecs } from '../support/schemaFlags.js';
 
 /**

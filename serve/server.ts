@@ -1,8 +1,8 @@
 /**
  * `yaniv serve`: the composition root. One Node HTTP server answers `GET /health` and serves the
- * browser page (serve/http.ts), and upgrades WebSocket connections after the checks of
- * serve/upgrade.ts (serve/sockets.ts); each connection speaks the protocol of serve/protocol.ts
- * (serve/connection.ts) over the tables of serve/tables.ts, kept in a table store (memory, or
+ * browser page (serve/net/http.ts), and upgrades WebSocket connections after the checks of
+ * serve/net/upgrade.ts (serve/net/sockets.ts); each connection speaks the protocol of serve/protocol/protocol.ts
+ * (serve/net/connection.ts) over the tables of serve/tables/tables.ts, kept in a table store (memory, or
  * Redis with --redis), with bots deciding through the inference pool. `close()` stops gracefully:
  * stop accepting, hand the tables over or close them, close clients, let writes finish, stop the
  * inference workers.
@@ -11,21 +11,21 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import pino, { type Logger } from 'pino';
 import { type PlayerView, resolveRules } from '../env/index.js';
-import { packageRoot } from '../agents/modelFolder.js';
+import { packageRoot } from '../agents/models/modelFolder.js';
 import { resolveAgent } from '../agents/resolve.js';
 import { connectRedis } from '../support/redis.js';
-import type { ServerContext } from './connection.js';
-import { createHttpServer, listen } from './http.js';
-import { ModelVersions } from './models.js';
+import type { ServerContext } from './net/connection.js';
+import { createHttpServer, listen } from './net/http.js';
+import { ModelVersions } from './inference/models.js';
 import { type ServerOptions, type ServerOptionsInput, parseServerOptions } from './options.js';
-import { InferencePool } from './pool.js';
-import { PROTOCOL_VERSION } from './protocol.js';
-import { RedisTableStore } from './redisTableStore.js';
-import { ownIdFilter } from './ring.js';
-import { SlowLog } from './slowLog.js';
-import { Sockets } from './sockets.js';
-import { TableRegistry } from './tables.js';
-import { MemoryTableStore, type TableStore } from './tableStore.js';
+import { InferencePool } from './inference/pool.js';
+import { PROTOCOL_VERSION } from './protocol/protocol.js';
+import { RedisTableStore } from './tables/redisTableStore.js';
+import { ownIdFilter } from './net/ring.js';
+import { SlowLog } from './inference/slowLog.js';
+import { Sockets } from './net/sockets.js';
+import { TableRegistry } from './tables/tables.js';
+import { MemoryTableStore, type TableStore } from './tables/tableStore.js';
 import { serverVersion, welcomer } from './welcome.js';
 
 export interface RunningServer {
@@ -44,7 +44,7 @@ export interface RunningServer {
 export interface StartOptions {
   /** A pino logger (default: JSON lines on standard error at level info). */
   logger?: Logger;
-  /** The compiled inference worker (default: dist/serve/inferenceWorker.js). */
+  /** The compiled inference worker (default: dist/serve/inference/inferenceWorker.js). */
   workerUrl?: URL;
   /** The table store (default: Redis with options.redis, else this process's memory); the caller closes one it gives. */
   store?: TableStore;

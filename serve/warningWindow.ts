@@ -2,7 +2,7 @@
  * A warning that repeats in bursts, rate-limited: the first occurrence of a quiet spell is logged
  * at once, the ones after it within a window are counted and summarised in one line at the end of
  * the window; a window with occurrences opens the next one. Under sustained trouble that is one
- * line a window instead of one per occurrence. serve/slowLog.ts and serve/unwrittenLog.ts say
+ * line a window instead of one per occurrence. serve/inference/slowLog.ts and serve/tables/unwrittenLog.ts say
  * what is counted and how the summary reads.
  */
 export abstract class WarningWindow {

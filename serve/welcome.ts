@@ -17,18 +17,18 @@ import {
   RECORD_FORMAT,
   ruleOptionsJsonSchema,
 } from '../env/index.js';
-import { type ModelFit, shippedModels } from '../agents/catalog.js';
+import { type ModelFit, shippedModels } from '../agents/models/catalog.js';
 import { shippedLevels } from '../agents/level.js';
-import { type ModelCard, trainingMismatch } from '../agents/modelCard.js';
-import { packageRoot } from '../agents/modelFolder.js';
+import { type ModelCard, trainingMismatch } from '../agents/models/modelCard.js';
+import { packageRoot } from '../agents/models/modelFolder.js';
 import { agentAbilities, describeAgents, parseAgentSpec } from '../agents/registry.js';
 import { resolveAgent } from '../agents/resolve.js';
-import type { ModelVersions } from './models.js';
+import type { ModelVersions } from './inference/models.js';
 import type { ServerOptions } from './options.js';
-import { type Encoding, type Msg, PROTOCOL_VERSION, type RequestId, SUBPROTOCOLS } from './protocol.js';
-import { welcomeLimitsSchema } from './protocolParts.js';
-import type { TableStore } from './tableStore.js';
-import { VIEW_FORMAT } from './viewJson.js';
+import { type Encoding, type Msg, PROTOCOL_VERSION, type RequestId, SUBPROTOCOLS } from './protocol/protocol.js';
+import { welcomeLimitsSchema } from './protocol/protocolParts.js';
+import type { TableStore } from './tables/tableStore.js';
+import { VIEW_FORMAT } from './protocol/viewJson.js';
 
 type Welcome = Msg<'welcome'>;
 

@@ -15,7 +15,7 @@ const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 
 /**
  * What is written to the temporary folder on purpose and kept: the Chromium that @sparticuz/chromium
- * unpacks (its binary, libraries, fonts, locales) and the equity solves agents/equity.ts caches.
+ * unpacks (its binary, libraries, fonts, locales) and the equity solves agents/equity/equity.ts caches.
  * Those already in the machine's temporary folder are linked into the run's; new ones are moved
  * out to it after the run, for the next.
  */

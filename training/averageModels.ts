@@ -6,8 +6,8 @@
  * averaged with its table sizes and games.
  */
 import * as tf from '@tensorflow/tfjs';
-import { readModelCard, trainedUnder, type ModelCard } from '../agents/modelCard.js';
-import { resolveModelDir } from '../agents/modelFolder.js';
+import { readModelCard, trainedUnder, type ModelCard } from '../agents/models/modelCard.js';
+import { resolveModelDir } from '../agents/models/modelFolder.js';
 import { MODEL_CONTRACT } from '../env/gym/modelContract.js';
 import { initBackend } from '../nn/backend.js';
 import { loadNetwork, saveNetwork } from '../nn/persistence.js';

@@ -20,7 +20,7 @@
 import os from 'node:os';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { parseEquityData } from '../agents/equity.js';
+import { parseEquityData } from '../agents/equity/equity.js';
 import { PolicyValueConfigSchema } from '../nn/networks.js';
 import { trainingEnvSchema } from './config.js';
 import type { Snapshot } from './league.js';

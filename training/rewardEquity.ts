@@ -1,5 +1,5 @@
 /** The game equity data a run with reward "equity" hands its actors, one per table size: the file named, or the ones shipped for its rules. */
-import { readEquityData, shippedEquityFile } from '../agents/equity.js';
+import { readEquityData, shippedEquityFile } from '../agents/equity/equity.js';
 import { type EquityData, EquityError } from '../env/gym/equityData.js';
 import type { HyperParameters, RunOptions } from './config.js';
 

@@ -24,7 +24,7 @@ import { OBSERVATION_SIZE } from '../env/gym/observation.js';
 import { VecEnv } from '../env/gym/vecEnv.js';
 import type { TrainingEnv } from './config.js';
 import type { EquityData } from '../env/gym/equityData.js';
-import { solveEquityData } from '../agents/equity.js';
+import { solveEquityData } from '../agents/equity/equity.js';
 import { type Rng, seededRng } from '../env/rules/random.js';
 import { MAX_PLAYERS } from '../env/rules/rules.js';
 import { playerView } from '../env/rules/view.js';
@@ -54,7 +54,7 @@ export interface RolloutSetup {
   returnHorizon: 'round' | 'game';
   opponents: OpponentShare[];
   seed: number;
-  /** The game equity data the "equity" reward is solved from (agents/equity.ts), one per table size. */
+  /** The game equity data the "equity" reward is solved from (agents/equity/equity.ts), one per table size. */
   equity?: readonly EquityData[] | null;
   /** Agent spec of the adviser whose choice networks trained with one read as a feature (--adviser), or null. */
   adviser?: string | null;

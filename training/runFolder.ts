@@ -3,7 +3,7 @@
  *
  *   checkpoint/      the latest checkpoint: network and optimizer (checkpoint.ts), trainer.json
  *                    (counters, league, random state), league/<id>.bin (the past snapshots' weights)
- *   best/            the best evaluated network (agents/modelFolder.ts looks for best/, then checkpoint/)
+ *   best/            the best evaluated network (agents/models/modelFolder.ts looks for best/, then checkpoint/)
  *   eval/iter-N/     the network an evaluation is playing, until it becomes best/ or is deleted
  *   metrics.jsonl    one line per iteration and per evaluation; curve.svg drawn from it (curve.ts)
  *   redis-run.txt    the Redis run ID of a run trained with --redis (a resume keeps it)

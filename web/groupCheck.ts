@@ -1,7 +1,7 @@
 /**
  * The How-to-play page's checker: whether the cards a player picked, in the order picked, are a
  * legal group to lay, and why — read by the engine's own code (env/rules/groups.ts, served to
- * the page by serve/static.ts), never a second copy of the rules —, with the cards the next
+ * the page by serve/net/static.ts), never a second copy of the rules —, with the cards the next
  * player could take from it.
  */
 import { cardName, parseCard } from '../env/rules/cards.js';

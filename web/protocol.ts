@@ -5,7 +5,7 @@
  * the compiler keeps them equal.
  */
 import type { MAX_PLAYERS as ENGINE_MAX_PLAYERS, MIN_PLAYERS as ENGINE_MIN_PLAYERS } from '../env/rules/rules.js';
-import type { PROTOCOL_VERSION, SUBPROTOCOLS } from '../serve/protocol.js';
+import type { PROTOCOL_VERSION, SUBPROTOCOLS } from '../serve/protocol/protocol.js';
 
 export type {
   ClientMessage,
@@ -17,8 +17,8 @@ export type {
   Request,
   RequestId,
   ServerMessage,
-} from '../serve/protocol.js';
-export type { ViewJson } from '../serve/viewJson.js';
+} from '../serve/protocol/protocol.js';
+export type { ViewJson } from '../serve/protocol/viewJson.js';
 
 export const VERSION: typeof PROTOCOL_VERSION = 1;
 export const JSON_SUBPROTOCOL: (typeof SUBPROTOCOLS)['json'] = 'yaniv.v1.json';

@@ -94,7 +94,7 @@ export interface ResetOptions {
 
 /** The equity the "equity" reward reads, checked against the episode's table. */
 function checkedEquity(config: EnvConfig, rules: Rules, equity: GameEquity | null): GameEquity {
-  if (!equity) throw new EquityError('reward "equity" needs the solved game equity of the rules (agents/equity.ts shippedEquity)');
+  if (!equity) throw new EquityError('reward "equity" needs the solved game equity of the rules (agents/equity/equity.ts shippedEquity)');
   if (config.players !== equity.players)
     throw new EquityError(`reward "equity": the equity is for ${equity.players} seats, the episode has ${config.players}`);
   if (JSON.stringify(equity.rules) !== JSON.stringify(rules))

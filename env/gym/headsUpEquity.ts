@@ -1,6 +1,6 @@
 /**
  * The heads-up game equity, solved exactly from a model of one round's outcome (measured from simulated
- * rounds, agents/equityModel.ts): with both totals and the starter as the state, a round moves
+ * rounds, agents/equity/equityModel.ts): with both totals and the starter as the state, a round moves
  * the state by the points each seat scores (milestones applied), so P(win) satisfies a linear
  * recursion. Milestones lower totals, so states can repeat: the recursion is iterated to
  * convergence (value iteration) rather than solved in one backward pass.

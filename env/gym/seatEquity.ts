@@ -1,10 +1,10 @@
 /**
  * The game equity at 3–8 seats: a small learned predictor, fitted to games an agent played out
- * from sampled totals (agents/equityFit.ts). Heads-up the equity is solved exactly
+ * from sampled totals (agents/equity/equityFit.ts). Heads-up the equity is solved exactly
  * (equity.ts); with more seats a round moves every total at once and the state space is too
  * large for the recursion, so each seat gets a score and the equities are a softmax of the
  * scores of the seats still in (they sum to 1 by construction, like a Plackett–Luce model).
- * The same model serves heads-up rules no data ships for (agents/equityPlayouts.ts fits it on the fly).
+ * The same model serves heads-up rules no data ships for (agents/equity/equityPlayouts.ts fits it on the fly).
  *
  * A seat's score, for each number of seats still in (its own weights):
  *   - its total, piecewise linear with a knot every `knotStep` points and slopes kept ≤ 0, so

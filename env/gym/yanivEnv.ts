@@ -72,7 +72,7 @@ export class YanivEnv {
   private game: Table;
   private started = false;
 
-  /** `equity`: the solved game equity of the rules, which reward "equity" reads (agents/equity.ts `shippedEquity`). */
+  /** `equity`: the solved game equity of the rules, which reward "equity" reads (agents/equity/equity.ts `shippedEquity`). */
   constructor(options: EnvOptions, { equity }: { equity?: GameEquity } = {}) {
     this.config = parseEnvOptions(options);
     this.players = this.config.players;

@@ -6,7 +6,7 @@ export function trainingRecord(extra: Record<string, unknown> = {}): Record<stri
   return { rules: { preset: 'standard', rules: {} }, players: [2], ...extra };
 }
 
-/** A whole metadata.json that a model card reads (agents/modelCard.ts), with this training record. */
+/** A whole metadata.json that a model card reads (agents/models/modelCard.ts), with this training record. */
 export function cardMetadata(training: Record<string, unknown> = trainingRecord()): Record<string, unknown> {
   return {
     formatVersion: 1,

@@ -1,12 +1,12 @@
 // `yaniv calibrate` through the real entry point, and the reliability figures it is made of
-// (agents/calibration.ts): deciles of the shown chance against the share won, Wilson intervals.
+// (agents/equity/calibration.ts): deciles of the shown chance against the share won, Wilson intervals.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Shown, reliability, wilson } from '../../agents/calibration.js';
+import { type Shown, reliability, wilson } from '../../agents/equity/calibration.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 let folder = '';

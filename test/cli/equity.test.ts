@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readEquityData, solveEquityData } from '../../agents/equity.js';
+import { readEquityData, solveEquityData } from '../../agents/equity/equity.js';
 import { seatEquities } from '../../env/gym/equity.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));

@@ -8,8 +8,8 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replay, parseRecord } from '../../env/index.js';
-import type { Msg } from '../../serve/protocol.js';
-import { UpstreamRing } from '../../serve/ring.js';
+import type { Msg } from '../../serve/protocol/protocol.js';
+import { UpstreamRing } from '../../serve/net/ring.js';
 import { NginxServer, nginxAvailable } from '../../scripts/nginxServer.js';
 import { ServeProcess } from '../../scripts/serveProcess.js';
 import { LONG, TestClient, chooser, playToEnd } from '../serve/helpers.js';

@@ -4,7 +4,7 @@
 // so that a test can check that no step was told twice with different moves and that no state
 // went back.
 import { expect } from 'vitest';
-import type { Msg } from '../../serve/protocol.js';
+import type { Msg } from '../../serve/protocol/protocol.js';
 import type { ServerMessage } from '../../serve/index.js';
 import { TestClient, chooser } from '../serve/helpers.js';
 

@@ -1,11 +1,11 @@
-// serve/ring.ts against nginx itself: the owner it computes for a table id is the process nginx's
+// serve/net/ring.ts against nginx itself: the owner it computes for a table id is the process nginx's
 // `hash $arg_table consistent` sends `/?table=ID` to (three backends that answer with their own
 // address), and with the owner gone nginx goes to the next server the ring names. Without nginx the
 // nginx part is skipped (one line says how to install it); in CI it fails.
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UpstreamRing, ownIdFilter } from '../../serve/ring.js';
+import { UpstreamRing, ownIdFilter } from '../../serve/net/ring.js';
 import { NginxServer, nginxAvailable, renderNginxConfig } from '../../scripts/nginxServer.js';
 
 const ids = Array.from({ length: 300 }, (_, i) => `t-${Buffer.from(`id${i * 7919}`).toString('base64url')}`);

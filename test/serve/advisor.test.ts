@@ -20,13 +20,13 @@ import {
   assafRisk,
   writeActionMask,
 } from '../../env/index.js';
-import { shippedEquityFor } from '../../agents/equity.js';
+import { shippedEquityFor } from '../../agents/equity/equity.js';
 import { createAgent } from '../../agents/registry.js';
 import { seatEquities } from '../../env/gym/equity.js';
-import { STRONG_DEFAULTS } from '../../agents/strong.js';
+import { STRONG_DEFAULTS } from '../../agents/bots/strong.js';
 import type { Msg, RunningServer } from '../../serve/index.js';
-import { viewToJson } from '../../serve/viewJson.js';
-import { NO_OUTLOOK } from '../../serve/decide.js';
+import { viewToJson } from '../../serve/protocol/viewJson.js';
+import { NO_OUTLOOK } from '../../serve/inference/decide.js';
 import { LONG, TestClient, startTestServer } from './helpers.js';
 
 const AGENTS = ['strong', 'rollout?samples=4', 'novice', 'random'];
@@ -80,7 +80,7 @@ async function checkAdvice(advice: Msg<'advice'>, agent: string, view: PlayerVie
     // strong calls exactly when the risk shown is at most its 10%: the shown risk is the one it decided on.
     if (agent === 'strong') expect(advice.pick.kind === 'yaniv').toBe((advice.assaf?.risk ?? 1) <= STRONG_DEFAULTS.callRisk);
   } else expect(advice.assaf).toBeNull();
-  // The chance to win: the pick played out (test/serve/adviceOutlook.test.ts checks the figures); the round-start
+  // The chance to win: the pick played out (test/serve/inference/adviceOutlook.test.ts checks the figures); the round-start
   // equity beside it is the shipped one where it fits.
   expect(advice.moves?.[0].action).toBe(advice.pick.action);
   const equity = shippedEquityFor(view.rules, view.players);

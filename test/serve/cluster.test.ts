@@ -1,17 +1,17 @@
-// Tables shared by several server processes (serve/tableStore.ts, serve/redisTableStore.ts):
+// Tables shared by several server processes (serve/tables/tableStore.ts, serve/tables/redisTableStore.ts):
 // two in-process servers on one real redis-server (and, without Redis, on one shared memory
 // store). A client that reconnects to the other server resumes its table there and finishes the
 // very game one server alone would have played (same seed, same client choices: the same record);
 // drain hands tables over; a Redis restart loses nothing. The store's own contract (fencing,
-// claims, expiry, release) is test/serve/tableStoreContract.ts.
+// claims, expiry, release) is test/serve/tables/tableStoreContract.ts.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisServer, redisAvailable } from '../../scripts/redisServer.js';
 import type { Msg, RunningServer, ServerMessage, ServerOptionsInput } from '../../serve/index.js';
-import { tableKeys } from '../../serve/redisTableStore.js';
-import { MemoryTableStore, MemoryTables } from '../../serve/tableStore.js';
+import { tableKeys } from '../../serve/tables/redisTableStore.js';
+import { MemoryTableStore, MemoryTables } from '../../serve/tables/tableStore.js';
 import { TestClient, chooser, health, playToEnd, startTestServer, until } from './helpers.js';
 
 const available = redisAvailable();

@@ -1,14 +1,14 @@
-// GET /health as an orchestrator reads it (serve/http.ts): 503 `degraded` while the table store
+// GET /health as an orchestrator reads it (serve/net/http.ts): 503 `degraded` while the table store
 // (a real redis-server) is down and 200 `ok` once it is back; live tables only (a finished game
 // and a table whose client left are not counted); the model versions served; the draining flag
 // (503 while a stopping process hands its tables over); and a store outage logged as one
-// `table_unwritten` line and one summary, not a line per step per table (serve/unwrittenLog.ts).
+// `table_unwritten` line and one summary, not a line per step per table (serve/tables/unwrittenLog.ts).
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSTALL_HINT, RedisServer, redisAvailable } from '../../scripts/redisServer.js';
 import type { Msg, RunningServer, ServerOptionsInput } from '../../serve/index.js';
-import { MemoryTableStore, MemoryTables } from '../../serve/tableStore.js';
-import { UnwrittenLog } from '../../serve/unwrittenLog.js';
+import { MemoryTableStore, MemoryTables } from '../../serve/tables/tableStore.js';
+import { UnwrittenLog } from '../../serve/tables/unwrittenLog.js';
 import { TestClient, chooser, health, playToEnd, startTestServer, until } from './helpers.js';
 
 const OPTIONS: ServerOptionsInput = { workers: 0, agents: ['strong', 'novice'], moveDeadlineMs: null };

@@ -16,8 +16,8 @@ import {
   serverMessageSchema,
   startServer,
 } from '../../serve/index.js';
-import { CODECS } from '../../serve/codec.js';
-import type { Health } from '../../serve/http.js';
+import { CODECS } from '../../serve/protocol/codec.js';
+import type { Health } from '../../serve/net/http.js';
 
 export const LONG = process.env.YANIV_PROPERTY_RUNS === 'long';
 

@@ -14,8 +14,8 @@ import {
   playerView,
 } from '../../env/index.js';
 import type { ServerMessage } from '../../serve/index.js';
-import { CARD_PATTERN, viewToJson } from '../../serve/viewJson.js';
-import { decideBatch } from '../../serve/decide.js';
+import { CARD_PATTERN, viewToJson } from '../../serve/protocol/viewJson.js';
+import { decideBatch } from '../../serve/inference/decide.js';
 import { mixSeed } from '../../env/rules/random.js';
 
 /** A game a client played: its frames, the table it created and the game_over it got. */

@@ -16,11 +16,11 @@ import {
   randomLegalAction,
   seededRng,
 } from '../../env/index.js';
-import { loadNeuralAgent } from '../../agents/neural.js';
+import { loadNeuralAgent } from '../../agents/models/neural.js';
 import { buildNetwork } from '../../nn/networks.js';
 import { saveNetwork } from '../../nn/persistence.js';
 import type { Msg, RunningServer, ServerMessage } from '../../serve/index.js';
-import { type ViewJson, viewToJson } from '../../serve/viewJson.js';
+import { type ViewJson, viewToJson } from '../../serve/protocol/viewJson.js';
 import { TestClient, chooser, playToEnd, startTestServer } from './helpers.js';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'yaniv-serve-neural-'));
@@ -44,7 +44,7 @@ beforeAll(async () => {
   });
   net.model.dispose();
   // The whole budget whatever the load: queued advice is otherwise played out in fewer worlds
-  // (serve/adviceBudget.ts, test/serve/adviceBudget.test.ts), and the bit-for-bit test below
+  // (serve/inference/adviceBudget.ts, test/serve/inference/adviceBudget.test.ts), and the bit-for-bit test below
   // compares answers alone and among concurrent requests.
   server = await startTestServer({ agents: [spec, 'strong'], adviceMinWorlds: 12 });
   client = await TestClient.connect(server.url);

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRecord, replay } from '../../env/index.js';
 import type { Msg, RunningServer, ServerMessage } from '../../serve/index.js';
-import { REPLY_TYPES, type ReplyTo, type Request } from '../../serve/protocol.js';
+import { REPLY_TYPES, type ReplyTo, type Request } from '../../serve/protocol/protocol.js';
 import { LONG, TestClient, chooser, playToEnd, startTestServer, until } from './helpers.js';
 
 const SHORT_GAME = { eliminationLimit: 30 };

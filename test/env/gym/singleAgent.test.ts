@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { legalActionIds } from '../../../env/gym/actionMask.js';
 import type { Agent } from '../../../env/gym/agent.js';
 import { SingleAgentEnv } from '../../../env/gym/singleAgent.js';
-import { randomAgent } from '../../../agents/random.js';
+import { randomAgent } from '../../../agents/bots/random.js';
 import { createAgent } from '../../../agents/registry.js';
 import { seededRng } from '../../../env/rules/random.js';
 import { randomLegalAction } from '../../../env/gym/actionMask.js';

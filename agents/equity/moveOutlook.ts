@@ -1,0 +1,267 @@
+/**
+ * What a move is worth in a player's terms, from the seat's view alone: its chance to win the
+ * game and the points it costs this round, each with a 95% interval from the sample.
+ *
+ * Worlds are drawn from the view (`determinize`, the one sampler: opponents' unknown cards and
+ * the deck order; nothing hidden is read). In each world every candidate is played on a copy
+ * and the round is played out by the strong playout (agents/bots/playout.ts — strong's planning on
+ * the engine's buffers, ~0.3 ms a round where the trained bot would take milliseconds a move);
+ * the round's end is valued by the game equity (the seat's P(win) from the new totals, who is
+ * still in and who starts next; the game's outcome when it ended). Every candidate sees the same
+ * worlds and the same playout randomness (common random numbers), so differences between moves
+ * are far surer than each move's own interval.
+ *
+ * Reasons in words come from the same playouts and the view: the Assaf risk of a call (exact,
+ * `assafRisk`), how often a move lands on a milestone or passes the elimination limit, and which
+ * card of a discard the next seat may take and use (its known cards, or a low card).
+ */
+import { type GameEquity, seatEquities } from '../../env/gym/equity.js';
+import { actionToMove, moveToAction } from '../../env/gym/actionMoves.js';
+import { YANIV_ACTION } from '../../env/gym/actionLayout.js';
+import { afterPoints } from '../../env/gym/milestones.js';
+import { PHASE_BETWEEN_ROUNDS, PHASE_DRAW, PHASE_GAME_OVER, type GameState, cloneState } from '../../env/rules/state.js';
+import { type Card, cardName } from '../../env/rules/cards.js';
+import { pickableMask } from '../../env/rules/groups.js';
+import { applyAction, assafRisk, determinize, handValue, unseenCounts } from '../../env/index.js';
+import type { PlayerView } from '../../env/rules/view.js';
+import { mixSeed, seededRng } from '../../env/rules/random.js';
+import { formsGroupWith, opponents, valuesOf } from '../bots/tactics.js';
+import { playoutRoundStrong } from '../bots/playout.js';
+import { rankDiscards } from '../bots/strong.js';
+import { type CalibrationMap, calibrateEstimate } from './calibrationMap.js';
+
+export interface OutlookBudget {
+  /** Worlds sampled; every candidate is played out in each. */
+  readonly worlds: number;
+}
+
+/** The default budget up to 4 seats (`npm run bench -- advice` measures it). */
+export const OUTLOOK_DEFAULTS: OutlookBudget = { worlds: 12 };
+/** At 5–8 seats a round lasts two to three times as many turns: fewer worlds keep the time (the intervals say so). */
+export const BIG_TABLE_WORLDS = 8;
+
+/** The default budget at a table size. */
+export function outlookBudget(players: number): OutlookBudget {
+  return players <= 4 ? OUTLOOK_DEFAULTS : { worlds: BIG_TABLE_WORLDS };
+}
+
+/** A mean with its 95% interval. */
+export interface Estimate {
+  readonly mean: number;
+  readonly low: number;
+  readonly high: number;
+}
+
+/** The reasons given in words (serve/protocol/protocolParts.ts documents each). */
+export const REASON_KINDS = ['assaf', 'milestone', 'elimination', 'nextTakes'] as const;
+export type ReasonKind = (typeof REASON_KINDS)[number];
+
+export interface Reason {
+  readonly kind: ReasonKind;
+  readonly text: string;
+  /** nextTakes: the cards the next seat may take and use. */
+  readonly cards?: string[];
+}
+
+export interface MoveOutlook {
+  readonly action: number;
+  /** P(the seat wins the game) after this move; null without a game equity. */
+  readonly win: Estimate | null;
+  /** The points this round adds to the seat's total (before milestones). */
+  readonly points: Estimate;
+  readonly reasons: Reason[];
+  /**
+   * Played out better than the first candidate (the bot's pick) beyond the noise: the 95%
+   * interval of the paired difference in the chance to win (in points without an equity) lies
+   * wholly on the better side. A close alternative to show beside the pick.
+   */
+  readonly better: boolean;
+}
+
+interface Tally {
+  win: number[];
+  points: number[];
+  milestones: number;
+  eliminated: number;
+  /** The cards the next seat may take once the move is made (the same in every world). */
+  pickable: Card[] | null;
+}
+
+/**
+ * Plays every candidate action out in `budget.worlds` worlds drawn from the view; the same seed,
+ * the same answer. Each chance to win is shown through the table's calibration map where one
+ * ships (`calibration`; null: as played out).
+ */
+export function moveOutlooks(
+  view: PlayerView,
+  candidates: readonly number[],
+  equity: GameEquity | null,
+  seed: number,
+  budget: OutlookBudget = outlookBudget(view.players),
+  calibration: CalibrationMap | null = null,
+): MoveOutlook[] {
+  const rng = seededRng(mixSeed(seed, 0x0a11));
+  const tallies: Tally[] = candidates.map(() => ({ win: [], points: [], milestones: 0, eliminated: 0, pickable: null }));
+  for (let w = 0; w < budget.worlds; w++) {
+    const world = determinize(view, rng);
+    candidates.forEach((id, i) => playOut(world, id, view, equity, tallies[i]));
+  }
+  return candidates.map((action, i) => {
+    const tally = tallies[i];
+    return {
+      action,
+      win: equity ? calibrateEstimate(calibration, estimate(tally.win, 0, 1)) : null,
+      points: estimate(tally.points, 0, Infinity),
+      reasons: reasonsFor(view, action, tally, Math.max(...tallies.map((t) => t.milestones))),
+      better: i > 0 && (equity ? surelyAbove(tally.win, tallies[0].win) : surelyAbove(tallies[0].points, tally.points)),
+    };
+  });
+}
+
+/** Whether `a` beats `b` world by world beyond the noise (the 95% interval of the mean difference is above 0). */
+function surelyAbove(a: readonly number[], b: readonly number[]): boolean {
+  const diff = estimate(
+    a.map((x, w) => x - b[w]),
+    -Infinity,
+    Infinity,
+  );
+  return diff.low > 0;
+}
+
+function playOut(world: GameState, id: number, view: PlayerView, equity: GameEquity | null, tally: Tally): void {
+  const s = cloneState(world);
+  const seat = view.seat;
+  const own = view.totals[seat];
+  applyAction(s, actionToMove(s, id));
+  tally.pickable ??= pickableCards(s);
+  playoutRoundStrong(s);
+  const ended = s.phase === PHASE_BETWEEN_ROUNDS || s.phase === PHASE_GAME_OVER;
+  const points = ended && s.lastResult ? (s.lastResult.points[seat] ?? 0) : handValue(s, seat);
+  tally.points.push(points);
+  if (ended && afterPoints(view.rules, own, points) !== own + points) tally.milestones++;
+  if (ended && !s.active[seat]) tally.eliminated++;
+  if (equity) tally.win.push(leafEquity(s, seat, equity));
+}
+
+/** The seat's P(win) at the round's end: the game's outcome when it is over, else the equity of the table as it stands. */
+function leafEquity(s: GameState, seat: number, equity: GameEquity): number {
+  if (s.phase === PHASE_GAME_OVER) return s.winner === seat ? 1 : 0;
+  if (!s.active[seat]) return 0;
+  const starter = s.phase === PHASE_BETWEEN_ROUNDS ? s.nextStarter : s.starter;
+  const totals = Array.from(s.totals, (t) => Math.max(t, 0));
+  return seatEquities(
+    equity,
+    totals,
+    Array.from(s.active, (a) => a === 1),
+    starter,
+  )[seat];
+}
+
+/** The two-sided 97.5% point of Student's t (Cornish–Fisher, within 0.03 from 4 degrees of freedom). */
+function tQuantile(df: number): number {
+  const z = 1.959964;
+  return df < 1 ? Infinity : z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df * df);
+}
+
+/** The mean of a sample and its 95% interval, kept within [min, max]. */
+export function estimate(sample: readonly number[], min: number, max: number): Estimate {
+  const n = sample.length;
+  const mean = sample.reduce((a, b) => a + b, 0) / n;
+  const variance = n > 1 ? sample.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1) : 0;
+  const half = n > 1 ? tQuantile(n - 1) * Math.sqrt(variance / n) : 0;
+  const clamp = (x: number) => Math.min(Math.max(x, min), max) + 0;
+  return { mean: clamp(mean), low: clamp(mean - half), high: clamp(mean + half) };
+}
+
+/** Shares below this in the played-out rounds are not worth a word. */
+const WORTH_SAYING = 0.1;
+
+function percent(share: number): string {
+  return `${Math.round(share * 100)}%`;
+}
+
+/** `bestMilestones`: the most rounds any candidate landed on a milestone in (a move that lands far less often misses one). */
+function reasonsFor(view: PlayerView, action: number, tally: Tally, bestMilestones: number): Reason[] {
+  const reasons: Reason[] = [];
+  const move = actionToMove(view, action);
+  const worlds = tally.points.length;
+  if (move.type === 'yaniv') {
+    const { risk } = assafRisk(view);
+    reasons.push({
+      kind: 'assaf',
+      text: `Assaf risk ${percent(risk)}: the chance another player holds as few points or fewer, when you would score ${view.handValue} + ${view.rules.assafPenalty}`,
+    });
+  }
+  const milestone = tally.milestones / worlds;
+  const missed = (bestMilestones - tally.milestones) / worlds;
+  if (milestone >= WORTH_SAYING)
+    reasons.push({ kind: 'milestone', text: `lands you on a milestone in ${percent(milestone)} of the rounds played out` });
+  else if (missed >= 2 * WORTH_SAYING)
+    reasons.push({
+      kind: 'milestone',
+      text: `misses a milestone another move lands on in ${percent(missed)} more of the rounds played out`,
+    });
+  const out = tally.eliminated / worlds;
+  if (out >= WORTH_SAYING / 2)
+    reasons.push({
+      kind: 'elimination',
+      text: `puts you over ${view.rules.eliminationLimit} (out of the game) in ${percent(out)} of the rounds played out`,
+    });
+  if (move.type === 'discard') {
+    const cards = usefulToNext(view, tally.pickable ?? []);
+    if (cards.length > 0)
+      reasons.push({
+        kind: 'nextTakes',
+        text: 'the next player may take a card of this discard that helps them',
+        cards: cards.map(cardName),
+      });
+  }
+  return reasons;
+}
+
+/** The cards of the group just laid (in a draw step) that the next seat may take (a quick discard aside). */
+function pickableCards(s: GameState): Card[] {
+  const cards: Card[] = [];
+  if (s.phase !== PHASE_DRAW) return cards;
+  const mask = pickableMask(s.laidType, s.laidLength, s.rules);
+  for (let i = 0; i < s.laidLength; i++) if ((mask >> i) & 1 && !cards.includes(s.laid[i])) cards.push(s.laid[i]);
+  return cards;
+}
+
+/** Of the cards the next seat may take, those it can use: a low card (2 points or fewer), or one joining cards it is known to hold. */
+function usefulToNext(view: PlayerView, pickable: readonly Card[]): Card[] {
+  const next = opponents(view)[0];
+  if (next === undefined) return [];
+  const values = valuesOf(view);
+  return pickable.filter((card) => values[card] <= 2 || formsGroupWith(view.known[next], card, view));
+}
+
+/** Moves played out per advice: the bot's pick and up to three others. */
+export const OUTLOOK_CANDIDATES = 4;
+
+/**
+ * The moves worth playing out, the pick first: a Yaniv call when legal, then the agent's own
+ * ranking (its policy's order), then strong's best discards — the moves a player would weigh.
+ * In the draw and after-draw steps every legal move (rarely more than four).
+ */
+export function outlookCandidates(
+  view: PlayerView,
+  legal: readonly number[],
+  pick: number,
+  ranked: readonly number[],
+  max = OUTLOOK_CANDIDATES,
+): number[] {
+  const chosen = [pick];
+  const add = (id: number) => {
+    if (chosen.length < max && legal.includes(id) && !chosen.includes(id)) chosen.push(id);
+  };
+  if (view.phase !== 'turn') {
+    legal.forEach(add);
+    return chosen;
+  }
+  add(YANIV_ACTION);
+  ranked.slice(0, 2).forEach(add);
+  const moves = legal.map((id) => actionToMove(view, id));
+  for (const { action } of rankDiscards(view, moves, unseenCounts(view))) add(moveToAction(view, action));
+  return chosen;
+}

@@ -1,0 +1,253 @@
+/**
+ * The heavy work of the server, as pure functions of plain data so that it runs in a worker
+ * thread (serve/inference/inferenceWorker.ts) or inline: an agent's decision for a seat, and for the
+ * advisor its ranked actions, value and the Assaf risk of a Yaniv call.
+ *
+ * Everything starts from what the seat knows (a PlayerView). The legal actions come from a
+ * determinised state (`determinize`): the mover's legal actions depend only on what the mover
+ * knows, so any sampled world gives the same mask. The observation comes from the view alone
+ * (`encodeView`). The Assaf risk is computed exactly from the view (`assafRisk`), the same number `strong` decides on.
+ */
+import {
+  ACTION_COUNT,
+  type AssafRisk,
+  type GameState,
+  MaskScratch,
+  type PlayerView,
+  PositionError,
+  RecordError,
+  RuleError,
+  YANIV_ACTION,
+  assafRisk,
+  determinize,
+  encodeView,
+  importPosition,
+  legalActionIds,
+  playerView,
+  seededRng,
+  writeActionMask,
+} from '../../env/index.js';
+import type { Agent, DecisionInput } from '../../env/gym/agent.js';
+import { type ScoreKind, agentAbilities, createAgent } from '../../agents/registry.js';
+import { type WinChance, outlookOf } from './winChance.js';
+import { outlookBudget } from '../../agents/equity/moveOutlook.js';
+import { type ErrorCode, ProtocolError } from '../protocol/errors.js';
+import { describeLegal } from '../protocol/moves.js';
+import type { AdvisedMove, LegalAction, RankedAction } from '../protocol/protocol.js';
+import { viewFromJson } from '../protocol/viewJson.js';
+import { parseViewJson } from '../protocol/protocolEdge.js';
+import { type AdviceReply, encodeAdvice } from './adviceReply.js';
+
+/**
+ * Where the position comes from: a client's yaniv-view/1 (checked here, `parseViewJson`: off the
+ * event loop when decided on a worker), a yaniv-position/1 and a seat, or a table's own view.
+ */
+export type PositionSource =
+  | { readonly kind: 'view'; readonly view: unknown }
+  | { readonly kind: 'position'; readonly position: unknown; readonly seat: number }
+  | { readonly kind: 'playerView'; readonly view: PlayerView };
+
+export interface DecideRequest {
+  readonly agent: string;
+  readonly source: PositionSource;
+  readonly seed: number;
+  /** Advisor: describe and rank the actions and give the Assaf risk. */
+  readonly explain: boolean;
+  /** Advisor: play the moves worth weighing out (default true; the request's `outlook`). */
+  readonly outlook?: boolean;
+  /** Advisor: play them out in at most this many worlds (the pool's budget under load; default: the table size's). */
+  readonly worlds?: number;
+  /** Advisor: answer with the client's `advice` frame (`frame`) rather than the advice itself. */
+  readonly reply?: AdviceReply;
+}
+
+export type { ScoreKind } from '../../agents/registry.js';
+
+export interface Advice {
+  readonly seat: number;
+  readonly phase: 'turn' | 'draw' | 'afterDraw';
+  readonly pick: LegalAction;
+  readonly actions: RankedAction[];
+  readonly legal: LegalAction[];
+  /** Absent when the request asked for no outlook. */
+  readonly moves?: AdvisedMove[];
+  /** The worlds each move was played out in (absent with `moves`). */
+  readonly worlds?: number;
+  readonly scores: ScoreKind;
+  readonly value: number | null;
+  readonly assaf: AssafRisk | null;
+  readonly win: WinChance | null;
+  readonly winReason: string | null;
+}
+
+export type DecideResult =
+  | { readonly ok: true; readonly action: number; readonly advice?: Advice; readonly frame?: string | Uint8Array }
+  | { readonly ok: false; readonly code: ErrorCode; readonly message: string; readonly field?: string };
+
+const agents = new Map<string, Promise<Agent>>();
+
+/** One agent per spec and thread, created on first use. */
+export function agentFor(spec: string): Promise<Agent> {
+  let agent = agents.get(spec);
+  if (!agent) {
+    agent = createAgent(spec);
+    agents.set(spec, agent);
+    agent.catch(() => agents.delete(spec));
+  }
+  return agent;
+}
+
+interface Prepared {
+  readonly view: PlayerView;
+  readonly input: DecisionInput;
+}
+
+const scratch = new MaskScratch();
+
+/** The seat's view, its observation and its legal-action mask; throws ProtocolError. */
+export function prepare(source: PositionSource, seed: number, explain: boolean): Prepared {
+  const view = viewOf(source);
+  if (view.current !== view.seat)
+    throw new ProtocolError(
+      'not_your_turn',
+      `seat ${view.seat} is not to move: seat ${view.current} is`,
+      source.kind === 'view' ? 'view.seat' : 'seat',
+    );
+  const world = determinize(view, seededRng(seed));
+  const mask = new Uint8Array(ACTION_COUNT);
+  if (writeActionMask(world, scratch, mask, 0) === 0)
+    throw new ProtocolError(
+      'bad_message',
+      `seat ${view.seat} has no legal action in this position`,
+      source.kind === 'position' ? 'position' : 'view',
+    );
+  // The observation is encoded on first read: the rule bots never read it.
+  let observation: Float32Array | undefined;
+  const input: DecisionInput = {
+    get observation() {
+      return (observation ??= encodeView(view));
+    },
+    mask,
+    view,
+    explain,
+  };
+  return { view, input };
+}
+
+function viewOf(source: PositionSource): PlayerView {
+  if (source.kind === 'playerView') return source.view;
+  if (source.kind === 'view') return viewFromJson(parseViewJson(source.view), 'view.');
+  let state: GameState;
+  try {
+    state = importPosition(source.position).state;
+  } catch (error) {
+    if (error instanceof PositionError || error instanceof RecordError || error instanceof RuleError) {
+      const field = error instanceof RecordError && error.field ? `position.record.${error.field}` : 'position';
+      throw new ProtocolError('bad_message', error.message, field);
+    }
+    throw error;
+  }
+  if (source.seat >= state.players)
+    throw new ProtocolError('bad_message', `seat ${source.seat} does not exist with ${state.players} players`, 'seat');
+  if (state.phase > 2) throw new ProtocolError('bad_message', 'the position is not inside a round: no one is to move', 'position');
+  return playerView(state, source.seat);
+}
+
+/** Decides a batch: table moves of agents with `actBatch` get one call per agent; advice and the other agents one call per request. */
+export async function decideBatch(requests: readonly DecideRequest[]): Promise<DecideResult[]> {
+  const results: DecideResult[] = new Array<DecideResult>(requests.length);
+  const groups = new Map<string, { index: number; prepared: Prepared }[]>();
+  requests.forEach((request, index) => {
+    try {
+      const prepared = prepare(request.source, request.seed, request.explain);
+      const group = groups.get(request.agent) ?? [];
+      group.push({ index, prepared });
+      groups.set(request.agent, group);
+    } catch (error) {
+      results[index] = failure(error);
+    }
+  });
+  for (const [spec, group] of groups) {
+    let agent: Agent;
+    try {
+      agent = await agentFor(spec);
+    } catch (error) {
+      for (const { index } of group) results[index] = failure(error);
+      continue;
+    }
+    const decide = (index: number, prepared: Prepared, decision: ReturnType<Agent['act']>) => {
+      try {
+        results[index] = finish(requests[index], spec, prepared, decision);
+      } catch (error) {
+        results[index] = failure(error);
+      }
+    };
+    // Advice goes one request at a time, each reset with its own seed: the same request gets the
+    // same answer bit for bit, whatever else arrived with it (a batched inference differs from a
+    // single one in the last digits, and one batch shares one seeded rng). Table moves batch.
+    const batched = agent.actBatch ? group.filter(({ index }) => !requests[index].explain) : [];
+    if (agent.actBatch && batched.length > 1) {
+      agent.reset(requests[batched[0].index].seed);
+      try {
+        const decisions = agent.actBatch(batched.map((g) => g.prepared.input));
+        batched.forEach(({ index, prepared }, i) => decide(index, prepared, decisions[i]));
+      } catch (error) {
+        for (const { index } of batched) results[index] = failure(error);
+      }
+    }
+    for (const { index, prepared } of group) {
+      if (batched.length > 1 && !requests[index].explain) continue;
+      try {
+        agent.reset(requests[index].seed);
+        decide(index, prepared, agent.act(prepared.input));
+      } catch (error) {
+        results[index] = failure(error);
+      }
+    }
+  }
+  return results;
+}
+
+function finish(request: DecideRequest, spec: string, { view, input }: Prepared, decision: ReturnType<Agent['act']>): DecideResult {
+  if (!input.mask[decision.action]) throw new Error(`agent ${spec} chose the illegal action ${decision.action}`);
+  if (!request.explain) return { ok: true, action: decision.action };
+  const ids = legalActionIds(input.mask);
+  const legal = ids.map((id) => describeLegal(view, id, view.drawn));
+  const byId = new Map(legal.map((l) => [l.action, l]));
+  const policy = decision.policy;
+  const actions: RankedAction[] = policy
+    ? policy.actions.map((id, i) => ({ ...(byId.get(id) as LegalAction), score: policy.scores[i] + 0 })) // + 0: no −0 (neither encoding keeps it)
+    : [{ ...(byId.get(decision.action) as LegalAction), score: 0 }];
+  const value = policy?.value === undefined ? null : policy.value + 0;
+  const advice: Advice = {
+    seat: view.seat,
+    phase: view.phase as Advice['phase'],
+    pick: byId.get(decision.action) as LegalAction,
+    actions,
+    legal,
+    scores: policy ? agentAbilities(spec).scores : 'none',
+    value,
+    assaf: input.mask[YANIV_ACTION] ? assafRisk(view) : null,
+    win: null,
+    winReason: NO_OUTLOOK,
+  };
+  if (request.outlook === false) return advised(request, decision.action, advice);
+  const budget = outlookBudget(view.players);
+  const worlds = Math.min(budget.worlds, request.worlds ?? budget.worlds);
+  const outlook = outlookOf(view, ids, decision.action, policy?.actions ?? [], request.seed, { worlds });
+  const moves = outlook.moves.map(({ action, ...played }) => ({ ...(byId.get(action) as LegalAction), ...played }));
+  return advised(request, decision.action, { ...advice, moves, worlds, win: outlook.win, winReason: outlook.winReason });
+}
+
+function advised(request: DecideRequest, action: number, advice: Advice): DecideResult {
+  return request.reply ? { ok: true, action, frame: encodeAdvice(request.reply, advice) } : { ok: true, action, advice };
+}
+
+/** `winReason` when the request asked for no outlook. */
+export const NO_OUTLOOK = 'not played out: the request said outlook: false';
+
+function failure(error: unknown): DecideResult {
+  if (error instanceof ProtocolError)
+    return { ok: false, code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) };
+  return { ok: false, code: 'internal', message: error instanceof Error ? error.message : String(error) };
+}

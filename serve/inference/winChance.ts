@@ -1,0 +1,55 @@
+/**
+ * The advice in a player's terms (agents/equity/moveOutlook.ts): the moves worth weighing played out
+ * from the seat's view, each with its chance to win the game and the points it costs this
+ * round, and the seat's chance to win — the bot's pick played out, with the game equity of the
+ * table when the round began beside it. The game equity is the shipped one where it fits, else
+ * computed on the fly (agents/equity/equityPlayouts.ts); where none can be, the reason in words.
+ */
+import { equityForTable } from '../../agents/equity/equityPlayouts.js';
+import { type MoveOutlook, type OutlookBudget, moveOutlooks, outlookBudget, outlookCandidates } from '../../agents/equity/moveOutlook.js';
+import { seatEquities } from '../../env/gym/equity.js';
+import type { PlayerView } from '../../env/rules/view.js';
+
+export interface WinChance {
+  /** P(the seat wins the game), 0..1: the bot's pick played out. */
+  readonly probability: number;
+  /** Its 95% interval from the worlds played out. */
+  readonly low: number;
+  readonly high: number;
+  /** The game equity at the round's start alone (before this round's cards count). */
+  readonly roundStart: number;
+  /** Where the game equity comes from: data shipped for these rules and size, or measured by playouts on the server. */
+  readonly equity: 'shipped' | 'playouts';
+}
+
+export interface Outlook {
+  /** Per move played out, the pick first. */
+  readonly moves: readonly MoveOutlook[];
+  readonly win: WinChance | null;
+  /** Why there is no chance to win, in words (null when there is one). */
+  readonly winReason: string | null;
+}
+
+/** Plays out the pick and the moves worth weighing; the same seed, the same answer. */
+export function outlookOf(
+  view: PlayerView,
+  legal: readonly number[],
+  pick: number,
+  ranked: readonly number[],
+  seed: number,
+  budget: OutlookBudget = outlookBudget(view.players),
+): Outlook {
+  const table = equityForTable(view.rules, view.players);
+  const moves = moveOutlooks(view, outlookCandidates(view, legal, pick, ranked), table.equity, seed, budget, table.calibration);
+  const played = moves[0].win;
+  if (!table.equity || !played) return { moves, win: null, winReason: table.reason ?? 'no game equity for this table' };
+  // A total below 0 (a client may send one: the view allows start totals of any sign) is at least
+  // as far from elimination as 0, and the equity starts at 0: 0 stands for it.
+  const totals = view.totals.map((total) => Math.max(total, 0));
+  const roundStart = seatEquities(table.equity, totals, view.active, view.starter)[view.seat];
+  return {
+    moves,
+    win: { probability: played.mean, low: played.low, high: played.high, roundStart, equity: table.source },
+    winReason: null,
+  };
+}

@@ -1,0 +1,426 @@
+/**
+ * One client connection: frames in (rate-limited, decoded, validated at one edge), requests
+ * dispatched, replies and table messages out (with backpressure). Every failure becomes an
+ * error message with a stable code; nothing a client sends can throw past `receive`.
+ */
+import type { Logger } from 'pino';
+import type { WebSocket } from 'ws';
+import type { TableKind } from '../../agents/resolve.js';
+import { DEFAULT_PRESET, MAX_PLAYERS, MIN_PLAYERS } from '../../env/index.js';
+import { type Codec, checkShape } from '../protocol/codec.js';
+import type { DecideRequest, DecideResult, PositionSource } from '../inference/decide.js';
+import { ProtocolError } from '../protocol/errors.js';
+import type { ServerOptions } from '../options.js';
+import type { InferencePool } from '../inference/pool.js';
+import type { ModelVersions } from '../inference/models.js';
+import type { SlowLog } from '../inference/slowLog.js';
+import {
+  type ClientMessageAtEdge,
+  type ClientMessageType,
+  type Msg,
+  PROTOCOL_VERSION,
+  type RequestId,
+  type ServerMessage,
+} from '../protocol/protocol.js';
+import { parseClientMessageAtEdge, requestIdOf } from '../protocol/protocolEdge.js';
+import { type Table, type TableOwner, tableKindOf } from '../tables/table.js';
+import type { TableRegistry } from '../tables/tables.js';
+import { newTable, settledRules } from '../tables/tablePolicy.js';
+
+/** What every connection shares. */
+export interface ServerContext {
+  readonly options: ServerOptions;
+  readonly tables: TableRegistry;
+  readonly pool: InferencePool;
+  /** Published model versions (new tables and advice get the latest). */
+  readonly models: ModelVersions;
+  readonly log: Logger;
+  /** The rate-limited "slow advice" warning. */
+  readonly slow: SlowLog;
+  /** The agents served, by name. */
+  readonly agents: ReadonlySet<string>;
+  welcome(id: RequestId, encoding: Codec['encoding']): Msg<'welcome'>;
+  /** The server is stopping: no new tables. */
+  draining(): boolean;
+}
+
+/** A validated client message of one type. */
+type ClientRequest<T extends ClientMessageType> = Extract<ClientMessageAtEdge, { type: T }>;
+type Handler<T extends ClientMessageType> = (message: ClientRequest<T>) => void;
+
+/** The messages a client may send before hello. */
+const BEFORE_HELLO: ReadonlySet<ClientMessageType> = new Set(['hello', 'ping']);
+
+/** WebSocket close codes the server uses. */
+export const CLOSE = { goingAway: 1001, policy: 1008, tooBig: 1009, serviceRestart: 1012, tryAgainLater: 1013 } as const;
+
+/** A token bucket: `rate` messages a second, bursts up to one second's worth. */
+class RateLimit {
+  private tokens: number;
+  private last = Date.now();
+  constructor(private readonly rate: number) {
+    this.tokens = rate;
+  }
+  take(): boolean {
+    const now = Date.now();
+    this.tokens = Math.min(this.rate, this.tokens + ((now - this.last) * this.rate) / 1000);
+    this.last = now;
+    if (this.tokens < 1) return false;
+    this.tokens--;
+    return true;
+  }
+}
+
+export class Connection implements TableOwner {
+  /** Heartbeat: set by every pong, cleared by every ping. */
+  alive = true;
+  private greeted = false;
+  private pending = 0;
+  private readonly tables = new Map<string, Table>();
+  private readonly rate: RateLimit;
+  private readonly log: Logger;
+  messages = 0;
+
+  constructor(
+    readonly id: number,
+    private readonly ws: WebSocket,
+    private readonly codec: Codec,
+    private readonly ctx: ServerContext,
+  ) {
+    this.rate = new RateLimit(ctx.options.maxMessagesPerSecond);
+    this.log = ctx.log.child({ conn: id });
+  }
+
+  get open(): boolean {
+    return this.ws.readyState === this.ws.OPEN;
+  }
+
+  /** One heartbeat: pings, or terminates a peer that did not answer the last ping. Returns whether it is still up. */
+  heartbeat(): boolean {
+    if (!this.alive) {
+      this.ws.terminate();
+      return false;
+    }
+    this.alive = false;
+    this.ws.ping();
+    return true;
+  }
+
+  /** Closes with a code (queued frames are written first); resolves once the socket is closed. */
+  close(code: number, reason: string): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.ws.readyState === this.ws.CLOSED) return resolve();
+      this.ws.once('close', () => resolve());
+      this.ws.close(code, reason);
+    });
+  }
+
+  terminate(): void {
+    if (this.ws.readyState !== this.ws.CLOSED) this.ws.terminate();
+  }
+
+  /** One inbound frame. */
+  receive(data: Buffer, isBinary: boolean): void {
+    this.messages++;
+    let id: RequestId | null = null;
+    try {
+      const value = this.codec.read(data, isBinary);
+      // The id first, so that a message refused for its shape (nesting, `__proto__`) is answered with it.
+      id = requestIdOf(value);
+      checkShape(value);
+      if (!this.rate.take())
+        throw new ProtocolError(
+          'rate_limited',
+          `more than ${this.ctx.options.maxMessagesPerSecond} messages a second on this connection; slow down`,
+        );
+      this.dispatch(parseClientMessageAtEdge(value));
+    } catch (error) {
+      this.fail(id, error);
+    }
+  }
+
+  /** One handler per client message type: a type without one does not compile. */
+  private readonly handlers: { readonly [T in ClientMessageType]: Handler<T> } = {
+    hello: (message) => this.hello(message),
+    ping: (message) => this.send({ type: 'pong', id: message.id, time: Date.now() }),
+    create_table: (message) => this.createTable(message),
+    act: (message) => this.act(message),
+    advise: (message) => this.advise(message),
+    resume: (message) => this.resume(message),
+    leave: (message) => this.leave(message),
+  };
+
+  private dispatch(message: ClientMessageAtEdge): void {
+    if (!this.greeted && !BEFORE_HELLO.has(message.type))
+      throw new ProtocolError('bad_message', `say hello first: {"type":"hello","id":1,"version":${PROTOCOL_VERSION}}`, 'type');
+    (this.handlers[message.type] as Handler<ClientMessageType>)(message);
+  }
+
+  private hello(message: ClientRequest<'hello'>): void {
+    if (message.version !== PROTOCOL_VERSION) {
+      throw new ProtocolError(
+        'unsupported_version',
+        `this server speaks protocol version ${PROTOCOL_VERSION} only (subprotocols yaniv.v1.json, yaniv.v1.msgpack); the client asked for ${message.version}`,
+        'version',
+      );
+    }
+    this.greeted = true;
+    if (message.client) this.log.info({ event: 'hello', client: message.client }, 'client said hello');
+    this.send(this.ctx.welcome(message.id, this.codec.encoding));
+  }
+
+  private createTable(message: ClientRequest<'create_table'>): void {
+    if (this.ctx.draining())
+      throw new ProtocolError('draining', 'this server process is stopping and takes no new tables: reconnect and create it again');
+    this.checkRoom();
+    const { settings, settled } = newTable(message, {
+      options: this.ctx.options,
+      agents: this.ctx.agents,
+      versionFor: (agent) => this.ctx.models.versionFor(agent),
+      modelFor: (agent, table) => this.ctx.models.current(agent, table).model,
+    });
+    const table = this.ctx.tables.create(settings);
+    this.keep(table);
+    table.owner = this;
+    const { preset, seats } = table.settings;
+    this.log.info({ event: 'table_created', table: table.id, seats: message.seats, preset, players: seats.length }, 'table created');
+    const created: Msg<'table_created'> = { type: 'table_created', id: message.id, ...this.tableInfo(table, settled) };
+    table.afterWrites(() => this.send(created));
+    table.start();
+  }
+
+  private tableInfo(table: Table, settled = settledRules(table.settings)) {
+    const { id, token, preset, rules, seats, thinkMs, moveDeadlineMs } = table.settings;
+    return { table: id, token, preset, rules, settledRules: settled, players: seats.length, seats: [...seats], thinkMs, moveDeadlineMs };
+  }
+
+  /** Tables in play: finished ones do not count toward the limit. */
+  private inPlay(): number {
+    let count = 0;
+    for (const table of this.tables.values()) if (!table.game.over) count++;
+    return count;
+  }
+
+  private checkRoom(): void {
+    const limit = this.ctx.options.maxTablesPerConnection;
+    const playing = this.inPlay();
+    if (playing >= limit)
+      throw new ProtocolError('table_full', `this connection has ${playing} tables in play, the most it may; finish or leave one first`);
+  }
+
+  /**
+   * Adds a table; a finished table stays (for resume and its record) until left or idle, but
+   * past as many finished tables as the limit, the oldest finished one is dropped.
+   */
+  private keep(table: Table): void {
+    this.tables.set(table.id, table);
+    const finished = [...this.tables.values()].filter((t) => t.game.over);
+    for (const old of finished.slice(0, Math.max(0, finished.length - this.ctx.options.maxTablesPerConnection))) {
+      this.tables.delete(old.id);
+      this.ctx.tables.remove(old);
+      this.log.info({ event: 'table_dropped', table: old.id }, 'finished table dropped to make room');
+    }
+  }
+
+  private tableOf(id: string): Table {
+    const table = this.tables.get(id);
+    if (!table) throw new ProtocolError('unknown_table', `no table ${JSON.stringify(id.slice(0, 64))} on this connection`, 'table');
+    return table;
+  }
+
+  private act(message: ClientRequest<'act'>): void {
+    const table = this.tableOf(message.table);
+    const move = message.cards !== undefined ? { cards: message.cards } : { action: message.action ?? -1 };
+    table.act(
+      message.seat,
+      move,
+      message.counter,
+      (counter) => this.send({ type: 'acted', id: message.id, table: table.id, counter }),
+      () =>
+        this.fail(
+          message.id,
+          new ProtocolError('unknown_table', `table ${table.id} was taken over elsewhere: the action was not applied`, 'table'),
+        ),
+    );
+  }
+
+  private advise(message: ClientRequest<'advise'>): void {
+    const { options } = this.ctx;
+    if (this.pending >= options.maxPending)
+      throw new ProtocolError(
+        'rate_limited',
+        `${this.pending} advice requests are in progress on this connection, the most it may have; wait for answers`,
+      );
+    const agent = message.agent ?? options.agents[0];
+    if (!this.ctx.agents.has(agent))
+      throw new ProtocolError(
+        'bad_message',
+        `${JSON.stringify(agent.slice(0, 60))} is not an agent this server plays (${[...this.ctx.agents].join(', ')})`,
+        'agent',
+      );
+    let source: PositionSource;
+    let table: TableKind;
+    if (message.table !== undefined) {
+      const played = this.tableOf(message.table);
+      source = { kind: 'playerView', view: played.adviceView(message.seat) };
+      table = tableKindOf(played.settings);
+    } else if (message.view !== undefined) {
+      source = { kind: 'view', view: message.view };
+      table = { preset: message.view.preset ?? DEFAULT_PRESET, rules: message.view.rules ?? {}, players: message.view.players };
+    } else {
+      source = { kind: 'position', position: message.position, seat: message.seat ?? 0 };
+      table = recordTable(message.position);
+    }
+    const played = this.ctx.models.current(agent, table);
+    const reply = { id: message.id, agent, model: played.model, encoding: this.codec.encoding };
+    const request: DecideRequest = {
+      agent: played.spec,
+      source,
+      seed: message.seed ?? 0,
+      explain: true,
+      outlook: message.outlook ?? true,
+      reply,
+    };
+    const started = performance.now();
+    this.pending++;
+    void this.ctx.pool.decide(request).then((result) => {
+      this.pending--;
+      const ms = performance.now() - started;
+      if (ms > options.slowMs) this.ctx.slow.record(agent, ms);
+      this.answerAdvice(message.id, result);
+    });
+  }
+
+  private answerAdvice(id: RequestId, result: DecideResult): void {
+    if (!result.ok)
+      return this.fail(
+        id,
+        result.code === 'internal' ? new Error(result.message) : new ProtocolError(result.code, result.message, result.field),
+      );
+    if (result.frame === undefined) return this.fail(id, new Error('no advice in the result'));
+    this.sendFrame(result.frame);
+  }
+
+  private resume(message: ClientRequest<'resume'>): void {
+    const claimed = this.ctx.tables.claim(message.table, message.token);
+    if (!(claimed instanceof Promise)) return this.resumed(message, claimed);
+    claimed.then(
+      (table) => {
+        try {
+          this.resumed(message, table);
+        } catch (error) {
+          this.fail(message.id, error);
+        }
+      },
+      (error: unknown) => this.fail(message.id, error),
+    );
+  }
+
+  private resumed(message: ClientRequest<'resume'>, table: Table): void {
+    if (!this.open) return;
+    if (!this.tables.has(table.id) && !table.game.over) this.checkRoom();
+    const previous = table.owner;
+    if (previous && previous !== this) previous.tableClosed(table, 'resumed_elsewhere');
+    this.keep(table);
+    this.log.warn({ event: 'table_resumed', table: table.id, counter: table.game.counter }, 'table resumed');
+    table.afterWrites(() => this.send({ type: 'resumed', id: message.id, ...this.tableInfo(table), counter: table.game.counter }));
+    table.attach(this);
+  }
+
+  private leave(message: ClientRequest<'leave'>): void {
+    const table = this.tableOf(message.table);
+    this.tables.delete(table.id);
+    this.ctx.tables.remove(table);
+    this.log.info({ event: 'table_left', table: table.id }, 'table left');
+    this.send({ type: 'left', id: message.id, table: table.id });
+  }
+
+  // ---------------------------------------------------------------- TableOwner
+
+  deliver(message: ServerMessage): void {
+    this.send(message);
+  }
+
+  tableClosed(table: Table, reason: Msg<'table_closed'>['reason']): void {
+    if (this.tables.get(table.id) !== table) return;
+    this.tables.delete(table.id);
+    if (table.owner === this) table.owner = null;
+    this.log.info({ event: 'table_closed', table: table.id, reason }, 'table closed');
+    this.send({ type: 'table_closed', table: table.id, reason });
+  }
+
+  /** The server is stopping: each table of this connection is told closed before the socket is. */
+  shutdown(): void {
+    for (const table of [...this.tables.values()]) this.tableClosed(table, 'shutdown');
+  }
+
+  /**
+   * The server is stopping and has handed its tables over to the store: the client is told to
+   * reconnect (to another process) and resume them.
+   */
+  drained(retryMs: number): void {
+    const tables = [...this.tables.keys()];
+    for (const table of this.tables.values()) if (table.owner === this) table.owner = null;
+    this.tables.clear();
+    this.send({ type: 'reconnect', reason: 'draining', tables, retryMs });
+  }
+
+  /** The connection closed: its tables wait for a resume (or expire). */
+  closed(): void {
+    for (const table of this.tables.values()) if (table.owner === this) table.owner = null;
+    this.tables.clear();
+  }
+
+  // ---------------------------------------------------------------- output
+
+  send(message: ServerMessage): void {
+    if (this.open) this.sendFrame(this.codec.encode(message));
+  }
+
+  /** A message already encoded in this connection's encoding (text for JSON, bytes for MessagePack). */
+  private sendFrame(frame: string | Uint8Array): void {
+    if (!this.open) return;
+    if (this.ws.bufferedAmount > this.ctx.options.maxBufferedBytes) {
+      this.log.warn({ event: 'slow_consumer', buffered: this.ws.bufferedAmount }, 'closing a client that does not read');
+      this.ws.close(CLOSE.tryAgainLater, 'too much unread data: read faster');
+      return;
+    }
+    this.ws.send(frame);
+  }
+
+  /** An error reply; anything but a ProtocolError is logged and told as `internal` without details. */
+  private fail(id: RequestId | null, error: unknown): void {
+    if (error instanceof ProtocolError) {
+      this.log.info({ event: 'request_error', code: error.code, err: error.message }, 'request refused');
+      this.send({
+        type: 'error',
+        id,
+        code: error.code,
+        message: error.message,
+        ...(error.field ? { field: error.field } : {}),
+        ...error.details,
+      });
+      return;
+    }
+    this.log.error(
+      { event: 'internal_error', err: error instanceof Error ? (error.stack ?? error.message) : String(error) },
+      'request failed',
+    );
+    this.send({ type: 'error', id, code: 'internal', message: 'the server failed on this request; nothing was applied' });
+  }
+}
+
+/**
+ * The table a yaniv-position/1 document's record is of (its preset, overrides and size; the
+ * default preset heads-up where it is malformed: decide reports that).
+ */
+function recordTable(position: unknown): TableKind {
+  const record = (position as { record?: { preset?: unknown; rules?: unknown; players?: unknown } } | undefined)?.record;
+  const players = typeof record?.players === 'number' && Number.isInteger(record.players) ? record.players : MIN_PLAYERS;
+  const rules = record?.rules && typeof record.rules === 'object' && !Array.isArray(record.rules) ? record.rules : {};
+  return {
+    preset: typeof record?.preset === 'string' ? record.preset : DEFAULT_PRESET,
+    rules,
+    players: Math.min(Math.max(players, MIN_PLAYERS), MAX_PLAYERS),
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * The checks before a WebSocket upgrade, each refused with an HTTP status and a protocol error
+ * code before any frame: the server stopping or full (503), the path (404), the bearer token
+ * (401), the Origin (403) and the subprotocol (400).
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { sameSecret } from '../../support/secret.js';
+import type { ServerOptions } from '../options.js';
+import { SUBPROTOCOLS } from '../protocol/protocol.js';
+
+export interface Refusal {
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
+}
+
+/** Ours among the offered subprotocols (JSON first), or undefined. */
+export function chooseSubprotocol(offered: ReadonlySet<string>): string | undefined {
+  if (offered.has(SUBPROTOCOLS.json)) return SUBPROTOCOLS.json;
+  if (offered.has(SUBPROTOCOLS.msgpack)) return SUBPROTOCOLS.msgpack;
+  return undefined;
+}
+
+/** Why this upgrade is refused, or null: the server's state first, then the request's path, token, origin and subprotocol. */
+export function upgradeRefusal(
+  req: IncomingMessage,
+  options: ServerOptions,
+  server: { readonly shuttingDown: boolean; readonly connections: number },
+): Refusal | null {
+  if (server.shuttingDown) return { status: 503, code: 'internal', message: 'the server is shutting down' };
+  if (server.connections >= options.maxConnections)
+    return { status: 503, code: 'rate_limited', message: `the server has its maximum of ${options.maxConnections} connections` };
+  return checkRequest(req, options);
+}
+
+/** Path, token, Origin and subprotocol. */
+function checkRequest(req: IncomingMessage, options: ServerOptions): Refusal | null {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  if (url.pathname !== '/' && url.pathname !== '/ws')
+    return { status: 404, code: 'bad_message', message: `no WebSocket endpoint at ${url.pathname.slice(0, 100)}: connect to / ` };
+  if (options.token !== null) {
+    const header = req.headers.authorization;
+    const given = header?.startsWith('Bearer ') ? header.slice(7).trim() : (url.searchParams.get('token') ?? '');
+    if (!sameSecret(given, options.token))
+      return { status: 401, code: 'unauthorized', message: 'a bearer token is required: Authorization: Bearer TOKEN, or ?token=TOKEN' };
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !originAllowed(origin, req.headers.host, options)) {
+    return { status: 403, code: 'unauthorized', message: `origin ${origin.slice(0, 100)} is not allowed (--allow-origin)` };
+  }
+  return subprotocolRefusal(req.headers['sec-websocket-protocol'] ?? '');
+}
+
+function subprotocolRefusal(header: string): Refusal | null {
+  const offered = header
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  if (offered.length === 0 || chooseSubprotocol(new Set(offered)) !== undefined) return null;
+  const versioned = offered.find((p) => /^yaniv\.v\d+\./.test(p));
+  return versioned
+    ? {
+        status: 400,
+        code: 'unsupported_version',
+        message: `subprotocol ${versioned.slice(0, 40)} is not spoken here: this server speaks ${SUBPROTOCOLS.json} and ${SUBPROTOCOLS.msgpack}`,
+      }
+    : {
+        status: 400,
+        code: 'bad_message',
+        message: `offer ${SUBPROTOCOLS.json} or ${SUBPROTOCOLS.msgpack} as the subprotocol (or none for JSON)`,
+      };
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** The server's own origin, listed origins, and loopback origins when the server itself is on loopback. */
+function originAllowed(origin: string, host: string | undefined, options: ServerOptions): boolean {
+  if (options.allowOrigins.includes('*') || options.allowOrigins.includes(origin)) return true;
+  let parsed: URL;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (host !== undefined && parsed.host === host) return true;
+  return LOOPBACK.has(options.host) && LOOPBACK.has(parsed.hostname);
+}
+
+const REASONS: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  503: 'Service Unavailable',
+};
+
+/** Answers a refused upgrade with its status and a JSON error body, and closes the socket. */
+export function refuse(socket: Duplex, { status, code, message }: Refusal): void {
+  const body = JSON.stringify({ error: { code, message } });
+  socket.end(
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${status === 401 ? 'WWW-Authenticate: Bearer\r\n' : ''}\r\n${body}`,
+  );
+}

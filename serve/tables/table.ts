@@ -1,0 +1,447 @@
+/**
+ * A server table: a `TableGame` with seats (the client's, and bots that decide through the
+ * inference pool), a bot think delay, a per-step deadline for client seats, and the messages
+ * each client seat receives (its own view only: `playerView` is the one gate). It knows
+ * nothing of sockets: it hands messages to whichever owner is attached (a connection), so a
+ * client that reconnects takes the table over with its token.
+ *
+ * Bound to a shared table store (`bind`), its journal (serve/tables/tableJournal.ts) writes every step,
+ * and no message showing a step goes out before the step is written. Without a store, messages go
+ * out at once.
+ */
+import type { Logger } from 'pino';
+import type { TableKind } from '../../agents/resolve.js';
+import { IllegalActionError, type PlayerView } from '../../env/index.js';
+import { mixSeed } from '../../env/rules/random.js';
+import type { DecideResult } from '../inference/decide.js';
+import { ProtocolError } from '../protocol/errors.js';
+import type { Msg, ServerMessage } from '../protocol/protocol.js';
+import { type StepReport, TableGame } from './tableGame.js';
+import type { UnwrittenLog } from './unwrittenLog.js';
+import { TableJournal } from './tableJournal.js';
+import type { TableSettings } from './tableRecord.js';
+import type { Claim, TableSnapshot, TableStore } from './tableStore.js';
+import { viewToJson } from '../protocol/viewJson.js';
+
+/** What a client plays: an action id, or a discard by its cards. */
+export type ClientMove = { readonly action: number } | { readonly cards: readonly string[] };
+
+/** The kind of table a table's settings make (its rules and size): what an agent resolves its model for (agents/resolve.ts). */
+export function tableKindOf(settings: Pick<TableSettings, 'preset' | 'rules' | 'seats'>): TableKind {
+  return { preset: settings.preset, rules: settings.rules, players: settings.seats.length };
+}
+
+/** Where a table's messages go: the connection that plays it now. */
+export interface TableOwner {
+  deliver(message: ServerMessage): void;
+  /** The server closed the table or moved it to another connection. */
+  tableClosed(table: Table, reason: Msg<'table_closed'>['reason']): void;
+}
+
+export interface TableServices {
+  /** `preset`: the table's rules preset (plain `neural` plays the model shipped for it). */
+  decide(agent: string, table: TableKind, view: PlayerView, seed: number, modelVersion: number | null): Promise<DecideResult>;
+  readonly log: Logger;
+  now(): number;
+  /** A table no client touches for this long expires (here and in the store). */
+  readonly idleMs: number;
+  /** The store refused a write: another process took the table over. */
+  lost(table: Table): void;
+  /** Where writes the store did not take are summarised (one line per window for every table). */
+  readonly unwritten?: UnwrittenLog;
+}
+
+export class Table {
+  readonly game: TableGame;
+  owner: TableOwner | null = null;
+  /** Last time a client did something here (create, act, advise, resume). */
+  lastActivity: number;
+  closed = false;
+  private botTimer: NodeJS.Timeout | null = null;
+  private botImmediate: NodeJS.Immediate | null = null;
+  private deadlineTimer: NodeJS.Timeout | null = null;
+  /** When the client seat to move runs out of time (ms since 1970), or null. */
+  private deadline: number | null = null;
+  private deciding = false;
+  /** Draining: the table plays no further step here. */
+  private halted = false;
+  /** Restored from a store and not yet attached: the deadline to go on with. */
+  private resumeAt: number | null | undefined = undefined;
+  private readonly journal: TableJournal;
+
+  constructor(
+    readonly settings: TableSettings,
+    private readonly services: TableServices,
+  ) {
+    this.game = new TableGame({
+      preset: settings.preset,
+      rules: settings.rules,
+      players: settings.seats.length,
+      seed: settings.seed,
+      maxTurns: settings.maxTurns,
+    });
+    this.lastActivity = services.now();
+    this.journal = new TableJournal(this, {
+      log: services.log,
+      ...(services.unwritten ? { unwritten: services.unwritten } : {}),
+      lost: () => this.services.lost(this),
+    });
+  }
+
+  /** A table rebuilt from a store: its steps replayed (they are deterministic), not yet playing. */
+  static restore(snapshot: TableSnapshot, services: TableServices): Table {
+    const table = new Table(snapshot.settings, services);
+    for (const id of snapshot.moves) table.game.step(id);
+    table.resumeAt = snapshot.deadlineAt;
+    return table;
+  }
+
+  get id(): string {
+    return this.settings.id;
+  }
+
+  /** This process's claim on the table in a shared store, or null. */
+  get claim(): Claim | null {
+    return this.journal.claim;
+  }
+
+  /** Whether the store holds every step played (false while it is unreachable, until written whole). */
+  get written(): boolean {
+    return this.journal.written;
+  }
+
+  /** When the client seat to move runs out of time (ms since 1970), or null. */
+  get deadlineAt(): number | null {
+    return this.deadline;
+  }
+
+  /** When the table expires unless a client touches it (ms since 1970). */
+  get expireAt(): number {
+    return this.lastActivity + this.services.idleMs;
+  }
+
+  snapshot(): TableSnapshot {
+    return { settings: this.settings, moves: [...this.game.moves], deadlineAt: this.deadline, expireAt: this.expireAt };
+  }
+
+  /**
+   * Writes the table to a shared store from now on (`stored`: the store already holds it as it is,
+   * e.g. just claimed); messages then go out only once what they show is written.
+   */
+  bind(store: TableStore, claim: Claim, stored: boolean): void {
+    this.journal.bind(store, claim, stored);
+  }
+
+  /** Runs `run` once everything played so far is written (at once without a shared store); `dropped` if the table is lost or closed first. */
+  afterWrites(run: () => void, dropped?: () => void): void {
+    this.journal.afterWrites(run, dropped);
+  }
+
+  /** Writes again (the store is back, or lost the table). */
+  rewrite(): void {
+    this.journal.rewrite();
+  }
+
+  /** Stops playing (drain): no further bot move or deadline; resolves once everything played is written and told. */
+  async halt(): Promise<void> {
+    this.halted = true;
+    this.clearTimers();
+    await this.journal.settled();
+  }
+
+  clientSeats(): number[] {
+    return this.settings.seats.filter((s) => s.player === 'client').map((s) => s.seat);
+  }
+
+  /**
+   * Whether someone watches the game step by step: a connection holds the table and some client
+   * seat is still in the game. Otherwise the bots play it out at full speed, unstreamed.
+   */
+  private get watched(): boolean {
+    return this.owner !== null && this.clientSeats().some((seat) => this.game.active(seat));
+  }
+
+  /** Sends each client seat its state and lets the first player move. */
+  start(): void {
+    this.schedule();
+    this.sendStates();
+  }
+
+  /** Attaches a (new) owner and sends it the current state of each client seat (a restored table then goes on). */
+  attach(owner: TableOwner): void {
+    this.owner = owner;
+    this.touched();
+    if (this.resumeAt !== undefined) {
+      const at = this.resumeAt;
+      this.resumeAt = undefined;
+      this.schedule(at);
+    }
+    this.sendStates();
+    if (this.game.over) this.deliver(this.gameOverMessage());
+  }
+
+  private touched(): void {
+    this.lastActivity = this.services.now();
+    this.journal.touch();
+  }
+
+  /** The client seat a request is for: the one given, or the only one, or the one to move. */
+  clientSeat(seat: number | undefined): number {
+    const mine = this.clientSeats();
+    if (seat !== undefined) {
+      const info = this.settings.seats[seat];
+      if (!info)
+        throw new ProtocolError('not_your_turn', `seat ${seat} does not exist at this table of ${this.settings.seats.length}`, 'seat');
+      if (info.player !== 'client')
+        throw new ProtocolError('not_your_turn', `seat ${seat} is played by the bot ${info.agent ?? ''}, not by this connection`, 'seat');
+      return seat;
+    }
+    if (mine.length === 1) return mine[0];
+    const toMove = this.game.toMove;
+    if (toMove !== null && mine.includes(toMove)) return toMove;
+    throw new ProtocolError(
+      'not_your_turn',
+      `name the seat: this connection plays seats ${mine.join(', ')} and none of them is to move`,
+      'seat',
+    );
+  }
+
+  /**
+   * Applies a client seat's action (an id, or a discard by its cards); `reply` runs after it is
+   * applied and before the events go out.
+   */
+  act(seatGiven: number | undefined, move: ClientMove, counter: number, reply: (counter: number) => void, dropped?: () => void): void {
+    this.lastActivity = this.services.now();
+    const seat = this.clientSeat(seatGiven);
+    const field = 'cards' in move ? 'cards' : 'action';
+    if (this.game.over) throw new ProtocolError('illegal_action', 'the game is over', field, { reason: 'the game is over' });
+    if (this.halted) throw movingError(this.id);
+    if (counter !== this.game.counter) throw new StaleStateError(counter, this.game.counter);
+    const toMove = this.game.toMove;
+    if (toMove !== seat) throw new ProtocolError('not_your_turn', `it is seat ${toMove}'s turn, not seat ${seat}'s`, 'seat');
+    let report: StepReport;
+    try {
+      report = this.game.step('cards' in move ? this.game.discardId(move.cards) : move.action);
+    } catch (error) {
+      if (error instanceof IllegalActionError) throw new ProtocolError('illegal_action', error.message, field, { reason: error.reason });
+      throw error;
+    }
+    const after = this.game.counter;
+    this.afterWrites(() => reply(after), dropped);
+    this.played(report, false);
+  }
+
+  /** The view of the client seat to advise; it must be the seat to move. */
+  adviceView(seatGiven: number | undefined): PlayerView {
+    this.touched();
+    const seat = this.clientSeat(seatGiven);
+    if (this.game.toMove !== seat) {
+      throw new ProtocolError(
+        'not_your_turn',
+        this.game.over ? 'the game is over' : `it is seat ${this.game.toMove}'s turn, not seat ${seat}'s`,
+        'seat',
+      );
+    }
+    return this.game.view(seat);
+  }
+
+  stateFor(seat: number): Msg<'state'> {
+    const toMove = this.game.toMove;
+    const mine = toMove === seat;
+    return {
+      type: 'state',
+      table: this.id,
+      seat,
+      counter: this.game.counter,
+      view: viewToJson(this.game.view(seat), this.settings.preset, this.settings.rules),
+      toMove,
+      legal: mine ? this.game.legalActions() : [],
+      deadlineMs: mine && this.deadline !== null ? Math.max(0, this.deadline - this.services.now()) : null,
+    };
+  }
+
+  close(): void {
+    this.closed = true;
+    this.clearTimers();
+    this.owner = null;
+    this.journal.close();
+  }
+
+  private deliver(message: ServerMessage): void {
+    this.journal.afterWrites(() => this.owner?.deliver(message));
+  }
+
+  private sendStates(): void {
+    for (const seat of this.clientSeats()) this.deliver(this.stateFor(seat));
+  }
+
+  /**
+   * Tells every client seat what a step showed, then its new state; then lets the next player
+   * move. Unwatched (every client seat out of the game, or no connection), only the step that
+   * ends a round (its event and round_end) and the end of the game are sent.
+   */
+  private played(report: StepReport, timeout: boolean): void {
+    this.clearTimers();
+    const counter = this.game.counter;
+    const watched = this.watched;
+    const told = watched || report.roundEnd !== null;
+    for (const seat of this.owner ? this.clientSeats() : []) {
+      const { action } = report;
+      const cards = report.drawnCard !== null ? (seat === report.actor ? [report.drawnCard] : []) : report.publicCards;
+      if (told)
+        this.deliver({
+          type: 'event',
+          table: this.id,
+          seat,
+          counter,
+          actor: report.actor,
+          action: action.action,
+          kind: action.kind,
+          text: action.text,
+          cards,
+          reshuffled: report.reshuffled,
+          timeout,
+        });
+      if (report.roundEnd) {
+        const { round, result, hands } = report.roundEnd;
+        this.deliver({
+          type: 'round_end',
+          table: this.id,
+          seat,
+          counter,
+          round,
+          outcome: result.outcome,
+          caller: result.caller,
+          hands,
+          handValues: [...result.handValues],
+          points: [...result.points],
+          totals: [...result.totals],
+          eliminated: [...result.eliminated],
+          winner: result.winner,
+        });
+      }
+    }
+    if (report.gameOver) {
+      this.sendStates();
+      this.deliver(this.gameOverMessage());
+      this.services.log.info(
+        { event: 'game_over', table: this.id, counter, winner: this.game.winner(), truncated: this.game.truncated },
+        this.game.truncated ? `game stopped at the turn cap (${this.settings.maxTurns} turns)` : 'game over',
+      );
+      return;
+    }
+    this.schedule();
+    if (watched) this.sendStates();
+  }
+
+  private gameOverMessage(): Msg<'game_over'> {
+    const s = this.game.state;
+    return {
+      type: 'game_over',
+      table: this.id,
+      counter: this.game.counter,
+      winner: this.game.winner(),
+      truncated: this.game.truncated,
+      totals: Array.from(s.totals),
+      record: this.game.record(),
+      seed: this.settings.seed,
+    };
+  }
+
+  /** Starts the bot's think delay, or the client seat's deadline (`resumeAt`: the one a restored table had). */
+  private schedule(resumeAt?: number | null): void {
+    const seat = this.game.toMove;
+    if (seat === null || this.closed || this.halted) return;
+    const info = this.settings.seats[seat];
+    if (info.player === 'bot') {
+      const think = () => {
+        this.botTimer = null;
+        this.botImmediate = null;
+        this.botMove(seat, info.agent ?? '');
+      };
+      if (this.settings.thinkMs > 0 && this.watched) this.botTimer = setTimeout(think, this.settings.thinkMs);
+      else this.botImmediate = setImmediate(think);
+      return;
+    }
+    const deadline = this.settings.moveDeadlineMs;
+    if (deadline === null) return;
+    const now = this.services.now();
+    this.deadline = resumeAt ?? now + deadline;
+    this.deadlineTimer = setTimeout(
+      () => {
+        this.deadlineTimer = null;
+        if (this.closed || this.halted || this.game.over) return;
+        this.services.log.info(
+          { event: 'deadline', table: this.id, seat, counter: this.game.counter },
+          'a client seat ran out of time: default action',
+        );
+        this.played(this.game.step(this.game.defaultAction()), true);
+      },
+      Math.max(0, this.deadline - now),
+    );
+  }
+
+  private botMove(seat: number, agent: string): void {
+    if (this.closed || this.halted || this.deciding) return;
+    const counter = this.game.counter;
+    this.deciding = true;
+    const version = this.settings.models?.[agent] ?? null;
+    this.services.decide(agent, tableKindOf(this.settings), this.game.view(seat), mixSeed(this.settings.seed, counter), version).then(
+      (result) => {
+        this.deciding = false;
+        if (this.closed || this.halted || this.game.counter !== counter) return;
+        let action = result.ok ? result.action : -1;
+        if (!this.game.isLegal(action)) {
+          this.services.log.error(
+            {
+              event: 'bot_failed',
+              table: this.id,
+              seat,
+              agent,
+              code: result.ok ? 'illegal' : result.code,
+              err: result.ok ? `illegal action ${action}` : result.message,
+            },
+            'a bot failed to decide: default action',
+          );
+          action = this.game.defaultAction();
+        }
+        this.played(this.game.step(action), false);
+      },
+      (error: Error) => {
+        this.deciding = false;
+        this.services.log.error({ event: 'bot_failed', table: this.id, err: error.message }, 'a bot failed to decide');
+      },
+    );
+  }
+
+  private clearTimers(): void {
+    if (this.botTimer) clearTimeout(this.botTimer);
+    if (this.botImmediate) clearImmediate(this.botImmediate);
+    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+    this.botTimer = null;
+    this.botImmediate = null;
+    this.deadlineTimer = null;
+    this.deadline = null;
+  }
+}
+
+/** A table this process is handing over (drain) or lost to another at the same moment. */
+export function movingError(id: string): ProtocolError {
+  return new ProtocolError(
+    'table_moved',
+    `${JSON.stringify(id.slice(0, 64))} is moving to another server process: reconnect and resume it with its token`,
+    'table',
+  );
+}
+
+/** `stale_state`, with the table's current counter for the reply. */
+export class StaleStateError extends ProtocolError {
+  constructor(
+    given: number,
+    readonly current: number,
+  ) {
+    super('stale_state', `the action was chosen at counter ${given} but the table is at ${current}: act on the latest state`, 'counter', {
+      counter: current,
+    });
+  }
+}

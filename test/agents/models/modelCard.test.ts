@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type ModelCard, parseModelCard, readModelCard, trainingMismatch } from '../../../agents/models/modelCard.js';
+import { DEFAULT_MODEL, packageRoot } from '../../../agents/models/modelFolder.js';
+import { MODEL_CONTRACT } from '../../../env/gym/modelContract.js';
+
+const shippedMetadata = (): Record<string, unknown> =>
+  JSON.parse(readFileSync(path.join(packageRoot(), DEFAULT_MODEL, 'metadata.json'), 'utf8')) as Record<string, unknown>;
+
+/** The shipped model's metadata with its training record changed by `edit`. */
+function withTraining(edit: (training: Record<string, unknown>) => void): Record<string, unknown> {
+  const meta = shippedMetadata();
+  edit(meta.training as Record<string, unknown>);
+  return meta;
+}
+
+describe('the model card', () => {
+  it("reads the shipped model's card: the contract, its rules and sizes, its adviser, reward and benchmark", () => {
+    const card = readModelCard(path.join(packageRoot(), DEFAULT_MODEL));
+    expect(card.observationVersion).toBe(MODEL_CONTRACT.observationVersion);
+    expect(card.actionSpaceVersion).toBe(MODEL_CONTRACT.actionSpaceVersion);
+    expect(card.actionFeaturesVersion).toBe(MODEL_CONTRACT.actionFeaturesVersion);
+    expect(card.rules).toEqual({ preset: 'standard', rules: {} });
+    expect(card.players).toEqual([2]);
+    expect(card.adviser).toBe('strong');
+    expect(card.reward).toBe('equity');
+    expect(card.benchmark?.results['strong-2p'].games).toBe(10000);
+  });
+
+  it('refuses a malformed or foreign card, naming the field', () => {
+    const bad: [unknown, RegExp][] = [
+      [{ ...shippedMetadata(), formatVersion: 2 }, /formatVersion: must be 1/],
+      [{ name: 'some other model' }, /formatVersion/],
+      [withTraining((t) => delete t.rules), /training\.rules/],
+      [withTraining((t) => (t.players = [2, 9])), /training\.players\.1/],
+      [withTraining((t) => (t.players = [])), /training\.players/],
+      [withTraining((t) => (t.rules = { preset: 'standard', overrides: { slapdown: true } })), /training\.rules/],
+      [withTraining((t) => (t.returnHorizon = 'forever')), /training\.returnHorizon/],
+      [{ ...shippedMetadata(), network: { hiddenUnits: 'wide' } }, /network\.hiddenUnits/],
+    ];
+    for (const [raw, message] of bad) expect(() => parseModelCard(raw, 'metadata.json in x')).toThrow(message);
+    expect(() => parseModelCard(shippedMetadata(), 'x')).not.toThrow();
+  });
+});
+
+describe('trainingMismatch', () => {
+  const card: Pick<ModelCard, 'rules' | 'players'> = { rules: { preset: 'standard', rules: {} }, players: [2] };
+  const slapdown: Pick<ModelCard, 'rules' | 'players'> = { rules: { preset: 'standard', rules: { slapdown: true } }, players: [2] };
+
+  it('says nothing for the rules and table sizes a model was trained on', () => {
+    expect(trainingMismatch(card, { preset: 'standard', rules: {} }, 2)).toBeNull();
+    expect(trainingMismatch({ ...card, players: [2, 4] }, { preset: 'standard', rules: {} }, 4)).toBeNull();
+  });
+
+  it('names other rules, overrides and table sizes', () => {
+    expect(trainingMismatch(card, { preset: 'dutch', rules: {} }, 2)).toMatch(/rules dutch \(trained on standard\)/);
+    expect(trainingMismatch(card, { preset: 'standard', rules: { slapdown: true } }, 2)).toMatch(/standard \+ \{"slapdown":true\}/);
+    expect(trainingMismatch(card, { preset: 'standard', rules: {} }, 4)).toMatch(
+      /plays 4 players \(trained on 2\): expect it below its measured strength/,
+    );
+    expect(trainingMismatch({ ...card, players: [2, 4] }, { preset: 'standard', rules: {} }, 3)).toMatch(/3 players \(trained on 2, 4\)/);
+  });
+
+  it("says where a model's adviser leads: with more seats in play than the largest size it trained at", () => {
+    const advised = { ...card, adviser: 'strong' };
+    expect(trainingMismatch(advised, { preset: 'standard', rules: {} }, 4)).toMatch(
+      /plays 4 players \(trained on 2; its adviser strong leads while more than 2 seats are in play\)/,
+    );
+    expect(trainingMismatch({ ...advised, players: [2, 4] }, { preset: 'standard', rules: {} }, 3)).not.toMatch(/leads/);
+    expect(trainingMismatch({ ...advised, players: [2, 4] }, { preset: 'standard', rules: {} }, 6)).toMatch(/more than 4 seats/);
+  });
+
+  it('a model trained with overrides fits its own rules and not the plain preset', () => {
+    expect(trainingMismatch(slapdown, { preset: 'standard', rules: { slapdown: true } }, 2)).toBeNull();
+    expect(trainingMismatch(slapdown, { preset: 'standard', rules: {} }, 2)).toMatch(
+      /rules standard \(trained on standard \+ \{"slapdown":true\}\)/,
+    );
+    // The same overrides in another key order are the same rules.
+    const two = { ...slapdown, rules: { preset: 'standard', rules: { slapdown: true, quickDiscard: false } } };
+    expect(trainingMismatch(two, { preset: 'standard', rules: { quickDiscard: false, slapdown: true } }, 2)).toBeNull();
+  });
+});
