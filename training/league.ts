@@ -82,6 +82,44 @@ export function drawOpponent(mix: readonly OpponentShare[], rng: Rng, pastAvaila
   return spec === PAST && !pastAvailable ? SELF : spec;
 }
 
+/** The learner's recent results against each opponent spec: wins and games over its last `window` games (older ones fade in halves). */
+export class LeagueResults {
+  private readonly tallies = new Map<string, { games: number; wins: number }>();
+  constructor(readonly window = 2000) {}
+
+  add(spec: string, won: boolean): void {
+    const tally = this.tallies.get(spec) ?? { games: 0, wins: 0 };
+    tally.games++;
+    if (won) tally.wins++;
+    if (tally.games > this.window) {
+      tally.games /= 2;
+      tally.wins /= 2;
+    }
+    this.tallies.set(spec, tally);
+  }
+
+  /** The learner's win rate against `spec`, Laplace-smoothed ((wins + 1) / (games + 2): ½ before any game). */
+  winRate(spec: string): number {
+    const tally = this.tallies.get(spec) ?? { games: 0, wins: 0 };
+    return (tally.wins + 1) / (tally.games + 2);
+  }
+}
+
+/**
+ * Prioritised fictitious self-play (AlphaStar's league): each opponent's share weighted by
+ * (1 − the learner's win rate against it)^power, renormalised, so the opponents the learner still
+ * loses to are met more often and those it beats fade (never to 0 with the smoothing). "self" has
+ * no result of its own and keeps its share.
+ */
+export function prioritisedMix(mix: readonly OpponentShare[], results: LeagueResults, power: number): OpponentShare[] {
+  const weighted = mix.map((share) => ({
+    spec: share.spec,
+    weight: share.spec === SELF ? share.weight : share.weight * (1 - results.winRate(share.spec)) ** power,
+  }));
+  const total = weighted.reduce((sum, share) => sum + share.weight, 0);
+  return weighted.map((share) => ({ spec: share.spec, weight: share.weight / total }));
+}
+
 /** A past version of the learner's weights. */
 export interface Snapshot {
   /** Unique within the run: the weights version it was taken at. */
