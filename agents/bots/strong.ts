@@ -21,12 +21,12 @@
  *    the previous group costs a little more each turn (`stallPenalty`), so that two bots that
  *    keep trading cards (each holding a 2 that neither dares call with) draw from the deck.
  */
-import { type Action, type Card, type PlayerView, assafRisk, lowHandRisk, unseenCounts } from '../../env/index.js';
+import { type Action, type Card, type PlayerView, assafRisk, callableValue, unseenCounts } from '../../env/index.js';
 import { JOKER, KIND_COUNT, RANK_OF, SUIT_OF } from '../../env/index.js';
 import { type GameEquity, seatEquities } from '../../env/gym/equity.js';
 import { afterPoints } from '../../env/gym/milestones.js';
 import { type RuleBot, type RuleExplainer, type RankedAction, afterDraw, legalOfType } from './ruleBot.js';
-import { bestDiscardPoints, canDrawFromDeck, pointsOf, seatsInPlay, stallPenalty, valuesOf } from './tactics.js';
+import { bestDiscardPoints, canDrawFromDeck, opponents, pointsOf, seatsInPlay, stallPenalty, valuesOf } from './tactics.js';
 
 export interface StrongConfig {
   /** Share of next turn's best group counted as already gone. */
@@ -291,25 +291,21 @@ export function milestoneEquityPoints(equity: GameEquity, view: PlayerView, hand
   return (spot.win(after) - spot.win(plain)) / spot.rate;
 }
 
-/** The chance of each view decided on: every candidate hand of one decision reads the same one. */
-const roundEndChances = new WeakMap<PlayerView, number>();
-
 /**
- * The chance that the round ends before the seat's next turn. Only an opponent calling Yaniv at
- * the start of its turn can end it, with the hand it holds now; so it is the chance that some
- * opponent holds a hand it may call with, exact under the model of `assafRisk` (its unknown
- * cards drawn from the unseen ones; `lowHandRisk` at the Yaniv threshold): 0 when every
- * opponent's known cards alone are above the threshold. It used to be a rough 0.5 whenever an
- * opponent's known cards and 2 points per unknown card were within the threshold, which made a
- * milestone landing look twice as likely as it was late in a round: holding 5D 8S 8D at a total
- * of 19, strong took QD (31 points, landing on 50 only if the round ended at once) over the joker
- * that made 8S 8D JK.
+ * A rough chance that the round ends before the seat's next turn. Only an opponent calling
+ * Yaniv at the start of its turn can end it, with the hand it holds now; so it is 0 when every
+ * opponent's known cards alone are above the threshold (the round cannot end yet), else 0.5 when
+ * some opponent's known cards plus 2 points per unknown card are within it, else 0.1.
  */
 export function roundEndChance(view: PlayerView): number {
-  let chance = roundEndChances.get(view);
-  if (chance === undefined) {
-    chance = lowHandRisk(view, view.rules.yanivThreshold).risk;
-    roundEndChances.set(view, chance);
+  const values = valuesOf(view);
+  let chance = 0;
+  for (const seat of opponents(view)) {
+    const known = pointsOf(view.known[seat], values);
+    if (!callableValue(known, view.rules)) continue;
+    const unknown = view.handSizes[seat] - view.known[seat].length;
+    if (callableValue(known + unknown * 2, view.rules)) return 0.5;
+    chance = 0.1;
   }
   return chance;
 }

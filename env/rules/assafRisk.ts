@@ -48,15 +48,6 @@ export const SAMPLED_DEALS = 4096;
 /** The chance that calling Yaniv from `view` (its seat calling, with `view.hand`) is Assaf'ed. */
 export function assafRisk(view: PlayerView): AssafRisk {
   if (!view.rules.assaf) return { risk: 0, exact: true };
-  return lowHandRisk(view, view.handValue);
-}
-
-/**
- * The chance that some active opponent of the view's seat holds a hand worth at most `value`, by
- * the same model and method as `assafRisk` (which is this at the seat's own hand value). With
- * the Yaniv threshold it is the chance that some opponent could call now.
- */
-export function lowHandRisk(view: PlayerView, value: number): AssafRisk {
   const values = ruleTables(view.rules).values;
   const unseen = unseenCounts(view);
   const opponents: Opponent[] = [];
@@ -72,7 +63,7 @@ export function lowHandRisk(view: PlayerView, value: number): AssafRisk {
     unknownSlots += unknown;
     let known = 0;
     for (const card of view.known[seat]) known += values[card];
-    const budget = value - known;
+    const budget = view.handValue - known;
     if (budget < 0) continue; // never low: drop it (exchangeability)
     if (budget >= unknown * MAX_CARD_VALUE) certain = true; // low whatever it holds
     opponents.push({ unknown, budget });

@@ -1,29 +1,18 @@
 // The held-out panel: its two members play as their headers say, the paired difference is the
-// mean over the same deals, the trainer refuses panel members, and strong takes the joker that
-// completes a set over a card kept only for a milestone.
+// mean over the same deals, and the trainer refuses panel members.
 import { describe, expect, it } from 'vitest';
-import {
-  type Action,
-  type GameState,
-  applyAction,
-  assafRisk,
-  cardName,
-  legalActions,
-  lowHandRisk,
-  playerView,
-} from '../../../env/index.js';
+import { type Action, type GameState, applyAction, assafRisk, cardName, legalActions, playerView } from '../../../env/index.js';
 import { seededRng } from '../../../env/rules/random.js';
 import { YanivEnv } from '../../../env/gym/yanivEnv.js';
 import { legalActionIds } from '../../../env/gym/actionMask.js';
 import { hoarder } from '../../../agents/bots/hoarder.js';
 import { monteCarloAgent } from '../../../agents/bots/montecarlo.js';
-import { strongBot } from '../../../agents/bots/strong.js';
 import type { RuleBot } from '../../../agents/bots/ruleBot.js';
 import { isPanelAgent, pairedDifference } from '../../../agents/tournament/panel.js';
 import type { PlayedGame } from '../../../agents/tournament/stats.js';
 import type { MatchResult } from '../../../agents/tournament/match.js';
 import { OpponentMixError, parseOpponentMix } from '../../../training/league.js';
-import { cards, game, play } from '../../env/helpers.js';
+import { cards, game } from '../../env/helpers.js';
 
 function decide(bot: RuleBot, s: GameState): string {
   const action: Action = bot({ view: playerView(s, s.current), legal: legalActions(s), rng: seededRng(1) });
@@ -109,26 +98,5 @@ describe('panel members never train', () => {
     expect(isPanelAgent('strong')).toBe(false);
     expect(() => parseOpponentMix('strong=0.5,hoarder=0.5')).toThrow(OpponentMixError);
     expect(() => parseOpponentMix('strong=0.5,hoarder=0.5')).toThrow(/held-out panel/);
-  });
-});
-
-describe("strong's milestone term and the joker", () => {
-  // At 19 points, holding 5D 8S 8D after laying KS, with QD and the joker on offer: QD would make
-  // 31 (landing on 50 → 25 only if the round ended before its next turn), the joker makes 8S 8D JK.
-  const s = play(
-    game({ hands: ['5D 8S 8D KS', 'QD JK 2C'], discard: '9H', deck: '8C 7D 7C 6D 6C 4H 4D', starter: 1 }, { totals: [19, 0] }),
-    'QD JK / deck',
-  );
-  applyAction(s, { type: 'discard', cards: cards('KS') });
-
-  it('takes the joker', () => {
-    expect(decide(strongBot(), s)).toBe('JK');
-  });
-
-  it('weights the milestone by the exact chance that an opponent may call before its next turn', () => {
-    const view = playerView(s, 0);
-    const chance = lowHandRisk(view, view.rules.yanivThreshold).risk;
-    expect(chance).toBeGreaterThan(0);
-    expect(chance).toBeLessThan(0.3);
   });
 });
