@@ -4,7 +4,7 @@
  * hides which, and `startInProcessTransport` bridges them to the learner's transport (transport.ts).
  */
 import { Worker } from 'node:worker_threads';
-import { createAgent } from '../agents/registry.js';
+import { createAgentFor } from '../agents/resolve.js';
 import { describeBackend, initBackend } from '../nn/backend.js';
 import { buildNetwork, setFlatWeights, type Network, type PolicyValueConfig } from '../nn/networks.js';
 import { unsynced, syncMessages, weightsIn } from './actorHost.js';
@@ -31,9 +31,16 @@ export class Actor {
     const learner = buildNetwork(init.network);
     const { env, players } = init.setup;
     const agents = await opponentAgents(init.setup.opponents, { preset: env.preset, rules: env.rules, sizes: players });
-    const teacher = init.teacher === null ? null : await createAgent(init.teacher);
+    // The teacher and the adviser play at every table size of the run: resolved at the largest (a model trained
+    // there has played every smaller count of seats in play, agents/models/catalog.ts).
+    const largest = { preset: env.preset, rules: env.rules, players: Math.max(...players) };
+    const teacher = init.teacher === null ? null : await createAgentFor(init.teacher, largest);
     // The same agent asked about the same position answers once: a teacher that is also the adviser is one agent.
-    const adviser = !init.setup.adviser ? null : init.setup.adviser === init.teacher ? teacher : await createAgent(init.setup.adviser);
+    const adviser = !init.setup.adviser
+      ? null
+      : init.setup.adviser === init.teacher
+        ? teacher
+        : await createAgentFor(init.setup.adviser, largest);
     [...new Set([...agents.values(), teacher, adviser])]
       .flatMap((agent) => (agent ? [agent] : []))
       .forEach((agent, i) => agent.reset(init.setup.seed + 101 * i));

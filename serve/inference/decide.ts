@@ -28,7 +28,8 @@ import {
   writeActionMask,
 } from '../../env/index.js';
 import type { Agent, DecisionInput } from '../../env/gym/agent.js';
-import { type ScoreKind, agentAbilities, createAgent } from '../../agents/registry.js';
+import { type ScoreKind, agentAbilities } from '../../agents/registry.js';
+import { type ResolvedAgent, type TableKind, createAgent, resolveAgent } from '../../agents/resolve.js';
 import { type WinChance, outlookOf } from './winChance.js';
 import { outlookBudget } from '../../agents/equity/moveOutlook.js';
 import { type ErrorCode, ProtocolError } from '../protocol/errors.js';
@@ -47,8 +48,22 @@ export type PositionSource =
   | { readonly kind: 'position'; readonly position: unknown; readonly seat: number }
   | { readonly kind: 'playerView'; readonly view: PlayerView };
 
+/**
+ * An agent as a worker thread gets it, plain data: a resolved agent's spec (self-contained: it
+ * resolves to the same model at its table) and the table it was resolved for.
+ */
+export interface PlayedAgent {
+  readonly spec: string;
+  readonly table: TableKind;
+}
+
+/** What crosses to a worker of a resolved agent. */
+export function playedAgent(agent: ResolvedAgent): PlayedAgent {
+  return { spec: agent.spec, table: agent.table };
+}
+
 export interface DecideRequest {
-  readonly agent: string;
+  readonly agent: PlayedAgent;
   readonly source: PositionSource;
   readonly seed: number;
   /** Advisor: describe and rank the actions and give the Assaf risk. */
@@ -86,13 +101,14 @@ export type DecideResult =
 
 const agents = new Map<string, Promise<Agent>>();
 
-/** One agent per spec and thread, created on first use. */
-export function agentFor(spec: string): Promise<Agent> {
-  let agent = agents.get(spec);
+/** One agent per played spec and thread, created on first use (resolved again here: the same model at its table). */
+export function agentFor(played: PlayedAgent): Promise<Agent> {
+  let agent = agents.get(played.spec);
   if (!agent) {
-    agent = createAgent(spec);
-    agents.set(spec, agent);
-    agent.catch(() => agents.delete(spec));
+    const created = createAgent(resolveAgent(played.spec, played.table));
+    agents.set(played.spec, created);
+    created.catch(() => agents.delete(played.spec));
+    agent = created;
   }
   return agent;
 }
@@ -160,9 +176,9 @@ export async function decideBatch(requests: readonly DecideRequest[]): Promise<D
   requests.forEach((request, index) => {
     try {
       const prepared = prepare(request.source, request.seed, request.explain);
-      const group = groups.get(request.agent) ?? [];
+      const group = groups.get(request.agent.spec) ?? [];
       group.push({ index, prepared });
-      groups.set(request.agent, group);
+      groups.set(request.agent.spec, group);
     } catch (error) {
       results[index] = failure(error);
     }
@@ -170,7 +186,7 @@ export async function decideBatch(requests: readonly DecideRequest[]): Promise<D
   for (const [spec, group] of groups) {
     let agent: Agent;
     try {
-      agent = await agentFor(spec);
+      agent = await agentFor(requests[group[0].index].agent);
     } catch (error) {
       for (const { index } of group) results[index] = failure(error);
       continue;

@@ -8,7 +8,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { type DecideRequest, type DecideResult, agentFor, decideBatch } from './decide.js';
+import { type DecideRequest, type DecideResult, type PlayedAgent, agentFor, decideBatch } from './decide.js';
 import { decidesCheaply } from '../../agents/registry.js';
 import { OUTLOOK_DEFAULTS } from '../../agents/equity/moveOutlook.js';
 import { worldsUnderLoad } from './adviceBudget.js';
@@ -24,11 +24,11 @@ export interface PoolOptions {
   readonly adviceMinWorlds?: number;
 }
 
-export type WorkerRequest = { batch: number; requests: DecideRequest[] } | { load: number; spec: string };
+export type WorkerRequest = { batch: number; requests: DecideRequest[] } | { load: number; agent: PlayedAgent };
 export type WorkerReply =
   { ready: true } | { fatal: string } | { batch: number; results: DecideResult[] } | { loaded: number; error?: string };
 export interface WorkerSetup {
-  preload: string[];
+  preload: PlayedAgent[];
 }
 
 interface Pending {
@@ -90,11 +90,11 @@ export class InferencePool {
   /** `inline`: cheap requests decided at once on the main thread (`lone`); `reducedBudget`: advice requests played out in fewer worlds than the default (`adviceWorlds`). */
   readonly stats = { requests: 0, inline: 0, batches: 0, largestBatch: 0, reducedBudget: 0 };
   /** The agents every worker loads when it starts (the served ones, then each `load`ed one). */
-  private readonly preload: string[];
+  private readonly preload: PlayedAgent[];
 
   constructor(
     private readonly options: PoolOptions,
-    preload: readonly string[],
+    preload: readonly PlayedAgent[],
     private readonly log: Logger,
   ) {
     this.preload = [...preload];
@@ -104,17 +104,17 @@ export class InferencePool {
    * Loads another agent in every worker (a model published while serving); rejects with the reason
    * when one cannot, and workers started later load it too once it is in.
    */
-  async load(spec: string): Promise<void> {
-    if (this.options.workers === 0) await agentFor(spec);
-    else await Promise.all(this.slots.filter((slot) => slot.worker && slot.ready).map((slot) => this.loadIn(slot, spec)));
-    this.preload.push(spec);
+  async load(agent: PlayedAgent): Promise<void> {
+    if (this.options.workers === 0) await agentFor(agent);
+    else await Promise.all(this.slots.filter((slot) => slot.worker && slot.ready).map((slot) => this.loadIn(slot, agent)));
+    this.preload.push(agent);
   }
 
-  private loadIn(slot: Slot, spec: string): Promise<void> {
+  private loadIn(slot: Slot, agent: PlayedAgent): Promise<void> {
     const id = this.nextBatch++;
     return new Promise((resolve, reject) => {
       slot.loads.set(id, (error) => (error === undefined ? resolve() : reject(new Error(error))));
-      slot.worker?.postMessage({ load: id, spec } satisfies WorkerRequest);
+      slot.worker?.postMessage({ load: id, agent } satisfies WorkerRequest);
     });
   }
 
@@ -122,7 +122,7 @@ export class InferencePool {
   async start(): Promise<void> {
     if (this.options.workers === 0) {
       this.slots.push({ worker: null, ready: true, inFlight: new Map(), loads: new Map() });
-      await Promise.all(this.preload.map((spec) => agentFor(spec)));
+      await Promise.all(this.preload.map((agent) => agentFor(agent)));
       return;
     }
     await Promise.all(Array.from({ length: this.options.workers }, () => this.spawn()));
@@ -179,7 +179,7 @@ export class InferencePool {
   decide(request: DecideRequest): Promise<DecideResult> {
     if (this.closed) return Promise.resolve({ ok: false, code: 'internal', message: 'the server is shutting down' });
     this.stats.requests++;
-    if ((!request.explain || request.outlook === false) && runsInline(request.agent) && this.lone()) {
+    if ((!request.explain || request.outlook === false) && runsInline(request.agent.spec) && this.lone()) {
       this.stats.inline++;
       return decideBatch([request]).then(([result]) => result);
     }
@@ -211,7 +211,7 @@ export class InferencePool {
       const slot = this.roomiest();
       if (!slot) return;
       const worlds = this.adviceWorlds();
-      const cheap = runsInline(this.queue[0].request.agent);
+      const cheap = runsInline(this.queue[0].request.agent.spec);
       const batch = this.queue.splice(0, cheap ? Math.min(this.options.batchMax, CHEAP_BATCH_MAX) : this.options.batchMax);
       this.dispatch(slot, batch, worlds);
     }

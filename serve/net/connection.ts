@@ -6,13 +6,14 @@
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import type { TableKind } from '../../agents/resolve.js';
-import { DEFAULT_PRESET, MAX_PLAYERS, MIN_PLAYERS } from '../../env/index.js';
+import { z } from 'zod';
+import { DEFAULT_PRESET, MIN_PLAYERS, recordSchema } from '../../env/index.js';
 import { type Codec, checkShape } from '../protocol/codec.js';
-import type { DecideRequest, DecideResult, PositionSource } from '../inference/decide.js';
+import { type DecideRequest, type DecideResult, type PositionSource, playedAgent } from '../inference/decide.js';
 import { ProtocolError } from '../protocol/errors.js';
 import type { ServerOptions } from '../options.js';
 import type { InferencePool } from '../inference/pool.js';
-import type { ModelVersions } from '../inference/models.js';
+import { type ModelVersions, playedModelOf } from '../inference/models.js';
 import type { SlowLog } from '../inference/slowLog.js';
 import {
   type ClientMessageAtEdge,
@@ -176,8 +177,7 @@ export class Connection implements TableOwner {
     const { settings, settled } = newTable(message, {
       options: this.ctx.options,
       agents: this.ctx.agents,
-      versionFor: (agent) => this.ctx.models.versionFor(agent),
-      modelFor: (agent, table) => this.ctx.models.current(agent, table).model,
+      resolve: (agent, table) => this.ctx.models.current(agent, table),
     });
     const table = this.ctx.tables.create(settings);
     this.keep(table);
@@ -272,9 +272,9 @@ export class Connection implements TableOwner {
       table = recordTable(message.position);
     }
     const played = this.ctx.models.current(agent, table);
-    const reply = { id: message.id, agent, model: played.model, encoding: this.codec.encoding };
+    const reply = { id: message.id, agent, model: playedModelOf(played), encoding: this.codec.encoding };
     const request: DecideRequest = {
-      agent: played.spec,
+      agent: playedAgent(played),
       source,
       seed: message.seed ?? 0,
       explain: true,
@@ -410,17 +410,16 @@ export class Connection implements TableOwner {
   }
 }
 
+/** The head of a yaniv-position/1 document's record: what table it is of (checked; the rest is decide's to check). */
+const positionTableSchema = z.object({ record: recordSchema.pick({ preset: true, rules: true, players: true }) });
+
 /**
- * The table a yaniv-position/1 document's record is of (its preset, overrides and size; the
- * default preset heads-up where it is malformed: decide reports that).
+ * The table a yaniv-position/1 document's record is of (its preset, overrides and size); the
+ * default preset heads-up where its head is malformed: decide reports that, naming the field.
  */
 function recordTable(position: unknown): TableKind {
-  const record = (position as { record?: { preset?: unknown; rules?: unknown; players?: unknown } } | undefined)?.record;
-  const players = typeof record?.players === 'number' && Number.isInteger(record.players) ? record.players : MIN_PLAYERS;
-  const rules = record?.rules && typeof record.rules === 'object' && !Array.isArray(record.rules) ? record.rules : {};
-  return {
-    preset: typeof record?.preset === 'string' ? record.preset : DEFAULT_PRESET,
-    rules,
-    players: Math.min(Math.max(players, MIN_PLAYERS), MAX_PLAYERS),
-  };
+  const parsed = positionTableSchema.safeParse(position);
+  if (!parsed.success) return { preset: DEFAULT_PRESET, rules: {}, players: MIN_PLAYERS };
+  const { preset, rules, players } = parsed.data.record;
+  return { preset, rules, players };
 }

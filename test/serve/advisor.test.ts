@@ -21,7 +21,7 @@ import {
   writeActionMask,
 } from '../../env/index.js';
 import { shippedEquityFor } from '../../agents/equity/equity.js';
-import { createAgent } from '../../agents/registry.js';
+import { createAgentFor } from '../../agents/resolve.js';
 import { seatEquities } from '../../env/gym/equity.js';
 import { STRONG_DEFAULTS } from '../../agents/bots/strong.js';
 import type { Msg, RunningServer } from '../../serve/index.js';
@@ -44,7 +44,7 @@ afterAll(async () => {
 
 /** What the agent says when called directly on the seat's view, as the server is asked to. */
 async function direct(agent: string, view: PlayerView, seed: number) {
-  const instance = await createAgent(agent);
+  const instance = await createAgentFor(agent, { players: 2 });
   const mask = trueMask.get(view) as Uint8Array;
   instance.reset(seed);
   return { decision: instance.act({ observation: encodeView(view), mask, view, explain: true }), mask };

@@ -4,7 +4,8 @@
 // step went out with its write in flight and the process was killed in between).
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { decideBatch } from '../../../serve/inference/decide.js';
+import { decideBatch, playedAgent } from '../../../serve/inference/decide.js';
+import { resolveAgent } from '../../../agents/resolve.js';
 import type { ServerMessage } from '../../../serve/protocol/protocol.js';
 import { Table } from '../../../serve/tables/table.js';
 import { MemoryTableStore, MemoryTables, type TableStore, type WriteOutcome } from '../../../serve/tables/tableStore.js';
@@ -42,8 +43,9 @@ describe('a table bound to a shared store', () => {
         maxTurns: 2_000,
       },
       {
-        decide: async (agent, _preset, view, seed) =>
-          (await decideBatch([{ agent, source: { kind: 'playerView', view }, seed, explain: false }]))[0],
+        resolve: (agent, table) => Promise.resolve(resolveAgent(agent, table)),
+        decide: async (agent, view, seed) =>
+          (await decideBatch([{ agent: playedAgent(agent), source: { kind: 'playerView', view }, seed, explain: false }]))[0],
         log: pino({ level: 'silent' }),
         now: Date.now,
         idleMs: 60_000,

@@ -5,7 +5,8 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mixSeed } from '../../../env/rules/random.js';
-import { decideBatch } from '../../../serve/inference/decide.js';
+import { decideBatch, playedAgent } from '../../../serve/inference/decide.js';
+import { resolveAgent } from '../../../agents/resolve.js';
 import { DEFAULT_AGENTS, parseServerOptions } from '../../../serve/options.js';
 import type { Msg, RunningServer, ServerMessage } from '../../../serve/index.js';
 import type { SeatInfo } from '../../../serve/protocol/protocol.js';
@@ -90,8 +91,9 @@ async function botTable(agents: readonly string[], seed: number, rules: Record<s
   const table = new Table(
     { id: 't', token: 'x', preset: 'standard', rules, seats, seed, thinkMs: 0, moveDeadlineMs: null, maxTurns },
     {
-      decide: async (agent, _preset, view, decideSeed) =>
-        (await decideBatch([{ agent, source: { kind: 'playerView', view }, seed: decideSeed, explain: false }]))[0],
+      resolve: (agent, table) => Promise.resolve(resolveAgent(agent, table)),
+      decide: async (agent, view, decideSeed) =>
+        (await decideBatch([{ agent: playedAgent(agent), source: { kind: 'playerView', view }, seed: decideSeed, explain: false }]))[0],
       log: silent,
       now: Date.now,
       idleMs: 60_000,
