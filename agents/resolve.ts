@@ -86,18 +86,17 @@ export function modelFolder(agent: ResolvedAgent): string | null {
 }
 
 /**
- * What each agent plays at a table of this kind, for people (the bench prints it): a line for each
- * that plays a model — which one and how it was picked — and a warning where it plays rules or a
- * table size it was not trained for.
+ * What each resolved agent plays, for people (the bench, rate, calibrate and equity print it): a
+ * line for each that plays a model — which one and how it was picked — and a warning where it
+ * plays rules or a table size it was not trained for.
  */
-export function modelLines(agents: readonly string[], table: TableKind): string[] {
-  return agents.flatMap((spec) => {
-    const resolution = resolveAgent(spec, table);
-    const { fit, mismatch } = resolution;
-    const model = modelFolder(resolution);
+export function modelLines(agents: readonly ResolvedAgent[]): string[] {
+  return agents.flatMap((agent) => {
+    const { requested, table, fit, mismatch } = agent;
+    const model = modelFolder(agent);
     if (model === null) return [];
     const how =
       fit === null ? '' : fit === 'trained' ? ` (trained for ${ruleChoiceOf(table).preset} at ${table.players} seats)` : ` (${fit})`;
-    return [`${spec} plays ${model}${how}`, ...(mismatch ? [`warning: ${spec} ${mismatch}`] : [])];
+    return [`${requested} plays ${model}${how}`, ...(mismatch ? [`warning: ${requested} ${mismatch}`] : [])];
   });
 }

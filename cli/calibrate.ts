@@ -13,7 +13,7 @@ import { type Decile, measureShownChances, reliability } from '../agents/equity/
 import { CALIBRATION_FORMAT, CalibrationError, type CalibrationMap, MIN_BLOCK, fitIsotonic } from '../agents/equity/calibrationMap.js';
 import { OUTLOOK_DEFAULTS } from '../agents/equity/moveOutlook.js';
 import { agentSpecSchema } from '../agents/registry.js';
-import { createAgent, resolveAgent } from '../agents/resolve.js';
+import { createAgent, modelLines, resolveAgent } from '../agents/resolve.js';
 import { MAX_PLAYERS, MIN_PLAYERS } from '../env/rules/rules.js';
 import { type FlagSpecs, schemaFlags } from '../support/schemaFlags.js';
 import { renderVegaLite } from '../support/vegaSvg.js';
@@ -161,6 +161,7 @@ export function calibrateCommand(): Command {
       choice = readRuleSelection(ruleFlags, players);
       // The agent as it plays at this table (plain neural: the catalog's model for these rules and seats).
       const played = resolveAgent(options.agent, { ...choice, players });
+      for (const line of modelLines([played])) process.stderr.write(`yaniv calibrate: ${line}\n`);
       const agents = await Promise.all(Array.from({ length: players }, () => createAgent(played)));
       const { positions, calibration } = measureShownChances({
         ...choice,

@@ -46,6 +46,20 @@ describe('reliability by decile', () => {
 });
 
 describe('yaniv calibrate', () => {
+  it('plays the catalog’s model for each table: neural at four seats the four-seat model, level:3 at four seats over it', () => {
+    const run = (agent: string) =>
+      spawnSync(process.execPath, [MAIN, 'calibrate', '--agent', agent, '--players', '4', '--games', '1', '--worlds', '2'], {
+        encoding: 'utf8',
+      });
+    const neural = run('neural');
+    expect(neural.status, neural.stderr).toBe(0);
+    expect(neural.stderr).toMatch(/yaniv calibrate: neural plays models\/standard-4 \(trained for standard at 4 seats\)/);
+    const level = run('level:3');
+    expect(level.status, level.stderr).toBe(0);
+    expect(level.stderr).toMatch(/yaniv calibrate: level:3 plays models\/standard-4 \(nearest-size\)/);
+    expect(level.stderr).toMatch(/warning: level:3 plays its level rated at 2 seats at 4/);
+  }, 120_000);
+
   it('plays games, shows the chance at positions and writes the figures and the diagram', () => {
     const json = join(folder, 'calibration.json');
     const chart = join(folder, 'calibration.svg');

@@ -38,6 +38,13 @@ describe('yaniv equity', () => {
     expect(seatEquities(equity, [0, 0, 0], [true, true, true], 0).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
   }, 180_000);
 
+  it('plays the catalog’s model for the table: neural at four seats the four-seat model', () => {
+    const { code, stdout, stderr } = run('--agent', 'neural', '--players', '4', '--games', '2');
+    expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(/yaniv equity: neural plays models\/standard-4 \(trained for standard at 4 seats\)/);
+    expect(stdout).toMatch(/2 games of neural at 4 seats \(standard\)/);
+  }, 120_000);
+
   it('refuses a table size outside 2–8', () => {
     const { code, stderr } = run('--players', '9');
     expect(code).toBe(2);

@@ -45,7 +45,7 @@ describe('the model a table plays', () => {
       for (const seat of created.seats.slice(1)) expect(seat.model).toEqual(expected);
       expect(advice.model).toEqual(expected);
       expect(welcome.agents[0].plays?.[preset]?.[String(players)]).toEqual(expected);
-      expect(modelLines(['neural'], { preset, players })[0]).toMatch(`neural plays ${resolved.model?.folder}`);
+      expect(modelLines([resolved])[0]).toMatch(`neural plays ${resolved.model?.folder}`);
       // Agents without a model say so.
       const strong = await client.request<Msg<'advice'>>({ type: 'advise', agent: 'strong', table: created.table, seat: 0 });
       expect(strong.model).toBeNull();
