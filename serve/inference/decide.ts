@@ -10,7 +10,6 @@
  */
 import {
   ACTION_COUNT,
-  type AssafRisk,
   type GameState,
   MaskScratch,
   type PlayerView,
@@ -28,16 +27,16 @@ import {
   writeActionMask,
 } from '../../env/index.js';
 import type { Agent, DecisionInput } from '../../env/gym/agent.js';
-import { type ScoreKind, agentAbilities } from '../../agents/registry.js';
+import { agentAbilities } from '../../agents/registry.js';
 import { type ResolvedAgent, type TableKind, createAgent, resolveAgent } from '../../agents/resolve.js';
-import { type WinChance, outlookOf } from './winChance.js';
+import { outlookOf } from './winChance.js';
 import { outlookBudget } from '../../agents/equity/moveOutlook.js';
-import { type ErrorCode, ProtocolError } from '../protocol/errors.js';
+import { ProtocolError } from '../protocol/errors.js';
 import { describeLegal } from '../protocol/moves.js';
-import type { AdvisedMove, LegalAction, RankedAction } from '../protocol/protocol.js';
+import type { LegalAction, RankedAction } from '../protocol/protocol.js';
 import { viewFromJson } from '../protocol/viewJson.js';
 import { parseViewJson } from '../protocol/protocolEdge.js';
-import { type AdviceReply, encodeAdvice } from './adviceReply.js';
+import { type Advice, type AdviceReply, type DecideResult, encodeAdvice } from './adviceReply.js';
 
 /**
  * Where the position comes from: a client's yaniv-view/1 (checked here, `parseViewJson`: off the
@@ -78,26 +77,7 @@ export interface DecideRequest {
 
 export type { ScoreKind } from '../../agents/registry.js';
 
-export interface Advice {
-  readonly seat: number;
-  readonly phase: 'turn' | 'draw' | 'afterDraw';
-  readonly pick: LegalAction;
-  readonly actions: RankedAction[];
-  readonly legal: LegalAction[];
-  /** Absent when the request asked for no outlook. */
-  readonly moves?: AdvisedMove[];
-  /** The worlds each move was played out in (absent with `moves`). */
-  readonly worlds?: number;
-  readonly scores: ScoreKind;
-  readonly value: number | null;
-  readonly assaf: AssafRisk | null;
-  readonly win: WinChance | null;
-  readonly winReason: string | null;
-}
-
-export type DecideResult =
-  | { readonly ok: true; readonly action: number; readonly advice?: Advice; readonly frame?: string | Uint8Array }
-  | { readonly ok: false; readonly code: ErrorCode; readonly message: string; readonly field?: string };
+export type { Advice, DecideResult } from './adviceReply.js';
 
 const agents = new Map<string, Promise<Agent>>();
 
