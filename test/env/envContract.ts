@@ -57,6 +57,7 @@ export const CONTRACT_CASES: readonly EnvOptions[] = [
   { players: 4, episode: 'round', reward: 'winLoss' },
   { players: 3, preset: 'dutch', episode: 'game', reward: 'zeroSumTotals', rewardScale: 0.5, maxTurns: 30 },
   { players: 5, preset: 'nepal', episode: 'game', reward: 'roundPenalty', maxTurns: 200 },
+  { players: 6, preset: 'pagat', episode: 'game', maxTurns: 300 },
 ];
 
 const SEEDS = [3, 41];
