@@ -2,7 +2,7 @@
 // errors (the process goes on), and the state frames' layout against the env itself.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACTION_SPACE_VERSION } from '../../env/gym/actionLayout.js';
-import { OBSERVATION_SIZE, OBSERVATION_VERSION } from '../../env/gym/observation.js';
+import { OBSERVATION_SIZE } from '../../env/gym/observation.js';
 import { YanivEnv } from '../../env/gym/yanivEnv.js';
 import { BRIDGE_PROTOCOL, KIND } from '../../bridge/protocol.js';
 import { Client, HELLO } from './client.js';
