@@ -27,7 +27,7 @@ import { STRONG_DEFAULTS } from '../../agents/bots/strong.js';
 import type { Msg, RunningServer } from '../../serve/index.js';
 import { viewToJson } from '../../serve/protocol/viewJson.js';
 import { NO_OUTLOOK } from '../../serve/inference/decide.js';
-import { LONG, TestClient, startTestServer } from './helpers.js';
+import { LONG, TestClient, startTestServer, turnView } from './helpers.js';
 
 const AGENTS = ['strong', 'rollout?samples=4', 'novice', 'random'];
 let server: RunningServer;
@@ -179,20 +179,7 @@ describe.runIf(existsSync(CONFORMANCE))('advice on positions from the conformanc
 
 describe('the Assaf risk', () => {
   it('is high against a known low hand and 0 without Assaf', async () => {
-    const base = {
-      format: 'yaniv-view/1',
-      players: 2,
-      seat: 0,
-      current: 0,
-      phase: 'turn',
-      hand: ['AS', '2S', '3H'],
-      handSizes: [3, 1],
-      known: [[], ['AH']],
-      previous: { type: 'single', cards: ['KD'], pickable: ['KD'] },
-      pile: [],
-      deckSize: 49,
-      totals: [0, 0],
-    };
+    const base = turnView({ handSizes: [3, 1], known: [[], ['AH']], deckSize: 49 });
     const risky = await client.request<Msg<'advice'>>({ type: 'advise', view: base });
     expect(risky.assaf).toEqual({ risk: 1, exact: true });
     const family = await client.request<Msg<'advice'>>({ type: 'advise', view: { ...base, preset: 'family' } });

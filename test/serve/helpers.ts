@@ -210,3 +210,25 @@ function latestCounter(client: TestClient, table: string): number {
 export function played(spec: string, players = 2): PlayedAgent {
   return playedAgent(resolveAgent(spec, { players }));
 }
+
+/**
+ * A heads-up yaniv-view/1 the advice tests start from: seat 0's turn holding A♠ 2♠ 3♥ over a
+ * K♦ single, totals 0, with these fields changed.
+ */
+export function turnView(over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    format: 'yaniv-view/1',
+    players: 2,
+    seat: 0,
+    current: 0,
+    phase: 'turn',
+    hand: ['AS', '2S', '3H'],
+    handSizes: [3, 5],
+    known: [[], []],
+    previous: { type: 'single', cards: ['KD'], pickable: ['KD'] },
+    pile: [],
+    deckSize: 45,
+    totals: [0, 0],
+    ...over,
+  };
+}

@@ -10,6 +10,7 @@ import type { ServerMessage } from '../../../serve/protocol/protocol.js';
 import { Table } from '../../../serve/tables/table.js';
 import { MemoryTableStore, MemoryTables, type TableStore, type WriteOutcome } from '../../../serve/tables/tableStore.js';
 import { until } from '../helpers.js';
+import { sampleSettings } from './tableStoreContract.js';
 
 /** A memory store whose writes land a few milliseconds after they are asked for, as a network store's do. */
 function slowStore(tables: MemoryTables): TableStore {
@@ -27,10 +28,8 @@ describe('a table bound to a shared store', () => {
     const tables = new MemoryTables();
     const store = slowStore(tables);
     const table = new Table(
-      {
-        id: 't-slow',
+      sampleSettings('t-slow', {
         token: 'x',
-        preset: 'standard',
         rules: { eliminationLimit: 30 },
         seats: [
           { seat: 0, player: 'client' },
@@ -38,10 +37,9 @@ describe('a table bound to a shared store', () => {
           { seat: 2, player: 'bot', agent: 'strong' },
         ],
         seed: 5,
-        thinkMs: 0,
-        moveDeadlineMs: null,
         maxTurns: 2_000,
-      },
+        models: {},
+      }),
       {
         resolve: (agent, table) => Promise.resolve(resolveAgent(agent, table)),
         decide: async (agent, view, seed) =>
