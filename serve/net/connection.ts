@@ -24,7 +24,7 @@ import {
   type ServerMessage,
 } from '../protocol/protocol.js';
 import { parseClientMessageAtEdge, requestIdOf } from '../protocol/protocolEdge.js';
-import { type Table, type TableOwner, tableKindOf } from '../tables/table.js';
+import { type ServerTable, type TableOwner, tableKindOf } from '../tables/table.js';
 import type { TableRegistry } from '../tables/tables.js';
 import { newTable, settledRules } from '../tables/tablePolicy.js';
 
@@ -77,7 +77,7 @@ export class Connection implements TableOwner {
   alive = true;
   private greeted = false;
   private pending = 0;
-  private readonly tables = new Map<string, Table>();
+  private readonly tables = new Map<string, ServerTable>();
   private readonly rate: RateLimit;
   private readonly log: Logger;
   messages = 0;
@@ -189,7 +189,7 @@ export class Connection implements TableOwner {
     table.start();
   }
 
-  private tableInfo(table: Table, settled = settledRules(table.settings)) {
+  private tableInfo(table: ServerTable, settled = settledRules(table.settings)) {
     const { id, token, preset, rules, seats, thinkMs, moveDeadlineMs } = table.settings;
     return { table: id, token, preset, rules, settledRules: settled, players: seats.length, seats: [...seats], thinkMs, moveDeadlineMs };
   }
@@ -212,7 +212,7 @@ export class Connection implements TableOwner {
    * Adds a table; a finished table stays (for resume and its record) until left or idle, but
    * past as many finished tables as the limit, the oldest finished one is dropped.
    */
-  private keep(table: Table): void {
+  private keep(table: ServerTable): void {
     this.tables.set(table.id, table);
     const finished = [...this.tables.values()].filter((t) => t.game.over);
     for (const old of finished.slice(0, Math.max(0, finished.length - this.ctx.options.maxTablesPerConnection))) {
@@ -222,7 +222,7 @@ export class Connection implements TableOwner {
     }
   }
 
-  private tableOf(id: string): Table {
+  private tableOf(id: string): ServerTable {
     const table = this.tables.get(id);
     if (!table) throw new ProtocolError('unknown_table', `no table ${JSON.stringify(id.slice(0, 64))} on this connection`, 'table');
     return table;
@@ -316,7 +316,7 @@ export class Connection implements TableOwner {
     );
   }
 
-  private resumed(message: ClientRequest<'resume'>, table: Table): void {
+  private resumed(message: ClientRequest<'resume'>, table: ServerTable): void {
     if (!this.open) return;
     if (!this.tables.has(table.id) && !table.game.over) this.checkRoom();
     const previous = table.owner;
@@ -341,7 +341,7 @@ export class Connection implements TableOwner {
     this.send(message);
   }
 
-  tableClosed(table: Table, reason: Msg<'table_closed'>['reason']): void {
+  tableClosed(table: ServerTable, reason: Msg<'table_closed'>['reason']): void {
     if (this.tables.get(table.id) !== table) return;
     this.tables.delete(table.id);
     if (table.owner === this) table.owner = null;

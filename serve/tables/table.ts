@@ -35,7 +35,7 @@ export function tableKindOf(settings: Pick<TableSettings, 'preset' | 'rules' | '
 export interface TableOwner {
   deliver(message: ServerMessage): void;
   /** The server closed the table or moved it to another connection. */
-  tableClosed(table: Table, reason: Msg<'table_closed'>['reason']): void;
+  tableClosed(table: ServerTable, reason: Msg<'table_closed'>['reason']): void;
 }
 
 export interface TableServices {
@@ -47,12 +47,12 @@ export interface TableServices {
   /** A table no client touches for this long expires (here and in the store). */
   readonly idleMs: number;
   /** The store refused a write: another process took the table over. */
-  lost(table: Table): void;
+  lost(table: ServerTable): void;
   /** Where writes the store did not take are summarised (one line per window for every table). */
   readonly unwritten?: UnwrittenLog;
 }
 
-export class Table {
+export class ServerTable {
   readonly game: TableGame;
   owner: TableOwner | null = null;
   /** Last time a client did something here (create, act, advise, resume). */
@@ -91,8 +91,8 @@ export class Table {
   }
 
   /** A table rebuilt from a store: its steps replayed (they are deterministic), not yet playing. */
-  static restore(snapshot: TableSnapshot, services: TableServices): Table {
-    const table = new Table(snapshot.settings, services);
+  static restore(snapshot: TableSnapshot, services: TableServices): ServerTable {
+    const table = new ServerTable(snapshot.settings, services);
     for (const id of snapshot.moves) table.game.step(id);
     table.resumeAt = snapshot.deadlineAt;
     return table;

@@ -7,15 +7,15 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { sameSecret } from '../../support/secret.js';
 import { ProtocolError } from '../protocol/errors.js';
-import { Table, type TableServices, movingError } from './table.js';
+import { ServerTable, type TableServices, movingError } from './table.js';
 import { TableRecordError, type TableSettings } from './tableRecord.js';
 import { UnwrittenLog } from './unwrittenLog.js';
 import { MemoryTableStore, StoreUnavailableError, type TableStore } from './tableStore.js';
 
 export class TableRegistry {
-  private readonly tables = new Map<string, Table>();
+  private readonly tables = new Map<string, ServerTable>();
   /** Claims in progress, so that two resumes of one table on this process share one. */
-  private readonly claiming = new Map<string, Promise<Table>>();
+  private readonly claiming = new Map<string, Promise<ServerTable>>();
   private readonly services: TableServices;
   private readonly unwritten: UnwrittenLog;
 
@@ -63,12 +63,12 @@ export class TableRegistry {
   }
 
   /** A new table (not started); `seed` defaults to a random one. */
-  create(settings: Omit<TableSettings, 'id' | 'token' | 'seed'> & { seed?: number }): Table {
+  create(settings: Omit<TableSettings, 'id' | 'token' | 'seed'> & { seed?: number }): ServerTable {
     this.checkRoom();
     let id: string;
     do id = `t-${randomBytes(6).toString('base64url')}`;
     while (this.tables.has(id) || (this.ownsId !== null && !this.ownsId(id)));
-    const table = new Table(
+    const table = new ServerTable(
       { ...settings, id, token: randomBytes(18).toString('base64url'), seed: settings.seed ?? randomInt(2 ** 31 - 1) },
       this.services,
     );
@@ -81,7 +81,7 @@ export class TableRegistry {
    * The table with this id and token, else unknown_table (whether the id or the token is wrong is
    * not told). With a shared store, a table this process does not hold is taken over from it.
    */
-  claim(id: string, token: string): Table | Promise<Table> {
+  claim(id: string, token: string): ServerTable | Promise<ServerTable> {
     const table = this.tables.get(id);
     if (table) {
       if (!sameSecret(token, table.settings.token)) throw unknownTable(id);
@@ -97,14 +97,14 @@ export class TableRegistry {
     return claiming;
   }
 
-  private async takeOver(id: string, token: string): Promise<Table> {
+  private async takeOver(id: string, token: string): Promise<ServerTable> {
     try {
       const stored = await this.store.load(id);
       if (!stored || !sameSecret(token, stored.token)) throw unknownTable(id);
       const result = await this.store.claim(id, stored.fence);
       if (result.outcome === 'gone') throw unknownTable(id);
       if (result.outcome === 'conflict') throw movingError(id);
-      const table = Table.restore(result.snapshot, this.services);
+      const table = ServerTable.restore(result.snapshot, this.services);
       table.bind(this.store, result.claim, true);
       this.tables.set(id, table);
       this.services.log.info(
@@ -120,7 +120,7 @@ export class TableRegistry {
   }
 
   /** Another process owns the table now: it is closed here, and its connection told. */
-  private lose(table: Table, why: string): void {
+  private lose(table: ServerTable, why: string): void {
     if (this.tables.get(table.id) !== table) return;
     this.tables.delete(table.id);
     const owner = table.owner;
@@ -129,7 +129,7 @@ export class TableRegistry {
     owner?.tableClosed(table, 'resumed_elsewhere');
   }
 
-  remove(table: Table): void {
+  remove(table: ServerTable): void {
     table.close();
     const claim = table.claim;
     if (claim && this.tables.get(table.id) === table) this.store.remove(claim);
@@ -137,7 +137,7 @@ export class TableRegistry {
   }
 
   /** Closes the tables no client touched for `idleMs`; returns them. */
-  expire(now: number, idleMs: number): Table[] {
+  expire(now: number, idleMs: number): ServerTable[] {
     const expired = [...this.tables.values()].filter((t) => now - t.lastActivity >= idleMs);
     for (const table of expired) {
       const owner = table.owner;

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { decideBatch, playedAgent } from '../../../serve/inference/decide.js';
 import { resolveAgent } from '../../../agents/resolve.js';
 import type { ServerMessage } from '../../../serve/protocol/protocol.js';
-import { Table } from '../../../serve/tables/table.js';
+import { ServerTable } from '../../../serve/tables/table.js';
 import { MemoryTableStore, MemoryTables, type TableStore, type WriteOutcome } from '../../../serve/tables/tableStore.js';
 import { until } from '../helpers.js';
 import { sampleSettings } from './tableStoreContract.js';
@@ -27,7 +27,7 @@ describe('a table bound to a shared store', () => {
   it("shows no step, a bot's or the client's, before the store holds it", async () => {
     const tables = new MemoryTables();
     const store = slowStore(tables);
-    const table = new Table(
+    const table = new ServerTable(
       sampleSettings('t-slow', {
         token: 'x',
         rules: { eliminationLimit: 30 },

@@ -10,7 +10,7 @@ import { resolveAgent } from '../../../agents/resolve.js';
 import { DEFAULT_AGENTS, parseServerOptions } from '../../../serve/options.js';
 import type { Msg, RunningServer, ServerMessage } from '../../../serve/index.js';
 import type { SeatInfo } from '../../../serve/protocol/protocol.js';
-import { Table } from '../../../serve/tables/table.js';
+import { ServerTable } from '../../../serve/tables/table.js';
 import { LONG, TestClient, playToEnd, startTestServer, until } from '../helpers.js';
 
 let server: RunningServer;
@@ -86,9 +86,9 @@ describe('a table whose client seats are all out of the game', () => {
 const silent = pino({ level: 'silent' });
 
 /** A table of bots only, deciding on this thread; resolves once its game is over. */
-async function botTable(agents: readonly string[], seed: number, rules: Record<string, unknown>, maxTurns: number): Promise<Table> {
+async function botTable(agents: readonly string[], seed: number, rules: Record<string, unknown>, maxTurns: number): Promise<ServerTable> {
   const seats: SeatInfo[] = agents.map((agent, seat) => ({ seat, player: 'bot', agent }));
-  const table = new Table(
+  const table = new ServerTable(
     { id: 't', token: 'x', preset: 'standard', rules, seats, seed, thinkMs: 0, moveDeadlineMs: null, maxTurns },
     {
       resolve: (agent, table) => Promise.resolve(resolveAgent(agent, table)),
