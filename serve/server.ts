@@ -15,7 +15,7 @@ import { packageRoot } from '../agents/models/modelFolder.js';
 import { resolveAgent } from '../agents/resolve.js';
 import { connectRedis } from '../support/redis.js';
 import type { ServerContext } from './net/connection.js';
-import { createHttpServer, listen } from './net/http.js';
+import { type Health, createHttpServer, listen } from './net/http.js';
 import { ModelVersions } from './inference/models.js';
 import { type ServerOptions, type ServerOptionsInput, parseServerOptions } from './options.js';
 import { InferencePool } from './inference/pool.js';
@@ -75,22 +75,11 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     draining: () => shuttingDown,
   };
   const sockets = new Sockets(ctx, log);
-  const started = Date.now();
-  const version = serverVersion();
-  const http = createHttpServer(packageRoot(), log, () => ({
-    status: shuttingDown ? 'shutting_down' : store.available ? 'ok' : 'degraded',
-    store: store.kind,
-    storeAvailable: store.available,
-    draining: shuttingDown,
-    version,
-    protocol: PROTOCOL_VERSION,
-    models: models.versions(),
-    uptime: Math.round((Date.now() - started) / 1000),
-    tables: tables.live,
-    tablesHeld: tables.size,
-    connections: sockets.size,
-    tokenRequired: options.token !== null,
-  }));
+  const http = createHttpServer(
+    packageRoot(),
+    log,
+    healthAnswer(options, services, tables, sockets, () => shuttingDown),
+  );
   http.on('upgrade', (req, socket, head) => sockets.upgrade(req, socket, head));
   const sweeper = sweepIdleTables(tables, options.idleTableMs, log);
   let port: number;
@@ -225,6 +214,33 @@ function openTables(options: ServerOptions, services: Services, log: Logger): Ta
     store,
     ownIdFilter(options.peers, options.advertise ?? `${options.host}:${options.port}`),
   );
+}
+
+/** What `GET /health` answers (serve/net/http.ts): this process's state, its store, published models, tables and connections. */
+function healthAnswer(
+  options: ServerOptions,
+  services: Services,
+  tables: TableRegistry,
+  sockets: Sockets,
+  draining: () => boolean,
+): () => Health {
+  const { store, models } = services;
+  const started = Date.now();
+  const version = serverVersion();
+  return () => ({
+    status: draining() ? 'shutting_down' : store.available ? 'ok' : 'degraded',
+    store: store.kind,
+    storeAvailable: store.available,
+    draining: draining(),
+    version,
+    protocol: PROTOCOL_VERSION,
+    models: models.versions(),
+    uptime: Math.round((Date.now() - started) / 1000),
+    tables: tables.live,
+    tablesHeld: tables.size,
+    connections: sockets.size,
+    tokenRequired: options.token !== null,
+  });
 }
 
 /** Closes the tables no client touched for `idleMs`, checked a few times per `idleMs`. */
