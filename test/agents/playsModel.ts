@@ -2,24 +2,23 @@
 // against the policy of a shipped model folder played as such (`neural:<folder>`). A caller that
 // resolved its agent for the table plays the catalog's model for it (agents/resolve.ts).
 import { createAgentFor } from '../../agents/resolve.js';
+import { ACTION_COUNT } from '../../env/gym/actionLayout.js';
+import { MaskScratch, writeActionMask } from '../../env/gym/actionMask.js';
 import type { Agent, DecisionInput } from '../../env/gym/agent.js';
-import { YanivEnv } from '../../env/gym/yanivEnv.js';
+import { encodeView } from '../../env/gym/observation.js';
 import { playerView } from '../../env/rules/view.js';
+import { randomPositions } from '../env/gym/envPositions.js';
 
-/** Positions of games strong plays at this many seats, each as the seat to move sees it. */
-async function positions(players: number, count: number): Promise<DecisionInput[]> {
-  const strong = await createAgentFor('strong', { players });
-  const out: DecisionInput[] = [];
-  for (let game = 0; out.length < count; game++) {
-    const env = new YanivEnv({ players, maxTurns: 400 });
-    let { observation, info } = env.reset({ seed: 500 + game });
-    while (info.currentPlayer >= 0 && out.length < count) {
-      const view = playerView(env.state, info.currentPlayer);
-      out.push({ observation: observation.slice(), mask: info.actionMask.slice(), view, explain: true });
-      ({ observation, info } = env.step(strong.act({ ...out[out.length - 1], explain: false }).action));
-    }
-  }
-  return out;
+/** Positions reached by random play at this many seats (test/env/gym/envPositions.ts), each as the seat to move sees it. */
+function positions(players: number, count: number): DecisionInput[] {
+  const scratch = new MaskScratch();
+  const moving = randomPositions({ players }, 500 + players, 2 * count).filter((s) => s.phase < 3);
+  return moving.slice(0, count).map((s) => {
+    const mask = new Uint8Array(ACTION_COUNT);
+    writeActionMask(s, scratch, mask, 0);
+    const view = playerView(s, s.current);
+    return { observation: encodeView(view), mask, view, explain: true };
+  });
 }
 
 /** The policy an agent gives at each position (its ranked actions and their scores). */
@@ -33,7 +32,7 @@ function policies(agent: Agent, inputs: readonly DecisionInput[]): string[] {
 
 /** Whether the agent gives the same policy as the model in `folder` on positions of a table of this size. */
 export async function playsModel(agent: Agent, folder: string, players: number): Promise<boolean> {
-  const inputs = await positions(players, 40);
+  const inputs = positions(players, 40);
   const model = await createAgentFor(`neural:${folder}`, { players });
   return JSON.stringify(policies(agent, inputs)) === JSON.stringify(policies(model, inputs));
 }

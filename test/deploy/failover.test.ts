@@ -52,20 +52,7 @@ describe.runIf(available)('behind nginx with the tables in Redis', () => {
     folder = mkdtempSync(path.join(tmpdir(), 'yaniv-failover-'));
     ports = await ServeProcess.ports(3);
     const peers = ports.map((p) => `127.0.0.1:${p}`);
-    args = [
-      '--peers',
-      peers.join(','),
-      '--redis',
-      redis.url,
-      '--agents',
-      'novice',
-      '--workers',
-      '0',
-      '--think-ms',
-      '5',
-      '--log-level',
-      'warn',
-    ];
+    args = ['--peers', peers.join(','), '--redis', redis.url, ...'--agents novice --workers 0 --think-ms 5 --log-level warn'.split(' ')];
     servers = await Promise.all(ports.map((port) => ServeProcess.start(args, { port })));
     nginx = await NginxServer.start(peers);
     ring = new UpstreamRing(peers);
