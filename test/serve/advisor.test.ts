@@ -198,20 +198,12 @@ describe('welcome.agents', () => {
     const welcome = await client.request<Msg<'welcome'>>({ type: 'hello', version: 1 });
     expect(welcome.agents.map((a) => a.name)).toEqual(AGENTS);
     // A turn step with several discards, so that an agent that explains ranks more than its pick.
-    const view = {
-      format: 'yaniv-view/1',
-      players: 2,
-      seat: 0,
-      current: 0,
-      phase: 'turn',
+    const view = turnView({
       hand: ['AS', '2S', '9H', 'KD'],
       handSizes: [4, 5],
-      known: [[], []],
       previous: { type: 'single', cards: ['QC'], pickable: ['QC'] },
-      pile: [],
       deckSize: 44,
-      totals: [0, 0],
-    };
+    });
     for (const agent of welcome.agents) {
       const advice = await client.request<Msg<'advice'>>({ type: 'advise', agent: agent.name, view });
       expect(advice.type, agent.name).toBe('advice');

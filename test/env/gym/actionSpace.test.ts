@@ -11,16 +11,12 @@ import {
   DISCARD_LAST,
   DISCARD_MASK,
   DISCARD_START,
-  DRAW_DECK_ACTION,
   HandSlots,
-  PASS_ACTION,
-  QUICK_ACTION,
-  SLAPDOWN_ACTION,
-  TAKE_START,
-  YANIV_ACTION,
   discardId,
   discardIdOf,
 } from '../../../env/gym/actionLayout.js';
+// The special ids as the package's entry exports them.
+import { DRAW_DECK_ACTION, PASS_ACTION, QUICK_ACTION, SLAPDOWN_ACTION, TAKE_START, YANIV_ACTION } from '../../../env/index.js';
 import { MaskScratch, clearLegalActions, legalActionIds, markLegalActions, writeActionMask } from '../../../env/gym/actionMask.js';
 import { actionRangeOf, actionToMove, describeAction, moveToAction } from '../../../env/gym/actionMoves.js';
 import { YanivEnv } from '../../../env/gym/yanivEnv.js';
