@@ -24,6 +24,7 @@ import { ownSeats, readModelCard, trainingMismatch } from './models/modelCard.js
 import { DEFAULT_MODEL, resolveModelDir } from './models/modelFolder.js';
 import { levelAgent, levelSetting, levelSpec, resolveLevel } from './level.js';
 import type { StrongConfig } from './bots/strong.js';
+import type { RuleBot } from './bots/ruleBot.js';
 
 export { type AgentSpec, AgentSpecError } from './agentSpec.js';
 
@@ -94,6 +95,21 @@ function booleanParam(spec: AgentSpec, key: string): boolean | undefined {
   throw new AgentSpecError(`agent "${spec.name}": parameter ${key} must be 1, 0, true or false (got ${JSON.stringify(raw)})`);
 }
 
+/** The row of a rule bot with no parameters: cheap, explains nothing, its RuleBot wrapped as an Agent. */
+function simpleRuleBot(name: string, description: string, load: () => Promise<RuleBot>): Factory {
+  return {
+    explains: false,
+    scores: 'none',
+    cheap: true,
+    description,
+    params: [],
+    create: async () => {
+      const [{ ruleAgent }, bot] = await Promise.all([import('./bots/ruleAgent.js'), load()]);
+      return ruleAgent(name, bot);
+    },
+  };
+}
+
 const FACTORIES = {
   random: {
     explains: false,
@@ -103,28 +119,16 @@ const FACTORIES = {
     params: [],
     create: async () => (await import('./bots/random.js')).randomAgent(),
   },
-  novice: {
-    explains: false,
-    scores: 'none',
-    cheap: true,
-    description: 'lays the most points, takes cards worth ≤ 2, calls when no opponent is known to be lower',
-    params: [],
-    create: async () => {
-      const [{ ruleAgent }, { novice }] = await Promise.all([import('./bots/ruleAgent.js'), import('./bots/novice.js')]);
-      return ruleAgent('novice', novice);
-    },
-  },
-  intermediate: {
-    explains: false,
-    scores: 'none',
-    cheap: true,
-    description: 'lays the longest group, takes cards that make groups, calls whenever legal',
-    params: [],
-    create: async () => {
-      const [{ ruleAgent }, { intermediate }] = await Promise.all([import('./bots/ruleAgent.js'), import('./bots/intermediate.js')]);
-      return ruleAgent('intermediate', intermediate);
-    },
-  },
+  novice: simpleRuleBot(
+    'novice',
+    'lays the most points, takes cards worth ≤ 2, calls when no opponent is known to be lower',
+    async () => (await import('./bots/novice.js')).novice,
+  ),
+  intermediate: simpleRuleBot(
+    'intermediate',
+    'lays the longest group, takes cards that make groups, calls whenever legal',
+    async () => (await import('./bots/intermediate.js')).intermediate,
+  ),
   strong: {
     explains: true,
     scores: 'score',
