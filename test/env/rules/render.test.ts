@@ -3,7 +3,6 @@ import { game } from '../helpers.js';
 import { renderState, renderView } from '../../../env/rules/render.js';
 import { playerView } from '../../../env/rules/view.js';
 
-
 describe('render', () => {
   const s = game({ hands: ['5S 6S 7S KH JK', '2C 3C 4C 5C 6C'], discard: '7H', deck: '9D 9C', starter: 0 });
 

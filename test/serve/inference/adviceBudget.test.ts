@@ -16,14 +16,12 @@ const FULL = OUTLOOK_DEFAULTS.worlds;
 
 function requests(count: number): DecideRequest[] {
   const states = randomPositions({ players: 3 }, 4, 4 * count).filter((s) => s.phase < 3);
-  return states
-    .slice(0, count)
-    .map((s, seed) => ({
-      agent: played('strong', 3),
-      source: { kind: 'playerView', view: playerView(s, s.current) },
-      seed,
-      explain: true,
-    }));
+  return states.slice(0, count).map((s, seed) => ({
+    agent: played('strong', 3),
+    source: { kind: 'playerView', view: playerView(s, s.current) },
+    seed,
+    explain: true,
+  }));
 }
 
 describe('the advice budget under load', () => {

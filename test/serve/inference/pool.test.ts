@@ -11,15 +11,13 @@ import { randomPositions } from '../../env/gym/envPositions.js';
 
 function policyRequests(count: number, agent = 'strong'): DecideRequest[] {
   const states = randomPositions({ players: 3 }, 7, 4 * count).filter((s) => s.phase < 3);
-  return states
-    .slice(0, count)
-    .map((s, seed) => ({
-      agent: played(agent, 3),
-      source: { kind: 'playerView', view: playerView(s, s.current) },
-      seed,
-      explain: true,
-      outlook: false,
-    }));
+  return states.slice(0, count).map((s, seed) => ({
+    agent: played(agent, 3),
+    source: { kind: 'playerView', view: playerView(s, s.current) },
+    seed,
+    explain: true,
+    outlook: false,
+  }));
 }
 
 const pools: InferencePool[] = [];
