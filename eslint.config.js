@@ -2,6 +2,7 @@
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { noTypeCycle } from './eslint.typeCycles.js';
 
 /** Whatever does I/O, or drags in ML or networking, stays out of env/ (the rules core and the Gym layer). */
 const ioModules = [
@@ -87,12 +88,19 @@ export default tseslint.config(
   { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
   { files: ['test/**/*.ts'], rules: Object.fromEntries(unsafeAny.map((rule) => [`@typescript-eslint/${rule}`, 'off'])) },
   {
-    plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
+    plugins: { 'import-x': importX, yaniv: { rules: { 'no-type-cycle': noTypeCycle } } },
+    settings: {
+      // Without the extensions every .ts module is "not a module" to import-x and its no-cycle checks nothing.
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'import-x/no-restricted-paths': ['error', { zones }],
+      // Cycles of values (import-x), and those that close through a type-only import (eslint.typeCycles.js).
       'import-x/no-cycle': 'error',
+      'yaniv/no-type-cycle': 'error',
       'max-lines': ['error', { max: MAX_FILE_LINES, skipBlankLines: true, skipComments: true }],
       'max-lines-per-function': ['error', { max: MAX_FUNCTION_LINES, skipBlankLines: true, skipComments: true }],
     },

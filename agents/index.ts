@@ -1,7 +1,7 @@
-// `yaniv-arena/agents`: the agents by spec (`createAgent('strong')`, `createAgentFor('neural', table)`),
+// `yaniv-arena/agents`: the agents by spec (`createAgentFor('strong', table)`, or `createAgent(resolveAgent(spec, table))`),
 // the agents themselves, and tournaments. The `neural` agent loads tfjs when first made.
-export { AGENT_NAMES, type AgentName, AgentSpecError, agentAbilities, createAgent, describeAgents, parseAgentSpec } from './registry.js';
-export { type ResolvedAgent, type TableKind, createAgentFor, resolveAgent } from './resolve.js';
+export { AGENT_NAMES, type AgentName, AgentSpecError, agentAbilities, describeAgents, parseAgentSpec } from './registry.js';
+export { type ResolvedAgent, type TableKind, createAgent, createAgentFor, resolveAgent } from './resolve.js';
 export { randomAgent } from './bots/random.js';
 export { novice } from './bots/novice.js';
 export { intermediate } from './bots/intermediate.js';

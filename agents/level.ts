@@ -9,7 +9,7 @@
  * bot's own choice is always allowed. The levels' settings and their measured ratings ship as
  * data per preset and table size (models/levels/PRESET-PLAYERS.json, made by `yaniv rate`).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { z } from 'zod';
@@ -19,7 +19,8 @@ import type { Agent, Decision, DecisionInput } from '../env/gym/agent.js';
 import type { Card, PlayerView } from '../env/index.js';
 import { type Rng, seededRng } from '../env/rules/random.js';
 import { packageRoot } from './models/modelFolder.js';
-import { type AgentSpec, AgentSpecError, parseAgentSpec } from './registry.js';
+import { type AgentSpec, AgentSpecError } from './agentSpec.js';
+import type { ModelFit } from './models/catalog.js';
 import { discardOptions, formsGroupWith, valuesOf } from './bots/tactics.js';
 
 /** A card worth this much or more is a high card (under the standard values: 10, J, Q, K). */
@@ -169,23 +170,69 @@ export interface LevelTable {
   readonly players: number;
 }
 
+/** The table sizes levels ship for under a preset (models/levels/PRESET-N.json). */
+function shippedLevelSizes(preset: string): number[] {
+  const folder = path.join(packageRoot(), LEVELS_FOLDER);
+  if (!existsSync(folder)) return [];
+  const prefix = `${preset}-`;
+  return readdirSync(folder)
+    .filter((name) => name.startsWith(prefix) && name.endsWith('.json'))
+    .map((name) => name.slice(prefix.length, -'.json'.length))
+    .filter((size) => /^\d+$/.test(size))
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
+/**
+ * The levels a table plays: those shipped for its preset and size, else the preset's nearest
+ * shipped size (the larger on a tie, as the model catalog picks), said in `mismatch`; null when
+ * none ship for the preset.
+ */
+export function levelsFor(table: LevelTable): { levels: LevelsFile; fit: ModelFit; mismatch: string | null } | null {
+  const exact = shippedLevels(table.preset, table.players);
+  if (exact !== null) return { levels: exact, fit: 'trained', mismatch: null };
+  const sizes = shippedLevelSizes(table.preset);
+  if (sizes.length === 0) return null;
+  const gap = (size: number) => Math.abs(size - table.players);
+  const nearest = [...sizes].sort((a, b) => gap(a) - gap(b) || b - a)[0];
+  const levels = shippedLevels(table.preset, nearest);
+  if (levels === null) return null;
+  const mismatch = `plays its level rated at ${nearest} seats at ${table.players}: expect its strength to differ from its rating`;
+  return { levels, fit: 'nearest-size', mismatch };
+}
+
+/** What a `level` spec plays at a table: the setting, the best bot, and how the setting fits the table. */
+export interface LevelChoice {
+  readonly setting: LevelSetting;
+  readonly best: string;
+  /** How a `level:K`'s shipped levels fit the table (null for an explicit setting). */
+  readonly fit: ModelFit | null;
+  readonly mismatch: string | null;
+}
+
 /**
  * What a `level` spec plays at a table: `level:K` the shipped setting of level K for the table's
- * preset and size, `level?temperature=T&yaniv=S&best=SPEC` that setting; a bad one throws AgentSpecError.
+ * preset and size (or its nearest shipped size), `level?temperature=T&yaniv=S&best=SPEC` that
+ * setting; a bad one throws AgentSpecError. The best bot is resolved by the caller (the registry's
+ * row, with the resolver it is given), so this module knows no registry.
  */
-export function resolveLevel(spec: AgentSpec, table: LevelTable): { setting: LevelSetting; best: string } {
+export function resolveLevel(spec: AgentSpec, table: LevelTable): LevelChoice {
   if (spec.arg !== undefined) {
     if (Object.keys(spec.params).length > 0)
       throw new AgentSpecError(`agent "level:${spec.arg}" takes no parameters: a level is its shipped setting`);
-    const levels = shippedLevels(table.preset, table.players);
-    if (levels === null)
-      throw new AgentSpecError(
-        `no levels ship for the ${table.preset} rules at ${table.players} seats (${LEVELS_FOLDER}/${table.preset}-${table.players}.json)`,
-      );
-    const level = levels.levels.find((l) => String(l.level) === spec.arg);
-    if (!level) throw new AgentSpecError(`level:${spec.arg}: the levels are 1 to ${levels.levels.length}`);
-    return { setting: { temperature: level.temperature, yanivShare: level.yanivShare }, best: levels.best };
+    const shipped = levelsFor(table);
+    if (shipped === null)
+      throw new AgentSpecError(`no levels ship for the ${table.preset} rules (${LEVELS_FOLDER}/${table.preset}-${table.players}.json)`);
+    const level = shipped.levels.levels.find((l) => String(l.level) === spec.arg);
+    if (!level) throw new AgentSpecError(`level:${spec.arg}: the levels are 1 to ${shipped.levels.levels.length}`);
+    const setting = { temperature: level.temperature, yanivShare: level.yanivShare };
+    return { setting, best: shipped.levels.best, fit: shipped.fit, mismatch: shipped.mismatch };
   }
+  return { setting: levelSetting(spec), best: spec.params.best ?? 'neural', fit: null, mismatch: null };
+}
+
+/** The setting an explicit `level?temperature=T&yaniv=S` names; a bad number throws AgentSpecError. */
+export function levelSetting(spec: AgentSpec): LevelSetting {
   const number = (key: string, fallback: number, max: number) => {
     const raw = spec.params[key];
     const value = raw === undefined ? fallback : Number(raw);
@@ -194,23 +241,11 @@ export function resolveLevel(spec: AgentSpec, table: LevelTable): { setting: Lev
     return value;
   };
   const temperature = number('temperature', 0, 1e6);
-  const best = spec.params.best ?? 'neural';
-  if (parseAgentSpec(best).name === 'level') throw new AgentSpecError('agent "level": its best bot cannot be a level');
-  return { setting: { temperature, yanivShare: number('yaniv', yanivShareAt(temperature), 1) }, best };
+  return { temperature, yanivShare: number('yaniv', yanivShareAt(temperature), 1) };
 }
 
 /** The spec of a setting played by a best bot: `level?temperature=T&yaniv=S&best=SPEC`, which needs no table. */
 export function levelSpec(setting: LevelSetting, best: string): string {
   const params = new URLSearchParams({ temperature: String(setting.temperature), yaniv: String(setting.yanivShare), best });
   return `level?${params.toString()}`;
-}
-
-/** The agent a setting spec names; `level:K` is a table's level, resolved first (agents/resolve.ts). */
-export async function createLevel(spec: AgentSpec): Promise<Agent> {
-  if (spec.arg !== undefined)
-    throw new AgentSpecError(`level:${spec.arg} depends on the table: resolve it for one (resolveAgent, createAgentFor)`);
-  const { setting, best } = resolveLevel(spec, { preset: 'standard', players: 2 });
-  const { createAgent } = await import('./registry.js');
-  const query = new URLSearchParams(spec.params).toString();
-  return levelAgent(await createAgent(best), setting, `level${query ? `?${query}` : ''}`);
 }

@@ -1,21 +1,32 @@
 /**
  * Agents by name, for the CLI, tournaments, the trainer and the server. An agent spec is
  * `name`, `name:ARG` or either with `?key=value&…` parameters: `strong`, `rollout?samples=16`,
- * `neural:models/standard?greedy=0`. Factories load lazily (a dynamic import each), so asking
- * for `strong` never loads tfjs, and `createAgent` is async because a model may have to load.
+ * `neural:models/standard?greedy=0`. Each row says how a spec of its agent resolves at a table
+ * (`resolve`: the model it plays; none for the rule bots) and how the resolved agent is made
+ * (`create`); agents/resolve.ts runs them, so nothing here branches on a name. Rows load lazily
+ * (a dynamic import each), so asking for `strong` never loads tfjs, and creating is async because
+ * a model may have to load.
  */
 import { z } from 'zod';
 import type { Agent } from '../env/gym/agent.js';
-import { type ModelCard, ownSeats, readModelCard } from './models/modelCard.js';
-import { resolveModelDir } from './models/modelFolder.js';
+import {
+  type AgentSpec,
+  AgentSpecError,
+  type Creator,
+  type ResolvedAgent,
+  type Resolution,
+  type Resolver,
+  type TableKind,
+  ruleChoiceOf,
+} from './agentSpec.js';
+import { modelFor, shippedModels } from './models/catalog.js';
+import { ownSeats, readModelCard, trainingMismatch } from './models/modelCard.js';
+import { DEFAULT_MODEL, resolveModelDir } from './models/modelFolder.js';
+import { levelAgent, levelSetting, levelSpec, resolveLevel } from './level.js';
 import type { StrongConfig } from './bots/strong.js';
+import type { RuleBot } from './bots/ruleBot.js';
 
-export interface AgentSpec {
-  readonly name: string;
-  /** What follows `name:` (a model path for neural agents), if anything. */
-  readonly arg?: string;
-  readonly params: Readonly<Record<string, string>>;
-}
+export { type AgentSpec, AgentSpecError } from './agentSpec.js';
 
 /** What an agent's scores are: a trained policy's probabilities, the agent's own scores, or none (only its pick). */
 export const SCORE_KINDS = ['probability', 'score', 'none'] as const;
@@ -29,17 +40,23 @@ export interface AgentAbilities {
   readonly scores: ScoreKind;
 }
 
-interface Factory extends AgentAbilities {
+export interface Factory extends AgentAbilities {
   readonly description: string;
   /** The parameters the agent takes (anything else is an error). */
   readonly params: readonly string[];
   /** Whether `name:ARG` is allowed. */
   readonly takesArg?: boolean;
+  /** A server that serves this agent also seats `name:ARG` (`level:K`: the argument picks a shipped setting). */
+  readonly seatsByArg?: boolean;
   /** Decides in well under a millisecond with no inference (a server answers it without a worker thread). */
   readonly cheap: boolean;
-  create(spec: AgentSpec): Promise<Agent>;
-  /** For agents that play a trained model: its card (what it was trained on and how strong it is). */
-  readonly card?: (spec: AgentSpec) => ModelCard;
+  /**
+   * What a spec of this agent plays at a table (`raw` as written, `spec` parsed); without it, the
+   * spec itself and no model. A published version (resolver.published) is one more model source.
+   */
+  readonly resolve?: (raw: string, spec: AgentSpec, table: TableKind, resolver: Resolver) => Resolution;
+  /** The agent, made from what it resolved to (its `spec` and `params`, its model, the agent it plays through). */
+  create(agent: ResolvedAgent, spec: AgentSpec, creator: Creator): Promise<Agent>;
 }
 
 /** A number parameter, or the error naming it. */
@@ -78,6 +95,21 @@ function booleanParam(spec: AgentSpec, key: string): boolean | undefined {
   throw new AgentSpecError(`agent "${spec.name}": parameter ${key} must be 1, 0, true or false (got ${JSON.stringify(raw)})`);
 }
 
+/** The row of a rule bot with no parameters: cheap, explains nothing, its RuleBot wrapped as an Agent. */
+function simpleRuleBot(name: string, description: string, load: () => Promise<RuleBot>): Factory {
+  return {
+    explains: false,
+    scores: 'none',
+    cheap: true,
+    description,
+    params: [],
+    create: async () => {
+      const [{ ruleAgent }, bot] = await Promise.all([import('./bots/ruleAgent.js'), load()]);
+      return ruleAgent(name, bot);
+    },
+  };
+}
+
 const FACTORIES = {
   random: {
     explains: false,
@@ -87,28 +119,16 @@ const FACTORIES = {
     params: [],
     create: async () => (await import('./bots/random.js')).randomAgent(),
   },
-  novice: {
-    explains: false,
-    scores: 'none',
-    cheap: true,
-    description: 'lays the most points, takes cards worth ≤ 2, calls when no opponent is known to be lower',
-    params: [],
-    create: async () => {
-      const [{ ruleAgent }, { novice }] = await Promise.all([import('./bots/ruleAgent.js'), import('./bots/novice.js')]);
-      return ruleAgent('novice', novice);
-    },
-  },
-  intermediate: {
-    explains: false,
-    scores: 'none',
-    cheap: true,
-    description: 'lays the longest group, takes cards that make groups, calls whenever legal',
-    params: [],
-    create: async () => {
-      const [{ ruleAgent }, { intermediate }] = await Promise.all([import('./bots/ruleAgent.js'), import('./bots/intermediate.js')]);
-      return ruleAgent('intermediate', intermediate);
-    },
-  },
+  novice: simpleRuleBot(
+    'novice',
+    'lays the most points, takes cards worth ≤ 2, calls when no opponent is known to be lower',
+    async () => (await import('./bots/novice.js')).novice,
+  ),
+  intermediate: simpleRuleBot(
+    'intermediate',
+    'lays the longest group, takes cards that make groups, calls whenever legal',
+    async () => (await import('./bots/intermediate.js')).intermediate,
+  ),
   strong: {
     explains: true,
     scores: 'score',
@@ -116,7 +136,7 @@ const FACTORIES = {
     description:
       "card tracking, the exact Assaf risk before calling, one-turn-ahead discard planning (call=RISK: the highest Assaf risk it calls at, default 0.1; look=SHARE: the share of next turn's best group counted as gone, default 0.8; equity=PRESET: milestone play valued by that preset's shipped game equity, at the table sizes it ships for)",
     params: ['equity', 'term', 'call', 'look'],
-    create: async (spec) => {
+    create: async (_agent, spec) => {
       const [{ ruleAgent }, { explainStrong, strongBot }] = await Promise.all([import('./bots/ruleAgent.js'), import('./bots/strong.js')]);
       const tuning = strongTuning(spec);
       const preset = spec.params.equity;
@@ -138,7 +158,7 @@ const FACTORIES = {
     cheap: false,
     description: 'search over strong: determinised worlds and strong-like playouts (samples=N worlds, ms=N budget)',
     params: ['samples', 'ms'],
-    create: async (spec) => {
+    create: async (_agent, spec) => {
       const { rolloutAgent } = await import('./bots/rollout.js');
       const samples = numberParam(spec, 'samples');
       const maxMillis = numberParam(spec, 'ms');
@@ -153,7 +173,7 @@ const FACTORIES = {
     scores: 'score',
     cheap: true,
     description:
-      'a held-out panel bot of another style: hoards cards worth 3 or less, takes cards worth 4 or less, calls at an Assaf risk up to 0.3',
+      'a held-out panel bot of another style: lays its longest group keeping cards worth 3 or less, takes cards that make a group or are worth 3 or less, calls at an Assaf risk up to 0.3',
     params: [],
     create: async () => {
       const [{ ruleAgent }, { hoarder }] = await Promise.all([import('./bots/ruleAgent.js'), import('./bots/hoarder.js')]);
@@ -166,7 +186,7 @@ const FACTORIES = {
     cheap: false,
     description: 'a held-out panel bot: flat Monte Carlo over its own sampled worlds with greedy playouts (samples=N worlds)',
     params: ['samples'],
-    create: async (spec) => {
+    create: async (_agent, spec) => {
       const { monteCarloAgent } = await import('./bots/montecarlo.js');
       const samples = numberParam(spec, 'samples');
       return monteCarloAgent(samples !== undefined ? { samples: Math.round(samples) } : {});
@@ -180,13 +200,13 @@ const FACTORIES = {
       "a trained policy-value network (neural:PATH for a model folder or training run; the shipped model without; greedy=0 samples; own=N: the most seats in play at which the network's own pick plays, above which its adviser's choice leads — default the largest size it trained at; duel=FOLDER: the model that decides once two seats are left in play)",
     params: ['greedy', 'own', 'duel'],
     takesArg: true,
-    card: (spec) => readModelCard(resolveModelDir(spec.arg)),
-    create: async (spec) => {
+    resolve: resolveNeural,
+    create: async (agent, spec, creator) => {
       const { loadNeuralAgent } = await import('./models/neural.js');
       const greedy = booleanParam(spec, 'greedy');
       // The adviser its card names (yaniv train --adviser) is built here, so the network module needs no registry.
-      const card = readModelCard(resolveModelDir(spec.arg));
-      const adviser = card.adviser === null ? undefined : await createAgent(card.adviser);
+      const card = agent.card ?? readModelCard(resolveModelDir(spec.arg));
+      const adviser = card.adviser === null ? undefined : await creator.create(creator.resolve(card.adviser, agent.table));
       const ownUpTo = numberParam(spec, 'own') ?? ownSeats(card);
       const main = (
         await loadNeuralAgent(spec.arg, { ...(greedy !== undefined ? { greedy } : {}), ...(adviser ? { adviser, ownUpTo } : {}) })
@@ -194,7 +214,8 @@ const FACTORIES = {
       const duel = spec.params.duel;
       if (duel === undefined) return main;
       const { withDuellist } = await import('./bots/duel.js');
-      return withDuellist(main, await createAgent(`neural:${duel}${greedy === undefined ? '' : `?greedy=${spec.params.greedy}`}`));
+      const duellist = `neural:${duel}${greedy === undefined ? '' : `?greedy=${spec.params.greedy}`}`;
+      return withDuellist(main, await creator.create(creator.resolve(duellist, agent.table)));
     },
   },
   level: {
@@ -205,17 +226,31 @@ const FACTORIES = {
       'the best shipped bot at a calibrated strength, level:1 (below novice) to the top level (the best bot): its policy sampled at a temperature, some of its Yaniv calls missed, never an absurd move (models/levels; level?temperature=T&yaniv=S&best=SPEC plays one setting)',
     params: ['temperature', 'yaniv', 'best'],
     takesArg: true,
-    create: async (spec) => (await import('./level.js')).createLevel(spec),
+    seatsByArg: true,
+    resolve: (_raw, spec, table, resolver) => {
+      const { setting, best, fit, mismatch } = resolveLevel(spec, { preset: ruleChoiceOf(table).preset, players: table.players });
+      const via = resolver.resolve(best, table);
+      if (via.kind === 'level') throw new AgentSpecError('agent "level": its best bot cannot be a level');
+      const concrete = levelSpec(setting, via.spec);
+      return {
+        spec: concrete,
+        params: parseAgentSpec(concrete).params,
+        model: via.model,
+        card: via.card,
+        fit: fit ?? via.fit,
+        mismatch: [mismatch, via.mismatch].filter((m) => m !== null).join('; ') || null,
+        via,
+      };
+    },
+    create: async (agent, spec, creator) => {
+      if (agent.via === null) throw new Error(`${agent.spec} resolved without its best bot`);
+      return levelAgent(await creator.create(agent.via), levelSetting(spec), agent.spec);
+    },
   },
 } as const satisfies Record<string, Factory>;
 
 export type AgentName = keyof typeof FACTORIES;
 export const AGENT_NAMES = Object.keys(FACTORIES) as AgentName[];
-
-/** A spec that names no agent, or gives it parameters it does not take. */
-export class AgentSpecError extends Error {
-  override name = 'AgentSpecError';
-}
 
 export function isAgentName(name: string): name is AgentName {
   return Object.hasOwn(FACTORIES, name);
@@ -239,20 +274,6 @@ export function agentAbilities(spec: string): AgentAbilities {
 export function decidesCheaply(spec: string): boolean {
   const { cheap }: Factory = FACTORIES[parseAgentSpec(spec).name as AgentName];
   return cheap;
-}
-
-const cards = new Map<string, ModelCard | null>();
-
-/** The model card of the agent a spec names (read once per spec), null for agents that play no trained model; throws AgentSpecError. */
-export function agentModelCard(spec: string): ModelCard | null {
-  let card = cards.get(spec);
-  if (card === undefined) {
-    const parsed = parseAgentSpec(spec);
-    const factory: Factory = FACTORIES[parsed.name as AgentName];
-    card = factory.card ? factory.card(parsed) : null;
-    cards.set(spec, card);
-  }
-  return card;
 }
 
 /** Reads `name[:arg][?k=v&…]` and checks it against the registry; throws AgentSpecError naming the problem. */
@@ -289,9 +310,43 @@ export const agentSpecSchema = z.string().superRefine((spec, ctx) => {
   }
 });
 
-/** The agent a spec names, loaded on demand. */
-export async function createAgent(spec: string): Promise<Agent> {
-  const parsed = parseAgentSpec(spec);
-  const factory: Factory = FACTORIES[parsed.name as AgentName];
-  return factory.create(parsed);
+/** The row of an agent kind (agents/resolve.ts resolves and creates through it). */
+export function agentRow(name: string): Factory {
+  if (!isAgentName(name)) throw new AgentSpecError(`unknown agent ${JSON.stringify(name)}; the agents are ${AGENT_NAMES.join(', ')}`);
+  return FACTORIES[name];
+}
+
+/**
+ * What plain `neural` or `neural:PATH` plays at a table: PATH; else the served agent's published
+ * version where it was trained for the table's preset and size; else the catalog's model for the
+ * table (agents/models/catalog.ts).
+ */
+function resolveNeural(raw: string, spec: AgentSpec, table: TableKind, resolver: Resolver): Resolution {
+  const rules = ruleChoiceOf(table);
+  if (spec.arg) {
+    const card = readModelCard(resolveModelDir(spec.arg));
+    const kind = shippedModels().some((entry) => entry.folder === spec.arg) ? 'shipped' : 'path';
+    return { spec: raw, model: { kind, folder: spec.arg }, card, fit: null, mismatch: trainingMismatch(card, rules, table.players) };
+  }
+  const query = new URLSearchParams(spec.params).toString();
+  const published = resolver.published?.(raw) ?? null;
+  if (published && published.card.rules.preset === rules.preset && published.card.players.includes(table.players)) {
+    const { agent, version, folder, card } = published;
+    return {
+      spec: `neural:${folder}${query ? `?${query}` : ''}`,
+      model: { kind: 'published', agent, version, folder },
+      card,
+      fit: 'trained',
+      mismatch: trainingMismatch(card, rules, table.players),
+    };
+  }
+  const choice = modelFor(rules, table.players);
+  const concrete = choice.folder === DEFAULT_MODEL ? raw : `neural:${choice.folder}${query ? `?${query}` : ''}`;
+  return {
+    spec: concrete,
+    model: { kind: 'shipped', folder: choice.folder },
+    card: choice.card,
+    fit: choice.fit,
+    mismatch: choice.mismatch,
+  };
 }

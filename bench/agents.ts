@@ -1,7 +1,9 @@
 // agents section of `npm run bench`: the time each served agent takes to decide one position, as
 // the server's advisor and opponents ask it (Agent.act, one position at a time): decisions/s, the
 // mean and the 99th percentile, over the positions of heads-up and four-player games played by strong.
-import { createAgent, isAgentName } from '../agents/registry.js';
+// Each agent is resolved for the table size (agents/resolve.ts): the row names the model it plays.
+import { isAgentName } from '../agents/registry.js';
+import { createAgent, createAgentFor, modelFolder, resolveAgent } from '../agents/resolve.js';
 import type { DecisionInput } from '../env/gym/agent.js';
 import { YanivEnv } from '../env/gym/yanivEnv.js';
 import { playerView } from '../env/rules/view.js';
@@ -10,7 +12,7 @@ const POSITIONS = Number(process.env.BENCH_AGENT_POSITIONS ?? 4000);
 
 /** Positions of games strong plays against itself, each as the seat to move sees it. */
 async function positions(players: number, count: number): Promise<DecisionInput[]> {
-  const strong = await createAgent('strong');
+  const strong = await createAgentFor('strong', { players });
   const out: DecisionInput[] = [];
   for (let game = 0; out.length < count; game++) {
     const env = new YanivEnv({ players, maxTurns: 400 });
@@ -32,7 +34,9 @@ export async function run(): Promise<void> {
   for (const players of [2, 4]) {
     const inputs = await positions(players, POSITIONS);
     for (const spec of agents) {
-      const agent = await createAgent(spec);
+      const resolved = resolveAgent(spec, { players });
+      const agent = await createAgent(resolved);
+      const model = modelFolder(resolved);
       for (const input of inputs.slice(0, 200)) agent.act(input);
       const times: number[] = [];
       for (const input of inputs) {
@@ -44,7 +48,7 @@ export async function run(): Promise<void> {
       times.sort((a, b) => a - b);
       const rate = Math.round((inputs.length / total) * 1e6).toLocaleString('en');
       console.log(
-        `| ${spec} | ${players} | ${inputs.length} | ${rate} | ${(total / inputs.length).toFixed(0)} | ${percentile(times, 0.99).toFixed(0)} |`,
+        `| ${model === null ? spec : `${spec} (${model})`} | ${players} | ${inputs.length} | ${rate} | ${(total / inputs.length).toFixed(0)} | ${percentile(times, 0.99).toFixed(0)} |`,
       );
     }
   }

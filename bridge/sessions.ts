@@ -24,6 +24,17 @@ import { BridgeError, KIND, type MakeRequest, STATUS, VECTOR_SHARED, align4 } fr
 
 export type Parts = Uint8Array[];
 
+/** A state frame's fixed head: its bytes (the kind byte set) and a view to write its fields. */
+class FrameHead {
+  readonly bytes: Uint8Array;
+  readonly view: DataView;
+  constructor(kind: number, size: number) {
+    this.bytes = new Uint8Array(size);
+    this.bytes[0] = kind;
+    this.view = new DataView(this.bytes.buffer);
+  }
+}
+
 const bytesOf = (a: ArrayBufferView): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 export interface Session {
@@ -75,8 +86,7 @@ function parseConfig(env: Record<string, unknown>): { config: EnvConfig; rules: 
 class AecSession implements Session {
   readonly description: Record<string, unknown>;
   private readonly env: YanivEnv;
-  private readonly header = new Uint8Array(8);
-  private readonly head = new DataView(this.header.buffer);
+  private readonly head = new FrameHead(KIND.aec, 8);
   private readonly observationBytes: Uint8Array;
   private readonly rewardBytes: Uint8Array;
   private readonly observeBuffer = new Float32Array(OBSERVATION_SIZE);
@@ -87,7 +97,6 @@ class AecSession implements Session {
     this.description = describe(config, rules);
     this.observationBytes = bytesOf(this.env.table.observation);
     this.rewardBytes = bytesOf(this.env.table.rewards);
-    this.header[0] = KIND.aec;
   }
 
   get state(): GameState {
@@ -118,22 +127,21 @@ class AecSession implements Session {
   private frame(): Parts {
     const table = this.env.table;
     const episode = table.episode;
-    const head = this.head;
+    const head = this.head.view;
     head.setUint8(1, this.status);
     head.setInt8(2, episode.currentPlayer());
     head.setInt8(3, episode.actor);
     head.setUint16(4, table.legalCount, true);
     head.setUint8(6, episode.observer());
     head.setUint8(7, episode.roundResult === null ? 0 : 1);
-    return [this.header, this.rewardBytes, this.observationBytes, bytesOf(table.legalIds.subarray(0, table.legalCount))];
+    return [this.head.bytes, this.rewardBytes, this.observationBytes, bytesOf(table.legalIds.subarray(0, table.legalCount))];
   }
 }
 
 /** One learner against agents of the registry (Gymnasium's single-agent env). */
 class SingleSession implements Session {
   readonly description: Record<string, unknown>;
-  private readonly header = new Uint8Array(12);
-  private readonly head = new DataView(this.header.buffer);
+  private readonly head = new FrameHead(KIND.single, 12);
   private over = false;
 
   constructor(
@@ -142,7 +150,6 @@ class SingleSession implements Session {
     private readonly penalty: number | null,
   ) {
     this.description = description;
-    this.header[0] = KIND.single;
   }
 
   get state(): GameState {
@@ -189,13 +196,13 @@ class SingleSession implements Session {
   }
 
   private frame(code: number, illegal: boolean, reward: number, observation: Float32Array, ids: Int16Array, count: number): Parts {
-    const head = this.head;
+    const head = this.head.view;
     head.setUint8(1, code);
     head.setUint8(2, this.env.seat);
     head.setUint8(3, illegal ? 1 : 0);
     head.setUint16(4, count, true);
     head.setFloat32(8, reward, true);
-    return [this.header, bytesOf(observation), bytesOf(ids.subarray(0, count))];
+    return [this.head.bytes, bytesOf(observation), bytesOf(ids.subarray(0, count))];
   }
 }
 
@@ -203,8 +210,7 @@ class SingleSession implements Session {
 class VectorSession implements Session {
   readonly description: Record<string, unknown>;
   private readonly vec: VecEnv;
-  private readonly header = new Uint8Array(16);
-  private readonly head = new DataView(this.header.buffer);
+  private readonly head = new FrameHead(KIND.vector, 16);
   private readonly fixed: Parts;
   private readonly legal: Int16Array;
   private readonly finals: Int32Array;
@@ -221,9 +227,8 @@ class VectorSession implements Session {
   ) {
     this.vec = envCall(() => new VecEnv({ ...config, num, ...(equity ? { equity } : {}) }));
     this.description = describe(config, rules, { num, shared: observations !== undefined });
-    this.header[0] = KIND.vector;
     this.shared = observations === undefined ? null : { fd: openShared(observations.file), offset: observations.offset };
-    this.header[1] = this.shared === null ? 0 : VECTOR_SHARED;
+    this.head.bytes[1] = this.shared === null ? 0 : VECTOR_SHARED;
     const v = this.vec;
     const flags = 6 * num;
     this.fixed = [
@@ -276,7 +281,7 @@ class VectorSession implements Session {
     for (let i = 0; i < v.num; i++) {
       for (let j = i * ACTION_COUNT, end = j + legalCounts[i]; j < end; j++) legal[total++] = legalIds[j];
     }
-    const parts = [this.header, ...this.fixed];
+    const parts = [this.head.bytes, ...this.fixed];
     let finals = 0;
     if (stepped) {
       for (let i = 0; i < v.num; i++) if (v.terminated[i] || v.truncated[i]) this.finals[finals++] = i;
@@ -287,8 +292,8 @@ class VectorSession implements Session {
       }
     }
     parts.push(bytesOf(this.legal.subarray(0, total)));
-    this.head.setUint32(4, total, true);
-    this.head.setUint32(8, finals, true);
+    this.head.view.setUint32(4, total, true);
+    this.head.view.setUint32(8, finals, true);
     return parts;
   }
 }

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import Table from 'cli-table3';
 import { SingleBar } from 'cli-progress';
-import { modelLines } from '../agents/resolve.js';
+import { modelLines, resolveAgent } from '../agents/resolve.js';
 import { BENCH_FLAGS, type BenchOptions, benchOptionsSchema } from '../agents/tournament/benchOptions.js';
 import type { BenchStatus, QueueDispatcher } from '../agents/tournament/queue.js';
 import { type RunOptions, type TournamentConfig, runTournament } from '../agents/tournament/run.js';
@@ -102,7 +102,8 @@ export function benchCommand(): Command {
   );
   return ruleOptions(addSchemaOptions(command, FLAGS)).action(async (ruleFlags: RuleFlags, cmd: Command) => {
     const { json, progress, redis, jobGames, panel, reference, ...config } = parseBenchFlags(schemaOptionValues(cmd, FLAGS), ruleFlags);
-    for (const line of modelLines(config.agents, config)) process.stderr.write(`yaniv bench: ${line}\n`);
+    for (const line of modelLines(config.agents.map((agent) => resolveAgent(agent, config))))
+      process.stderr.write(`yaniv bench: ${line}\n`);
     if (panel) {
       await benchPanel(config, reference, { progress, redis, jobGames, json });
       return;

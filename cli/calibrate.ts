@@ -12,7 +12,8 @@ import { z } from 'zod';
 import { type Decile, measureShownChances, reliability } from '../agents/equity/calibration.js';
 import { CALIBRATION_FORMAT, CalibrationError, type CalibrationMap, MIN_BLOCK, fitIsotonic } from '../agents/equity/calibrationMap.js';
 import { OUTLOOK_DEFAULTS } from '../agents/equity/moveOutlook.js';
-import { agentSpecSchema, createAgent } from '../agents/registry.js';
+import { agentSpecSchema } from '../agents/registry.js';
+import { createAgent, modelLines, resolveAgent } from '../agents/resolve.js';
 import { MAX_PLAYERS, MIN_PLAYERS } from '../env/rules/rules.js';
 import { type FlagSpecs, schemaFlags } from '../support/schemaFlags.js';
 import { renderVegaLite } from '../support/vegaSvg.js';
@@ -158,7 +159,10 @@ export function calibrateCommand(): Command {
     const started = performance.now();
     for (const players of options.players) {
       choice = readRuleSelection(ruleFlags, players);
-      const agents = await Promise.all(Array.from({ length: players }, () => createAgent(options.agent)));
+      // The agent as it plays at this table (plain neural: the catalog's model for these rules and seats).
+      const played = resolveAgent(options.agent, { ...choice, players });
+      for (const line of modelLines([played])) process.stderr.write(`yaniv calibrate: ${line}\n`);
+      const agents = await Promise.all(Array.from({ length: players }, () => createAgent(played)));
       const { positions, calibration } = measureShownChances({
         ...choice,
         players,

@@ -105,7 +105,7 @@ export function rateCommand(): Command {
   );
   return ruleOptions(addSchemaOptions(command, FLAGS)).action(async (ruleFlags: RuleFlags, cmd: Command) => {
     const { json, chart, progress, redis, jobGames, ...config } = parseRateFlags(schemaOptionValues(cmd, FLAGS), ruleFlags);
-    for (const line of modelLines(config.agents, config)) process.stderr.write(`yaniv rate: ${line}\n`);
+    for (const line of modelLines(config.agents.map((agent) => resolveAgent(agent, config)))) process.stderr.write(`yaniv rate: ${line}\n`);
     const {
       result: outcome,
       seconds,

@@ -15,6 +15,7 @@ import {
   trainSessionSchema,
 } from '../training/config.js';
 import { stopOnSignal } from './stopSignal.js';
+import type { TrainHooks } from '../training/trainer.js';
 
 /** The run options and hyper-parameters the flags give (by field name); a bad value is InvalidArgumentError naming the flag. */
 export function parseTrainFlags(values: Record<string, unknown>, rules: RuleFlags): { run: RunOptions; hyperParameters: HyperParameters } {
@@ -38,6 +39,66 @@ const ALL_FLAGS = [...TRAIN_FLAGS.run, ...TRAIN_FLAGS.session, ...TRAIN_FLAGS.hy
 const STOPPING =
   'yaniv train: stopping (the iteration under way is finished if its batch is in, else dropped; a checkpoint is written); Ctrl-C again to quit at once';
 
+/**
+ * What `yaniv train` shows while it runs: a progress bar on a terminal (its log lines printed
+ * above it), else a line every ten iterations; each evaluation's win rates in both.
+ */
+function trainProgress(tty: boolean, episodes: number) {
+  // A MultiBar of one bar, for its log() that prints above the bar.
+  const bars = tty
+    ? new MultiBar({
+        format:
+          'train {bar} {value}/{total} episodes | {eps} ep/s | {dps} decisions/s | {actors} actor(s) | {phase} loss {loss} | eval {evaluation} | ETA {eta_formatted}',
+        hideCursor: true,
+        etaBuffer: 20,
+      })
+    : null;
+  let bar: SingleBar | null = null;
+  let latestEvaluation = '–';
+  let target = episodes;
+  const log = (message: string) => (bars ? bars.log(message + '\n') : process.stderr.write(message + '\n'));
+  const hooks: Pick<TrainHooks, 'log' | 'onStart' | 'onIteration' | 'onEvaluation'> = {
+    log,
+    onStart: (info) => {
+      target = Math.max(info.target, info.episodesDone);
+      log(
+        `yaniv train → ${info.out} (${info.backend}); ${info.episodesDone} of ${target} episodes done, iteration ${info.iteration}, ${info.phase}`,
+      );
+      bar =
+        bars?.create(target, info.episodesDone, {
+          eps: '–',
+          dps: '–',
+          actors: '–',
+          loss: '–',
+          phase: info.phase,
+          evaluation: latestEvaluation,
+        }) ?? null;
+    },
+    onIteration: (m) => {
+      const values = {
+        eps: m.episodesPerSecond.toFixed(2),
+        dps: m.decisionsPerSecond.toFixed(0),
+        actors: String(m.actors),
+        loss: m.loss.toFixed(3),
+        phase: m.phase,
+        evaluation: latestEvaluation,
+      };
+      if (bar) bar.update(Math.min(m.episodes, target), values);
+      else if (m.iteration % 10 === 0)
+        log(
+          `iteration ${m.iteration}: ${m.episodes}/${target} episodes, ${values.eps} ep/s, ${values.dps} decisions/s, ${m.actors} actor(s), ${m.phase} loss ${values.loss}, eval ${latestEvaluation}`,
+        );
+    },
+    onEvaluation: (e) => {
+      latestEvaluation = e.results
+        .map((r) => `${r.key} ${(100 * r.winRate).toFixed(0)}% (${(100 * r.low).toFixed(0)}–${(100 * r.high).toFixed(0)})`)
+        .join(', ');
+      log(`evaluation at iteration ${e.iteration} (${e.episodes} episodes): ${latestEvaluation}`);
+    },
+  };
+  return { hooks, stop: () => bars?.stop() };
+}
+
 export function trainCommand(): Command {
   const command = new Command('train').description(TRAIN_DESCRIPTION);
   ruleOptions(addSchemaOptions(command, ALL_FLAGS));
@@ -54,67 +115,14 @@ export function trainCommand(): Command {
     // tfjs and the trainer load only for this command.
     const { train } = await import('../training/trainer.js');
     const stop = stopOnSignal(STOPPING);
-    const tty = session.progress && process.stderr.isTTY;
-    // A MultiBar of one bar, for its log() that prints above the bar.
-    const bars = tty
-      ? new MultiBar({
-          format:
-            'train {bar} {value}/{total} episodes | {eps} ep/s | {dps} decisions/s | {actors} actor(s) | {phase} loss {loss} | eval {evaluation} | ETA {eta_formatted}',
-          hideCursor: true,
-          etaBuffer: 20,
-        })
-      : null;
-    let bar: SingleBar | null = null;
-    let latestEvaluation = '–';
-    let target = run.episodes;
-    const log = (message: string) => (bars ? bars.log(message + '\n') : process.stderr.write(message + '\n'));
+    const progress = trainProgress(session.progress && process.stderr.isTTY, run.episodes);
     const transport =
       session.redis === undefined ? undefined : (await import('../training/redisRun.js')).redisTransportFactory(session.redis);
     const result = await train(
       { run, hyperParameters, explicit, commandLine: process.argv.slice(1), transport },
-      {
-        log,
-        stopRequested: () => stop.requested,
-        stopSignal: stop.signal,
-        onStart: (info) => {
-          target = Math.max(info.target, info.episodesDone);
-          log(
-            `yaniv train → ${info.out} (${info.backend}); ${info.episodesDone} of ${target} episodes done, iteration ${info.iteration}, ${info.phase}`,
-          );
-          bar =
-            bars?.create(target, info.episodesDone, {
-              eps: '–',
-              dps: '–',
-              actors: '–',
-              loss: '–',
-              phase: info.phase,
-              evaluation: latestEvaluation,
-            }) ?? null;
-        },
-        onIteration: (m) => {
-          const values = {
-            eps: m.episodesPerSecond.toFixed(2),
-            dps: m.decisionsPerSecond.toFixed(0),
-            actors: String(m.actors),
-            loss: m.loss.toFixed(3),
-            phase: m.phase,
-            evaluation: latestEvaluation,
-          };
-          if (bar) bar.update(Math.min(m.episodes, target), values);
-          else if (m.iteration % 10 === 0)
-            log(
-              `iteration ${m.iteration}: ${m.episodes}/${target} episodes, ${values.eps} ep/s, ${values.dps} decisions/s, ${m.actors} actor(s), ${m.phase} loss ${values.loss}, eval ${latestEvaluation}`,
-            );
-        },
-        onEvaluation: (e) => {
-          latestEvaluation = e.results
-            .map((r) => `${r.key} ${(100 * r.winRate).toFixed(0)}% (${(100 * r.low).toFixed(0)}–${(100 * r.high).toFixed(0)})`)
-            .join(', ');
-          log(`evaluation at iteration ${e.iteration} (${e.episodes} episodes): ${latestEvaluation}`);
-        },
-      },
+      { ...progress.hooks, stopRequested: () => stop.requested, stopSignal: stop.signal },
     );
-    bars?.stop();
+    progress.stop();
     stop.release();
     process.stderr.write(
       `${result.stopped ? 'stopped' : 'finished'} at ${result.state.episodes} episodes; resume with: yaniv train --resume --out ${run.out} --episodes N\n`,

@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import pino, { type Logger } from 'pino';
-import { type PlayerView, resolveRules } from '../env/index.js';
+import { MIN_PLAYERS, resolveRules } from '../env/index.js';
 import { packageRoot } from '../agents/models/modelFolder.js';
 import { resolveAgent } from '../agents/resolve.js';
 import { connectRedis } from '../support/redis.js';
@@ -20,6 +20,7 @@ import { hostServed } from './net/upgrade.js';
 import { ModelVersions } from './inference/models.js';
 import { type ServerOptions, type ServerOptionsInput, addressShare, parseServerOptions } from './options.js';
 import { InferencePool } from './inference/pool.js';
+import { playedAgent } from './inference/decide.js';
 import { PROTOCOL_VERSION } from './protocol/protocol.js';
 import { RedisTableStore } from './tables/redisTableStore.js';
 import { ownIdFilter } from './net/ring.js';
@@ -183,7 +184,8 @@ async function openServices(options: ServerOptions, start: StartOptions, log: Lo
       maxQueue: options.maxQueue,
       ...(start.workerUrl ? { workerUrl: start.workerUrl } : {}),
     },
-    options.agents,
+    // Each served agent loaded as it plays at the server's default table heads-up (other tables load theirs on first use).
+    options.agents.map((agent) => playedAgent(resolveAgent(agent, { preset: options.preset, rules: options.rules, players: MIN_PLAYERS }))),
     log,
   );
   let models: Awaited<ReturnType<typeof openModels>>;
@@ -235,8 +237,6 @@ async function openModels(options: ServerOptions, pool: InferencePool, log: Logg
 /** The tables, their bots deciding through the pool (a table pinned to a published model version plays that one). */
 function openTables(options: ServerOptions, services: Services, log: Logger): TableRegistry {
   const { pool, models, store } = services;
-  const decide = (agent: string, view: PlayerView, seed: number) =>
-    pool.decide({ agent, source: { kind: 'playerView', view }, seed, explain: false });
   return new TableRegistry(
     {
       maxTables: options.maxTables,
@@ -244,10 +244,9 @@ function openTables(options: ServerOptions, services: Services, log: Logger): Ta
       abandonedGraceMs: options.abandonedGraceMs,
     },
     {
-      decide: (agent, table, view, seed, modelVersion) =>
-        modelVersion === null
-          ? decide(resolveAgent(agent, table).spec, view, seed)
-          : models.specFor(agent, modelVersion).then((spec) => decide(spec, view, seed)),
+      resolve: async (agent, table, modelVersion) =>
+        modelVersion === null ? resolveAgent(agent, table) : resolveAgent(agent, table, await models.pinned(agent, modelVersion)),
+      decide: (agent, view, seed) => pool.decide({ agent: playedAgent(agent), source: { kind: 'playerView', view }, seed, explain: false }),
       log,
       now: Date.now,
       idleMs: options.idleTableMs,

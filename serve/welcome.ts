@@ -22,7 +22,7 @@ import { shippedLevels } from '../agents/level.js';
 import { type ModelCard, trainingMismatch } from '../agents/models/modelCard.js';
 import { packageRoot } from '../agents/models/modelFolder.js';
 import { agentAbilities, describeAgents, parseAgentSpec } from '../agents/registry.js';
-import { resolveAgent } from '../agents/resolve.js';
+import { modelFolder, resolveAgent } from '../agents/resolve.js';
 import type { ModelVersions } from './inference/models.js';
 import type { ServerOptions } from './options.js';
 import { type Encoding, type Msg, PROTOCOL_VERSION, type RequestId, SUBPROTOCOLS } from './protocol/protocol.js';
@@ -122,8 +122,8 @@ function modelsPlayed(spec: string): Welcome['agents'][number]['plays'] {
   const bySize = (preset: string) =>
     Object.fromEntries(
       TABLE_SIZES.map((players) => {
-        const { model, fit, mismatch } = resolveAgent(spec, { preset, players });
-        return [String(players), { model: model as string, fit: fit as ModelFit, mismatch }];
+        const resolved = resolveAgent(spec, { preset, players });
+        return [String(players), { model: modelFolder(resolved) ?? '', fit: resolved.fit as ModelFit, mismatch: resolved.mismatch }];
       }),
     );
   return Object.fromEntries(PRESET_NAMES.map((preset) => [preset, bySize(preset)]));

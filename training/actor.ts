@@ -4,7 +4,7 @@
  * hides which, and `startInProcessTransport` bridges them to the learner's transport (transport.ts).
  */
 import { Worker } from 'node:worker_threads';
-import { createAgent } from '../agents/registry.js';
+import { createAgentFor } from '../agents/resolve.js';
 import { describeBackend, initBackend } from '../nn/backend.js';
 import { buildNetwork, setFlatWeights, type Network, type PolicyValueConfig } from '../nn/networks.js';
 import { unsynced, syncMessages, weightsIn } from './actorHost.js';
@@ -12,9 +12,32 @@ import { AsyncQueue } from './asyncQueue.js';
 import { opponentAgents } from './league.js';
 import { LocalTrajectoryBus, LocalWeightStore } from './localTransport.js';
 import type { ActorChannel, ActorInit, ActorMessage, LearnerMessage } from './messages.js';
-import { Rollout } from './rollout.js';
+import type { Agent } from '../env/gym/agent.js';
+import { Rollout, type RolloutSetup } from './rollout.js';
 import { trajectoryBuffers } from './trajectory.js';
 import type { Transport, WeightsHeader } from './transport.js';
+
+/**
+ * The agents an actor plays with, each resolved for the run's tables (agents/resolve.ts): the
+ * opponents per table size, and the imitation teacher and the adviser, which play at every size —
+ * resolved at the largest (a model trained there has played every smaller count of seats in play,
+ * agents/models/catalog.ts). Seeded from the run's seed.
+ */
+export async function actorAgents(
+  setup: RolloutSetup,
+  teacherSpec: string | null,
+): Promise<{ agents: Map<string, Agent>; teacher: Agent | null; adviser: Agent | null }> {
+  const { env, players } = setup;
+  const agents = await opponentAgents(setup.opponents, { preset: env.preset, rules: env.rules, sizes: players });
+  const largest = { preset: env.preset, rules: env.rules, players: Math.max(...players) };
+  const teacher = teacherSpec === null ? null : await createAgentFor(teacherSpec, largest);
+  // The same agent asked about the same position answers once: a teacher that is also the adviser is one agent.
+  const adviser = !setup.adviser ? null : setup.adviser === teacherSpec ? teacher : await createAgentFor(setup.adviser, largest);
+  [...new Set([...agents.values(), teacher, adviser])]
+    .flatMap((agent) => (agent ? [agent] : []))
+    .forEach((agent, i) => agent.reset(setup.seed + 101 * i));
+  return { agents, teacher, adviser };
+}
 
 export class Actor {
   private version = -1;
@@ -29,14 +52,7 @@ export class Actor {
   static async create(init: ActorInit, initialiseBackend: boolean): Promise<{ actor: Actor; backend: string }> {
     const backend = initialiseBackend ? describeBackend(await initBackend(init.backend)) : 'shared with the learner';
     const learner = buildNetwork(init.network);
-    const { env, players } = init.setup;
-    const agents = await opponentAgents(init.setup.opponents, { preset: env.preset, rules: env.rules, sizes: players });
-    const teacher = init.teacher === null ? null : await createAgent(init.teacher);
-    // The same agent asked about the same position answers once: a teacher that is also the adviser is one agent.
-    const adviser = !init.setup.adviser ? null : init.setup.adviser === init.teacher ? teacher : await createAgent(init.setup.adviser);
-    [...new Set([...agents.values(), teacher, adviser])]
-      .flatMap((agent) => (agent ? [agent] : []))
-      .forEach((agent, i) => agent.reset(init.setup.seed + 101 * i));
+    const { agents, teacher, adviser } = await actorAgents(init.setup, init.teacher);
     return { actor: new Actor(init, learner, new Rollout(init.setup, learner, agents, teacher, adviser)), backend };
   }
 

@@ -7,8 +7,8 @@
  * kind of opponent and does not collapse onto it.
  */
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
-import { AgentSpecError, createAgent, parseAgentSpec } from '../agents/registry.js';
-import { resolveAgent } from '../agents/resolve.js';
+import { AgentSpecError, parseAgentSpec } from '../agents/registry.js';
+import { createAgent, resolveAgent } from '../agents/resolve.js';
 import { PANEL, isPanelAgent } from '../agents/tournament/panel.js';
 import type { Agent } from '../env/gym/agent.js';
 import type { Rng } from '../env/rules/random.js';
@@ -169,9 +169,9 @@ export async function opponentAgents(
   for (const { spec } of opponents) {
     if (spec === SELF || spec === PAST) continue;
     for (const players of table.sizes) {
-      const resolved = resolveAgent(spec, { preset: table.preset, rules: table.rules, players }).spec;
-      let agent = byResolved.get(resolved);
-      if (!agent) byResolved.set(resolved, (agent = await createAgent(resolved)));
+      const resolved = resolveAgent(spec, { preset: table.preset, rules: table.rules, players });
+      let agent = byResolved.get(resolved.spec);
+      if (!agent) byResolved.set(resolved.spec, (agent = await createAgent(resolved)));
       agents.set(opponentKey(spec, players), agent);
     }
   }

@@ -11,7 +11,7 @@ import { type Effect, type Intent, type PlannedDraw, adviceRequest, followUp, re
 import { belongsToTarget, intentOf } from './keyboard.js';
 import { type Answer, type LinkStatus, type Outgoing, ServerLink } from './link.js';
 import type { Msg } from '../client/protocol.js';
-import { type TableSettings, createTableRequest, settingsOf } from './setup.js';
+import { type TableChoice, createTableRequest, settingsOf } from './setup.js';
 import { type SavedTable, forgetTable, loadAdvisor, loadTable, loadToken, saveAdvisor, saveTable, saveToken } from './storage.js';
 
 /**
@@ -49,7 +49,7 @@ export interface Session {
   readonly welcome: Msg<'welcome'> | null;
   readonly game: Game | null;
   /** The settings of the last deal (the form starts from them). */
-  readonly settings: TableSettings | null;
+  readonly settings: TableChoice | null;
   readonly selected: readonly number[];
   readonly notice: Notice | null;
   readonly busy: boolean;
@@ -61,7 +61,7 @@ export interface Session {
   readonly advisor: AdvisorState;
   /** Keys and clicks: what the player means. */
   readonly dispatch: (intent: Intent) => void;
-  readonly deal: (settings: TableSettings) => void;
+  readonly deal: (settings: TableChoice) => void;
   readonly newGameForm: () => void;
   readonly playAgain: () => void;
   readonly dismiss: () => void;
@@ -83,14 +83,14 @@ interface SessionCore {
   readonly setNotice: Setter<Notice | null>;
   readonly setBusy: Setter<boolean>;
   readonly setSelected: Setter<readonly number[]>;
-  readonly setSettings: Setter<TableSettings | null>;
+  readonly setSettings: Setter<TableChoice | null>;
 }
 
 export function useSession(): Session {
   const [linkStatus, setLinkStatus] = useState<LinkStatus>('connecting');
   const [welcome, setWelcome] = useState<Msg<'welcome'> | null>(null);
   const [game, setGame] = useState<Game | null>(null);
-  const [settings, setSettings] = useState<TableSettings | null>(null);
+  const [settings, setSettings] = useState<TableChoice | null>(null);
   const [selected, setSelected] = useState<readonly number[]>([]);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [takeChoice, setTakeChoice] = useState<string | null>(null);
@@ -200,9 +200,9 @@ function tableClosed(core: SessionCore, message: Msg<'table_closed'>): void {
 }
 
 /** Dealing a new table (leaving the one before), and going back to the new-game form. */
-function tableActions(core: SessionCore): { deal: (chosen: TableSettings) => Promise<void>; newGameForm: () => void } {
+function tableActions(core: SessionCore): { deal: (chosen: TableChoice) => Promise<void>; newGameForm: () => void } {
   const { request } = core;
-  async function deal(chosen: TableSettings): Promise<void> {
+  async function deal(chosen: TableChoice): Promise<void> {
     core.setSettings(chosen);
     core.setBusy(true);
     core.setNotice(null);

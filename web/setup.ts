@@ -13,7 +13,7 @@ import { Difficulty, levelLabel, levelsAt } from './difficulty.js';
 import { HouseRules, withRule } from './houseRules.js';
 import { type RuleField, type RuleValue, ruleFields } from './ruleOptions.js';
 
-export interface TableSettings {
+export interface TableChoice {
   readonly preset: string;
   /** The agent in each seat after the player's (the player sits in seat 1). */
   readonly bots: readonly string[];
@@ -28,12 +28,12 @@ export const BOT_PACES = [
   { label: 'relaxed', thinkMs: 900 },
 ] as const;
 
-export function defaultSettings(welcome: Msg<'welcome'>): TableSettings {
+export function defaultSettings(welcome: Msg<'welcome'>): TableChoice {
   return { preset: welcome.limits.preset, bots: [welcome.agents[0]?.name ?? 'strong'], rules: {}, thinkMs: 300, seed: null };
 }
 
 /** The settings a table was dealt with, for another game like it (new cards: no seed). */
-export function settingsOf(info: TableInfo): TableSettings {
+export function settingsOf(info: TableInfo): TableChoice {
   return {
     preset: info.preset,
     bots: info.seats.filter((s) => s.player === 'bot').map((s) => s.agent ?? ''),
@@ -44,7 +44,7 @@ export function settingsOf(info: TableInfo): TableSettings {
 }
 
 /** The create_table request for these settings: the player in seat 0, no move deadline (people think). */
-export function createTableRequest(settings: TableSettings): Outgoing<'create_table'> {
+export function createTableRequest(settings: TableChoice): Outgoing<'create_table'> {
   return {
     type: 'create_table',
     seats: ['client', ...settings.bots],
@@ -58,14 +58,14 @@ export function createTableRequest(settings: TableSettings): Outgoing<'create_ta
 
 interface SetupProps {
   readonly welcome: Msg<'welcome'>;
-  readonly initial: TableSettings;
+  readonly initial: TableChoice;
   readonly busy: boolean;
-  readonly onStart: (settings: TableSettings) => void;
+  readonly onStart: (settings: TableChoice) => void;
 }
 
 export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
-  const [settings, setSettings] = useState<TableSettings>(initial);
-  const update = (change: Partial<TableSettings>) => setSettings({ ...settings, ...change });
+  const [settings, setSettings] = useState<TableChoice>(initial);
+  const update = (change: Partial<TableChoice>) => setSettings({ ...settings, ...change });
   const preset = welcome.presets.find((p) => p.name === settings.preset) ?? welcome.presets[0];
   const fields = ruleFields(welcome.ruleOptions, preset?.options ?? {});
   const players = settings.bots.length + 1;
@@ -156,7 +156,7 @@ function BotSeats({
   onChange,
 }: {
   readonly welcome: Msg<'welcome'>;
-  readonly settings: TableSettings;
+  readonly settings: TableChoice;
   readonly levels: ReturnType<typeof levelsAt>;
   readonly onBots: (bots: string[]) => void;
   readonly onChange: (index: number, agent: string) => void;

@@ -5,7 +5,7 @@
  * as the player left it.
  */
 import type { RoundResult } from './game.js';
-import type { TableSettings } from './setup.js';
+import type { TableChoice } from './setup.js';
 
 const KEY = 'yaniv-arena.table';
 
@@ -14,7 +14,7 @@ export interface SavedTable {
   readonly token: string;
   readonly rounds: readonly RoundResult[];
   /** How it was dealt: a table the server no longer has is dealt again like it in one click. */
-  readonly settings?: TableSettings;
+  readonly settings?: TableChoice;
 }
 
 export function saveTable(saved: SavedTable): void {

@@ -20,7 +20,6 @@ export const equityOptionsSchema = z.strictObject({
 export type EquityOptions = z.output<typeof equityOptionsSchema>;
 
 export const EQUITY_FLAGS: FlagSpecs<typeof equityOptionsSchema.shape> = {
-  players: { value: '<n>' },
   agent: { value: '<spec>' },
   out: { value: '<file>' },
   check: { value: '<games>' },

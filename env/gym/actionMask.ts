@@ -28,16 +28,10 @@ export class MaskScratch {
  * (all zero when nobody is to move), the legal ids in increasing order into
  * `ids[idsOffset ..]` when given, and returns how many actions are legal.
  */
-export function writeActionMask(
-  s: GameState,
-  scratch: MaskScratch,
-  mask: Uint8Array,
-  offset: number,
-  ids: Int16Array | null = null,
-  idsOffset = 0,
-): number {
+export function writeActionMask(...args: Parameters<typeof markLegalActions>): number {
+  const [, , mask, offset] = args;
   mask.fill(0, offset, offset + ACTION_COUNT);
-  return markLegalActions(s, scratch, mask, offset, ids, idsOffset);
+  return markLegalActions(...args);
 }
 
 /**

@@ -28,8 +28,9 @@ import {
   isRoundOver,
 } from '../rules/state.js';
 
-export const EPISODE_MODES = ['round', 'game'] as const;
-export type EpisodeMode = (typeof EPISODE_MODES)[number];
+import { EPISODE_MODES } from './episodeMode.js';
+
+export { EPISODE_MODES, type EpisodeMode } from './episodeMode.js';
 export { REWARD_SCHEMES, type RewardScheme } from './rewards.js';
 
 /** Every environment setting, with its default, validated once. */

@@ -6,7 +6,7 @@
  */
 import { MAX_PLAYERS, type Rules } from '../rules/rules.js';
 import { HAND_SLOTS } from './actionLayout.js';
-import type { EpisodeMode } from './episode.js';
+import type { EpisodeMode } from './episodeMode.js';
 
 /** Card counts are multiplied by this (two decks hold two of each natural). */
 export const COUNT_SCALE = 0.5;

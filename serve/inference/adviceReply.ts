@@ -5,7 +5,33 @@
  */
 import { CODECS } from '../protocol/codec.js';
 import type { Encoding, PlayedModel, RequestId, ServerMessage } from '../protocol/protocol.js';
-import type { Advice, DecideResult } from './decide.js';
+import type { AssafRisk } from '../../env/index.js';
+import type { ScoreKind } from '../../agents/registry.js';
+import type { ErrorCode } from '../protocol/errors.js';
+import type { AdvisedMove, LegalAction, RankedAction } from '../protocol/protocol.js';
+import type { WinChance } from './winChance.js';
+
+/** The advice on a position, as decided (serve/inference/decide.ts) and sent (`advice`). */
+export interface Advice {
+  readonly seat: number;
+  readonly phase: 'turn' | 'draw' | 'afterDraw';
+  readonly pick: LegalAction;
+  readonly actions: RankedAction[];
+  readonly legal: LegalAction[];
+  /** Absent when the request asked for no outlook. */
+  readonly moves?: AdvisedMove[];
+  /** The worlds each move was played out in (absent with `moves`). */
+  readonly worlds?: number;
+  readonly scores: ScoreKind;
+  readonly value: number | null;
+  readonly assaf: AssafRisk | null;
+  readonly win: WinChance | null;
+  readonly winReason: string | null;
+}
+
+export type DecideResult =
+  | { readonly ok: true; readonly action: number; readonly advice?: Advice; readonly frame?: string | Uint8Array }
+  | { readonly ok: false; readonly code: ErrorCode; readonly message: string; readonly field?: string };
 
 /** What the reply needs beyond the advice: the request's id, the agent asked and the model it played, the client's encoding. */
 export interface AdviceReply {

@@ -10,7 +10,6 @@
  */
 import {
   ACTION_COUNT,
-  type AssafRisk,
   type GameState,
   MaskScratch,
   type PlayerView,
@@ -28,15 +27,16 @@ import {
   writeActionMask,
 } from '../../env/index.js';
 import type { Agent, DecisionInput } from '../../env/gym/agent.js';
-import { type ScoreKind, agentAbilities, createAgent } from '../../agents/registry.js';
-import { type WinChance, outlookOf } from './winChance.js';
+import { agentAbilities } from '../../agents/registry.js';
+import { type ResolvedAgent, type TableKind, createAgent, resolveAgent } from '../../agents/resolve.js';
+import { outlookOf } from './winChance.js';
 import { outlookBudget } from '../../agents/equity/moveOutlook.js';
-import { type ErrorCode, ProtocolError } from '../protocol/errors.js';
+import { ProtocolError } from '../protocol/errors.js';
 import { describeLegal } from '../protocol/moves.js';
-import type { AdvisedMove, LegalAction, RankedAction } from '../protocol/protocol.js';
+import type { LegalAction, RankedAction } from '../protocol/protocol.js';
 import { viewFromJson } from '../protocol/viewJson.js';
 import { parseViewJson } from '../protocol/protocolEdge.js';
-import { type AdviceReply, encodeAdvice } from './adviceReply.js';
+import { type Advice, type AdviceReply, type DecideResult, encodeAdvice } from './adviceReply.js';
 
 /**
  * Where the position comes from: a client's yaniv-view/1 (checked here, `parseViewJson`: off the
@@ -47,8 +47,22 @@ export type PositionSource =
   | { readonly kind: 'position'; readonly position: unknown; readonly seat: number }
   | { readonly kind: 'playerView'; readonly view: PlayerView };
 
+/**
+ * An agent as a worker thread gets it, plain data: a resolved agent's spec (self-contained: it
+ * resolves to the same model at its table) and the table it was resolved for.
+ */
+export interface PlayedAgent {
+  readonly spec: string;
+  readonly table: TableKind;
+}
+
+/** What crosses to a worker of a resolved agent. */
+export function playedAgent(agent: ResolvedAgent): PlayedAgent {
+  return { spec: agent.spec, table: agent.table };
+}
+
 export interface DecideRequest {
-  readonly agent: string;
+  readonly agent: PlayedAgent;
   readonly source: PositionSource;
   readonly seed: number;
   /** Advisor: describe and rank the actions and give the Assaf risk. */
@@ -65,36 +79,18 @@ export interface DecideRequest {
 
 export type { ScoreKind } from '../../agents/registry.js';
 
-export interface Advice {
-  readonly seat: number;
-  readonly phase: 'turn' | 'draw' | 'afterDraw';
-  readonly pick: LegalAction;
-  readonly actions: RankedAction[];
-  readonly legal: LegalAction[];
-  /** Absent when the request asked for no outlook. */
-  readonly moves?: AdvisedMove[];
-  /** The worlds each move was played out in (absent with `moves`). */
-  readonly worlds?: number;
-  readonly scores: ScoreKind;
-  readonly value: number | null;
-  readonly assaf: AssafRisk | null;
-  readonly win: WinChance | null;
-  readonly winReason: string | null;
-}
-
-export type DecideResult =
-  | { readonly ok: true; readonly action: number; readonly advice?: Advice; readonly frame?: string | Uint8Array }
-  | { readonly ok: false; readonly code: ErrorCode; readonly message: string; readonly field?: string };
+export type { Advice, DecideResult } from './adviceReply.js';
 
 const agents = new Map<string, Promise<Agent>>();
 
-/** One agent per spec and thread, created on first use. */
-export function agentFor(spec: string): Promise<Agent> {
-  let agent = agents.get(spec);
+/** One agent per played spec and thread, created on first use (resolved again here: the same model at its table). */
+export function agentFor(played: PlayedAgent): Promise<Agent> {
+  let agent = agents.get(played.spec);
   if (!agent) {
-    agent = createAgent(spec);
-    agents.set(spec, agent);
-    agent.catch(() => agents.delete(spec));
+    const created = createAgent(resolveAgent(played.spec, played.table));
+    agents.set(played.spec, created);
+    created.catch(() => agents.delete(played.spec));
+    agent = created;
   }
   return agent;
 }
@@ -162,9 +158,9 @@ export async function decideBatch(requests: readonly DecideRequest[]): Promise<D
   requests.forEach((request, index) => {
     try {
       const prepared = prepare(request.source, request.seed, request.explain);
-      const group = groups.get(request.agent) ?? [];
+      const group = groups.get(request.agent.spec) ?? [];
       group.push({ index, prepared });
-      groups.set(request.agent, group);
+      groups.set(request.agent.spec, group);
     } catch (error) {
       results[index] = failure(error);
     }
@@ -172,7 +168,7 @@ export async function decideBatch(requests: readonly DecideRequest[]): Promise<D
   for (const [spec, group] of groups) {
     let agent: Agent;
     try {
-      agent = await agentFor(spec);
+      agent = await agentFor(requests[group[0].index].agent);
     } catch (error) {
       for (const { index } of group) results[index] = failure(error);
       continue;

@@ -8,10 +8,10 @@ const port = parentPort;
 if (!port) throw new Error('inferenceWorker.js runs as a worker thread');
 const post = (reply: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(reply, transfer);
 try {
-  await Promise.all((workerData as WorkerSetup).preload.map((spec) => agentFor(spec)));
+  await Promise.all((workerData as WorkerSetup).preload.map((played) => agentFor(played)));
   port.on('message', (message: WorkerRequest) => {
     if ('load' in message) {
-      agentFor(message.spec).then(
+      agentFor(message.agent).then(
         () => post({ loaded: message.load }),
         (error: Error) => post({ loaded: message.load, error: error.message }),
       );

@@ -23,11 +23,19 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { FlagSpecs } from '../../support/schemaFlags.js';
 import { MODEL_CONTRACT } from '../../env/gym/modelContract.js';
-import { type ModelCard, readModelCard, trainingMismatch } from '../../agents/models/modelCard.js';
+import { type ModelCard, readModelCard } from '../../agents/models/modelCard.js';
 import { resolveModelDir } from '../../agents/models/modelFolder.js';
 import { parseAgentSpec } from '../../agents/registry.js';
-import { type TableKind, resolveAgent, ruleChoiceOf } from '../../agents/resolve.js';
+import {
+  type PublishedLookup,
+  type PublishedModel,
+  type ResolvedAgent,
+  type TableKind,
+  modelFolder,
+  resolveAgent,
+} from '../../agents/resolve.js';
 import type { PlayedModel } from '../protocol/protocol.js';
+import { type PlayedAgent, playedAgent } from './decide.js';
 import { METADATA_JSON, MODEL_JSON } from '../../nn/modelFiles.js';
 
 export const MODELS_CHANNEL = 'yaniv:models';
@@ -55,11 +63,16 @@ export const PUBLISH_MODEL_FLAGS: FlagSpecs<typeof publishModelSchema.shape> = {
   agent: { value: '<spec>' },
 };
 
-/** What this build runs: a published model must have been trained for it (the model contract's versions a server announces). */
-export const SERVED_VERSIONS = {
-  observationVersion: MODEL_CONTRACT.observationVersion,
-  actionSpaceVersion: MODEL_CONTRACT.actionSpaceVersion,
-};
+/** What this build runs: a published model must have been trained for it (the whole model contract, which a server announces). */
+export const SERVED_VERSIONS = MODEL_CONTRACT;
+
+/** The contract the servers announce in Redis (EXPECT_KEY), as read back: checked, never cast. */
+const servedVersionsSchema = z.looseObject({
+  observationVersion: z.string(),
+  actionSpaceVersion: z.string(),
+  actionFeaturesVersion: z.string().optional(),
+});
+type ServedVersions = z.output<typeof servedVersionsSchema>;
 
 /** A model that cannot be published: versions that differ (both named), or a folder that is not a model. */
 export class PublishError extends Error {
@@ -79,17 +92,40 @@ export function modelFiles(dir: string): Record<string, Buffer> {
   return files;
 }
 
-/** Refuses a model whose versions differ from `expected`, naming both. */
-export function checkVersions(card: ModelCard, expected: typeof SERVED_VERSIONS, whose: string): void {
-  for (const [field, label] of [
-    ['observationVersion', 'observation version'],
-    ['actionSpaceVersion', 'action-space version'],
-  ] as const) {
-    if (card[field] !== expected[field])
+const CONTRACT_FIELDS = [
+  ['observationVersion', 'observation version'],
+  ['actionSpaceVersion', 'action-space version'],
+  ['actionFeaturesVersion', 'action-features version'],
+] as const;
+
+/**
+ * Refuses a model whose contract differs from `expected`, naming both: the observation, the action
+ * space and, for a network that reads action features, their version (the whole model contract).
+ */
+export function checkVersions(card: ModelCard, expected: ServedVersions, whose: string): void {
+  for (const [field, label] of CONTRACT_FIELDS) {
+    const want = expected[field];
+    const have = card[field];
+    if (want === undefined || (field === 'actionFeaturesVersion' && have === null)) continue;
+    if (have !== want)
       throw new PublishError(
-        `the model's ${label} is ${JSON.stringify(card[field])} but ${whose} ${JSON.stringify(expected[field])}: train it again for this build`,
+        `the model's ${label} is ${JSON.stringify(have)} but ${whose} ${JSON.stringify(want)}: train it again for this build`,
       );
   }
+}
+
+/** The contract the servers announced, or null when none did; a malformed one is an error naming the key. */
+function announcedVersions(raw: string | null): ServedVersions | null {
+  if (raw === null) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    parsed = undefined;
+  }
+  const result = servedVersionsSchema.safeParse(parsed);
+  if (!result.success) throw new PublishError(`${EXPECT_KEY} in Redis is not a model contract: ${result.error.issues[0].message}`);
+  return result.data;
 }
 
 /** Publishes a model folder as the next version of `agent`; returns the version. */
@@ -103,8 +139,8 @@ export async function publishModel(redis: Redis, agent: string, dirArg: string):
     throw new PublishError((error as Error).message);
   }
   checkVersions(card, SERVED_VERSIONS, 'this build runs');
-  const expect = await redis.get(EXPECT_KEY);
-  if (expect !== null) checkVersions(card, JSON.parse(expect) as typeof SERVED_VERSIONS, 'the servers run');
+  const expect = announcedVersions(await redis.get(EXPECT_KEY));
+  if (expect !== null) checkVersions(card, expect, 'the servers run');
   const files = modelFiles(dir);
   const keys = modelKeys(agent);
   const version = await redis.incr(keys.counter);
@@ -115,15 +151,17 @@ export async function publishModel(redis: Redis, agent: string, dirArg: string):
   return { version, dir };
 }
 
-/** What the pool offers the registry: loading an agent spec in every worker. */
+/** What the pool offers the published versions: loading an agent in every worker. */
 export interface AgentLoader {
-  load(spec: string): Promise<void>;
+  load(agent: PlayedAgent): Promise<void>;
 }
 
-interface Served {
-  readonly version: number;
-  readonly spec: string;
-  readonly card: ModelCard;
+/** The model a resolved agent plays, as the protocol tells it (a published version by its number; null: no model). */
+export function playedModelOf(agent: ResolvedAgent): PlayedModel | null {
+  const model = modelFolder(agent);
+  if (model === null) return null;
+  if (agent.model?.kind === 'published') return { model, fit: null, mismatch: agent.mismatch, version: agent.model.version };
+  return { model, fit: agent.fit, mismatch: agent.mismatch };
 }
 
 /**
@@ -132,8 +170,8 @@ interface Served {
  * started.
  */
 export class ModelVersions {
-  private readonly latest = new Map<string, Served>();
-  private readonly loading = new Map<string, Promise<Served>>();
+  private readonly latest = new Map<string, PublishedModel>();
+  private readonly loading = new Map<string, Promise<PublishedModel>>();
   private readonly cache = path.join(tmpdir(), 'yaniv-models', `${process.pid}-${randomBytes(4).toString('hex')}`);
 
   constructor(
@@ -192,21 +230,15 @@ export class ModelVersions {
     return this.latest.get(agent)?.version ?? null;
   }
 
+  /** The latest version of a served agent (null: the model it started with), for the resolver. */
+  readonly published: PublishedLookup = (agent) => this.latest.get(agent) ?? null;
+
   /**
-   * What advice and new tables of this kind play now: a published model, else what the agent
-   * resolves to there (agents/resolve.ts) — the spec, and the model it plays (null: no model).
+   * What advice and new tables of this kind play now (agents/resolve.ts): the latest published
+   * version where it was trained for the table's preset and size, else what the agent resolves to.
    */
-  current(agent: string, table: TableKind): { spec: string; model: PlayedModel | null } {
-    const published = this.latest.get(agent);
-    if (published) {
-      const mismatch = trainingMismatch(published.card, ruleChoiceOf(table), table.players);
-      return {
-        spec: published.spec,
-        model: { model: `${agent} version ${published.version}`, fit: null, mismatch, version: published.version },
-      };
-    }
-    const { spec, model, fit, mismatch } = resolveAgent(agent, table);
-    return { spec, model: model === null ? null : { model, fit, mismatch } };
+  current(agent: string, table: TableKind): ResolvedAgent {
+    return resolveAgent(agent, table, this.published);
   }
 
   /** The card of what is served now, with its version (null: as started). */
@@ -220,13 +252,13 @@ export class ModelVersions {
     rmSync(this.cache, { recursive: true, force: true });
   }
 
-  /** The spec of a version (loaded here first if need be). */
-  async specFor(agent: string, version: number | null): Promise<string> {
-    if (version === null) return agent;
-    return (await this.load(agent, version)).spec;
+  /** What a table pinned to a version of an agent resolves with (the version loaded here first if need be). */
+  async pinned(agent: string, version: number): Promise<PublishedLookup> {
+    const published = await this.load(agent, version);
+    return (asked) => (asked === agent ? published : null);
   }
 
-  private load(agent: string, version: number): Promise<Served> {
+  private load(agent: string, version: number): Promise<PublishedModel> {
     const key = `${agent}@${version}`;
     let loading = this.loading.get(key);
     if (!loading) {
@@ -237,7 +269,7 @@ export class ModelVersions {
     return loading;
   }
 
-  private async fetch(agent: string, version: number): Promise<Served> {
+  private async fetch(agent: string, version: number): Promise<PublishedModel> {
     if (!this.redis) throw new Error('models are published through Redis (--redis)');
     const files = await this.redis.hgetallBuffer(modelKeys(agent).version(version));
     if (Object.keys(files).length === 0)
@@ -251,9 +283,9 @@ export class ModelVersions {
     }
     const card = readModelCard(dir);
     checkVersions(card, SERVED_VERSIONS, 'this server runs');
-    const query = agent.indexOf('?');
-    const spec = `neural:${dir}${query < 0 ? '' : agent.slice(query)}`;
-    await this.loader.load(spec);
-    return { version, spec, card };
+    const published: PublishedModel = { agent, version, folder: dir, card };
+    // Loaded where it plays: a table of its preset at the first size it was trained at.
+    await this.loader.load(playedAgent(resolveAgent(agent, { preset: card.rules.preset, players: card.players[0] }, () => published)));
+    return published;
   }
 }

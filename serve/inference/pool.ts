@@ -14,7 +14,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { type DecideRequest, type DecideResult, agentFor, decideBatch } from './decide.js';
+import { type DecideRequest, type DecideResult, type PlayedAgent, agentFor, decideBatch } from './decide.js';
 import { decidesCheaply } from '../../agents/registry.js';
 import { OUTLOOK_DEFAULTS } from '../../agents/equity/moveOutlook.js';
 import { worldsUnderLoad } from './adviceBudget.js';
@@ -35,11 +35,11 @@ export interface PoolOptions {
   readonly maxQueue?: number;
 }
 
-export type WorkerRequest = { batch: number; requests: DecideRequest[] } | { load: number; spec: string };
+export type WorkerRequest = { batch: number; requests: DecideRequest[] } | { load: number; agent: PlayedAgent };
 export type WorkerReply =
   { ready: true } | { fatal: string } | { batch: number; results: DecideResult[] } | { loaded: number; error?: string };
 export interface WorkerSetup {
-  preload: string[];
+  preload: PlayedAgent[];
 }
 
 interface Pending {
@@ -121,11 +121,11 @@ export class InferencePool {
   private replacing = 0;
   private watchdog: NodeJS.Timeout | null = null;
   /** The agents every worker loads when it starts (the served ones, then each `load`ed one). */
-  private readonly preload: string[];
+  private readonly preload: PlayedAgent[];
 
   constructor(
     private readonly options: PoolOptions,
-    preload: readonly string[],
+    preload: readonly PlayedAgent[],
     private readonly log: Logger,
   ) {
     this.preload = [...preload];
@@ -135,17 +135,17 @@ export class InferencePool {
    * Loads another agent in every worker (a model published while serving); rejects with the reason
    * when one cannot, and workers started later load it too once it is in.
    */
-  async load(spec: string): Promise<void> {
-    if (this.options.workers === 0) await agentFor(spec);
-    else await Promise.all(this.slots.filter((slot) => slot.worker && slot.ready).map((slot) => this.loadIn(slot, spec)));
-    this.preload.push(spec);
+  async load(agent: PlayedAgent): Promise<void> {
+    if (this.options.workers === 0) await agentFor(agent);
+    else await Promise.all(this.slots.filter((slot) => slot.worker && slot.ready).map((slot) => this.loadIn(slot, agent)));
+    this.preload.push(agent);
   }
 
-  private loadIn(slot: Slot, spec: string): Promise<void> {
+  private loadIn(slot: Slot, agent: PlayedAgent): Promise<void> {
     const id = this.nextBatch++;
     return new Promise((resolve, reject) => {
       slot.loads.set(id, (error) => (error === undefined ? resolve() : reject(new Error(error))));
-      slot.worker?.postMessage({ load: id, spec } satisfies WorkerRequest);
+      slot.worker?.postMessage({ load: id, agent } satisfies WorkerRequest);
     });
   }
 
@@ -153,7 +153,7 @@ export class InferencePool {
   async start(): Promise<void> {
     if (this.options.workers === 0) {
       this.slots.push(newSlot(true));
-      await Promise.all(this.preload.map((spec) => agentFor(spec)));
+      await Promise.all(this.preload.map((agent) => agentFor(agent)));
       return;
     }
     await Promise.all(Array.from({ length: this.options.workers }, () => this.spawn()));
@@ -263,7 +263,7 @@ export class InferencePool {
       return Promise.resolve({ ok: false, code: 'overloaded', message: refused });
     }
     this.stats.requests++;
-    if ((!request.explain || request.outlook === false) && runsInline(request.agent) && this.lone()) {
+    if ((!request.explain || request.outlook === false) && runsInline(request.agent.spec) && this.lone()) {
       this.stats.inline++;
       return decideBatch([request]).then(([result]) => result);
     }
@@ -335,7 +335,7 @@ export class InferencePool {
       const slot = this.roomiest();
       if (!slot) return;
       const worlds = this.adviceWorlds();
-      const cheap = runsInline(this.queue[0].request.agent);
+      const cheap = runsInline(this.queue[0].request.agent.spec);
       const batch = this.takeFair(cheap ? Math.min(this.options.batchMax, CHEAP_BATCH_MAX) : this.options.batchMax);
       this.dispatch(slot, batch, worlds);
     }

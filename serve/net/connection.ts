@@ -6,13 +6,14 @@
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import type { TableKind } from '../../agents/resolve.js';
-import { DEFAULT_PRESET, MAX_PLAYERS, MIN_PLAYERS } from '../../env/index.js';
+import { z } from 'zod';
+import { DEFAULT_PRESET, MIN_PLAYERS, recordSchema } from '../../env/index.js';
 import { type Codec, checkShape } from '../protocol/codec.js';
-import type { DecideRequest, DecideResult, PositionSource } from '../inference/decide.js';
+import { type DecideRequest, type DecideResult, type PositionSource, playedAgent } from '../inference/decide.js';
 import { ProtocolError } from '../protocol/errors.js';
 import type { ServerOptions } from '../options.js';
 import type { InferencePool } from '../inference/pool.js';
-import type { ModelVersions } from '../inference/models.js';
+import { type ModelVersions, playedModelOf } from '../inference/models.js';
 import type { SlowLog } from '../inference/slowLog.js';
 import type { RuleSetBudget } from '../ruleSetBudget.js';
 import {
@@ -24,7 +25,7 @@ import {
   type ServerMessage,
 } from '../protocol/protocol.js';
 import { parseClientMessageAtEdge, requestIdOf } from '../protocol/protocolEdge.js';
-import { type Table, type TableOwner, tableKindOf } from '../tables/table.js';
+import { type ServerTable, type TableOwner, tableKindOf } from '../tables/table.js';
 import type { TableRegistry } from '../tables/tables.js';
 import { newTable, settledRules } from '../tables/tablePolicy.js';
 
@@ -79,7 +80,7 @@ export class Connection implements TableOwner {
   alive = true;
   private greeted = false;
   private pending = 0;
-  private readonly tables = new Map<string, Table>();
+  private readonly tables = new Map<string, ServerTable>();
   private readonly rate: RateLimit;
   private readonly log: Logger;
   /** Closes a connection that has not said hello in time. */
@@ -212,8 +213,7 @@ export class Connection implements TableOwner {
     const { settings, settled } = newTable(message, {
       options: this.ctx.options,
       agents: this.ctx.agents,
-      versionFor: (agent) => this.ctx.models.versionFor(agent),
-      modelFor: (agent, table) => this.ctx.models.current(agent, table).model,
+      resolve: (agent, table) => this.ctx.models.current(agent, table),
     });
     const table = this.ctx.tables.create(settings, this.address);
     this.keep(table);
@@ -225,7 +225,7 @@ export class Connection implements TableOwner {
     table.start();
   }
 
-  private tableInfo(table: Table, settled = settledRules(table.settings)) {
+  private tableInfo(table: ServerTable, settled = settledRules(table.settings)) {
     const { id, token, preset, rules, seats, thinkMs, moveDeadlineMs } = table.settings;
     return { table: id, token, preset, rules, settledRules: settled, players: seats.length, seats: [...seats], thinkMs, moveDeadlineMs };
   }
@@ -248,7 +248,7 @@ export class Connection implements TableOwner {
    * Adds a table; a finished table stays (for resume and its record) until left or idle, but
    * past as many finished tables as the limit, the oldest finished one is dropped.
    */
-  private keep(table: Table): void {
+  private keep(table: ServerTable): void {
     this.tables.set(table.id, table);
     const finished = [...this.tables.values()].filter((t) => t.game.over);
     for (const old of finished.slice(0, Math.max(0, finished.length - this.ctx.options.maxTablesPerConnection))) {
@@ -258,7 +258,7 @@ export class Connection implements TableOwner {
     }
   }
 
-  private tableOf(id: string): Table {
+  private tableOf(id: string): ServerTable {
     const table = this.tables.get(id);
     if (!table) throw new ProtocolError('unknown_table', `no table ${JSON.stringify(id.slice(0, 64))} on this connection`, 'table');
     return table;
@@ -308,13 +308,13 @@ export class Connection implements TableOwner {
       table = recordTable(message.position);
     }
     const played = this.ctx.models.current(agent, table);
-    const reply = { id: message.id, agent, model: played.model, encoding: this.codec.encoding };
+    const reply = { id: message.id, agent, model: playedModelOf(played), encoding: this.codec.encoding };
     const outlook = message.outlook ?? true;
     const budget = outlook
       ? this.ctx.ruleSets.take(this.address ?? '', table.preset ?? DEFAULT_PRESET, table.rules ?? {}, table.players)
       : null;
     const request: DecideRequest = {
-      agent: played.spec,
+      agent: playedAgent(played),
       source,
       seed: message.seed ?? 0,
       explain: true,
@@ -358,7 +358,7 @@ export class Connection implements TableOwner {
     );
   }
 
-  private resumed(message: ClientRequest<'resume'>, table: Table): void {
+  private resumed(message: ClientRequest<'resume'>, table: ServerTable): void {
     if (!this.open) return;
     if (!this.tables.has(table.id) && !table.game.over) this.checkRoom();
     const previous = table.owner;
@@ -384,7 +384,7 @@ export class Connection implements TableOwner {
     this.send(message);
   }
 
-  tableClosed(table: Table, reason: Msg<'table_closed'>['reason']): void {
+  tableClosed(table: ServerTable, reason: Msg<'table_closed'>['reason']): void {
     if (this.tables.get(table.id) !== table) return;
     this.tables.delete(table.id);
     if (table.owner === this) table.owner = null;
@@ -454,17 +454,16 @@ export class Connection implements TableOwner {
   }
 }
 
+/** The head of a yaniv-position/1 document's record: what table it is of (checked; the rest is decide's to check). */
+const positionTableSchema = z.object({ record: recordSchema.pick({ preset: true, rules: true, players: true }) });
+
 /**
- * The table a yaniv-position/1 document's record is of (its preset, overrides and size; the
- * default preset heads-up where it is malformed: decide reports that).
+ * The table a yaniv-position/1 document's record is of (its preset, overrides and size); the
+ * default preset heads-up where its head is malformed: decide reports that, naming the field.
  */
 function recordTable(position: unknown): TableKind {
-  const record = (position as { record?: { preset?: unknown; rules?: unknown; players?: unknown } } | undefined)?.record;
-  const players = typeof record?.players === 'number' && Number.isInteger(record.players) ? record.players : MIN_PLAYERS;
-  const rules = record?.rules && typeof record.rules === 'object' && !Array.isArray(record.rules) ? record.rules : {};
-  return {
-    preset: typeof record?.preset === 'string' ? record.preset : DEFAULT_PRESET,
-    rules,
-    players: Math.min(Math.max(players, MIN_PLAYERS), MAX_PLAYERS),
-  };
+  const parsed = positionTableSchema.safeParse(position);
+  if (!parsed.success) return { preset: DEFAULT_PRESET, rules: {}, players: MIN_PLAYERS };
+  const { preset, rules, players } = parsed.data.record;
+  return { preset, rules, players };
 }

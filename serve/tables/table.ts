@@ -10,7 +10,7 @@
  * out at once.
  */
 import type { Logger } from 'pino';
-import type { TableKind } from '../../agents/resolve.js';
+import type { ResolvedAgent, TableKind } from '../../agents/resolve.js';
 import { IllegalActionError, type PlayerView } from '../../env/index.js';
 import { mixSeed } from '../../env/rules/random.js';
 import type { DecideResult } from '../inference/decide.js';
@@ -35,23 +35,24 @@ export function tableKindOf(settings: Pick<TableSettings, 'preset' | 'rules' | '
 export interface TableOwner {
   deliver(message: ServerMessage): void;
   /** The server closed the table or moved it to another connection. */
-  tableClosed(table: Table, reason: Msg<'table_closed'>['reason']): void;
+  tableClosed(table: ServerTable, reason: Msg<'table_closed'>['reason']): void;
 }
 
 export interface TableServices {
-  /** `preset`: the table's rules preset (plain `neural` plays the model shipped for it). */
-  decide(agent: string, table: TableKind, view: PlayerView, seed: number, modelVersion: number | null): Promise<DecideResult>;
+  /** What a bot agent plays at this table (agents/resolve.ts), with the published version it is pinned to (null: none). */
+  resolve(agent: string, table: TableKind, modelVersion: number | null): Promise<ResolvedAgent>;
+  decide(agent: ResolvedAgent, view: PlayerView, seed: number): Promise<DecideResult>;
   readonly log: Logger;
   now(): number;
   /** A table no client touches for this long expires (here and in the store). */
   readonly idleMs: number;
   /** The store refused a write: another process took the table over. */
-  lost(table: Table): void;
+  lost(table: ServerTable): void;
   /** Where writes the store did not take are summarised (one line per window for every table). */
   readonly unwritten?: UnwrittenLog;
 }
 
-export class Table {
+export class ServerTable {
   readonly game: TableGame;
   owner: TableOwner | null = null;
   /** Last time a client did something here (create, act, advise, resume). */
@@ -60,6 +61,7 @@ export class Table {
   address: string | null = null;
   closed = false;
   private botTimer: NodeJS.Timeout | null = null;
+  private readonly seatAgents = new Map<string, Promise<ResolvedAgent>>();
   private botImmediate: NodeJS.Immediate | null = null;
   private deadlineTimer: NodeJS.Timeout | null = null;
   /** When the client seat to move runs out of time (ms since 1970), or null. */
@@ -91,8 +93,8 @@ export class Table {
   }
 
   /** A table rebuilt from a store: its steps replayed (they are deterministic), not yet playing. */
-  static restore(snapshot: TableSnapshot, services: TableServices): Table {
-    const table = new Table(snapshot.settings, services);
+  static restore(snapshot: TableSnapshot, services: TableServices): ServerTable {
+    const table = new ServerTable(snapshot.settings, services);
     for (const id of snapshot.moves) table.game.step(id);
     table.resumeAt = snapshot.deadlineAt;
     return table;
@@ -383,37 +385,50 @@ export class Table {
     );
   }
 
+  /** What a bot agent of this table plays, resolved once per table: its seats keep it to the end of the game. */
+  private seatAgent(agent: string): Promise<ResolvedAgent> {
+    let resolved = this.seatAgents.get(agent);
+    if (!resolved) {
+      resolved = this.services.resolve(agent, tableKindOf(this.settings), this.settings.models?.[agent] ?? null);
+      this.seatAgents.set(agent, resolved);
+      resolved.catch(() => this.seatAgents.delete(agent));
+    }
+    return resolved;
+  }
+
   private botMove(seat: number, agent: string): void {
     if (this.closed || this.halted || this.deciding) return;
     const counter = this.game.counter;
     this.deciding = true;
-    const version = this.settings.models?.[agent] ?? null;
-    this.services.decide(agent, tableKindOf(this.settings), this.game.view(seat), mixSeed(this.settings.seed, counter), version).then(
-      (result) => {
-        this.deciding = false;
-        if (this.closed || this.halted || this.game.counter !== counter) return;
-        let action = result.ok ? result.action : -1;
-        if (!this.game.isLegal(action)) {
-          this.services.log.error(
-            {
-              event: 'bot_failed',
-              table: this.id,
-              seat,
-              agent,
-              code: result.ok ? 'illegal' : result.code,
-              err: result.ok ? `illegal action ${action}` : result.message,
-            },
-            'a bot failed to decide: default action',
-          );
-          action = this.game.defaultAction();
-        }
-        this.played(this.game.step(action), false);
-      },
-      (error: Error) => {
-        this.deciding = false;
-        this.services.log.error({ event: 'bot_failed', table: this.id, err: error.message }, 'a bot failed to decide');
-      },
-    );
+    const view = this.game.view(seat);
+    this.seatAgent(agent)
+      .then((resolved) => this.services.decide(resolved, view, mixSeed(this.settings.seed, counter)))
+      .then(
+        (result) => {
+          this.deciding = false;
+          if (this.closed || this.halted || this.game.counter !== counter) return;
+          let action = result.ok ? result.action : -1;
+          if (!this.game.isLegal(action)) {
+            this.services.log.error(
+              {
+                event: 'bot_failed',
+                table: this.id,
+                seat,
+                agent,
+                code: result.ok ? 'illegal' : result.code,
+                err: result.ok ? `illegal action ${action}` : result.message,
+              },
+              'a bot failed to decide: default action',
+            );
+            action = this.game.defaultAction();
+          }
+          this.played(this.game.step(action), false);
+        },
+        (error: Error) => {
+          this.deciding = false;
+          this.services.log.error({ event: 'bot_failed', table: this.id, err: error.message }, 'a bot failed to decide');
+        },
+      );
   }
 
   private clearTimers(): void {

@@ -1,6 +1,6 @@
 /**
- * One game at a server table, driven by action ids through the environment's `Episode` (the
- * same loop and turn recorder as the environments), with what the protocol needs on top: a
+ * One game at a server table, driven by action ids through the environment's `Table` over an
+ * `Episode` (the same wrapper, loop and turn recorder as the environments, env/gym/table.ts), with what the protocol needs on top: a
  * step counter, the legal actions of the seat to move, what each step showed (public cards,
  * and a deck draw's card for its drawer only), the showdown when a round ends, the default
  * action for a seat whose time ran out, and the record. No timers and no I/O: `Table` runs it.
@@ -11,10 +11,10 @@ import {
   DISCARD_START,
   DRAW_DECK_ACTION,
   Episode,
+  Table,
   type GameState,
   HAND_CAP,
   IllegalActionError,
-  MaskScratch,
   ONGOING,
   PASS_ACTION,
   type PlayerView,
@@ -59,19 +59,15 @@ export interface StepReport {
 }
 
 export class TableGame {
-  readonly episode: Episode;
+  /** The environment's table it plays through: its mask, legal ids and rewards are the ones read here. */
+  readonly table: Table;
   /** Steps played. */
   counter = 0;
   /** The action ids played, in order: with the seed, the whole game (what a table store keeps). */
   readonly moves: number[] = [];
-  private readonly mask = new Uint8Array(ACTION_COUNT);
-  private readonly ids = new Int16Array(ACTION_COUNT);
-  private legalCount = 0;
-  private readonly scratch = new MaskScratch();
-  private readonly rewards: Float32Array;
 
   constructor(readonly setup: GameSetup) {
-    this.episode = new Episode(
+    const episode = new Episode(
       parseEnvOptions({
         preset: setup.preset,
         rules: setup.rules,
@@ -82,9 +78,12 @@ export class TableGame {
         maxTurns: setup.maxTurns ?? null,
       }),
     );
-    this.rewards = new Float32Array(setup.players);
-    this.episode.reset({ seed: setup.seed });
-    this.refresh();
+    this.table = new Table(episode);
+    this.table.reset({ seed: setup.seed });
+  }
+
+  get episode(): Episode {
+    return this.table.episode;
   }
 
   get state(): GameState {
@@ -124,11 +123,11 @@ export class TableGame {
   }
 
   legalIds(): number[] {
-    return Array.from(this.ids.subarray(0, this.legalCount));
+    return Array.from(this.table.legalIds.subarray(0, this.table.legalCount));
   }
 
   isLegal(id: number): boolean {
-    return Number.isInteger(id) && id >= 0 && id < ACTION_COUNT && this.mask[id] === 1;
+    return Number.isInteger(id) && id >= 0 && id < ACTION_COUNT && this.table.mask[id] === 1;
   }
 
   /** The legal actions of the seat to move, readably. */
@@ -165,10 +164,9 @@ export class TableGame {
     const handBefore = handCards(s, actor);
     const hands = Array.from({ length: s.players }, (_, seat) => (s.active[seat] ? handCards(s, seat).map(cardName) : null));
     const reshuffled = id === DRAW_DECK_ACTION && s.deckLength === 0;
-    this.episode.step(id, this.mask, 0, this.rewards, 0);
+    this.table.step(id);
     this.counter++;
     this.moves.push(id);
-    this.refresh();
     const drawnCard = id === DRAW_DECK_ACTION ? cardName(added(handBefore, handCards(this.episode.state, actor))) : null;
     const result = this.episode.roundResult;
     return {
@@ -180,10 +178,6 @@ export class TableGame {
       roundEnd: result ? { round, result, hands } : null,
       gameOver: this.over,
     };
-  }
-
-  private refresh(): void {
-    this.legalCount = this.episode.writeMask(this.scratch, this.mask, 0, this.ids, 0);
   }
 
   /**

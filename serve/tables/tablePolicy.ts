@@ -1,17 +1,18 @@
 /**
  * What a new table is, from a client's create_table and the server's settings: its seats (each a
- * client, an agent this server plays, or a shipped `level:K` when it serves `level`), its rules
- * (the server's default rules when the request names neither preset nor rules), its think delay
- * and deadline, the model each bot plays at such a table (agents/resolve.ts, or a published
- * version) and the published model version each bot agent plays there to the end of the game.
+ * client, an agent this server plays, or `name:ARG` of a served agent whose row seats by argument,
+ * `level:K`), its rules (the server's default rules when the request names neither preset nor
+ * rules), its think delay and deadline, and what each bot plays at such a table, resolved once
+ * (agents/resolve.ts, a published version among the model sources): the model it shows and the
+ * published version it plays there to the end of the game.
  */
-import { AgentSpecError } from '../../agents/registry.js';
-import { resolveAgent } from '../../agents/resolve.js';
+import { AgentSpecError, agentRow, parseAgentSpec } from '../../agents/registry.js';
+import type { ResolvedAgent, TableKind } from '../../agents/resolve.js';
 import { DEFAULT_PRESET, RuleError, resolveRules, ruleErrorField } from '../../env/index.js';
 import { ProtocolError } from '../protocol/errors.js';
 import type { ServerOptions } from '../options.js';
-import type { TableKind } from '../../agents/resolve.js';
-import type { ClientMessage, PlayedModel, SeatInfo } from '../protocol/protocol.js';
+import { playedModelOf } from '../inference/models.js';
+import type { ClientMessage, SeatInfo } from '../protocol/protocol.js';
 import type { TableSettings } from './tableRecord.js';
 
 type CreateTable = Extract<ClientMessage, { type: 'create_table' }>;
@@ -21,10 +22,8 @@ export interface TablePolicyContext {
   readonly options: ServerOptions;
   /** The agents served, by name. */
   readonly agents: ReadonlySet<string>;
-  /** The published version an agent plays now, or null (as the server started). */
-  versionFor(agent: string): number | null;
-  /** The trained model an agent plays now at a table of this kind, or null (an agent without one). */
-  modelFor(agent: string, table: TableKind): PlayedModel | null;
+  /** What an agent plays now at a table of this kind (a published version where one fits); throws AgentSpecError. */
+  resolve(agent: string, table: TableKind): ResolvedAgent;
 }
 
 /** A new table's settings before its id, token and (unless asked for) seed are drawn. */
@@ -45,12 +44,12 @@ export function newTable(message: CreateTable, ctx: TablePolicyContext): { setti
     throw error;
   }
   const table = { preset, rules, players: named.length };
-  named.forEach((seat) => checkLevel(seat, table));
-  const seats = named.map((seat) => {
-    const model = seat.agent === undefined ? null : ctx.modelFor(seat.agent, table);
+  const resolved = named.map((seat) => (seat.agent === undefined ? null : resolveSeat(seat, table, ctx)));
+  const seats = named.map((seat, i) => {
+    const model = resolved[i] === null ? null : playedModelOf(resolved[i]);
     return model ? { ...seat, model } : seat;
   });
-  const models = pinnedModels(seats, ctx);
+  const models = pinnedModels(resolved);
   const settings: NewTable = {
     preset,
     rules,
@@ -69,14 +68,23 @@ export function settledRules(settings: TableSettings): Record<string, unknown> {
   return { ...resolveRules({ preset: settings.preset, rules: settings.rules, players: settings.seats.length }) };
 }
 
-/** `level:K`, which a server that serves `level` seats (the levels shipped for the table's rules and size). */
-const isLevelSeat = (entry: string, agents: ReadonlySet<string>) => agents.has('level') && /^level:\d+$/.test(entry);
-
-/** A level seat's level must ship for the table; else bad_message naming the seat. */
-function checkLevel(seat: SeatInfo, table: TableKind): void {
-  if (seat.agent === undefined || !seat.agent.startsWith('level:')) return;
+/** `name:ARG` of a served agent whose row seats by argument (`level:K` when the server serves `level`). */
+function seatsByArg(entry: string, agents: ReadonlySet<string>): boolean {
   try {
-    resolveAgent(seat.agent, table);
+    const spec = parseAgentSpec(entry);
+    return (
+      agents.has(spec.name) && spec.arg !== undefined && Object.keys(spec.params).length === 0 && agentRow(spec.name).seatsByArg === true
+    );
+  } catch (error) {
+    if (error instanceof AgentSpecError) return false;
+    throw error;
+  }
+}
+
+/** What a bot seat plays at the table; a seat that does not resolve there is bad_message naming the seat. */
+function resolveSeat(seat: SeatInfo, table: TableKind, ctx: TablePolicyContext): ResolvedAgent {
+  try {
+    return ctx.resolve(seat.agent ?? '', table);
   } catch (error) {
     if (error instanceof AgentSpecError) throw new ProtocolError('bad_message', error.message, `seats[${seat.seat}]`);
     throw error;
@@ -86,7 +94,7 @@ function checkLevel(seat: SeatInfo, table: TableKind): void {
 function seatsOf(entries: readonly string[], agents: ReadonlySet<string>): SeatInfo[] {
   const seats = entries.map((entry, seat): SeatInfo => {
     if (entry === 'client') return { seat, player: 'client' };
-    if (!agents.has(entry) && !isLevelSeat(entry, agents))
+    if (!agents.has(entry) && !seatsByArg(entry, agents))
       throw new ProtocolError(
         'bad_message',
         `${JSON.stringify(entry.slice(0, 60))} is neither "client" nor an agent this server plays (${[...agents].join(', ')})`,
@@ -98,12 +106,9 @@ function seatsOf(entries: readonly string[], agents: ReadonlySet<string>): SeatI
   return seats;
 }
 
-/** The published model version each bot agent of the table plays (those with one). */
-function pinnedModels(seats: readonly SeatInfo[], ctx: TablePolicyContext): Record<string, number> {
+/** The published model version each bot agent of the table plays (those that resolved to one). */
+function pinnedModels(resolved: readonly (ResolvedAgent | null)[]): Record<string, number> {
   const models: Record<string, number> = {};
-  for (const seat of seats) {
-    const version = seat.agent === undefined ? null : ctx.versionFor(seat.agent);
-    if (seat.agent !== undefined && version !== null) models[seat.agent] = version;
-  }
+  for (const agent of resolved) if (agent?.model?.kind === 'published') models[agent.requested] = agent.model.version;
   return models;
 }

@@ -7,7 +7,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { sameSecret } from '../../support/secret.js';
 import { ProtocolError } from '../protocol/errors.js';
-import { Table, type TableServices, movingError } from './table.js';
+import { ServerTable, type TableServices, movingError } from './table.js';
 import { TableRecordError, type TableSettings } from './tableRecord.js';
 import { UnwrittenLog } from './unwrittenLog.js';
 import { MemoryTableStore, StoreUnavailableError, type StoredTable, type TableStore } from './tableStore.js';
@@ -26,11 +26,11 @@ export interface TableLimits {
 }
 
 export class TableRegistry {
-  private readonly tables = new Map<string, Table>();
+  private readonly tables = new Map<string, ServerTable>();
   /** Loads in progress, so that the resumes of one table in flight on this process share one (each then checks its own token). */
   private readonly loading = new Map<string, Promise<StoredTable | null>>();
   /** Claims in progress, so that the resumes of one table with the right token share one. */
-  private readonly claiming = new Map<string, Promise<Table>>();
+  private readonly claiming = new Map<string, Promise<ServerTable>>();
   private readonly services: TableServices;
   private readonly unwritten: UnwrittenLog;
 
@@ -111,12 +111,12 @@ export class TableRegistry {
   }
 
   /** A new table (not started) held for `address`; `seed` defaults to a random one. */
-  create(settings: Omit<TableSettings, 'id' | 'token' | 'seed'> & { seed?: number }, address: string | null = null): Table {
+  create(settings: Omit<TableSettings, 'id' | 'token' | 'seed'> & { seed?: number }, address: string | null = null): ServerTable {
     this.checkRoom(address);
     let id: string;
     do id = `t-${randomBytes(6).toString('base64url')}`;
     while (this.tables.has(id) || (this.ownsId !== null && !this.ownsId(id)));
-    const table = new Table(
+    const table = new ServerTable(
       { ...settings, id, token: randomBytes(18).toString('base64url'), seed: settings.seed ?? randomInt(2 ** 31 - 1) },
       this.services,
     );
@@ -131,7 +131,7 @@ export class TableRegistry {
    * not told). With a shared store, a table this process does not hold is taken over from it, held
    * for `address` from then on.
    */
-  claim(id: string, token: string, address: string | null = null): Table | Promise<Table> {
+  claim(id: string, token: string, address: string | null = null): ServerTable | Promise<ServerTable> {
     const table = this.tables.get(id);
     if (table) {
       if (!sameSecret(token, table.settings.token)) throw unknownTable(id);
@@ -151,7 +151,7 @@ export class TableRegistry {
    * one claim, shared by every caller whose token is right. A wrong token neither gets the table
    * nor makes it move, whatever else is in flight.
    */
-  private async takeOver(id: string, token: string, address: string | null): Promise<Table> {
+  private async takeOver(id: string, token: string, address: string | null): Promise<ServerTable> {
     const stored = await this.sharedLoad(id);
     if (!stored || !sameSecret(token, stored.token)) throw unknownTable(id);
     const held = this.tables.get(id);
@@ -174,11 +174,11 @@ export class TableRegistry {
     return loading;
   }
 
-  private async claimStored(id: string, fence: number, address: string | null): Promise<Table> {
+  private async claimStored(id: string, fence: number, address: string | null): Promise<ServerTable> {
     const result = await this.store.claim(id, fence);
     if (result.outcome === 'gone') throw unknownTable(id);
     if (result.outcome === 'conflict') throw movingError(id);
-    const table = Table.restore(result.snapshot, this.services);
+    const table = ServerTable.restore(result.snapshot, this.services);
     table.bind(this.store, result.claim, true);
     table.address = address;
     this.tables.set(id, table);
@@ -190,7 +190,7 @@ export class TableRegistry {
   }
 
   /** Another process owns the table now: it is closed here, and its connection told. */
-  private lose(table: Table, why: string): void {
+  private lose(table: ServerTable, why: string): void {
     if (this.tables.get(table.id) !== table) return;
     this.tables.delete(table.id);
     const owner = table.owner;
@@ -199,7 +199,7 @@ export class TableRegistry {
     owner?.tableClosed(table, 'resumed_elsewhere');
   }
 
-  remove(table: Table): void {
+  remove(table: ServerTable): void {
     table.close();
     const claim = table.claim;
     if (claim && this.tables.get(table.id) === table) this.store.remove(claim);
@@ -207,7 +207,7 @@ export class TableRegistry {
   }
 
   /** Closes the tables no client touched for `idleMs`; returns them. */
-  expire(now: number, idleMs: number): Table[] {
+  expire(now: number, idleMs: number): ServerTable[] {
     const expired = [...this.tables.values()].filter((t) => now - t.lastActivity >= idleMs);
     for (const table of expired) {
       const owner = table.owner;

@@ -3,7 +3,7 @@
 // action is legal, and every legal action is ranked once.
 import { describe, expect, it } from 'vitest';
 import { YanivEnv, legalActionIds } from '../../env/index.js';
-import { createAgent } from '../../agents/registry.js';
+import { createAgentFor } from '../../agents/resolve.js';
 
 const GAMES = process.env.YANIV_PROPERTY_RUNS === 'long' ? 20 : 1;
 
@@ -13,7 +13,7 @@ describe('strong explains its choice', () => {
     ['standard', { slapdown: true, quickDiscard: true }],
     ['norwegian', {}],
   ])('%s %j: the same pick, every legal action ranked once', async (preset, rules) => {
-    const agent = await createAgent('strong');
+    const agent = await createAgentFor('strong', { players: 2 });
     for (let game = 0; game < GAMES; game++) {
       const env = new YanivEnv({ players: 3, preset, rules, maxTurns: 300 });
       let { observation, info } = env.reset({ seed: game });

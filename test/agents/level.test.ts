@@ -4,7 +4,6 @@
 // level 1 still makes most of the best bot's Yaniv calls.
 import { describe, expect, it } from 'vitest';
 import { HIGH_CARD, absurdMove, levelAgent, shippedLevels, yanivShareAt } from '../../agents/level.js';
-import { createAgent } from '../../agents/registry.js';
 import { createAgentFor, resolveAgent } from '../../agents/resolve.js';
 import { HandSlots, TAKE_START, YANIV_ACTION, discardIdOf } from '../../env/gym/actionLayout.js';
 import { writeActionMask, MaskScratch } from '../../env/gym/actionMask.js';
@@ -62,7 +61,7 @@ describe('absurd moves', () => {
 });
 
 describe('level agents', async () => {
-  const best = await createAgent('neural');
+  const best = await createAgentFor('neural', { players: 2 });
   const level = (temperature: number) => levelAgent(best, { temperature, yanivShare: yanivShareAt(temperature) }, `t${temperature}`);
 
   it('plays legally under every preset and table size, at every temperature', async () => {
@@ -80,9 +79,9 @@ describe('level agents', async () => {
       }
     }
     expect(decisions).toBeGreaterThan(500);
-    // A setting through the registry; a shipped level resolved at a table (no table: the error says so).
-    expect((await createAgent('level?temperature=2')).name).toBe('level?temperature=2');
-    await expect(createAgent('level:1')).rejects.toThrow(/level:1 depends on the table: resolve it/);
+    // A setting through the resolver: named by the spec it plays (its setting and best bot made explicit).
+    const setting = await createAgentFor('level?temperature=2', { players: 2 });
+    expect(setting.name).toBe(`level?temperature=2&yaniv=${yanivShareAt(2)}&best=neural`);
   });
 
   it('is seeded and deterministic, and decides the same in positions its seat cannot tell apart', () => {
@@ -103,22 +102,36 @@ describe('level agents', async () => {
 });
 
 describe('levels at a table', () => {
-  it('resolve to their shipped setting over the best bot for the table, or an error naming what ships', () => {
+  it('resolve to their shipped setting over the best bot for the table, the nearest shipped size where none ship for it, or an error naming what ships', () => {
     const levels = shippedLevels('standard', 2);
     expect(levels?.levels.length).toBeGreaterThanOrEqual(8);
     const one = levels?.levels[0];
     const resolved = resolveAgent('level:1', { players: 2 });
-    expect(resolved).toMatchObject({ requested: 'level:1', model: 'models/standard' });
+    expect(resolved).toMatchObject({
+      requested: 'level:1',
+      kind: 'level',
+      model: { kind: 'shipped', folder: 'models/standard' },
+      fit: 'trained',
+    });
+    expect(resolved.via).toMatchObject({ kind: 'neural', model: { kind: 'shipped', folder: 'models/standard' } });
     expect(resolved.spec).toBe(`level?temperature=${String(one?.temperature)}&yaniv=${String(one?.yanivShare)}&best=neural`);
     expect(() => resolveAgent('level:99', { players: 2 })).toThrow(/level:99: the levels are 1 to \d+/);
-    expect(() => resolveAgent('level:1', { players: 7 })).toThrow(/no levels ship for the standard rules at 7 seats/);
+    // At 4 seats: the heads-up level's setting (said in the mismatch) over the best bot's model for four seats.
+    const four = resolveAgent('level:3', { players: 4 });
+    const three = levels?.levels[2];
+    expect(four.spec).toBe(
+      `level?temperature=${String(three?.temperature)}&yaniv=${String(three?.yanivShare)}&best=neural%3Amodels%2Fstandard-4`,
+    );
+    expect(four).toMatchObject({ fit: 'nearest-size', model: { kind: 'shipped', folder: 'models/standard-4' } });
+    expect(four.mismatch).toMatch(/level rated at 2 seats at 4/);
+    expect(() => resolveAgent('level:1', { preset: 'dutch', players: 2 })).toThrow(/no levels ship for the dutch rules/);
     expect(() => resolveAgent('level:1?yaniv=1', { players: 2 })).toThrow(/takes no parameters/);
   });
 });
 
 describe.skipIf(shippedLevels('standard', 2) === null)('the shipped level 1, heads-up', () => {
   it('makes most of the best bot’s Yaniv calls and no absurd move the best bot would not make', async () => {
-    const best = await createAgent('neural');
+    const best = await createAgentFor('neural', { players: 2 });
     const one = await createAgentFor('level:1', { players: 2 });
     // Whole games, level 1 in seat 0 against the best bot: at each of its decisions, what the best bot would do.
     let calls = 0;

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PRESET_NAMES, parseRecord, replay, resolveRules } from '../../env/index.js';
-import { AGENT_NAMES, createAgent, parseAgentSpec } from '../../agents/registry.js';
+import { AGENT_NAMES, parseAgentSpec } from '../../agents/registry.js';
+import { createAgentFor } from '../../agents/resolve.js';
 import { type MatchResult, playMatch } from '../../agents/tournament/match.js';
 import { lineups, rotations, schedule } from '../../agents/tournament/schedule.js';
 import { eloRatings, summarize, wilson } from '../../agents/tournament/stats.js';
@@ -178,7 +179,9 @@ const HEURISTICS = AGENT_NAMES.filter((name) => name !== 'neural');
 describe('agents in play', () => {
   it.each(PRESET_NAMES)('every agent plays only legal actions under %s at 2, 5 and 8 players', async (preset) => {
     for (const players of [2, 5, 8]) {
-      const agents = await Promise.all(Array.from({ length: players }, (_, seat) => createAgent(HEURISTICS[seat % HEURISTICS.length])));
+      const agents = await Promise.all(
+        Array.from({ length: players }, (_, seat) => createAgentFor(HEURISTICS[seat % HEURISTICS.length], { players: 2 })),
+      );
       const rules = resolveRules({ preset, players });
       // playMatch throws on any illegal choice.
       const result = playMatch({
@@ -209,7 +212,7 @@ describe('agents in play', () => {
 
   it('writes a record that replays to the same totals and winner', async () => {
     const rules = resolveRules({ players: 3 });
-    const agents = await Promise.all(['strong', 'intermediate', 'novice'].map((name) => createAgent(name)));
+    const agents = await Promise.all(['strong', 'intermediate', 'novice'].map((name) => createAgentFor(name, { players: 2 })));
     const result = playMatch({
       rules,
       preset: 'standard',
@@ -230,7 +233,7 @@ describe('agents in play', () => {
 
   it('counts what the milestones took off each total: final total = round points − milestone points', async () => {
     const rules = resolveRules({ players: 2 });
-    const agents = await Promise.all(['strong', 'intermediate'].map((name) => createAgent(name)));
+    const agents = await Promise.all(['strong', 'intermediate'].map((name) => createAgentFor(name, { players: 2 })));
     let milestones = 0;
     for (let dealSeed = 0; dealSeed < 12; dealSeed++) {
       const result = playMatch({ rules, preset: 'standard', overrides: {}, agents, dealSeed, agentSeed: dealSeed, episode: 'game' });
@@ -248,7 +251,7 @@ describe('the turn cap', () => {
   it('cuts a game short: truncated, the rounds played counted and recorded, the record replaying', async () => {
     const rules = resolveRules({ players: 2 });
     const play = async (maxTurns?: number) => {
-      const agents = await Promise.all(['intermediate', 'novice'].map((name) => createAgent(name)));
+      const agents = await Promise.all(['intermediate', 'novice'].map((name) => createAgentFor(name, { players: 2 })));
       return playMatch({
         rules,
         preset: 'standard',
@@ -277,7 +280,7 @@ describe('the turn cap', () => {
   });
 
   it('marks a round episode cut short as truncated', async () => {
-    const agents = await Promise.all(['intermediate', 'novice'].map((name) => createAgent(name)));
+    const agents = await Promise.all(['intermediate', 'novice'].map((name) => createAgentFor(name, { players: 2 })));
     const result = playMatch({
       rules: resolveRules({ players: 2 }),
       preset: 'standard',
@@ -391,7 +394,7 @@ describe('yaniv bench', () => {
 describe('agent registry', () => {
   it('reads specs with parameters and names what is wrong', async () => {
     expect(parseAgentSpec('rollout?samples=8&ms=5')).toEqual({ name: 'rollout', params: { samples: '8', ms: '5' } });
-    expect((await createAgent('rollout?samples=4')).name).toBe('rollout');
+    expect((await createAgentFor('rollout?samples=4', { players: 2 })).name).toBe('rollout');
     expect(() => parseAgentSpec('strongest')).toThrow(
       /unknown agent "strongest"; the agents are random, novice, intermediate, strong, rollout/,
     );
@@ -399,13 +402,13 @@ describe('agent registry', () => {
       /agent "strong" has no parameter "depth"; its parameters are equity, term, call, look/,
     );
     expect(() => parseAgentSpec('strong:path')).toThrow(/takes no ":" argument/);
-    await expect(createAgent('rollout?samples=-1')).rejects.toThrow(/samples must be a positive number/);
+    await expect(createAgentFor('rollout?samples=-1', { players: 2 })).rejects.toThrow(/samples must be a positive number/);
   });
 
   it("tunes strong's call risk and lookahead by parameters, named in the agent", async () => {
-    expect((await createAgent('strong?call=0.2&look=0.6')).name).toBe('strong?call=0.2&look=0.6');
-    expect((await createAgent('strong')).name).toBe('strong');
-    await expect(createAgent('strong?call=2')).rejects.toThrow(/call must be a risk from 0 to 1 \(got 2\)/);
-    await expect(createAgent('strong?look=x')).rejects.toThrow(/look must be a positive number \(got "x"\)/);
+    expect((await createAgentFor('strong?call=0.2&look=0.6', { players: 2 })).name).toBe('strong?call=0.2&look=0.6');
+    expect((await createAgentFor('strong', { players: 2 })).name).toBe('strong');
+    await expect(createAgentFor('strong?call=2', { players: 2 })).rejects.toThrow(/call must be a risk from 0 to 1 \(got 2\)/);
+    await expect(createAgentFor('strong?look=x', { players: 2 })).rejects.toThrow(/look must be a positive number \(got "x"\)/);
   });
 });

@@ -1,23 +1,12 @@
 // `yaniv calibrate` through the real entry point, and the reliability figures it is made of
 // (agents/equity/calibration.ts): deciles of the shown chance against the share won, Wilson intervals.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Shown, reliability, wilson } from '../../agents/equity/calibration.js';
+import { scratchFolder, yaniv, yanivWithin } from './processes.js';
 
-const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-let folder = '';
-
-beforeAll(() => {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npm run build, or npm test which builds)`);
-  folder = mkdtempSync(join(tmpdir(), 'yaniv-calibrate-'));
-});
-afterAll(() => {
-  if (folder) rmSync(folder, { recursive: true, force: true });
-});
+const folder = scratchFolder('yaniv-calibrate-');
 
 describe('reliability by decile', () => {
   it('bins positions by the chance shown and counts the share won, each with its Wilson interval', () => {
@@ -46,15 +35,37 @@ describe('reliability by decile', () => {
 });
 
 describe('yaniv calibrate', () => {
+  it('plays the catalog’s model for each table: neural at four seats the four-seat model, level:3 at four seats over it', () => {
+    const run = (agent: string) => yanivWithin(120_000, 'calibrate', '--agent', agent, '--players', '4', '--games', '1', '--worlds', '2');
+    const neural = run('neural');
+    expect(neural.code, neural.stderr).toBe(0);
+    expect(neural.stderr).toMatch(/yaniv calibrate: neural plays models\/standard-4 \(trained for standard at 4 seats\)/);
+    const level = run('level:3');
+    expect(level.code, level.stderr).toBe(0);
+    expect(level.stderr).toMatch(/yaniv calibrate: level:3 plays models\/standard-4 \(nearest-size\)/);
+    expect(level.stderr).toMatch(/warning: level:3 plays its level rated at 2 seats at 4/);
+  }, 120_000);
+
   it('plays games, shows the chance at positions and writes the figures and the diagram', () => {
-    const json = join(folder, 'calibration.json');
-    const chart = join(folder, 'calibration.svg');
-    const child = spawnSync(
-      process.execPath,
-      [MAIN, 'calibrate', '--players', '2', '--games', '3', '--worlds', '4', '--seed', '5', '--json', json, '--chart', chart],
-      { encoding: 'utf8', timeout: 120_000 },
+    const json = join(folder(), 'calibration.json');
+    const chart = join(folder(), 'calibration.svg');
+    const child = yanivWithin(
+      120_000,
+      'calibrate',
+      '--players',
+      '2',
+      '--games',
+      '3',
+      '--worlds',
+      '4',
+      '--seed',
+      '5',
+      '--json',
+      json,
+      '--chart',
+      chart,
     );
-    expect(child.status, child.stderr).toBe(0);
+    expect(child.code, child.stderr).toBe(0);
     expect(child.stdout).toMatch(/2 players: \d+ positions from 3 games/);
     const report = JSON.parse(readFileSync(json, 'utf8')) as { sizes: { players: number; deciles: { positions: number }[] }[] };
     expect(report.sizes[0].players).toBe(2);
@@ -63,21 +74,18 @@ describe('yaniv calibrate', () => {
   }, 180_000);
 
   it('fits a calibration map only to enough positions of a preset as it stands, saying why not', () => {
-    const fit = join(folder, 'fit');
-    const few = spawnSync(process.execPath, [MAIN, 'calibrate', '--players', '2', '--games', '2', '--worlds', '2', '--fit', fit], {
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
-    expect(few.status).toBe(2);
+    const fit = join(folder(), 'fit');
+    const few = yanivWithin(120_000, 'calibrate', '--players', '2', '--games', '2', '--worlds', '2', '--fit', fit);
+    expect(few.code).toBe(2);
     expect(few.stderr).toMatch(/^yaniv: \d+ positions fit one constant, not a map: play more games/);
-    const house = spawnSync(process.execPath, [MAIN, 'calibrate', '--rule', 'yanivThreshold=5', '--fit', fit], { encoding: 'utf8' });
-    expect(house.status).toBe(2);
+    const house = yaniv('calibrate', '--rule', 'yanivThreshold=5', '--fit', fit);
+    expect(house.code).toBe(2);
     expect(house.stderr).toMatch(/--fit fits a map for a preset as it stands/);
   }, 180_000);
 
   it('refuses a bad flag with a message naming it', () => {
-    const child = spawnSync(process.execPath, [MAIN, 'calibrate', '--players', '9'], { encoding: 'utf8' });
-    expect(child.status).toBe(2);
+    const child = yaniv('calibrate', '--players', '9');
+    expect(child.code).toBe(2);
     expect(child.stderr).toMatch(/--players/);
   });
 });

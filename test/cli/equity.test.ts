@@ -1,33 +1,18 @@
 // `yaniv equity --players N` through the real entry point: at 3 seats it plays games, fits the
 // learned equity and writes data the loader accepts; a table size outside 2–8 is refused.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readEquityData, solveEquityData } from '../../agents/equity/equity.js';
 import { seatEquities } from '../../env/gym/equity.js';
+import { scratchFolder, yanivWithin } from './processes.js';
 
-const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-let folder = '';
+const folder = scratchFolder('yaniv-equity-cli-');
 
-beforeAll(() => {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npm run build, or npm test which builds)`);
-  folder = mkdtempSync(join(tmpdir(), 'yaniv-equity-cli-'));
-});
-afterAll(() => {
-  if (folder) rmSync(folder, { recursive: true, force: true });
-});
-
-function run(...flags: string[]) {
-  const child = spawnSync(process.execPath, [MAIN, 'equity', ...flags], { encoding: 'utf8', timeout: 120_000 });
-  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
-}
+const run = (...flags: string[]) => yanivWithin(120_000, 'equity', ...flags);
 
 describe('yaniv equity', () => {
   it('fits the learned equity at 3 seats and writes it', () => {
-    const out = join(folder, 'standard-3.json');
+    const out = join(folder(), 'standard-3.json');
     const { code, stdout } = run('--players', '3', '--games', '6', '--seed', '2', '--out', out);
     expect(code).toBe(0);
     expect(stdout).toMatch(/6 games of strong at 3 seats \(standard\): \d+ tables between rounds/);
@@ -37,6 +22,13 @@ describe('yaniv equity', () => {
     const equity = solveEquityData(data);
     expect(seatEquities(equity, [0, 0, 0], [true, true, true], 0).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
   }, 180_000);
+
+  it('plays the catalog’s model for the table: neural at four seats the four-seat model', () => {
+    const { code, stdout, stderr } = run('--agent', 'neural', '--players', '4', '--games', '2');
+    expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(/yaniv equity: neural plays models\/standard-4 \(trained for standard at 4 seats\)/);
+    expect(stdout).toMatch(/2 games of neural at 4 seats \(standard\)/);
+  }, 120_000);
 
   it('refuses a table size outside 2–8', () => {
     const { code, stderr } = run('--players', '9');

@@ -2,8 +2,11 @@
 // bench workers): their output kept, every one still running killed by `killAll` after the tests,
 // and a caller's YANIV_REDIS kept out (the tests name their own Redis).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
@@ -40,10 +43,28 @@ export function killAll(): void {
   running.forEach((child) => child.kill('SIGKILL'));
 }
 
-/** One `yaniv` run to its end. */
-export function yaniv(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const child = spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8', timeout: 60_000, env: withoutRedisUrl() });
+/** One `yaniv` run to its end (killed past `timeoutMs`). */
+export function yanivWithin(timeoutMs: number, ...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const child = spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8', timeout: timeoutMs, env: withoutRedisUrl() });
   return { code: child.status, stdout: child.stdout, stderr: child.stderr };
+}
+
+/** One `yaniv` run to its end, within a minute. */
+export function yaniv(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  return yanivWithin(60_000, ...args);
+}
+
+/** A temp folder for one test file's runs: made once the build is checked, removed after the file's tests. */
+export function scratchFolder(prefix: string): () => string {
+  let folder = '';
+  beforeAll(() => {
+    requireBuild();
+    folder = mkdtempSync(join(tmpdir(), prefix));
+  });
+  afterAll(() => {
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  });
+  return () => folder;
 }
 
 /** Fails unless the build the processes run exists. */

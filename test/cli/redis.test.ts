@@ -108,19 +108,15 @@ describe.skipIf(!available)('training over Redis', () => {
 
   it('an actor goes on after a Redis restart; a learner killed and resumed goes on under the same run ID', async () => {
     const out = path.join(folder, 'restart');
+    // Far more episodes than the test plays: the learner must still be running when it is killed.
     const learner = start(
       'train',
-      // Far more than the test plays: the learner must still be running when it is killed.
-      '--episodes',
-      '100000',
       '--out',
       out,
       '--redis',
       server.url,
       ...QUICK,
-      '--checkpoint-every',
-      '1',
-      '--no-progress',
+      ...'--episodes 100000 --checkpoint-every 1 --no-progress'.split(' '),
     );
     await waitUntil('the run ID', () => runIdOf(learner) !== '');
     const run = runIdOf(learner);

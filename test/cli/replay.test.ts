@@ -1,37 +1,22 @@
 // `yaniv replay FILE [--json]` through the real entry point (RECORD.md, "Replay result"):
 // exit 0 when the record replays, 1 at an illegal move, 2 when the document is not a record.
 // `npm test` builds first; the records are written to a temp folder by the tests themselves.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { scratchFolder, yanivWithin } from './processes.js';
 
-const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-let folder = '';
-
-beforeAll(() => {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npm run build, or npm test which builds)`);
-  folder = mkdtempSync(join(tmpdir(), 'yaniv-replay-'));
-});
-
-afterAll(() => {
-  if (folder) rmSync(folder, { recursive: true, force: true });
-});
+const folder = scratchFolder('yaniv-replay-');
 
 let files = 0;
 /** Writes the document (an object, or raw text) and runs `yaniv replay` on it. */
 function replay(document: unknown, ...flags: string[]) {
-  const file = join(folder, `record-${files++}.json`);
+  const file = join(folder(), `record-${files++}.json`);
   writeFileSync(file, typeof document === 'string' ? document : JSON.stringify(document, null, 1));
   return run(file, ...flags);
 }
 
-function run(file: string, ...flags: string[]) {
-  const child = spawnSync(process.execPath, [MAIN, 'replay', file, ...flags], { encoding: 'utf8', timeout: 30_000 });
-  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
-}
+const run = (file: string, ...flags: string[]) => yanivWithin(30_000, 'replay', file, ...flags);
 
 function json(stdout: string): Record<string, unknown> {
   return JSON.parse(stdout) as Record<string, unknown>;
@@ -388,14 +373,14 @@ describe('yaniv replay: a document that is not a valid record exits 2 and names 
   });
 
   it('a missing file', () => {
-    const { code, stderr } = run(join(folder, 'no-such-record.json'));
+    const { code, stderr } = run(join(folder(), 'no-such-record.json'));
     expect(stderr).toMatch(/cannot read .*no-such-record\.json: ENOENT/);
     expect(code).toBe(2);
   });
 
   it('no file at all is a usage error', () => {
-    const child = spawnSync(process.execPath, [MAIN, 'replay'], { encoding: 'utf8', timeout: 30_000 });
+    const child = yanivWithin(30_000, 'replay');
     expect(child.stderr).toMatch(/missing required argument 'file'/);
-    expect(child.status).toBe(2);
+    expect(child.code).toBe(2);
   });
 });

@@ -1,28 +1,11 @@
 // The rule flags every rules-taking command shares (cli/ruleOptions.ts: --rules, --rules-file,
 // --rule name=value), through `yaniv bench`'s real entry point, and `yaniv --version`.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { scratchFolder, yaniv } from './processes.js';
 
-const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-let folder = '';
-
-beforeAll(() => {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npm run build, or npm test which builds)`);
-  folder = mkdtempSync(join(tmpdir(), 'yaniv-rule-flags-'));
-});
-
-afterAll(() => {
-  if (folder) rmSync(folder, { recursive: true, force: true });
-});
-
-function yaniv(...args: string[]) {
-  const child = spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8', timeout: 60_000 });
-  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
-}
+const folder = scratchFolder('yaniv-rule-flags-');
 
 /** A two-game bench under the given rule flags: the preset and rules its JSON report states, or the failure. */
 function bench(...ruleFlags: string[]) {
@@ -47,7 +30,7 @@ function bench(...ruleFlags: string[]) {
 }
 
 function rulesFile(name: string, text: string): string {
-  const file = join(folder, name);
+  const file = join(folder(), name);
   writeFileSync(file, text);
   return file;
 }
@@ -102,7 +85,7 @@ describe('rule flags', () => {
     ['a preset that is not a name', '{ "preset": 5 }', /"preset" must be a preset name \(standard, israeli5, .*\), got 5/],
     ['an unknown option', '{ "constructor": {} }', /unknown rule option "constructor"/],
   ])('refuse a rules file holding %s', (_what, text, message) => {
-    const run = bench('--rules-file', text === null ? join(folder, 'missing.json') : rulesFile(`bad-${text.length}.json`, text));
+    const run = bench('--rules-file', text === null ? join(folder(), 'missing.json') : rulesFile(`bad-${text.length}.json`, text));
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
   });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgent } from '../../agents/registry.js';
+import { createAgentFor } from '../../agents/resolve.js';
 import { playMatch } from '../../agents/tournament/match.js';
 import { resolveRules } from '../../env/rules/rules.js';
 import { initBackend } from '../../nn/backend.js';
@@ -99,8 +99,8 @@ describe('yaniv train', () => {
 
     // The checkpoint plays through the registry.
     await initBackend('wasm');
-    const agent = await createAgent(`neural:${path.join(run, 'checkpoint')}`);
-    const random = await createAgent('random');
+    const agent = await createAgentFor(`neural:${path.join(run, 'checkpoint')}`, { players: 2 });
+    const random = await createAgentFor('random', { players: 2 });
     const result = playMatch({
       rules: resolveRules({ players: 2 }),
       preset: 'standard',
@@ -167,12 +167,12 @@ describe('yaniv train', () => {
     expect(metadata.network.actionFeatures).toBe(10);
     expect(metadata.training.hyperParameters).toMatchObject({ adviser: 'strong', adviserBias: 5 });
     await initBackend('wasm');
-    const agent = await createAgent(`neural:${path.join(run, 'checkpoint')}`);
+    const agent = await createAgentFor(`neural:${path.join(run, 'checkpoint')}`, { players: 2 });
     const result = playMatch({
       rules: resolveRules({ players: 2 }),
       preset: 'standard',
       overrides: {},
-      agents: [agent, await createAgent('random')],
+      agents: [agent, await createAgentFor('random', { players: 2 })],
       dealSeed: 1,
       agentSeed: 2,
       episode: 'round',
@@ -231,8 +231,8 @@ describe('yaniv train', () => {
     expect(made.stderr).toBe('');
     expect(made.stdout).toMatch(/averaged .*standard-4, .*standard-3 into/);
     await initBackend('wasm');
-    const agent = await createAgent(`neural:${soup}`);
-    const strong = await createAgent('strong');
+    const agent = await createAgentFor(`neural:${soup}`, { players: 2 });
+    const strong = await createAgentFor('strong', { players: 2 });
     const result = playMatch({
       rules: resolveRules({ players: 3 }),
       preset: 'standard',

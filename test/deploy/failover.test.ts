@@ -18,6 +18,7 @@ import { packageRoot } from '../../agents/models/modelFolder.js';
 import { NginxServer, nginxAvailable } from '../../scripts/nginxServer.js';
 import { RedisServer, redisAvailable } from '../../scripts/redisServer.js';
 import { ServeProcess } from '../../scripts/serveProcess.js';
+import { startCluster, stopCluster } from './cluster.js';
 import { LONG, TestClient, chooser, playToEnd, until } from '../serve/helpers.js';
 import { ClusterPlayer } from './player.js';
 
@@ -51,28 +52,14 @@ describe.runIf(available)('behind nginx with the tables in Redis', () => {
     redis = await RedisServer.start();
     folder = mkdtempSync(path.join(tmpdir(), 'yaniv-failover-'));
     ports = await ServeProcess.ports(3);
-    const peers = ports.map((p) => `127.0.0.1:${p}`);
-    args = [
-      '--peers',
-      peers.join(','),
+    ({ servers, nginx, ring, args } = await startCluster(ports, [
       '--redis',
       redis.url,
-      '--agents',
-      'novice',
-      '--workers',
-      '0',
-      '--think-ms',
-      '5',
-      '--log-level',
-      'warn',
-    ];
-    servers = await Promise.all(ports.map((port) => ServeProcess.start(args, { port })));
-    nginx = await NginxServer.start(peers);
-    ring = new UpstreamRing(peers);
-  });
+      ...'--agents novice --workers 0 --think-ms 5 --log-level warn'.split(' '),
+    ]));
+  }, 60_000);
   afterAll(async () => {
-    await nginx?.dispose();
-    await Promise.all(servers.map((s) => s.stop('SIGKILL')));
+    await stopCluster({ nginx, servers });
     redis?.dispose();
     rmSync(folder, { recursive: true, force: true });
   });

@@ -14,6 +14,7 @@ import { NginxServer, nginxAvailable } from '../../scripts/nginxServer.js';
 import { ServeProcess } from '../../scripts/serveProcess.js';
 import { LONG, TestClient, chooser, playToEnd, until } from '../serve/helpers.js';
 import { checkNoLeaks } from '../serve/leaks.js';
+import { startCluster, stopCluster } from './cluster.js';
 
 const TOKEN = 'nginx-test-token';
 const SHORT = { eliminationLimit: 10 };
@@ -25,21 +26,14 @@ describe.runIf(nginxAvailable())('yaniv serve behind nginx', () => {
   const at = (query: Record<string, string> = {}) => `${nginx.url}?${new URLSearchParams({ token: TOKEN, ...query }).toString()}`;
 
   beforeAll(async () => {
-    const ports = await ServeProcess.ports(3);
-    const peers = ports.map((p) => `127.0.0.1:${p}`);
     // Every client on loopback: one address's share of a process is all of it here (nginx names the client: --trust-proxy).
-    const args = [
-      ...['--peers', peers.join(','), '--agents', 'novice,strong', '--workers', '0', '--token', TOKEN, '--log-level', 'warn'],
+    ({ servers, nginx, ring } = await startCluster(await ServeProcess.ports(3), [
+      ...'--agents novice,strong --workers 0 --log-level warn --token'.split(' '),
+      TOKEN,
       ...['--trust-proxy', '127.0.0.1', '--max-connections-per-address', '1000', '--max-tables-per-address', '1000'],
-    ];
-    servers = await Promise.all(ports.map((port) => ServeProcess.start(args, { port })));
-    nginx = await NginxServer.start(peers);
-    ring = new UpstreamRing(peers);
+    ]));
   });
-  afterAll(async () => {
-    await nginx?.dispose();
-    await Promise.all(servers.map((s) => s.stop('SIGKILL')));
-  });
+  afterAll(() => stopCluster({ nginx, servers }));
 
   async function newTable(client: TestClient, seed: number, rules: object = SHORT): Promise<Msg<'table_created'>> {
     const created = await client.request<Msg<'table_created'>>({ type: 'create_table', seats: ['client', 'novice'], rules, seed });

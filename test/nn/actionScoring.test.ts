@@ -16,6 +16,10 @@ import { loadNetwork, saveNetwork } from '../../nn/persistence.js';
 const OBS = 12;
 const ACTIONS = 9;
 const K = 4;
+
+/** A policy-value network that scores actions from K features each. */
+const scoringNetwork = (hiddenUnits: number[], seed: number) =>
+  buildNetwork({ kind: 'policy-value', observationSize: OBS, actionCount: ACTIONS, hiddenUnits, actionFeatures: K, seed });
 const ROWS = 6;
 
 beforeAll(async () => {
@@ -50,14 +54,7 @@ function byHand(net: ReturnType<typeof buildNetwork>, observations: Float32Array
 
 describe('action-scoring head', () => {
   it('every inference path gives the softmax of the policy logits plus gate · features', () => {
-    const net = buildNetwork({
-      kind: 'policy-value',
-      observationSize: OBS,
-      actionCount: ACTIONS,
-      hiddenUnits: [10, 8],
-      actionFeatures: K,
-      seed: 3,
-    });
+    const net = scoringNetwork([10, 8], 3);
     const { observations, mask, features } = inputs(4);
     const want = byHand(net, observations, mask, features);
     const wasm = evaluatePolicyValue(net, observations, mask, features);
@@ -119,14 +116,7 @@ describe('action-scoring head', () => {
   });
 
   it('refuses to evaluate without the features, or with too few', () => {
-    const net = buildNetwork({
-      kind: 'policy-value',
-      observationSize: OBS,
-      actionCount: ACTIONS,
-      hiddenUnits: [5],
-      actionFeatures: K,
-      seed: 1,
-    });
+    const net = scoringNetwork([5], 1);
     const { observations, mask } = inputs(2);
     expect(() => evaluatePolicyValue(net, observations, mask)).toThrow(/scores actions from 4 features each: give them/);
     expect(() => evaluatePolicyValueWithPenalty(net, observations, mask, new Float32Array(3))).toThrow(/expected 6 × 9 × 4/);
@@ -139,14 +129,7 @@ describe('action-scoring head', () => {
   it('a saved network that scores actions keeps its features version, and one of another version is refused by name', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'yaniv-scoring-'));
     try {
-      const net = buildNetwork({
-        kind: 'policy-value',
-        observationSize: OBS,
-        actionCount: ACTIONS,
-        hiddenUnits: [5],
-        actionFeatures: K,
-        seed: 2,
-      });
+      const net = scoringNetwork([5], 2);
       const versions = { observationVersion: 'obs/1', actionSpaceVersion: 'act/1' };
       const metadata = await saveNetwork(net, dir, { ...versions, actionFeaturesVersion: 'feat/1' });
       expect(metadata.actionFeaturesVersion).toBe('feat/1');

@@ -3,7 +3,7 @@
 // (step · 7919 + 13) mod their count), and prints the sha256 of every observation it saw and
 // every seat's summed rewards. Usage: node dist/test/python/envTrace.js '{"kind":"aec",...}'.
 import { createHash } from 'node:crypto';
-import { createAgent } from '../../agents/registry.js';
+import { createAgentFor } from '../../agents/resolve.js';
 import { ACTION_COUNT } from '../../env/gym/actionLayout.js';
 import type { EnvOptions } from '../../env/gym/episode.js';
 import { SingleAgentEnv } from '../../env/gym/singleAgent.js';
@@ -41,7 +41,11 @@ async function run(trace: Trace): Promise<{ sha256: string; rewards: number[]; e
     return { sha256: hash.digest('hex'), rewards, episodes: vec.episodes };
   }
   if (trace.kind === 'single') {
-    const env = new SingleAgentEnv({ ...trace.env, history: false, opponents: await createAgent(trace.opponents ?? 'random') });
+    const env = new SingleAgentEnv({
+      ...trace.env,
+      history: false,
+      opponents: await createAgentFor(trace.opponents ?? 'random', { players: 2 }),
+    });
     let { observation, info } = env.reset({ seed: trace.seed });
     hash.update(bytes(observation));
     let reward = 0;

@@ -21,13 +21,13 @@ import {
   writeActionMask,
 } from '../../env/index.js';
 import { shippedEquityFor } from '../../agents/equity/equity.js';
-import { createAgent } from '../../agents/registry.js';
+import { createAgentFor } from '../../agents/resolve.js';
 import { seatEquities } from '../../env/gym/equity.js';
 import { STRONG_DEFAULTS } from '../../agents/bots/strong.js';
 import type { Msg, RunningServer } from '../../serve/index.js';
 import { viewToJson } from '../../serve/protocol/viewJson.js';
 import { NO_OUTLOOK } from '../../serve/inference/decide.js';
-import { LONG, TestClient, startTestServer } from './helpers.js';
+import { LONG, TestClient, startTestServer, turnView } from './helpers.js';
 
 const AGENTS = ['strong', 'rollout?samples=4', 'novice', 'random'];
 let server: RunningServer;
@@ -44,7 +44,7 @@ afterAll(async () => {
 
 /** What the agent says when called directly on the seat's view, as the server is asked to. */
 async function direct(agent: string, view: PlayerView, seed: number) {
-  const instance = await createAgent(agent);
+  const instance = await createAgentFor(agent, { players: 2 });
   const mask = trueMask.get(view) as Uint8Array;
   instance.reset(seed);
   return { decision: instance.act({ observation: encodeView(view), mask, view, explain: true }), mask };
@@ -179,20 +179,7 @@ describe.runIf(existsSync(CONFORMANCE))('advice on positions from the conformanc
 
 describe('the Assaf risk', () => {
   it('is high against a known low hand and 0 without Assaf', async () => {
-    const base = {
-      format: 'yaniv-view/1',
-      players: 2,
-      seat: 0,
-      current: 0,
-      phase: 'turn',
-      hand: ['AS', '2S', '3H'],
-      handSizes: [3, 1],
-      known: [[], ['AH']],
-      previous: { type: 'single', cards: ['KD'], pickable: ['KD'] },
-      pile: [],
-      deckSize: 49,
-      totals: [0, 0],
-    };
+    const base = turnView({ handSizes: [3, 1], known: [[], ['AH']], deckSize: 49 });
     const risky = await client.request<Msg<'advice'>>({ type: 'advise', view: base });
     expect(risky.assaf).toEqual({ risk: 1, exact: true });
     const family = await client.request<Msg<'advice'>>({ type: 'advise', view: { ...base, preset: 'family' } });
@@ -211,20 +198,12 @@ describe('welcome.agents', () => {
     const welcome = await client.request<Msg<'welcome'>>({ type: 'hello', version: 1 });
     expect(welcome.agents.map((a) => a.name)).toEqual(AGENTS);
     // A turn step with several discards, so that an agent that explains ranks more than its pick.
-    const view = {
-      format: 'yaniv-view/1',
-      players: 2,
-      seat: 0,
-      current: 0,
-      phase: 'turn',
+    const view = turnView({
       hand: ['AS', '2S', '9H', 'KD'],
       handSizes: [4, 5],
-      known: [[], []],
       previous: { type: 'single', cards: ['QC'], pickable: ['QC'] },
-      pile: [],
       deckSize: 44,
-      totals: [0, 0],
-    };
+    });
     for (const agent of welcome.agents) {
       const advice = await client.request<Msg<'advice'>>({ type: 'advise', agent: agent.name, view });
       expect(advice.type, agent.name).toBe('advice');

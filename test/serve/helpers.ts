@@ -17,6 +17,8 @@ import {
   startServer,
 } from '../../serve/index.js';
 import { CODECS } from '../../serve/protocol/codec.js';
+import { type PlayedAgent, playedAgent } from '../../serve/inference/decide.js';
+import { resolveAgent } from '../../agents/resolve.js';
 import type { Health } from '../../serve/net/http.js';
 
 export const LONG = process.env.YANIV_PROPERTY_RUNS === 'long';
@@ -202,4 +204,31 @@ function latestCounter(client: TestClient, table: string): number {
     if ('table' in m && m.table === table && 'counter' in m && typeof m.counter === 'number' && m.type !== 'acted') return m.counter;
   }
   return -1;
+}
+
+/** An agent as the pool and the workers get it: the spec resolved at a table of this size (default rules). */
+export function played(spec: string, players = 2): PlayedAgent {
+  return playedAgent(resolveAgent(spec, { players }));
+}
+
+/**
+ * A heads-up yaniv-view/1 the advice tests start from: seat 0's turn holding A♠ 2♠ 3♥ over a
+ * K♦ single, totals 0, with these fields changed.
+ */
+export function turnView(over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    format: 'yaniv-view/1',
+    players: 2,
+    seat: 0,
+    current: 0,
+    phase: 'turn',
+    hand: ['AS', '2S', '3H'],
+    handSizes: [3, 5],
+    known: [[], []],
+    previous: { type: 'single', cards: ['KD'], pickable: ['KD'] },
+    pile: [],
+    deckSize: 45,
+    totals: [0, 0],
+    ...over,
+  };
 }

@@ -15,7 +15,8 @@ import {
 } from '../../env/index.js';
 import type { ServerMessage } from '../../serve/index.js';
 import { CARD_PATTERN, viewToJson } from '../../serve/protocol/viewJson.js';
-import { decideBatch } from '../../serve/inference/decide.js';
+import { decideBatch, playedAgent } from '../../serve/inference/decide.js';
+import { resolveAgent } from '../../agents/resolve.js';
 import { mixSeed } from '../../env/rules/random.js';
 
 /** A game a client played: its frames, the table it created and the game_over it got. */
@@ -67,7 +68,7 @@ export async function statesOf(played: PlayedGame): Promise<GameState[]> {
       const view = playerView(episode.state, seat);
       const [decided] = await decideBatch([
         {
-          agent: agent as string,
+          agent: playedAgent(resolveAgent(agent as string, { preset: created.preset, rules: created.rules, players: created.players })),
           source: { kind: 'playerView', view },
           seed: mixSeed(over.seed, counter - 1),
           explain: false,

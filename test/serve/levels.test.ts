@@ -45,7 +45,7 @@ describe('levels on the server', () => {
     expect(created.seats[1]).toMatchObject({
       player: 'bot',
       agent: 'level:2',
-      model: { model: resolveAgent('level:2', { players: 2 }).model },
+      model: { model: resolveAgent('level:2', { players: 2 }).model?.folder, fit: 'trained', mismatch: null },
     });
     const advice = await client.request<Msg<'advice'>>({ type: 'advise', table: created.table, seat: 0 });
     expect(advice.agent).toBe('neural');
@@ -53,16 +53,18 @@ describe('levels on the server', () => {
     expect(over.type).toBe('game_over');
   }, 120_000);
 
-  it('refuses a level that does not ship for the table, naming the seat', async () => {
-    const reply = await client.request({
-      type: 'create_table',
-      seats: ['client', 'level:1', 'level:1', 'level:1', 'level:1', 'level:1', 'level:1'],
-    });
-    expect(reply).toMatchObject({
+  it("seats a level at a size none ship for with its preset's nearest, saying so; refuses one that does not resolve, naming the seat", async () => {
+    const four = await client.request<Created>({ type: 'create_table', seats: ['client', 'level:3', 'level:3', 'level:3'], thinkMs: 0 });
+    // The level's heads-up setting over the best bot's model for four seats (the catalog's), the mismatch naming both.
+    expect(four.seats[1]).toMatchObject({ agent: 'level:3', model: { model: 'models/standard-4', fit: 'nearest-size' } });
+    expect(four.seats[1].model?.mismatch).toMatch(/level rated at 2 seats at 4/);
+    await client.request({ type: 'leave', table: four.table });
+    const dutch = await client.request({ type: 'create_table', preset: 'dutch', seats: ['client', 'level:1'] });
+    expect(dutch).toMatchObject({
       type: 'error',
       code: 'bad_message',
       field: 'seats[1]',
-      message: expect.stringMatching(/no levels ship for the standard rules at 7 seats/),
+      message: expect.stringMatching(/no levels ship for the dutch rules/),
     });
     const unknown = await client.request({ type: 'create_table', seats: ['client', 'level:99'] });
     expect(unknown).toMatchObject({

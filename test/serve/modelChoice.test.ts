@@ -2,6 +2,7 @@
 // same model for the same table (agents/resolve.ts), and say which, with the same mismatch.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modelLines, resolveAgent } from '../../agents/resolve.js';
+import { playedModelOf } from '../../serve/inference/models.js';
 import type { Msg, RunningServer, ServerMessage } from '../../serve/index.js';
 import { TestClient, startTestServer } from './helpers.js';
 
@@ -39,11 +40,12 @@ describe('the model a table plays', () => {
         thinkMs: 0,
       });
       const advice = await client.request<Msg<'advice'>>({ type: 'advise', agent: 'neural', table: created.table, seat: 0 });
-      const expected = { model: resolved.model, fit: resolved.fit, mismatch: resolved.mismatch };
+      const expected = playedModelOf(resolved);
+      expect(expected).toEqual({ model: resolved.model?.folder, fit: resolved.fit, mismatch: resolved.mismatch });
       for (const seat of created.seats.slice(1)) expect(seat.model).toEqual(expected);
       expect(advice.model).toEqual(expected);
       expect(welcome.agents[0].plays?.[preset]?.[String(players)]).toEqual(expected);
-      expect(modelLines(['neural'], { preset, players })[0]).toMatch(`neural plays ${resolved.model}`);
+      expect(modelLines([resolved])[0]).toMatch(`neural plays ${resolved.model?.folder}`);
       // Agents without a model say so.
       const strong = await client.request<Msg<'advice'>>({ type: 'advise', agent: 'strong', table: created.table, seat: 0 });
       expect(strong.model).toBeNull();

@@ -3,7 +3,7 @@
 // and a flat tensor count.
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAgent } from '../../agents/registry.js';
+import { createAgentFor } from '../../agents/resolve.js';
 import { ACTION_COUNT } from '../../env/gym/actionLayout.js';
 import { OBSERVATION_SIZE } from '../../env/gym/observation.js';
 import { initBackend } from '../../nn/backend.js';
@@ -83,7 +83,7 @@ describe('rollout', () => {
   it("against agents and past snapshots: only the learner's seat is recorded, outcomes are counted", async () => {
     const net = tinyNetwork(3);
     const past = tinyNetwork(4);
-    const agents = new Map([[opponentKey('intermediate', 2), await createAgent('intermediate')]]);
+    const agents = new Map([[opponentKey('intermediate', 2), await createAgentFor('intermediate', { players: 2 })]]);
     const rollout = new Rollout(setup({ players: [2], games: 6, opponents: parseOpponentMix('intermediate=1,past=1') }), net, agents, null);
     rollout.addSnapshot(7, past);
     const { trajectories, stats } = rollout.collect(400, { kind: 'ppo' });
@@ -102,7 +102,7 @@ describe('rollout', () => {
 
   it('imitation: the teacher labels every decision and, when it plays, its action is the one taken', async () => {
     const net = tinyNetwork(5);
-    const teacher = await createAgent('intermediate');
+    const teacher = await createAgentFor('intermediate', { players: 2 });
     const rollout = new Rollout(setup({ players: [2], games: 4 }), net, new Map(), teacher);
     const played = rollout.collect(150, { kind: 'imitation', teacherPlays: true });
     const labels = played.trajectories.teacherActions as Int16Array;
@@ -168,7 +168,7 @@ describe('rollout', () => {
         net,
         new Map(),
         null,
-        adviser ? await createAgent('strong') : null,
+        adviser ? await createAgentFor('strong', { players: 2 }) : null,
       );
       const { trajectories: batch } = rollout.collect(200, { kind: 'ppo' });
       expectLegal(batch);
@@ -210,7 +210,7 @@ describe('rollout', () => {
   it("a learner with an adviser and a large bias on its feature plays the adviser's choices", async () => {
     const net = scoringNetwork(true);
     setGateBias(net, new Map([[ADVISER_FEATURE.index, 60]]));
-    const strong = await createAgent('strong');
+    const strong = await createAgentFor('strong', { players: 2 });
     const rollout = new Rollout(setup({ adviser: 'strong' }), net, new Map(), null, strong);
     const { trajectories: batch } = rollout.collect(200, { kind: 'ppo' });
     for (let k = 0; k < batch.count; k++) expect(batch.actions[k]).toBe(batch.adviserActions[k]);
@@ -219,7 +219,7 @@ describe('rollout', () => {
 
   it('a teacher that is also the adviser is asked once a position: its labels are the adviser column', async () => {
     const net = scoringNetwork(true);
-    const strong = await createAgent('strong');
+    const strong = await createAgentFor('strong', { players: 2 });
     let asked = 0;
     const counted = { ...strong, act: (input: Parameters<typeof strong.act>[0]) => (asked++, strong.act(input)) };
     const rollout = new Rollout(setup({ adviser: 'strong' }), net, new Map(), counted, counted);

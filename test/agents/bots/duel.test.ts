@@ -2,7 +2,8 @@
 // decides every move, and batched decisions come back in their inputs' order.
 import { describe, expect, it } from 'vitest';
 import { withDuellist } from '../../../agents/bots/duel.js';
-import { createAgent, parseAgentSpec } from '../../../agents/registry.js';
+import { parseAgentSpec } from '../../../agents/registry.js';
+import { createAgentFor } from '../../../agents/resolve.js';
 import { seatsInPlay } from '../../../agents/bots/tactics.js';
 import type { Agent, DecisionInput } from '../../../env/gym/agent.js';
 import { YanivEnv } from '../../../env/gym/yanivEnv.js';
@@ -38,8 +39,8 @@ function playGame(agent: Agent, seed: number): DecisionInput[] {
 
 describe('withDuellist', () => {
   it('lets the duellist decide once two seats are left in play, and the main agent before', async () => {
-    const main = noting(await createAgent('intermediate'));
-    const duellist = noting(await createAgent('strong'));
+    const main = noting(await createAgentFor('intermediate', { players: 2 }));
+    const duellist = noting(await createAgentFor('strong', { players: 2 }));
     const inputs = playGame(withDuellist(main.agent, duellist.agent), 4);
     expect(main.seen.length).toBeGreaterThan(0);
     expect(duellist.seen.length).toBeGreaterThan(0);
@@ -48,7 +49,7 @@ describe('withDuellist', () => {
     expect(main.seen.length + duellist.seen.length).toBe(inputs.length);
   });
   it('answers a mixed batch in its order, each input as act answers it', async () => {
-    const agent = withDuellist(await createAgent('intermediate'), await createAgent('strong'));
+    const agent = withDuellist(await createAgentFor('intermediate', { players: 2 }), await createAgentFor('strong', { players: 2 }));
     const inputs = playGame(agent, 9);
     const mixed = [...inputs.slice(0, 40), ...inputs.slice(-40)].sort((a, b) => a.observation[0] - b.observation[0]);
     expect(new Set(mixed.map((input) => seatsInPlay(input.view)))).toEqual(new Set([2, 3]));
@@ -59,7 +60,7 @@ describe('withDuellist', () => {
     const spec = 'neural:models/standard-4?duel=models/standard';
     expect(parseAgentSpec(spec).params.duel).toBe('models/standard');
     const [staged, opening, duel] = await Promise.all(
-      [spec, 'neural:models/standard-4', 'neural:models/standard'].map((s) => createAgent(s)),
+      [spec, 'neural:models/standard-4', 'neural:models/standard'].map((s) => createAgentFor(s, { players: 2 })),
     );
     const inputs = playGame(staged, 4);
     for (const input of inputs.filter((_, i) => i % 7 === 0))

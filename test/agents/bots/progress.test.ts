@@ -19,7 +19,7 @@ import { importPosition } from '../../../env/gym/position.js';
 import { YanivEnv } from '../../../env/gym/yanivEnv.js';
 import { isRoundOver } from '../../../env/rules/state.js';
 import { playoutRoundStrong } from '../../../agents/bots/playout.js';
-import { createAgent } from '../../../agents/registry.js';
+import { createAgentFor } from '../../../agents/resolve.js';
 import { roundEndChance } from '../../../agents/bots/strong.js';
 import { progressGuard } from '../../../agents/models/neural.js';
 import { PASS_ACTION, TAKE_START, YANIV_ACTION } from '../../../env/gym/actionLayout.js';
@@ -98,7 +98,7 @@ describe('the strong-loop repro', () => {
 
   it('strong lays its ten and draws from the deck, as it does without milestones, instead of taking the ten back', async () => {
     for (const rules of [{}, { milestones: [] }]) {
-      const strong = await createAgent('strong');
+      const strong = await createAgentFor('strong', { players: 2 });
       const { moves } = playRound(repro(rules), [strong, tenTrader], 2);
       expect(moves.slice(0, 2)).toEqual(['0: 10C', '0: deck']);
     }
@@ -106,7 +106,7 @@ describe('the strong-loop repro', () => {
 
   it('against an opponent that trades its ten back for ever, strong ends the round within a few turns', async () => {
     for (let seed = 1; seed <= 8; seed++) {
-      const strong = await createAgent('strong');
+      const strong = await createAgentFor('strong', { players: 2 });
       strong.reset(seed);
       const { turns, moves } = playRound(repro(), [strong, tenTrader], 1000);
       expect(turns, moves.join(', ')).not.toBeNull();
@@ -115,7 +115,7 @@ describe('the strong-loop repro', () => {
   });
 
   it('strong against strong ends the round too', async () => {
-    const agents = [await createAgent('strong'), await createAgent('strong')];
+    const agents = [await createAgentFor('strong', { players: 2 }), await createAgentFor('strong', { players: 2 })];
     agents.forEach((agent, seat) => agent.reset(seat + 1));
     expect(playRound(repro(), agents, 1000).turns).toBeLessThan(40);
   });
@@ -142,7 +142,7 @@ describe('the standoff repro', () => {
 
   it('strong against strong: the round ends once it has stalled, within a few turns', async () => {
     for (let seed = 1; seed <= 6; seed++) {
-      const agents = [await createAgent('strong'), await createAgent('strong')];
+      const agents = [await createAgentFor('strong', { players: 2 }), await createAgentFor('strong', { players: 2 })];
       agents.forEach((agent, seat) => agent.reset(seed * 2 + seat));
       const { turns, moves } = playRound(STANDOFF, agents, 1000);
       expect(turns, moves.join(', ')).not.toBeNull();
@@ -171,8 +171,8 @@ describe('the neural-trade repro', () => {
   });
 
   it('two networks end the round once it has stalled, within a few turns a seat', async () => {
-    const unused = await createAgent('random');
-    const agents = [unused, await createAgent('neural'), await createAgent('neural')];
+    const unused = await createAgentFor('random', { players: 2 });
+    const agents = [unused, await createAgentFor('neural', { players: 2 }), await createAgentFor('neural', { players: 2 })];
     const { turns, moves } = playRound(NEURAL_TRADE, agents, 1000);
     expect(turns, moves.join(', ')).not.toBeNull();
     // Stalled from 60 turns (30 a seat, two seats): it ends soon after.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { equityRules, readEquityData, shippedEquity, shippedEquityFile, parseEquityData } from '../../../agents/equity/equity.js';
 import { measureRoundModel, playFromSpot } from '../../../agents/equity/equityModel.js';
-import { createAgent } from '../../../agents/registry.js';
+import { createAgentFor } from '../../../agents/resolve.js';
 import { EquityError } from '../../../env/gym/equityData.js';
 import { seatEquities } from '../../../env/gym/equity.js';
 import { Episode, parseEnvOptions } from '../../../env/gym/episode.js';
@@ -42,7 +42,7 @@ describe('the shipped heads-up equity (standard, strong at both seats)', () => {
   });
 
   it('agrees with games played out from a fixed spot, within the interval', async () => {
-    const agents: [Agent, Agent] = [await createAgent('strong'), await createAgent('strong')];
+    const agents: [Agent, Agent] = [await createAgentFor('strong', { players: 2 }), await createAgentFor('strong', { players: 2 })];
     const spot = playFromSpot('standard', {}, agents, [150, 120], 80, 5);
     const p = equity.win(150, 120, true);
     const se = Math.sqrt((p * (1 - p)) / spot.games);
@@ -52,7 +52,7 @@ describe('the shipped heads-up equity (standard, strong at both seats)', () => {
 
 describe('measuring the round model', () => {
   it('counts every outcome once and writes data the loader accepts', async () => {
-    const agents: [Agent, Agent] = [await createAgent('strong'), await createAgent('strong')];
+    const agents: [Agent, Agent] = [await createAgentFor('strong', { players: 2 }), await createAgentFor('strong', { players: 2 })];
     const data = measureRoundModel({ preset: 'standard', overrides: {}, agents, agentSpec: 'strong', rounds: 40, seed: 3 });
     expect(data.model.outcomes.reduce((sum, [, , n]) => sum + n, 0)).toBe(data.model.rounds);
     expect(data.model.rounds).toBe(40);
@@ -73,7 +73,7 @@ describe('reward "equity"', () => {
 
   it('pays each round the change of the module equity, and sums over a game to the outcome minus the starting equity', async () => {
     const table = new Table(new Episode(parseEnvOptions({ players: 2, reward: 'equity', history: false }), undefined, equity));
-    const agents = [await createAgent('strong'), await createAgent('intermediate')];
+    const agents = [await createAgentFor('strong', { players: 2 }), await createAgentFor('intermediate', { players: 2 })];
     for (let game = 0; game < 3; game++) {
       table.reset({ seed: game });
       const sums = [0, 0];

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { readEquityData, shippedEquity, shippedEquityFile } from '../../../agents/equity/equity.js';
 import { fitSeatPredictor } from '../../../agents/equity/equityFit.js';
 import { type SeatState, measureSeatStates, playFromSpot } from '../../../agents/equity/equityModel.js';
-import { createAgent } from '../../../agents/registry.js';
+import { createAgentFor } from '../../../agents/resolve.js';
 import { milestoneEquityPoints } from '../../../agents/bots/strong.js';
 import { type SeatsEquityData } from '../../../env/gym/equityData.js';
 import { seatEquities } from '../../../env/gym/equity.js';
@@ -61,7 +61,7 @@ describe.each([3, 4])('the shipped learned equity (standard, %i seats, strong at
     'agrees with games played out from fixed spots, within the interval',
     { timeout: LONG ? 1_800_000 : 120_000 },
     async () => {
-      const agents = await Promise.all(Array.from({ length: players }, () => createAgent('strong')));
+      const agents = await Promise.all(Array.from({ length: players }, () => createAgentFor('strong', { players: 2 })));
       const spots = [
         [150, 120, 180, 40].slice(0, players),
         ...(LONG ? [[0, 0, 0, 0].slice(0, players), [95, 60, 150, 10].slice(0, players)] : []),
@@ -120,7 +120,7 @@ describe('fitting the learned equity', () => {
   });
 
   it('records every table between rounds of a measured game with the game winner, who is in each of them', async () => {
-    const agents = await Promise.all([0, 1, 2].map(() => createAgent('strong')));
+    const agents = await Promise.all([0, 1, 2].map(() => createAgentFor('strong', { players: 2 })));
     const states = measureSeatStates({ preset: 'standard', overrides: {}, agents, games: 4, seed: 2 });
     expect(states.length).toBeGreaterThan(4);
     expect(states[0].totals).toEqual([0, 0, 0]);
@@ -136,7 +136,11 @@ describe('reward "equity" and strong?equity at 3 seats', () => {
 
   it('pays each round the change of the learned equity, summing over a game to the outcome minus the starting equity', async () => {
     const table = new Table(new Episode(parseEnvOptions({ players: 3, reward: 'equity', history: false }), undefined, equity));
-    const agents = [await createAgent('strong'), await createAgent('intermediate'), await createAgent('strong')];
+    const agents = [
+      await createAgentFor('strong', { players: 2 }),
+      await createAgentFor('intermediate', { players: 2 }),
+      await createAgentFor('strong', { players: 2 }),
+    ];
     table.reset({ seed: 4 });
     const s = table.episode.state;
     const now = () =>
@@ -168,8 +172,8 @@ describe('reward "equity" and strong?equity at 3 seats', () => {
     const view = playerView(table.episode.state, 0);
     expect(milestoneEquityPoints(equity, view, 10)).toBeGreaterThan(0);
     expect(milestoneEquityPoints(equity, view, 9)).toBe(0);
-    const agent = await createAgent('strong?equity=standard');
-    table.play([agent, await createAgent('strong'), await createAgent('strong')]);
+    const agent = await createAgentFor('strong?equity=standard', { players: 2 });
+    table.play([agent, await createAgentFor('strong', { players: 2 }), await createAgentFor('strong', { players: 2 })]);
     expect(table.episode.state.winner).toBeGreaterThanOrEqual(0);
   });
 });

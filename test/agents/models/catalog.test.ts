@@ -70,8 +70,9 @@ describe('the model catalog', () => {
     for (const preset of PRESET_NAMES)
       for (let players = 2; players <= 8; players++) {
         const resolved = resolveAgent('neural', { preset, players });
-        expect(shipped.map((m) => m.folder)).toContain(resolved.model);
-        expect(resolved.card).toEqual(shipped.find((m) => m.folder === resolved.model)?.card);
+        expect(resolved.model?.kind).toBe('shipped');
+        expect(shipped.map((m) => m.folder)).toContain(resolved.model?.folder);
+        expect(resolved.card).toEqual(shipped.find((m) => m.folder === resolved.model?.folder)?.card);
       }
   });
 });
@@ -79,7 +80,12 @@ describe('the model catalog', () => {
 describe('resolveAgent', () => {
   it('plain neural names its model where it is not the default; explicit models and other agents are themselves', () => {
     const table = { preset: 'standard', players: 2 };
-    expect(resolveAgent('neural', table)).toMatchObject({ spec: 'neural', model: DEFAULT_MODEL, fit: 'trained' });
+    expect(resolveAgent('neural', table)).toMatchObject({ spec: 'neural', model: { kind: 'shipped', folder: DEFAULT_MODEL }, fit: 'trained' });
+    expect(resolveAgent('neural', { ...table, players: 4 })).toMatchObject({
+      spec: 'neural:models/standard-4',
+      model: { kind: 'shipped', folder: 'models/standard-4' },
+      fit: 'trained',
+    });
     expect(resolveAgent('neural:models/standard?greedy=0', { ...table, players: 4 })).toMatchObject({
       spec: 'neural:models/standard?greedy=0',
       fit: null,
@@ -87,11 +93,15 @@ describe('resolveAgent', () => {
     expect(resolveAgent('neural:models/standard', { ...table, players: 4 }).mismatch).toMatch(/4 players/);
     expect(resolveAgent('strong', table)).toEqual({
       requested: 'strong',
+      kind: 'strong',
+      params: {},
       spec: 'strong',
+      table,
       model: null,
       card: null,
       fit: null,
       mismatch: null,
+      via: null,
     });
     for (const preset of PRESET_NAMES) {
       const own = modelFor({ preset, rules: {} }, 2);

@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adviserLeads, loadNeuralAgent, neuralAgent, resolveModelDir } from '../../../agents/models/neural.js';
 import { packageRoot } from '../../../agents/models/modelFolder.js';
-import { createAgent, parseAgentSpec } from '../../../agents/registry.js';
+import { parseAgentSpec } from '../../../agents/registry.js';
+import { createAgentFor } from '../../../agents/resolve.js';
 import { playMatch } from '../../../agents/tournament/match.js';
 import { ACTION_FEATURES_VERSION, ACTION_FEATURE_SIZE, ADVISER_FEATURE, actionFeatureWidth } from '../../../env/gym/actionFeatures.js';
 import { ACTION_COUNT, ACTION_SPACE_VERSION } from '../../../env/gym/actionLayout.js';
@@ -130,11 +131,11 @@ describe('neural agent', () => {
     await saveNetwork(net, path.join(run, 'best'), versions);
     expect(resolveModelDir(run)).toBe(path.join(run, 'best'));
     expect(() => resolveModelDir(path.join(folder, 'nothing'))).toThrow(/no model in/);
-    const agent = await createAgent(`neural:${run}?greedy=0`);
+    const agent = await createAgentFor(`neural:${run}?greedy=0`, { players: 2 });
     expect(agent.name).toBe('neural');
     expect(() => parseAgentSpec('neural?greedy=maybe')).not.toThrow();
-    await expect(createAgent('neural:x?greedy=maybe')).rejects.toThrow(/greedy must be 1, 0, true or false/);
-    await expect(createAgent('neural:x?temperature=2')).rejects.toThrow(/no parameter "temperature"/);
+    await expect(createAgentFor('neural:x?greedy=maybe', { players: 2 })).rejects.toThrow(/greedy must be 1, 0, true or false/);
+    await expect(createAgentFor('neural:x?temperature=2', { players: 2 })).rejects.toThrow(/no parameter "temperature"/);
     net.model.dispose();
   });
 
@@ -168,8 +169,8 @@ describe('neural agent', () => {
     };
     const training = trainingRecord({ players: [3], hyperParameters: { adviser: 'strong' } });
     await saveNetwork(net, path.join(folder, 'advised'), { ...versions, training });
-    const agent = await createAgent(`neural:${path.join(folder, 'advised')}`);
-    const strong = await createAgent('strong');
+    const agent = await createAgentFor(`neural:${path.join(folder, 'advised')}`, { players: 2 });
+    const strong = await createAgentFor('strong', { players: 2 });
     const env = new YanivEnv({ players: 3 });
     let step: { observation: Float32Array; info: { actionMask: Uint8Array; currentPlayer: number } } = env.reset({ seed: 5 });
     let decisions = 0;
@@ -199,10 +200,10 @@ describe('neural agent', () => {
       ...versions,
       training: trainingRecord({ players: [2], hyperParameters: { adviser: 'strong' } }),
     });
-    const strong = await createAgent('strong');
+    const strong = await createAgentFor('strong', { players: 2 });
     /** Over a 4-seat game's first decisions: how often the agent's pick differs from strong's, and checks on each policy. */
     const differences = async (spec: string): Promise<number> => {
-      const agent = await createAgent(spec);
+      const agent = await createAgentFor(spec, { players: 2 });
       const env = new YanivEnv({ players: 4 });
       let step: { observation: Float32Array; info: { actionMask: Uint8Array; currentPlayer: number } } = env.reset({ seed: 6 });
       let differ = 0;

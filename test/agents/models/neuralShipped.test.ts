@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { shippedModels } from '../../../agents/models/catalog.js';
 import { packageRoot } from '../../../agents/models/modelFolder.js';
-import { createAgent } from '../../../agents/registry.js';
+import { createAgentFor } from '../../../agents/resolve.js';
 import { runTournament } from '../../../agents/tournament/run.js';
 import { MODEL_CONTRACT } from '../../../env/gym/modelContract.js';
 import { YanivEnv } from '../../../env/gym/yanivEnv.js';
@@ -25,7 +25,7 @@ describe.each(shippedModels().map((entry) => [entry.folder, entry] as const))('t
     expect(metadata.observationVersion).toBe(MODEL_CONTRACT.observationVersion);
     expect(PRESET_NAMES).toContain(card.rules.preset);
     expect(card.players.length).toBeGreaterThan(0);
-    const agent = await createAgent(`neural:${folder}`);
+    const agent = await createAgentFor(`neural:${folder}`, { players: 2 });
     const players = card.players[0];
     const env = new YanivEnv({ players, seed: 3, preset: card.rules.preset, rules: card.rules.rules });
     let { observation, info } = env.reset();

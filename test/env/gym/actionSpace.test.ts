@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { game } from '../helpers.js';
 import {
   ACTION_COUNT,
   ACTION_RANGES,
@@ -10,16 +11,12 @@ import {
   DISCARD_LAST,
   DISCARD_MASK,
   DISCARD_START,
-  DRAW_DECK_ACTION,
   HandSlots,
-  PASS_ACTION,
-  QUICK_ACTION,
-  SLAPDOWN_ACTION,
-  TAKE_START,
-  YANIV_ACTION,
   discardId,
   discardIdOf,
 } from '../../../env/gym/actionLayout.js';
+// The special ids as the package's entry exports them.
+import { DRAW_DECK_ACTION, PASS_ACTION, QUICK_ACTION, SLAPDOWN_ACTION, TAKE_START, YANIV_ACTION } from '../../../env/index.js';
 import { MaskScratch, clearLegalActions, legalActionIds, markLegalActions, writeActionMask } from '../../../env/gym/actionMask.js';
 import { actionRangeOf, actionToMove, describeAction, moveToAction } from '../../../env/gym/actionMoves.js';
 import { YanivEnv } from '../../../env/gym/yanivEnv.js';
@@ -27,9 +24,7 @@ import { randomInt, seededRng } from '../../../env/rules/random.js';
 import { type Action, actionError, legalActions } from '../../../env/rules/actions.js';
 import { JOKER, RANK_OF, parseCard } from '../../../env/rules/cards.js';
 import { DiscardList, generateDiscards } from '../../../env/rules/discards.js';
-import { newGame, startRound } from '../../../env/rules/engine.js';
 import { RUN } from '../../../env/rules/groups.js';
-import { resolveRules } from '../../../env/rules/rules.js';
 import { type GameState, HAND_CAP, PHASE_NAMES, PHASE_TURN } from '../../../env/rules/state.js';
 import { playerView } from '../../../env/rules/view.js';
 import { expectSameValues } from '../../sameValues.js';
@@ -123,13 +118,7 @@ describe('ids and moves in real positions', () => {
   }
 
   it('names actions in words', () => {
-    const s = newGame({ rules: resolveRules({ players: 2 }), players: 2 });
-    startRound(s, {
-      hands: [cards('5S 6S 7S KH JK'), cards('2C 3C 4C 5C 6C')],
-      discard: parseCard('7H') as number,
-      deck: cards('9D 9C'),
-      starter: 0,
-    });
+    const s = game({ hands: ['5S 6S 7S KH JK', '2C 3C 4C 5C 6C'], discard: '7H', deck: '9D 9C', starter: 0 });
     const discard = (text: string) => moveToAction(s, { type: 'discard', cards: cards(text) });
     expect(describeAction(discard('5S 6S 7S'), s)).toBe('discard 5S 6S 7S');
     expect(discard('7S 6S 5S')).toBe(discard('5S 6S 7S'));
@@ -155,13 +144,7 @@ describe('ids and moves in real positions', () => {
   it('pins the legal-action count of a scripted hand ("perft")', () => {
     // Seat 0 holds 5S 6S 7S 7H JK (25 points: no Yaniv) under standard rules: 5 singles, 6 sets,
     // 8 runs (the joker below, inside or above the naturals it joins).
-    const s = newGame({ rules: resolveRules({ players: 2 }), players: 2 });
-    startRound(s, {
-      hands: [cards('5S 6S 7S 7H JK'), cards('2C 3C 4C 5C 6C')],
-      discard: parseCard('KD') as number,
-      deck: cards('9D 9C'),
-      starter: 0,
-    });
+    const s = game({ hands: ['5S 6S 7S 7H JK', '2C 3C 4C 5C 6C'], discard: 'KD', deck: '9D 9C', starter: 0 });
     const ids = legalActionIds(maskOf(s));
     const names = ids.map((id) => describeAction(id, s)).sort();
     expect(names).toEqual([

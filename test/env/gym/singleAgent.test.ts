@@ -3,7 +3,7 @@ import { legalActionIds } from '../../../env/gym/actionMask.js';
 import type { Agent } from '../../../env/gym/agent.js';
 import { SingleAgentEnv } from '../../../env/gym/singleAgent.js';
 import { randomAgent } from '../../../agents/bots/random.js';
-import { createAgent } from '../../../agents/registry.js';
+import { createAgentFor } from '../../../agents/resolve.js';
 import { seededRng } from '../../../env/rules/random.js';
 import { randomLegalAction } from '../../../env/gym/actionMask.js';
 
@@ -76,7 +76,7 @@ describe('SingleAgentEnv', () => {
   });
 
   it("plays the heuristic bots as opponents: they get their seat's own view", async () => {
-    const strong = await createAgent('strong');
+    const strong = await createAgentFor('strong', { players: 2 });
     const env = new SingleAgentEnv({ players: 2, opponents: strong, episode: 'round', maxTurns: 200 });
     let { info } = env.reset({ seed: 3 });
     const rng = seededRng(3);

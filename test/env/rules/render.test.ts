@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseCard } from '../../../env/rules/cards.js';
-import { newGame, startRound } from '../../../env/rules/engine.js';
+import { game } from '../helpers.js';
 import { renderState, renderView } from '../../../env/rules/render.js';
-import { resolveRules } from '../../../env/rules/rules.js';
 import { playerView } from '../../../env/rules/view.js';
 
-const cards = (text: string) => text.split(' ').map((name) => parseCard(name) as number);
-
 describe('render', () => {
-  const s = newGame({ rules: resolveRules({ players: 2 }), players: 2 });
-  startRound(s, {
-    hands: [cards('5S 6S 7S KH JK'), cards('2C 3C 4C 5C 6C')],
-    discard: parseCard('7H') as number,
-    deck: cards('9D 9C'),
-    starter: 0,
-  });
+  const s = game({ hands: ['5S 6S 7S KH JK', '2C 3C 4C 5C 6C'], discard: '7H', deck: '9D 9C', starter: 0 });
 
   it('shows a seat its own hand and only the sizes of the others', () => {
     const text = renderView(playerView(s, 0));

@@ -2,6 +2,7 @@
 // played out in fewer worlds, never fewer than the server's minimum, and its answer says how
 // many; a lone request gets the whole budget, and the same request with the same budget gets the
 // same answer.
+import { played } from '../helpers.js';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { OUTLOOK_DEFAULTS } from '../../../agents/equity/moveOutlook.js';
@@ -15,9 +16,12 @@ const FULL = OUTLOOK_DEFAULTS.worlds;
 
 function requests(count: number): DecideRequest[] {
   const states = randomPositions({ players: 3 }, 4, 4 * count).filter((s) => s.phase < 3);
-  return states
-    .slice(0, count)
-    .map((s, seed) => ({ agent: 'strong', source: { kind: 'playerView', view: playerView(s, s.current) }, seed, explain: true }));
+  return states.slice(0, count).map((s, seed) => ({
+    agent: played('strong', 3),
+    source: { kind: 'playerView', view: playerView(s, s.current) },
+    seed,
+    explain: true,
+  }));
 }
 
 describe('the advice budget under load', () => {
@@ -38,7 +42,7 @@ describe('the advice budget under load', () => {
   it('plays queued requests out in fewer worlds, each answer saying how many, and a lone one in all', async () => {
     const pool = new InferencePool(
       { workers: 0, batchMax: 64, batchWindowMs: 0, adviceMinWorlds: 4 },
-      ['strong'],
+      [played('strong')],
       pino({ level: 'silent' }),
     );
     await pool.start();

@@ -1,6 +1,7 @@
 // The advice in a player's terms (serve/inference/winChance.ts, agents/equity/moveOutlook.ts): each move played
 // out from the seat's view with its chance to win and points this round, at every table size
 // and under house rules, deterministic for a seed, blind to what the seat cannot see.
+import { played, turnView } from '../helpers.js';
 import { describe, expect, it } from 'vitest';
 import { type Advice, type DecideResult, decideBatch } from '../../../serve/inference/decide.js';
 import { serverMessageSchema } from '../../../serve/protocol/protocol.js';
@@ -18,7 +19,9 @@ function positions(options: EnvOptions, seed: number, steps: number, every: numb
 }
 
 async function advise(agent: string, s: GameState, seed: number): Promise<Advice> {
-  const [result] = await decideBatch([{ agent, source: { kind: 'playerView', view: playerView(s, s.current) }, seed, explain: true }]);
+  const [result] = await decideBatch([
+    { agent: played(agent, s.players), source: { kind: 'playerView', view: playerView(s, s.current) }, seed, explain: true },
+  ]);
   return adviceOf(result);
 }
 
@@ -101,7 +104,7 @@ describe('advice in a player’s terms', () => {
     for (const s of positions({ players: 2 }, 21, 60, 10)) {
       const advice = await advise('neural', s, 1);
       const [plain] = await decideBatch([
-        { agent: 'neural', source: { kind: 'playerView', view: playerView(s, s.current) }, seed: 1, explain: false },
+        { agent: played('neural', s.players), source: { kind: 'playerView', view: playerView(s, s.current) }, seed: 1, explain: false },
       ]);
       expect(plain.ok && plain.action).toBe(advice.pick.action);
       expect(advice.scores).toBe('probability');
@@ -128,21 +131,10 @@ describe('advice in a player’s terms', () => {
 
   it('gives its reasons in words where they weigh: the Assaf risk of a call, a card the next player may take and use', async () => {
     // The opponent took 7D from the pile; the seat may call with 6 points.
-    const view = viewJsonSchema.parse({
-      format: 'yaniv-view/1',
-      players: 2,
-      seat: 0,
-      current: 0,
-      phase: 'turn',
-      hand: ['AS', '2S', '3H'],
-      handSizes: [3, 4],
-      known: [[], ['7D']],
-      previous: { type: 'single', cards: ['KD'], pickable: ['KD'] },
-      pile: ['9C', '9H'],
-      deckSize: 44,
-      totals: [12, 40],
-    });
-    const [result] = await decideBatch([{ agent: 'strong', source: { kind: 'view', view }, seed: 0, explain: true }]);
+    const view = viewJsonSchema.parse(
+      turnView({ handSizes: [3, 4], known: [[], ['7D']], pile: ['9C', '9H'], deckSize: 44, totals: [12, 40] }),
+    );
+    const [result] = await decideBatch([{ agent: played('strong'), source: { kind: 'view', view }, seed: 0, explain: true }]);
     const advice = adviceOf(result);
     expectSane(advice);
     const byText = new Map((advice.moves ?? []).map((m) => [m.text, m]));

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { PRESET_NAMES, YanivEnv, playerView, randomLegalAction, seededRng } from '../../../env/index.js';
 import { decideBatch } from '../../../serve/inference/decide.js';
 import { viewJsonSchema, viewToJson } from '../../../serve/protocol/viewJson.js';
-import { LONG } from '../helpers.js';
+import { LONG, played } from '../helpers.js';
 
 // Each advice with explanations plays its moves out (and a table size first met fits its equity): 60 views
 // keep the file near a minute on a busy 2-core machine; test:long runs 2,000.
@@ -50,7 +50,9 @@ describe('advice over the view schema’s ranges', () => {
             if (edits.round !== null) view.round = edits.round;
             const parsed = viewJsonSchema.safeParse(view);
             if (!parsed.success) return;
-            const [result] = await decideBatch([{ agent, source: { kind: 'view', view: parsed.data }, seed, explain: true }]);
+            const [result] = await decideBatch([
+              { agent: played(agent, parsed.data.players), source: { kind: 'view', view: parsed.data }, seed, explain: true },
+            ]);
             if (result.ok) return;
             expect(result.code, `${result.message} (field ${result.field})`).not.toBe('internal');
             expect(result.field).toMatch(/^view/);

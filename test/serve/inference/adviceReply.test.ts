@@ -1,6 +1,7 @@
 // Advice asked with a reply is answered by the client's frame, written where it was decided: the
 // same message the advice itself makes, in either encoding; a worker posts a batch's MessagePack
 // frames in one buffer of their own, transferred, and they arrive as they left.
+import { played } from '../helpers.js';
 import { Packr } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
 import { YanivEnv, playerView, randomLegalAction, seededRng } from '../../../env/index.js';
@@ -15,7 +16,13 @@ function requests(count: number): DecideRequest[] {
   const list: DecideRequest[] = [];
   while (list.length < count) {
     const view = playerView(env.state, info.currentPlayer);
-    list.push({ agent: 'strong', source: { kind: 'playerView', view }, seed: list.length, explain: true, outlook: list.length % 2 === 0 });
+    list.push({
+      agent: played('strong'),
+      source: { kind: 'playerView', view },
+      seed: list.length,
+      explain: true,
+      outlook: list.length % 2 === 0,
+    });
     ({ info } = env.step(randomLegalAction(info.actionMask, rng)));
     if (env.done) ({ info } = env.reset());
   }

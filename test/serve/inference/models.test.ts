@@ -14,7 +14,7 @@ import { RedisServer, redisAvailable } from '../../../scripts/redisServer.js';
 import { decideBatch } from '../../../serve/inference/decide.js';
 import type { Msg, RunningServer, ServerOptionsInput } from '../../../serve/index.js';
 import { PublishError, publishModel } from '../../../serve/inference/models.js';
-import { TestClient, chooser, playToEnd, startTestServer, until } from '../helpers.js';
+import { TestClient, chooser, playToEnd, played, startTestServer, until } from '../helpers.js';
 
 const available = redisAvailable();
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -110,8 +110,8 @@ describe.skipIf(!available)('models published to a cluster', () => {
     // Advice now comes from the new model.
     const view = state.view;
     const advice = await player.request<Msg<'advice'>>({ type: 'advise', agent: 'neural', view });
-    const [fromZero] = await decideBatch([{ agent: `neural:${zero}`, source: { kind: 'view', view }, seed: 0, explain: true }]);
-    const [fromShipped] = await decideBatch([{ agent: 'neural', source: { kind: 'view', view }, seed: 0, explain: true }]);
+    const [fromZero] = await decideBatch([{ agent: played(`neural:${zero}`), source: { kind: 'view', view }, seed: 0, explain: true }]);
+    const [fromShipped] = await decideBatch([{ agent: played('neural'), source: { kind: 'view', view }, seed: 0, explain: true }]);
     expect(fromZero.ok && fromShipped.ok).toBe(true);
     if (!fromZero.ok || !fromShipped.ok) return;
     expect(advice.actions).toEqual(fromZero.advice?.actions);

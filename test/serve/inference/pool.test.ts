@@ -1,6 +1,7 @@
 // Where the pool decides (serve/inference/pool.ts): a cheap agent's lone request at once on the main thread,
 // requests that arrive together queued in batches for the workers (cheap ones at most 16 a batch),
 // every answer the same wherever it was decided.
+import { played } from '../helpers.js';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DecideRequest, decideBatch } from '../../../serve/inference/decide.js';
@@ -10,14 +11,18 @@ import { randomPositions } from '../../env/gym/envPositions.js';
 
 function policyRequests(count: number, agent = 'strong'): DecideRequest[] {
   const states = randomPositions({ players: 3 }, 7, 4 * count).filter((s) => s.phase < 3);
-  return states
-    .slice(0, count)
-    .map((s, seed) => ({ agent, source: { kind: 'playerView', view: playerView(s, s.current) }, seed, explain: true, outlook: false }));
+  return states.slice(0, count).map((s, seed) => ({
+    agent: played(agent, 3),
+    source: { kind: 'playerView', view: playerView(s, s.current) },
+    seed,
+    explain: true,
+    outlook: false,
+  }));
 }
 
 const pools: InferencePool[] = [];
 async function pool(workers: number, batchMax = 64): Promise<InferencePool> {
-  const made = new InferencePool({ workers, batchMax, batchWindowMs: 0 }, ['strong', 'random'], pino({ level: 'silent' }));
+  const made = new InferencePool({ workers, batchMax, batchWindowMs: 0 }, [played('strong'), played('random')], pino({ level: 'silent' }));
   pools.push(made);
   await made.start();
   return made;

@@ -7,7 +7,7 @@ import { discardId } from '../../../env/gym/actionLayout.js';
 import { agentFor } from '../../../serve/inference/decide.js';
 import { ERROR_CODES, type Msg, type RunningServer, type ServerMessage } from '../../../serve/index.js';
 import { MemoryTableStore, MemoryTables, type StoredTable, StoreUnavailableError } from '../../../serve/tables/tableStore.js';
-import { TestClient, health, playToEnd, startTestServer, until } from '../helpers.js';
+import { TestClient, health, playToEnd, played, startTestServer, until } from '../helpers.js';
 
 type ErrorReply = Msg<'error'>;
 const seen = new Set<string>();
@@ -290,7 +290,7 @@ describe('error codes', () => {
   });
 
   it('internal: an agent that fails is reported without details, and the connection goes on', async () => {
-    const novice = await agentFor('novice');
+    const novice = await agentFor(played('novice'));
     const act = novice.act.bind(novice);
     novice.act = () => {
       throw new Error('secret detail');

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { YanivEnv, randomLegalAction, seededRng } from '../../../env/index.js';
 import { ProtocolError } from '../../../serve/protocol/errors.js';
 import { type ViewJson, viewFromJson, viewJsonSchema, viewToJson } from '../../../serve/protocol/viewJson.js';
-import { LONG } from '../helpers.js';
+import { LONG, turnView } from '../helpers.js';
 
 const parse = (json: unknown) => viewFromJson(viewJsonSchema.parse(json));
 
@@ -35,21 +35,7 @@ describe('round trip', () => {
   });
 });
 
-const base = (): ViewJson =>
-  viewJsonSchema.parse({
-    format: 'yaniv-view/1',
-    players: 2,
-    seat: 0,
-    current: 0,
-    phase: 'turn',
-    hand: ['AS', '2S', '3H'],
-    handSizes: [3, 5],
-    known: [[], []],
-    previous: { type: 'single', cards: ['KD'], pickable: ['KD'] },
-    pile: [],
-    deckSize: 45,
-    totals: [0, 0],
-  });
+const base = (): ViewJson => viewJsonSchema.parse(turnView());
 
 function refusal(change: (view: ViewJson) => void): { field?: string; message: string } {
   const view = structuredClone(base());

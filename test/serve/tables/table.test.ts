@@ -4,11 +4,13 @@
 // step went out with its write in flight and the process was killed in between).
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { decideBatch } from '../../../serve/inference/decide.js';
+import { decideBatch, playedAgent } from '../../../serve/inference/decide.js';
+import { resolveAgent } from '../../../agents/resolve.js';
 import type { ServerMessage } from '../../../serve/protocol/protocol.js';
-import { Table } from '../../../serve/tables/table.js';
+import { ServerTable } from '../../../serve/tables/table.js';
 import { MemoryTableStore, MemoryTables, type TableStore, type WriteOutcome } from '../../../serve/tables/tableStore.js';
 import { until } from '../helpers.js';
+import { sampleSettings } from './tableStoreContract.js';
 
 /** A memory store whose writes land a few milliseconds after they are asked for, as a network store's do. */
 function slowStore(tables: MemoryTables): TableStore {
@@ -25,11 +27,9 @@ describe('a table bound to a shared store', () => {
   it("shows no step, a bot's or the client's, before the store holds it", async () => {
     const tables = new MemoryTables();
     const store = slowStore(tables);
-    const table = new Table(
-      {
-        id: 't-slow',
+    const table = new ServerTable(
+      sampleSettings('t-slow', {
         token: 'x',
-        preset: 'standard',
         rules: { eliminationLimit: 30 },
         seats: [
           { seat: 0, player: 'client' },
@@ -37,13 +37,13 @@ describe('a table bound to a shared store', () => {
           { seat: 2, player: 'bot', agent: 'strong' },
         ],
         seed: 5,
-        thinkMs: 0,
-        moveDeadlineMs: null,
         maxTurns: 2_000,
-      },
+        models: {},
+      }),
       {
-        decide: async (agent, _preset, view, seed) =>
-          (await decideBatch([{ agent, source: { kind: 'playerView', view }, seed, explain: false }]))[0],
+        resolve: (agent, table) => Promise.resolve(resolveAgent(agent, table)),
+        decide: async (agent, view, seed) =>
+          (await decideBatch([{ agent: playedAgent(agent), source: { kind: 'playerView', view }, seed, explain: false }]))[0],
         log: pino({ level: 'silent' }),
         now: Date.now,
         idleMs: 60_000,

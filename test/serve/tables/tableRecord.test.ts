@@ -1,23 +1,10 @@
 // The stored table record, yaniv-table/1 (serve/tables/tableRecord.ts): what a store reads back is
 // parsed, and a record of another version or a damaged one is refused naming the field.
 import { describe, expect, it } from 'vitest';
+import { sampleSettings } from './tableStoreContract.js';
 import { TABLE_RECORD_FORMAT, TableRecordError, decodeMoves, encodeMoves, parseStoredTable } from '../../../serve/tables/tableRecord.js';
 
-const SETTINGS = {
-  id: 't-1',
-  token: 'tok',
-  preset: 'standard',
-  rules: { eliminationLimit: 40 },
-  seats: [
-    { seat: 0, player: 'client' },
-    { seat: 1, player: 'bot', agent: 'strong' },
-  ],
-  seed: 3,
-  thinkMs: 0,
-  moveDeadlineMs: null,
-  maxTurns: 1000,
-  models: { strong: 2 },
-};
+const SETTINGS = sampleSettings('t-1', { token: 'tok', seed: 3, models: { strong: 2 } });
 
 const stored = (change: Partial<Record<'format' | 'settings' | 'moves' | 'deadline' | 'expireAt', string>> = {}) => ({
   format: TABLE_RECORD_FORMAT,

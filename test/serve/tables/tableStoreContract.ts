@@ -3,6 +3,7 @@
 // processes. Fencing on put, append and claim; the lost notice; expiry; release; remove; and, for a
 // store that can go down, unavailability and the notice that it is back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TableSettings } from '../../../serve/tables/tableRecord.js';
 import { StoreUnavailableError, type TableSnapshot, type TableStore } from '../../../serve/tables/tableStore.js';
 import { until } from '../helpers.js';
 
@@ -13,23 +14,29 @@ export interface SharedStores {
   readonly outage?: { down(): void; up(): void };
 }
 
+/** A heads-up table's settings (a client against strong, published version 3 of strong), with these fields changed. */
+export function sampleSettings(id: string, change: Partial<TableSettings> = {}): TableSettings {
+  return {
+    id,
+    token: `token-of-${id}`,
+    preset: 'standard',
+    rules: { eliminationLimit: 40 },
+    seats: [
+      { seat: 0, player: 'client' },
+      { seat: 1, player: 'bot', agent: 'strong' },
+    ],
+    seed: 1,
+    thinkMs: 0,
+    moveDeadlineMs: null,
+    maxTurns: 1000,
+    models: { strong: 3 },
+    ...change,
+  };
+}
+
 export function sampleSnapshot(id: string, change: Partial<TableSnapshot> = {}): TableSnapshot {
   return {
-    settings: {
-      id,
-      token: `token-of-${id}`,
-      preset: 'standard',
-      rules: { eliminationLimit: 40 },
-      seats: [
-        { seat: 0, player: 'client' },
-        { seat: 1, player: 'bot', agent: 'strong' },
-      ],
-      seed: 1,
-      thinkMs: 0,
-      moveDeadlineMs: null,
-      maxTurns: 1000,
-      models: { strong: 3 },
-    },
+    settings: sampleSettings(id),
     moves: [],
     deadlineAt: null,
     expireAt: Date.now() + 60_000,

@@ -5,11 +5,12 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mixSeed } from '../../../env/rules/random.js';
-import { decideBatch } from '../../../serve/inference/decide.js';
+import { decideBatch, playedAgent } from '../../../serve/inference/decide.js';
+import { resolveAgent } from '../../../agents/resolve.js';
 import { DEFAULT_AGENTS, parseServerOptions } from '../../../serve/options.js';
 import type { Msg, RunningServer, ServerMessage } from '../../../serve/index.js';
 import type { SeatInfo } from '../../../serve/protocol/protocol.js';
-import { Table } from '../../../serve/tables/table.js';
+import { ServerTable } from '../../../serve/tables/table.js';
 import { LONG, TestClient, playToEnd, startTestServer, until } from '../helpers.js';
 
 let server: RunningServer;
@@ -85,13 +86,14 @@ describe('a table whose client seats are all out of the game', () => {
 const silent = pino({ level: 'silent' });
 
 /** A table of bots only, deciding on this thread; resolves once its game is over. */
-async function botTable(agents: readonly string[], seed: number, rules: Record<string, unknown>, maxTurns: number): Promise<Table> {
+async function botTable(agents: readonly string[], seed: number, rules: Record<string, unknown>, maxTurns: number): Promise<ServerTable> {
   const seats: SeatInfo[] = agents.map((agent, seat) => ({ seat, player: 'bot', agent }));
-  const table = new Table(
+  const table = new ServerTable(
     { id: 't', token: 'x', preset: 'standard', rules, seats, seed, thinkMs: 0, moveDeadlineMs: null, maxTurns },
     {
-      decide: async (agent, _preset, view, decideSeed) =>
-        (await decideBatch([{ agent, source: { kind: 'playerView', view }, seed: decideSeed, explain: false }]))[0],
+      resolve: (agent, table) => Promise.resolve(resolveAgent(agent, table)),
+      decide: async (agent, view, decideSeed) =>
+        (await decideBatch([{ agent: playedAgent(agent), source: { kind: 'playerView', view }, seed: decideSeed, explain: false }]))[0],
       log: silent,
       now: Date.now,
       idleMs: 60_000,
