@@ -43,6 +43,9 @@ export const serverOptionsSchema = z.strictObject({
   maxConnections: intFrom(1).default(1000).describe('Connections open at once; more are refused (HTTP 503).'),
   maxTables: intFrom(1).default(1000).describe('Tables on the whole server.'),
   maxTablesPerConnection: intFrom(1).default(16).describe('Tables in play per connection (finished games do not count).'),
+  inviteMs: intFrom(1000, 7 * 24 * 3_600_000)
+    .default(30 * 60_000)
+    .describe('How long the invite of a table with guest seats takes joins (join_table), in ms.'),
   maxMessagesPerSecond: intFrom(1).default(2000).describe("Per connection (a burst of one second's worth is allowed)."),
   maxPending: intFrom(1).default(256).describe('Advice requests in progress per connection.'),
   maxPayload: intFrom(1024, 16 * 1024 * 1024)

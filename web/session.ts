@@ -372,6 +372,6 @@ function useKeys(dispatch: (intent: Intent) => void, active: () => boolean): voi
 }
 
 function tableInfo(reply: Msg<'table_created'> | Msg<'resumed'>): TableInfo {
-  const { table, token, preset, rules, settledRules, players, seats, thinkMs, moveDeadlineMs } = reply;
-  return { table, token, preset, rules, settledRules, players, seats, thinkMs, moveDeadlineMs };
+  const { table, token, preset, rules, settledRules, players, seats, thinkMs, moveDeadlineMs, invite, lobby } = reply;
+  return { table, token, preset, rules, settledRules, players, seats, thinkMs, moveDeadlineMs, invite, lobby };
 }

@@ -68,7 +68,14 @@ const createTable = z
       .array(text(200), { error: 'must be a list with "client" or an agent name for each seat' })
       .min(MIN_PLAYERS, { error: `must list ${MIN_PLAYERS} to ${MAX_PLAYERS} seats` })
       .max(MAX_PLAYERS, { error: `must list ${MIN_PLAYERS} to ${MAX_PLAYERS} seats` })
-      .describe('One entry per seat, in seat order: "client" for a seat this connection plays, or the agent that plays it.'),
+      .describe(
+        'One entry per seat, in seat order: "client" for a seat this connection plays, "guest" for a seat a friend joins with the invite (join_table), or the agent that plays it.',
+      ),
+    standIn: agentName
+      .optional()
+      .describe(
+        'The bot that plays a guest seat nobody has joined (once the table starts), or whose person is away (left, disconnected, or out of time for a step) until they return (default: the first agent).',
+      ),
     seed: seed.optional().describe('Seeds the deals and the bots (default: random). Revealed with the record at the end.'),
     thinkMs: intFrom(0, 10_000).optional().describe("Delay before each bot step, in ms (default: the server's, welcome.limits.thinkMs)."),
     moveDeadlineMs: intFrom(100, 3_600_000)
@@ -78,7 +85,9 @@ const createTable = z
         'Time a client seat has for each step, in ms; null for none (default: welcome.limits.moveDeadlineMs). When it runs out the server plays the default action.',
       ),
   })
-  .describe('Opens a table; answered by table_created, then a state message for each client seat.')
+  .describe(
+    'Opens a table; answered by table_created, then a state message for each client seat. With guest seats the table waits in its lobby (seats messages tell who joined) until start_table.',
+  )
   .meta({ id: 'CreateTable' });
 
 const act = z
@@ -157,13 +166,30 @@ const resume = z
   .describe('Takes a table over on this connection (after a reconnect); answered by resumed and the state of each client seat.')
   .meta({ id: 'Resume' });
 
+const joinTable = z
+  .strictObject({
+    type: z.literal('join_table'),
+    id: requestIdSchema,
+    code: text(100).describe("The invite code of table_created.invite (a link carries it as ?join=CODE)."),
+    name: text(40).optional().describe('What the other players see for this seat (default: "Guest" and the seat number).'),
+  })
+  .describe(
+    "Takes a guest seat of another connection's table with its invite; answered by joined (this seat's own token) and, once the game runs, this seat's states.",
+  )
+  .meta({ id: 'JoinTable' });
+
+const startTable = z
+  .strictObject({ type: z.literal('start_table'), id: requestIdSchema, table: tableId })
+  .describe("The table's creator starts a table waiting in its lobby: guest seats nobody joined are played by the stand-in bot. Answered by started.")
+  .meta({ id: 'StartTable' });
+
 const leave = z
   .strictObject({ type: z.literal('leave'), id: requestIdSchema, table: tableId })
-  .describe('Closes a table; answered by left.')
+  .describe("Closes a table (a guest leaving gives the seat back to the stand-in bot until they resume); answered by left.")
   .meta({ id: 'Leave' });
 
 export const clientMessageSchema = z
-  .discriminatedUnion('type', [hello, ping, createTable, act, advise, resume, leave])
+  .discriminatedUnion('type', [hello, ping, createTable, act, advise, resume, leave, joinTable, startTable])
   .describe('Any message a client sends.')
   .meta({ id: 'ClientMessage' });
 export type ClientMessage = z.output<typeof clientMessageSchema>;
@@ -184,6 +210,8 @@ export const clientMessageAtEdgeSchema = z.discriminatedUnion('type', [
   adviseAtEdgeFieldsSchema.superRefine(checkAdviseSource),
   resume,
   leave,
+  joinTable,
+  startTable,
 ]);
 export type ClientMessageAtEdge = z.output<typeof clientMessageAtEdgeSchema>;
 export type ClientMessageType = ClientMessage['type'];
@@ -297,10 +325,47 @@ const tableInfo = {
   seats: z.array(seatInfoSchema),
   thinkMs: z.int(),
   moveDeadlineMs: z.int().nullable(),
+  lobby: z.boolean().describe('The table waits for start_table (guest seats to join).'),
 };
 
-const tableCreated = z.strictObject({ type: z.literal('table_created'), id: requestIdSchema, ...tableInfo }).meta({ id: 'TableCreated' });
-const resumed = z.strictObject({ type: z.literal('resumed'), id: requestIdSchema, ...tableInfo, counter: z.int() }).meta({ id: 'Resumed' });
+const inviteInfo = z
+  .strictObject({
+    code: z.string().describe('Give it to friends: join_table takes a guest seat with it (the page links it as ?join=CODE).'),
+    expiresAt: z.int().describe('When the invite stops taking joins (ms since 1970).'),
+  })
+  .nullable()
+  .describe('The invite of a table with guest seats, told only to its creator; null without guest seats.');
+
+const tableCreated = z
+  .strictObject({ type: z.literal('table_created'), id: requestIdSchema, ...tableInfo, invite: inviteInfo })
+  .meta({ id: 'TableCreated' });
+const resumed = z
+  .strictObject({ type: z.literal('resumed'), id: requestIdSchema, ...tableInfo, counter: z.int(), invite: inviteInfo })
+  .meta({ id: 'Resumed' });
+const joined = z
+  .strictObject({
+    type: z.literal('joined'),
+    id: requestIdSchema,
+    ...tableInfo,
+    token: z.string().describe("This seat's own token: resume takes the seat back after a reconnect."),
+    seat: z.int().describe('The guest seat taken.'),
+    counter: z.int(),
+  })
+  .describe('The answer to join_table.')
+  .meta({ id: 'Joined' });
+const started = z
+  .strictObject({ type: z.literal('started'), id: requestIdSchema, table: z.string() })
+  .describe('The answer to start_table; the state of each seat follows.')
+  .meta({ id: 'Started' });
+const seatsMessage = z
+  .strictObject({
+    type: z.literal('seats'),
+    table: z.string(),
+    seats: z.array(seatInfoSchema),
+    lobby: z.boolean(),
+  })
+  .describe('Told to every person at a table with guest seats when someone joins, leaves, returns, or the table starts.')
+  .meta({ id: 'Seats' });
 
 const state = z
   .strictObject({
@@ -422,7 +487,9 @@ const tableClosed = z
   .strictObject({
     type: z.literal('table_closed'),
     table: z.string(),
-    reason: z.enum(['idle', 'resumed_elsewhere', 'shutdown']),
+    reason: z
+      .enum(['idle', 'resumed_elsewhere', 'shutdown', 'creator_left'])
+      .describe('creator_left: the creator of a table with guests left it.'),
   })
   .describe('The server closed a table of this connection (or it moved to another connection).')
   .meta({ id: 'TableClosed' });
@@ -457,6 +524,9 @@ export const serverMessageSchema = z
     left,
     tableClosed,
     reconnect,
+    joined,
+    started,
+    seatsMessage,
   ])
   .describe('Any message the server sends.')
   .meta({ id: 'ServerMessage' });
@@ -475,6 +545,8 @@ export const REPLY_TYPES = {
   advise: 'advice',
   resume: 'resumed',
   leave: 'left',
+  join_table: 'joined',
+  start_table: 'started',
 } as const satisfies Record<ClientMessageType, ServerMessage['type']>;
 /** A request of one type, as a client writes it (optional fields may be left out). */
 export type Request<T extends ClientMessageType> = Extract<z.input<typeof clientMessageSchema>, { type: T }>;

@@ -22,7 +22,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { connectRedis, redactUrl } from '../../support/redis.js';
-import { TABLE_RECORD_FORMAT, encodeMoves, parseStoredTable } from './tableRecord.js';
+import { TABLE_RECORD_FORMAT, encodeMoves, parseStoredSettings, parseStoredTable } from './tableRecord.js';
 import {
   type Claim,
   type ClaimResult,
@@ -226,12 +226,12 @@ export class RedisTableStore implements TableStore {
   async load(id: string): Promise<StoredTable | null> {
     let fields: (string | null)[];
     try {
-      fields = await this.redis.hmget(tableKeys(id)[0], 'token', 'fence');
+      fields = await this.redis.hmget(tableKeys(id)[0], 'settings', 'fence');
     } catch (error) {
       throw new StoreUnavailableError(`the table store cannot be reached: ${(error as Error).message}`);
     }
-    const [token, fence] = fields;
-    return token === null || fence === null ? null : { token, fence: Number(fence) };
+    const [settings, fence] = fields;
+    return settings === null || fence === null ? null : { settings: parseStoredSettings(settings, id), fence: Number(fence) };
   }
 
   async claim(id: string, fence: number): Promise<ClaimResult> {

@@ -9,13 +9,15 @@
  * and no message showing a step goes out before the step is written. Without a store, messages go
  * out at once.
  */
+import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import { sameSecret } from '../../support/secret.js';
 import type { TableKind } from '../../agents/resolve.js';
 import { IllegalActionError, type PlayerView } from '../../env/index.js';
 import { mixSeed } from '../../env/rules/random.js';
 import type { DecideResult } from '../inference/decide.js';
 import { ProtocolError } from '../protocol/errors.js';
-import type { Msg, ServerMessage } from '../protocol/protocol.js';
+import type { Msg, SeatInfo, ServerMessage } from '../protocol/protocol.js';
 import { type StepReport, TableGame } from './tableGame.js';
 import type { UnwrittenLog } from './unwrittenLog.js';
 import { TableJournal } from './tableJournal.js';
@@ -53,7 +55,10 @@ export interface TableServices {
 
 export class Table {
   readonly game: TableGame;
+  /** The creator's connection (it plays the client seats), or null while it is away. */
   owner: TableOwner | null = null;
+  /** The guest seats whose person is connected, and their connections. */
+  readonly guests = new Map<number, TableOwner>();
   /** Last time a client did something here (create, act, advise, resume). */
   lastActivity: number;
   closed = false;
@@ -70,7 +75,8 @@ export class Table {
   private readonly journal: TableJournal;
 
   constructor(
-    readonly settings: TableSettings,
+    /** Replaced (not changed) when a guest joins or the table starts; the journal then writes it again. */
+    public settings: TableSettings,
     private readonly services: TableServices,
   ) {
     this.game = new TableGame({
@@ -153,30 +159,145 @@ export class Table {
     return this.settings.seats.filter((s) => s.player === 'client').map((s) => s.seat);
   }
 
-  /**
-   * Whether someone watches the game step by step: a connection holds the table and some client
-   * seat is still in the game. Otherwise the bots play it out at full speed, unstreamed.
-   */
-  private get watched(): boolean {
-    return this.owner !== null && this.clientSeats().some((seat) => this.game.active(seat));
+  /** The connection that plays a seat now: the creator's for client seats, its person's for a guest seat; null for bots and away guests. */
+  ownerOf(seat: number): TableOwner | null {
+    const info = this.settings.seats[seat];
+    if (info.player === 'client') return this.owner;
+    return info.player === 'guest' ? (this.guests.get(seat) ?? null) : null;
   }
 
-  /** Sends each client seat its state and lets the first player move. */
+  /** The seats a connection plays here. */
+  seatsOf(owner: TableOwner): number[] {
+    if (owner === this.owner) return this.clientSeats();
+    return [...this.guests].filter(([, by]) => by === owner).map(([seat]) => seat);
+  }
+
+  /** Every connection at the table (the creator's and each present guest's). */
+  owners(): TableOwner[] {
+    return [...new Set([...(this.owner ? [this.owner] : []), ...this.guests.values()])];
+  }
+
+  /** The seats a person plays now (told what happens). */
+  private toldSeats(): number[] {
+    return this.settings.seats.filter((s) => this.ownerOf(s.seat) !== null).map((s) => s.seat);
+  }
+
+  /**
+   * Whether someone watches the game step by step: a connection plays a seat still in the game.
+   * Otherwise the bots play it out at full speed, unstreamed.
+   */
+  private get watched(): boolean {
+    return this.toldSeats().some((seat) => this.game.active(seat));
+  }
+
+  /** Sends each client seat its state and lets the first player move (a table with guest seats waits in its lobby for `begin`). */
   start(): void {
     this.schedule();
     this.sendStates();
+    if (this.hasGuestSeats) this.sendSeats();
   }
 
   /** Attaches a (new) owner and sends it the current state of each client seat (a restored table then goes on). */
   attach(owner: TableOwner): void {
     this.owner = owner;
+    this.resumePlay(this.clientSeats());
+  }
+
+  /** A guest seat's person (joined or back with its token) plays it from now on; returns who played it before. */
+  attachGuest(seat: number, owner: TableOwner): TableOwner | null {
+    const previous = this.guests.get(seat) ?? null;
+    this.guests.set(seat, owner);
+    if (this.game.toMove === seat && !this.deciding) {
+      this.clearTimers();
+      this.schedule();
+    }
+    this.resumePlay([seat]);
+    this.sendSeats();
+    return previous;
+  }
+
+  /**
+   * Takes the first guest seat nobody joined for a person with the invite `code` (checked by the
+   * caller); returns the seat and its own token. Throws unknown_table when the invite expired or
+   * every guest seat is taken.
+   */
+  join(owner: TableOwner, name: string | undefined, taken: (seat: number, token: string) => void): { seat: number; token: string } {
+    const { invite } = this.settings;
+    if (!invite) throw new ProtocolError('unknown_table', `table ${this.id} takes no guests`, 'code');
+    if (invite.expiresAt <= this.services.now())
+      throw new ProtocolError('unknown_table', 'the invite has expired: ask for a new one', 'code');
+    if (this.owners().includes(owner)) throw new ProtocolError('bad_message', 'this connection already plays at this table', 'code');
+    const joined = new Set((this.settings.guests ?? []).map((g) => g.seat));
+    const free = this.settings.seats.find((s) => s.player === 'guest' && !joined.has(s.seat));
+    if (!free) throw new ProtocolError('unknown_table', 'every guest seat of this table is taken', 'code');
+    const token = randomBytes(18).toString('base64url');
+    const guest = { seat: free.seat, token, name: name ?? `Guest ${free.seat + 1}` };
+    this.resettle({ ...this.settings, guests: [...(this.settings.guests ?? []), guest] });
+    taken(free.seat, token);
+    this.attachGuest(free.seat, owner);
+    return { seat: free.seat, token };
+  }
+
+  /** Who a token lets in: the creator, a joined guest seat, or nobody. */
+  roleOf(token: string): 'creator' | number | null {
+    return tokenRole(this.settings, token);
+  }
+
+  /** A connection left or closed: its seats wait for a resume (client seats) or go to their stand-in bot (guest seats). */
+  detach(owner: TableOwner): void {
+    if (this.owner === owner) this.owner = null;
+    const seats = this.seatsOf(owner).filter((seat) => this.guests.get(seat) === owner);
+    if (seats.length === 0) return;
+    for (const seat of seats) this.guests.delete(seat);
+    this.sendSeats();
+    const toMove = this.game.toMove;
+    if (toMove !== null && seats.includes(toMove) && !this.deciding) {
+      this.clearTimers();
+      this.schedule();
+    }
+  }
+
+  /** The creator starts a table waiting in its lobby: guest seats nobody joined are played by their stand-in bot. */
+  begin(): void {
+    if (!this.settings.lobby) throw new ProtocolError('bad_message', `table ${this.id} has already started`, 'table');
+    this.resettle({ ...this.settings, lobby: false });
+    this.sendSeats();
+    this.schedule();
+    this.sendStates();
+  }
+
+  /** New settings (a join, the start): the journal writes the table whole again. */
+  resettle(settings: TableSettings): void {
+    this.settings = settings;
+    this.journal.resettle();
+  }
+
+  get hasGuestSeats(): boolean {
+    return this.settings.seats.some((s) => s.player === 'guest');
+  }
+
+  /** The seats as told to players: a guest seat with its person's name and whether they are here. */
+  seatsInfo(): SeatInfo[] {
+    return this.settings.seats.map((info) => {
+      if (info.player !== 'guest') return info;
+      const guest = this.settings.guests?.find((g) => g.seat === info.seat);
+      return { ...info, ...(guest ? { name: guest.name } : {}), present: this.guests.has(info.seat) };
+    });
+  }
+
+  private sendSeats(): void {
+    this.deliver({ type: 'seats', table: this.id, seats: this.seatsInfo(), lobby: this.settings.lobby === true });
+  }
+
+  /** A connection took seats over: the table goes on (a restored one from its deadline) and it is sent their state. */
+  private resumePlay(seats: readonly number[]): void {
     this.touched();
     if (this.resumeAt !== undefined) {
       const at = this.resumeAt;
       this.resumeAt = undefined;
       this.schedule(at);
     }
-    this.sendStates();
+    for (const seat of seats) this.deliver(this.stateFor(seat));
     if (this.game.over) this.deliver(this.gameOverMessage());
   }
 
@@ -185,15 +306,19 @@ export class Table {
     this.journal.touch();
   }
 
-  /** The client seat a request is for: the one given, or the only one, or the one to move. */
-  clientSeat(seat: number | undefined): number {
-    const mine = this.clientSeats();
+  /** The seat of `by` a request is for: the one given, or the only one, or the one to move. */
+  clientSeat(seat: number | undefined, by: TableOwner): number {
+    const mine = this.seatsOf(by);
     if (seat !== undefined) {
       const info = this.settings.seats[seat];
       if (!info)
         throw new ProtocolError('not_your_turn', `seat ${seat} does not exist at this table of ${this.settings.seats.length}`, 'seat');
-      if (info.player !== 'client')
-        throw new ProtocolError('not_your_turn', `seat ${seat} is played by the bot ${info.agent ?? ''}, not by this connection`, 'seat');
+      if (!mine.includes(seat))
+        throw new ProtocolError(
+          'not_your_turn',
+          info.player === 'bot' ? `seat ${seat} is played by the bot ${info.agent ?? ''}, not by this connection` : `seat ${seat} is not this connection's`,
+          'seat',
+        );
       return seat;
     }
     if (mine.length === 1) return mine[0];
@@ -210,11 +335,20 @@ export class Table {
    * Applies a client seat's action (an id, or a discard by its cards); `reply` runs after it is
    * applied and before the events go out.
    */
-  act(seatGiven: number | undefined, move: ClientMove, counter: number, reply: (counter: number) => void, dropped?: () => void): void {
+  act(
+    by: TableOwner,
+    seatGiven: number | undefined,
+    move: ClientMove,
+    counter: number,
+    reply: (counter: number) => void,
+    dropped?: () => void,
+  ): void {
     this.lastActivity = this.services.now();
-    const seat = this.clientSeat(seatGiven);
+    const seat = this.clientSeat(seatGiven, by);
     const field = 'cards' in move ? 'cards' : 'action';
     if (this.game.over) throw new ProtocolError('illegal_action', 'the game is over', field, { reason: 'the game is over' });
+    if (this.settings.lobby)
+      throw new ProtocolError('not_your_turn', 'the table waits in its lobby: its creator has not started it', field);
     if (this.halted) throw movingError(this.id);
     if (counter !== this.game.counter) throw new StaleStateError(counter, this.game.counter);
     const toMove = this.game.toMove;
@@ -232,9 +366,9 @@ export class Table {
   }
 
   /** The view of the client seat to advise; it must be the seat to move. */
-  adviceView(seatGiven: number | undefined): PlayerView {
+  adviceView(seatGiven: number | undefined, by: TableOwner): PlayerView {
     this.touched();
-    const seat = this.clientSeat(seatGiven);
+    const seat = this.clientSeat(seatGiven, by);
     if (this.game.toMove !== seat) {
       throw new ProtocolError(
         'not_your_turn',
@@ -264,15 +398,21 @@ export class Table {
     this.closed = true;
     this.clearTimers();
     this.owner = null;
+    this.guests.clear();
     this.journal.close();
   }
 
+  /** A message with a seat goes to that seat's person, one without to everyone at the table. */
   private deliver(message: ServerMessage): void {
-    this.journal.afterWrites(() => this.owner?.deliver(message));
+    this.journal.afterWrites(() => {
+      if ('seat' in message && typeof message.seat === 'number') this.ownerOf(message.seat)?.deliver(message);
+      else for (const owner of this.owners()) owner.deliver(message);
+    });
   }
 
   private sendStates(): void {
-    for (const seat of this.clientSeats()) this.deliver(this.stateFor(seat));
+    if (this.settings.lobby) return;
+    for (const seat of this.toldSeats()) this.deliver(this.stateFor(seat));
   }
 
   /**
@@ -285,7 +425,7 @@ export class Table {
     const counter = this.game.counter;
     const watched = this.watched;
     const told = watched || report.roundEnd !== null;
-    for (const seat of this.owner ? this.clientSeats() : []) {
+    for (const seat of this.toldSeats()) {
       const { action } = report;
       const cards = report.drawnCard !== null ? (seat === report.actor ? [report.drawnCard] : []) : report.publicCards;
       if (told)
@@ -351,9 +491,9 @@ export class Table {
   /** Starts the bot's think delay, or the client seat's deadline (`resumeAt`: the one a restored table had). */
   private schedule(resumeAt?: number | null): void {
     const seat = this.game.toMove;
-    if (seat === null || this.closed || this.halted) return;
+    if (seat === null || this.closed || this.halted || this.settings.lobby) return;
     const info = this.settings.seats[seat];
-    if (info.player === 'bot') {
+    if (info.player === 'bot' || (info.player === 'guest' && !this.guests.has(seat))) {
       const think = () => {
         this.botTimer = null;
         this.botImmediate = null;
@@ -373,15 +513,16 @@ export class Table {
         if (this.closed || this.halted || this.game.over) return;
         this.services.log.info(
           { event: 'deadline', table: this.id, seat, counter: this.game.counter },
-          'a client seat ran out of time: default action',
+          info.player === 'guest' ? 'a guest seat ran out of time: its stand-in bot plays the step' : 'a client seat ran out of time: default action',
         );
-        this.played(this.game.step(this.game.defaultAction()), true);
+        if (info.player === 'guest') this.botMove(seat, info.agent ?? '', true);
+        else this.played(this.game.step(this.game.defaultAction()), true);
       },
       Math.max(0, this.deadline - now),
     );
   }
 
-  private botMove(seat: number, agent: string): void {
+  private botMove(seat: number, agent: string, timeout = false): void {
     if (this.closed || this.halted || this.deciding) return;
     const counter = this.game.counter;
     this.deciding = true;
@@ -405,7 +546,7 @@ export class Table {
           );
           action = this.game.defaultAction();
         }
-        this.played(this.game.step(action), false);
+        this.played(this.game.step(action), timeout);
       },
       (error: Error) => {
         this.deciding = false;
@@ -423,6 +564,17 @@ export class Table {
     this.deadlineTimer = null;
     this.deadline = null;
   }
+}
+
+/** Who a token lets in at a table with these settings: its creator, a joined guest seat, or nobody. */
+export function tokenRole(settings: TableSettings, token: string): 'creator' | number | null {
+  if (sameSecret(token, settings.token)) return 'creator';
+  return settings.guests?.find((g) => sameSecret(token, g.token))?.seat ?? null;
+}
+
+/** Whether an invite code opens this table now. */
+export function inviteOpens(settings: TableSettings, code: string): boolean {
+  return settings.invite !== undefined && sameSecret(code, settings.invite.code);
 }
 
 /** A table this process is handing over (drain) or lost to another at the same moment. */

@@ -5,9 +5,8 @@
  * every table over when the process stops (drain).
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import { sameSecret } from '../../support/secret.js';
 import { ProtocolError } from '../protocol/errors.js';
-import { Table, type TableServices, movingError } from './table.js';
+import { Table, type TableServices, inviteOpens, movingError, tokenRole } from './table.js';
 import { TableRecordError, type TableSettings } from './tableRecord.js';
 import { UnwrittenLog } from './unwrittenLog.js';
 import { MemoryTableStore, StoreUnavailableError, type TableStore } from './tableStore.js';
@@ -50,7 +49,7 @@ export class TableRegistry {
   /** The tables in play: a game not over, a client connected to it (not finished, not abandoned). */
   get live(): number {
     let live = 0;
-    for (const table of this.tables.values()) if (!table.closed && !table.game.over && table.owner !== null) live++;
+    for (const table of this.tables.values()) if (!table.closed && !table.game.over && table.owners().length > 0) live++;
     return live;
   }
 
@@ -63,13 +62,22 @@ export class TableRegistry {
   }
 
   /** A new table (not started); `seed` defaults to a random one. */
-  create(settings: Omit<TableSettings, 'id' | 'token' | 'seed'> & { seed?: number }): Table {
+  create(settings: Omit<TableSettings, 'id' | 'token' | 'seed'> & { seed?: number }, inviteMs: number): Table {
     this.checkRoom();
     let id: string;
     do id = `t-${randomBytes(6).toString('base64url')}`;
     while (this.tables.has(id) || (this.ownsId !== null && !this.ownsId(id)));
+    const guests = settings.seats.some((s) => s.player === 'guest');
+    // The code names the table, so that nginx routes a joiner (`?table=ID`) to the process that holds it.
+    const invite = { code: `${id}.${randomBytes(6).toString('base64url')}`, expiresAt: this.services.now() + inviteMs };
     const table = new Table(
-      { ...settings, id, token: randomBytes(18).toString('base64url'), seed: settings.seed ?? randomInt(2 ** 31 - 1) },
+      {
+        ...settings,
+        id,
+        token: randomBytes(18).toString('base64url'),
+        seed: settings.seed ?? randomInt(2 ** 31 - 1),
+        ...(guests ? { invite, guests: [], lobby: true } : {}),
+      },
       this.services,
     );
     if (this.store.shared) table.bind(this.store, { id, fence: 1 }, false);
@@ -82,27 +90,43 @@ export class TableRegistry {
    * not told). With a shared store, a table this process does not hold is taken over from it.
    */
   claim(id: string, token: string): Table | Promise<Table> {
+    return this.open(id, (settings) => tokenRole(settings, token) !== null, () => unknownTable(id));
+  }
+
+  /**
+   * The table an invite code (`TABLE.SECRET`) is for, else unknown_table; with a shared store, a
+   * table this process does not hold is taken over from it (a joiner routed here by its id).
+   */
+  invited(code: string): Table | Promise<Table> {
+    const id = code.slice(0, Math.max(0, code.lastIndexOf('.')));
+    const refused = () => new ProtocolError('unknown_table', `no table takes the invite ${JSON.stringify(code.slice(0, 64))}`, 'code');
+    if (id === '') throw refused();
+    return this.open(id, (settings) => inviteOpens(settings, code), refused);
+  }
+
+  /** The table `admits` lets in (here, or taken over from a shared store), else `refused()`. */
+  private open(id: string, admits: (settings: TableSettings) => boolean, refused: () => ProtocolError): Table | Promise<Table> {
     const table = this.tables.get(id);
     if (table) {
-      if (!sameSecret(token, table.settings.token)) throw unknownTable(id);
+      if (!admits(table.settings)) throw refused();
       return table;
     }
-    if (!this.store.shared) throw unknownTable(id);
+    if (!this.store.shared) throw refused();
     let claiming = this.claiming.get(id);
     if (!claiming) {
       this.checkRoom();
-      claiming = this.takeOver(id, token).finally(() => this.claiming.delete(id));
+      claiming = this.takeOver(id, admits, refused).finally(() => this.claiming.delete(id));
       this.claiming.set(id, claiming);
     }
     return claiming;
   }
 
-  private async takeOver(id: string, token: string): Promise<Table> {
+  private async takeOver(id: string, admits: (settings: TableSettings) => boolean, refused: () => ProtocolError): Promise<Table> {
     try {
       const stored = await this.store.load(id);
-      if (!stored || !sameSecret(token, stored.token)) throw unknownTable(id);
+      if (!stored || !admits(stored.settings)) throw refused();
       const result = await this.store.claim(id, stored.fence);
-      if (result.outcome === 'gone') throw unknownTable(id);
+      if (result.outcome === 'gone') throw refused();
       if (result.outcome === 'conflict') throw movingError(id);
       const table = Table.restore(result.snapshot, this.services);
       table.bind(this.store, result.claim, true);
@@ -123,10 +147,10 @@ export class TableRegistry {
   private lose(table: Table, why: string): void {
     if (this.tables.get(table.id) !== table) return;
     this.tables.delete(table.id);
-    const owner = table.owner;
+    const owners = table.owners();
     table.close();
     this.services.log.info({ event: 'table_lost', table: table.id, counter: table.game.counter }, `table let go: ${why}`);
-    owner?.tableClosed(table, 'resumed_elsewhere');
+    for (const owner of owners) owner.tableClosed(table, 'resumed_elsewhere');
   }
 
   remove(table: Table): void {
@@ -140,9 +164,9 @@ export class TableRegistry {
   expire(now: number, idleMs: number): Table[] {
     const expired = [...this.tables.values()].filter((t) => now - t.lastActivity >= idleMs);
     for (const table of expired) {
-      const owner = table.owner;
+      const owners = table.owners();
       this.remove(table);
-      owner?.tableClosed(table, 'idle');
+      for (const owner of owners) owner.tableClosed(table, 'idle');
     }
     return expired;
   }

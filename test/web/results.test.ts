@@ -18,6 +18,8 @@ const info: TableInfo = {
   ],
   thinkMs: 0,
   moveDeadlineMs: null,
+  invite: null,
+  lobby: false,
 };
 const game = newGame(info);
 
