@@ -53,7 +53,7 @@ describe('error codes', () => {
     await expectError(
       { type: 'create_table', seats: ['client', 'champion'] },
       'bad_message',
-      /"champion" is neither "client" nor an agent this server plays \(strong, novice\)/,
+      /"champion" is neither "client", "guest" nor an agent this server plays \(strong, novice\)/,
       'seats[1]',
     );
     await expectError(
