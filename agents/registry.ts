@@ -148,6 +148,30 @@ const FACTORIES = {
       });
     },
   },
+  hoarder: {
+    explains: false,
+    scores: 'score',
+    cheap: true,
+    description:
+      'a held-out panel bot of another style: hoards cards worth 3 or less, takes cards worth 4 or less, calls at an Assaf risk up to 0.3',
+    params: [],
+    create: async () => {
+      const [{ ruleAgent }, { hoarder }] = await Promise.all([import('./bots/ruleAgent.js'), import('./bots/hoarder.js')]);
+      return ruleAgent('hoarder', hoarder);
+    },
+  },
+  montecarlo: {
+    explains: false,
+    scores: 'score',
+    cheap: false,
+    description: 'a held-out panel bot: flat Monte Carlo over its own sampled worlds with greedy playouts (samples=N worlds)',
+    params: ['samples'],
+    create: async (spec) => {
+      const { monteCarloAgent } = await import('./bots/montecarlo.js');
+      const samples = numberParam(spec, 'samples');
+      return monteCarloAgent(samples !== undefined ? { samples: Math.round(samples) } : {});
+    },
+  },
   neural: {
     explains: true,
     scores: 'probability',

@@ -6,6 +6,7 @@
  * table's (rules, seats) (agents/models/catalog.ts); `neural:PATH` plays PATH; `level:K` its level's setting
  * for the table's preset and size over its best bot (agents/level.ts); other agents are themselves.
  */
+import { LRUCache } from 'lru-cache';
 import type { Agent } from '../env/gym/agent.js';
 import { type RuleChoice, ruleSelectionSchema } from '../env/rules/rules.js';
 import { type ModelFit, modelFor } from './models/catalog.js';
@@ -41,7 +42,8 @@ export function ruleChoiceOf(table: TableKind): RuleChoice {
   return ruleSelectionSchema.parse({ preset: table.preset, rules: table.rules ?? {} });
 }
 
-const resolved = new Map<string, ResolvedAgent>();
+/** Per (spec, table kind): advice may name any rule overrides, each a key (the least recently asked go first). */
+const resolved = new LRUCache<string, ResolvedAgent>({ max: 1024 });
 
 /**
  * What a spec plays at a table of this kind; throws AgentSpecError for a bad spec. Remembered per
@@ -52,8 +54,6 @@ export function resolveAgent(spec: string, table: TableKind): ResolvedAgent {
   const key = JSON.stringify([spec, table.preset, table.rules, table.players]);
   let answer = resolved.get(key);
   if (!answer) {
-    // Bounded: advice may name any rule overrides, and each is a key.
-    if (resolved.size >= 1024) resolved.clear();
     resolved.set(key, (answer = resolveAnew(spec, table)));
   }
   return answer;

@@ -9,6 +9,7 @@ import { BENCH_FLAGS, type BenchOptions, benchOptionsSchema } from '../agents/to
 import type { BenchStatus, QueueDispatcher } from '../agents/tournament/queue.js';
 import { type RunOptions, type TournamentConfig, runTournament } from '../agents/tournament/run.js';
 import { type TournamentSummary, splitRunSpecific } from '../agents/tournament/stats.js';
+import { PANEL, type PanelRow, runPanel } from '../agents/tournament/panel.js';
 import { MAX_PLAYERS, MIN_PLAYERS } from '../env/index.js';
 import { schemaFlags } from '../support/schemaFlags.js';
 import { type RuleFlags, describeRuleChoice, readRuleSelection, ruleOptions } from './ruleOptions.js';
@@ -100,8 +101,12 @@ export function benchCommand(): Command {
     'Play a tournament between agents: seat rotation, duplicate deals, win rates with 95% intervals, head-to-head and Elo',
   );
   return ruleOptions(addSchemaOptions(command, FLAGS)).action(async (ruleFlags: RuleFlags, cmd: Command) => {
-    const { json, progress, redis, jobGames, ...config } = parseBenchFlags(schemaOptionValues(cmd, FLAGS), ruleFlags);
+    const { json, progress, redis, jobGames, panel, reference, ...config } = parseBenchFlags(schemaOptionValues(cmd, FLAGS), ruleFlags);
     for (const line of modelLines(config.agents, config)) process.stderr.write(`yaniv bench: ${line}\n`);
+    if (panel) {
+      await benchPanel(config, reference, { progress, redis, jobGames, json });
+      return;
+    }
     const {
       result: summary,
       seconds,
@@ -119,6 +124,50 @@ export function benchCommand(): Command {
     console.log(formatSummary(summary));
     if (json) writeFileSync(json, JSON.stringify(report, null, 2) + '\n');
   });
+}
+
+/** `yaniv bench --panel`: the first agent and the reference, each in one seat against every held-out panel member. */
+async function benchPanel(
+  config: TournamentConfig,
+  reference: string,
+  how: { progress: boolean; redis: string | undefined; jobGames: number | undefined; json: string | undefined },
+): Promise<void> {
+  if (config.agents.length !== 1 || config.lineup)
+    throw new InvalidArgumentError(`--panel judges one agent: name it alone in --agents (got ${config.agents.join(',')})`);
+  const [subject] = config.agents;
+  const { result: rows, seconds } = await playWithProgress({ ...how, command: 'bench' }, (options) =>
+    runPanel(config, subject, reference, options),
+  );
+  const report = { config: { ...config, workers: undefined, reference, panel: PANEL }, panel: rows, run: { seconds } };
+  if (how.json === '-') {
+    process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+    return;
+  }
+  console.log(
+    `${subject} and ${reference}, each in one seat against ${config.players - 1} of each held-out panel member (${describeRuleChoice(config)}, seed ${config.seed}, ${config.games} games a pairing) in ${seconds.toFixed(1)} s\n`,
+  );
+  console.log(formatPanel(rows, subject, reference));
+  if (how.json) writeFileSync(how.json, JSON.stringify(report, null, 2) + '\n');
+}
+
+export function formatPanel(rows: readonly PanelRow[], subject: string, reference: string): string {
+  const table = new Table({
+    head: ['panel member', `${subject} win rate (95% CI)`, `${reference} win rate (95% CI)`, 'difference, paired (95% CI)', 'mean places'],
+    style: { head: [], border: [], compact: true },
+  });
+  const rate = (a: PanelRow['subject']) => `${pct(a.winRate)} (${pct(a.winRate95.low)}–${pct(a.winRate95.high)})`;
+  for (const row of rows) {
+    const { mean, low, high } = row.difference;
+    const points = (x: number) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}`;
+    table.push([
+      row.opponent,
+      rate(row.subject),
+      rate(row.reference),
+      `${points(mean)} (${points(low)} to ${points(high)}) points`,
+      `${num(row.subject.meanPlace, 3)} / ${num(row.reference.meanPlace, 3)}`,
+    ]);
+  }
+  return table.toString();
 }
 
 /**

@@ -14,6 +14,7 @@ import { actorCommand } from './actor.js';
 import { publishModelCommand } from './publishModel.js';
 import { rateCommand } from './rate.js';
 import { workerCommand } from './worker.js';
+import { maskSecrets } from '../support/secret.js';
 import { averageModelsCommand, plotCommand, trainCommand } from './train.js';
 
 /** commander's own usage errors (unknown option, bad choice, missing argument) exit 2, like a bad record. */
@@ -91,7 +92,7 @@ try {
 } catch (error) {
   // Bad flags and other problems the user can fix: one line naming it, no stack trace.
   if (isUserError(error)) {
-    process.stderr.write(`yaniv: ${error.message}\n`);
+    process.stderr.write(`yaniv: ${maskSecrets(error.message)}\n`);
     process.exitCode = 2;
   } else {
     throw error;

@@ -3,7 +3,8 @@
 // and action-space versions first.
 import { Command } from 'commander';
 import { schemaFlags } from '../support/schemaFlags.js';
-import { connectRedis, redactUrl } from '../support/redis.js';
+import { connectRedis } from '../support/redis.js';
+import { redactUrl } from '../support/secret.js';
 import { PUBLISH_MODEL_FLAGS, publishModel, publishModelSchema } from '../serve/inference/models.js';
 import { addSchemaOptions, readSchemaOptions, schemaOptionValues } from './schemaOptions.js';
 

@@ -175,6 +175,9 @@ async function run(count: number, wanted: number, agents: string | undefined): P
   const args = [
     '--peers',
     peers.join(','),
+    // nginx, on loopback here, names each client in X-Forwarded-For: the per-address limits count the client.
+    '--trust-proxy',
+    '127.0.0.1',
     '--log-level',
     'warn',
     ...(agents ? ['--agents', agents] : []),

@@ -42,7 +42,22 @@ export interface NginxConfig {
   workers?: number;
   /** What follows each `server HOST:PORT` (default `max_fails=0`: no failure marks, see the template). */
   serverParameters?: string;
+  /** What one client address may have of nginx (default `ADDRESS_LIMITS`). */
+  limits?: AddressLimits;
 }
+
+/** nginx's fair shares per client address: connections open at once, and requests (each upgrade, each file) a second with a burst. */
+export interface AddressLimits {
+  readonly connections: number;
+  readonly requestsPerSecond: number;
+  readonly burst: number;
+}
+
+/** For a deployment (`--print-config`): a household or a classroom behind one address plays; one address cannot fill a process. */
+export const ADDRESS_LIMITS: AddressLimits = { connections: 100, requestsPerSecond: 10, burst: 50 };
+
+/** For tests, benches and `npm run cluster` on one machine, where every client is on loopback: one address is everyone. */
+export const LOOPBACK_CROWD: AddressLimits = { connections: 10_000, requestsPerSecond: 10_000, burst: 10_000 };
 
 /** deploy/nginx.conf.template with its fields filled in. */
 export function renderNginxConfig(config: NginxConfig): string {
@@ -54,6 +69,9 @@ export function renderNginxConfig(config: NginxConfig): string {
     LISTEN: config.listen,
     SERVERS: servers,
     WORKERS: String(config.workers ?? 1),
+    CONNPERADDRESS: String((config.limits ?? ADDRESS_LIMITS).connections),
+    RATEPERADDRESS: `${(config.limits ?? ADDRESS_LIMITS).requestsPerSecond}r/s`,
+    BURSTPERADDRESS: String((config.limits ?? ADDRESS_LIMITS).burst),
   };
   return readFileSync(TEMPLATE, 'utf8').replace(/\{\{([A-Z]+)\}\}/g, (_, name: string) => {
     const value = fields[name];
@@ -71,10 +89,15 @@ export class NginxServer {
     readonly servers: readonly string[],
   ) {}
 
-  /** nginx on a free loopback port (or `port`) in front of `servers`; resolves once it answers. */
-  static async start(servers: readonly string[], port?: number, serverParameters?: string): Promise<NginxServer> {
+  /** nginx on a free loopback port (or `port`) in front of `servers`, with `limits` per address; resolves once it answers. */
+  static async start(
+    servers: readonly string[],
+    port?: number,
+    serverParameters?: string,
+    limits: AddressLimits = LOOPBACK_CROWD,
+  ): Promise<NginxServer> {
     const nginx = new NginxServer(port ?? (await freePort()), mkdtempSync(path.join(tmpdir(), 'yaniv-nginx-')), servers);
-    const config = { prefix: nginx.dir, listen: `127.0.0.1:${nginx.port}`, servers, serverParameters };
+    const config = { prefix: nginx.dir, listen: `127.0.0.1:${nginx.port}`, servers, serverParameters, limits };
     writeFileSync(nginx.configFile, renderNginxConfig(config));
     await nginx.launch();
     return nginx;

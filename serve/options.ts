@@ -40,13 +40,35 @@ export const serverOptionsSchema = z.strictObject({
     .array(z.string())
     .default([])
     .describe('Browser origins allowed besides the server\'s own (and loopback ones when it listens on loopback); "*" allows any.'),
+  allowHosts: z
+    .array(z.string().min(1))
+    .default([])
+    .describe(
+      'Host names the server is reached by besides the address it listens on (and loopback names when that is loopback): a page or upgrade naming another Host is refused (403, DNS rebinding); a server on 0.0.0.0 or :: without this list takes any.',
+    ),
   maxConnections: intFrom(1).default(1000).describe('Connections open at once; more are refused (HTTP 503).'),
+  maxConnectionsPerAddress: intFrom(1)
+    .nullable()
+    .default(null)
+    .describe('Connections open at once from one client address (see --trust-proxy); more are refused (HTTP 503).'),
+  helloTimeoutMs: intFrom(100, 600_000).default(10_000).describe('A connection that has not said hello within this is closed (1008).'),
   maxTables: intFrom(1).default(1000).describe('Tables on the whole server.'),
+  maxTablesPerAddress: intFrom(1)
+    .nullable()
+    .default(null)
+    .describe('Tables held for one client address, abandoned and finished ones included (table_full past it).'),
+  abandonedGraceMs: intFrom(0)
+    .default(15_000)
+    .describe(
+      'A table whose client left it this long ago is closed to make room when a table limit is reached (else it waits for a resume until --idle-table-ms).',
+    ),
   maxTablesPerConnection: intFrom(1).default(16).describe('Tables in play per connection (finished games do not count).'),
   inviteMs: intFrom(1000, 7 * 24 * 3_600_000)
     .default(30 * 60_000)
     .describe('How long the invite of a table with guest seats takes joins (join_table), in ms.'),
-  maxMessagesPerSecond: intFrom(1).default(2000).describe("Per connection (a burst of one second's worth is allowed)."),
+  maxMessagesPerSecond: intFrom(1)
+    .default(2000)
+    .describe("Per connection (a burst of one second's worth is allowed); a client past it is told rate_limited and closed (1008)."),
   maxPending: intFrom(1).default(256).describe('Advice requests in progress per connection.'),
   maxPayload: intFrom(1024, 16 * 1024 * 1024)
     .default(64 * 1024)
@@ -76,6 +98,25 @@ export const serverOptionsSchema = z.strictObject({
   batchMax: intFrom(1, 4096).default(64).describe("Largest inference batch (a cheap agent's, such as strong's: at most 16)."),
   batchWindowMs: intFrom(0, 1000).default(0).describe('How long a batch waits for company (0: the rest of the event-loop turn).'),
   slowMs: intFrom(1).default(100).describe('Requests slower than this are logged.'),
+  requestDeadlineMs: intFrom(100, 600_000)
+    .default(20_000)
+    .describe('An inference request (a bot move, advice) not decided within this is answered timed_out, and its worker replaced.'),
+  maxQueue: intFrom(1)
+    .default(4096)
+    .describe(
+      'Inference requests waiting for a worker, a tenth of them of one client address (batches take addresses in turn); past it a request is refused (overloaded), and /health says degraded while the queue is full.',
+    ),
+  newRuleSetsPerMinute: intFrom(1, 1000)
+    .default(6)
+    .describe(
+      'House-rule sets one client address may ask advice on a minute whose chance to win is not known yet (each is measured by seconds of simulated games); past it advice comes without the chance to win.',
+    ),
+  trustProxy: z
+    .array(z.string().min(1))
+    .default([])
+    .describe(
+      "Addresses of proxies (deploy/nginx) whose X-Forwarded-For names the client: the per-address limits count that client's address, not the proxy's.",
+    ),
   adviceMinWorlds: intFrom(1, OUTLOOK_DEFAULTS.worlds)
     .default(6)
     .describe(
@@ -110,10 +151,14 @@ export const SERVE_FLAGS: FlagSpecs<typeof serverOptionsSchema.shape> = {
   agents: { value: '<list>' },
   token: { value: '<token>', env: 'YANIV_TOKEN' },
   allowOrigins: { flag: '--allow-origin', value: '<origin>', variadic: true },
+  allowHosts: { flag: '--allow-host', value: '<host>', variadic: true },
   ...RULE_SELECTION_FLAGS,
   workers: { defaultText: 'cores − 1 (at least 1)' },
+  maxConnectionsPerAddress: { defaultText: 'max-connections / 10' },
+  maxTablesPerAddress: { defaultText: 'max-tables / 10' },
   redis: { value: '<url>', env: REDIS_ENV },
   peers: { value: '<list>' },
+  trustProxy: { value: '<list>' },
   advertise: { value: '<host:port>', defaultText: 'host:port' },
 };
 
@@ -129,6 +174,11 @@ export const serveProcessSchema = z.strictObject({
 
 export type ServerOptionsInput = z.input<typeof serverOptionsSchema>;
 export type ServerOptions = z.output<typeof serverOptionsSchema>;
+
+/** One address's share of a server-wide limit: its own setting, else a tenth of the whole (at least 1). */
+export function addressShare(own: number | null, whole: number): number {
+  return own ?? Math.max(1, Math.floor(whole / 10));
+}
 
 export function parseServerOptions(input: ServerOptionsInput): ServerOptions {
   const parsed = serverOptionsSchema.safeParse(input, { reportInput: true });

@@ -15,13 +15,15 @@ import { packageRoot } from '../agents/models/modelFolder.js';
 import { resolveAgent } from '../agents/resolve.js';
 import { connectRedis } from '../support/redis.js';
 import type { ServerContext } from './net/connection.js';
-import { createHttpServer, listen } from './net/http.js';
+import { type Health, createHttpServer, listen } from './net/http.js';
+import { hostServed } from './net/upgrade.js';
 import { ModelVersions } from './inference/models.js';
-import { type ServerOptions, type ServerOptionsInput, parseServerOptions } from './options.js';
+import { type ServerOptions, type ServerOptionsInput, addressShare, parseServerOptions } from './options.js';
 import { InferencePool } from './inference/pool.js';
 import { PROTOCOL_VERSION } from './protocol/protocol.js';
 import { RedisTableStore } from './tables/redisTableStore.js';
 import { ownIdFilter } from './net/ring.js';
+import { RuleSetBudget } from './ruleSetBudget.js';
 import { SlowLog } from './inference/slowLog.js';
 import { Sockets } from './net/sockets.js';
 import { TableRegistry } from './tables/tables.js';
@@ -68,28 +70,15 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
     pool,
     log,
     slow,
+    ruleSets: new RuleSetBudget(options.newRuleSetsPerMinute),
     agents: new Set(options.agents),
     models,
     welcome: welcomer(options, store.kind, models),
     draining: () => shuttingDown,
   };
   const sockets = new Sockets(ctx, log);
-  const started = Date.now();
-  const version = serverVersion();
-  const http = createHttpServer(packageRoot(), log, () => ({
-    status: shuttingDown ? 'shutting_down' : store.available ? 'ok' : 'degraded',
-    store: store.kind,
-    storeAvailable: store.available,
-    draining: shuttingDown,
-    version,
-    protocol: PROTOCOL_VERSION,
-    models: models.versions(),
-    uptime: Math.round((Date.now() - started) / 1000),
-    tables: tables.live,
-    tablesHeld: tables.size,
-    connections: sockets.size,
-    tokenRequired: options.token !== null,
-  }));
+  const health = healthOf({ options, services, tables, sockets, draining: () => shuttingDown });
+  const http = createHttpServer(packageRoot(), log, { health, hostServed: (req) => hostServed(req, options) });
   http.on('upgrade', (req, socket, head) => sockets.upgrade(req, socket, head));
   const sweeper = sweepIdleTables(tables, options.idleTableMs, log);
   let port: number;
@@ -137,6 +126,40 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
   };
 }
 
+/** What `GET /health` answers now (serve/http.ts): degraded while the store is out of reach, a worker stuck or the queue full. */
+function healthOf(server: {
+  readonly options: ServerOptions;
+  readonly services: Services;
+  readonly tables: TableRegistry;
+  readonly sockets: Sockets;
+  draining(): boolean;
+}): () => Health {
+  const { options, services, tables, sockets } = server;
+  const { store, pool, models } = services;
+  const started = Date.now();
+  const version = serverVersion();
+  return () => {
+    const inference = pool.pressure();
+    const healthy = store.available && inference.stuckWorkers === 0 && !inference.queueFull;
+    return {
+      status: server.draining() ? 'shutting_down' : healthy ? 'ok' : 'degraded',
+      store: store.kind,
+      storeAvailable: store.available,
+      draining: server.draining(),
+      version,
+      protocol: PROTOCOL_VERSION,
+      models: models.versions(),
+      uptime: Math.round((Date.now() - started) / 1000),
+      tables: tables.live,
+      tablesHeld: tables.size,
+      connections: sockets.size,
+      tokenRequired: options.token !== null,
+      stuckWorkers: inference.stuckWorkers,
+      queued: inference.queued,
+    };
+  };
+}
+
 interface Services {
   readonly store: TableStore;
   readonly pool: InferencePool;
@@ -156,6 +179,8 @@ async function openServices(options: ServerOptions, start: StartOptions, log: Lo
       batchMax: options.batchMax,
       batchWindowMs: options.batchWindowMs,
       adviceMinWorlds: options.adviceMinWorlds,
+      deadlineMs: options.requestDeadlineMs,
+      maxQueue: options.maxQueue,
       ...(start.workerUrl ? { workerUrl: start.workerUrl } : {}),
     },
     options.agents,
@@ -213,7 +238,11 @@ function openTables(options: ServerOptions, services: Services, log: Logger): Ta
   const decide = (agent: string, view: PlayerView, seed: number) =>
     pool.decide({ agent, source: { kind: 'playerView', view }, seed, explain: false });
   return new TableRegistry(
-    options.maxTables,
+    {
+      maxTables: options.maxTables,
+      maxPerAddress: addressShare(options.maxTablesPerAddress, options.maxTables),
+      abandonedGraceMs: options.abandonedGraceMs,
+    },
     {
       decide: (agent, table, view, seed, modelVersion) =>
         modelVersion === null

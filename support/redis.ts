@@ -4,6 +4,7 @@
 // reconnects by itself.
 import { Redis, type RedisOptions } from 'ioredis';
 import { z } from 'zod';
+import { maskSecrets, redactUrl } from './secret.js';
 import { settledWithin } from './stopping.js';
 
 /** The value of every command's --redis flag; `env` names the variable the flag also reads. */
@@ -13,23 +14,13 @@ export const REDIS_ENV = 'YANIV_REDIS';
 export function redisUrlSchema(env: string = REDIS_ENV) {
   return z
     .string({ error: (issue) => (issue.input === undefined ? `a Redis URL is required (or ${env})` : 'must be a Redis URL') })
-    .regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' });
+    .regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL', abort: true })
+    .refine((url) => URL.canParse(url), { error: 'is not a valid URL (a host, and a port from 0 to 65535)' });
 }
 
 /** Redis cannot be reached, refuses the password, or has no such run: the CLI exits 2. */
 export class TransportSetupError extends Error {
   override name = 'TransportSetupError';
-}
-
-/** The URL with its password hidden, for messages. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url;
-  }
 }
 
 /**
@@ -55,7 +46,7 @@ export async function connectRedis(url: string, name: string, overrides: RedisOp
     await redis.ping();
   } catch (error) {
     redis.disconnect();
-    const reason = (lastError ?? (error as Error)).message;
+    const reason = maskSecrets((lastError ?? (error as Error)).message);
     if (/WRONGPASS|NOAUTH|invalid password|invalid username/i.test(reason))
       throw new TransportSetupError(`Redis at ${redactUrl(url)} refused the credentials: ${reason}`);
     throw new TransportSetupError(`cannot reach Redis at ${redactUrl(url)}: ${reason}`);

@@ -4,6 +4,7 @@
  * option and show what was given. Game-free.
  */
 import { z } from 'zod';
+import { maskSecrets } from './secret.js';
 
 /** An integer from `lo` (to `hi`); `what` names it in the error ("a seat from 0 to 7"). */
 export function intFrom(lo: number, hi?: number, what = 'an integer') {
@@ -28,10 +29,11 @@ export function bool() {
 /**
  * An input value for an error message: compact JSON, cut to three levels, eight entries a
  * level and `maxLength` characters, so that a huge or deeply nested input (a client's
- * document) can neither flood the message nor overflow the stack as JSON.stringify would.
+ * document) can neither flood the message nor overflow the stack as JSON.stringify would; a URL's
+ * password is never shown.
  */
 export function preview(value: unknown, maxLength = 80): string {
-  const text = render(value, 3);
+  const text = maskSecrets(render(value, 3));
   return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
 }
 

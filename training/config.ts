@@ -88,6 +88,15 @@ export const hyperParametersSchema = z.strictObject({
       'Where returns stop: "round" treats every round end as the end of the return (the value predicts the rest of the round), "game" sums to the end of the episode.',
     ),
 
+  pfsp: z
+    .number({ error: 'must be a number' })
+    .min(0, { error: 'must be at least 0' })
+    .max(8, { error: 'must be at most 8' })
+    .default(0)
+    .describe(
+      "Prioritised fictitious self-play: each opponent's --opponents share is weighted by (1 − the learner's win rate against it)^pfsp, its win rate counted over the actor's games (Laplace-smoothed, the last 2,000 a spec), so opponents it still loses to come up more often; 0: the shares as given. \"self\" keeps its share.",
+    ),
+
   // Rollouts.
   rolloutSamples: positiveInt('decisions')
     .default(8192)

@@ -9,6 +9,7 @@
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { AgentSpecError, createAgent, parseAgentSpec } from '../agents/registry.js';
 import { resolveAgent } from '../agents/resolve.js';
+import { PANEL, isPanelAgent } from '../agents/tournament/panel.js';
 import type { Agent } from '../env/gym/agent.js';
 import type { Rng } from '../env/rules/random.js';
 
@@ -45,6 +46,10 @@ export function parseOpponentMix(text: string): OpponentShare[] {
     if (spec === '' || weightText === '' || !Number.isFinite(weight) || weight < 0) {
       throw new OpponentMixError(`--opponents entry ${JSON.stringify(entry)} is not spec=weight with a weight ≥ 0 (e.g. strong=0.3)`);
     }
+    if (isPanelAgent(spec))
+      throw new OpponentMixError(
+        `--opponents entry ${JSON.stringify(entry)}: ${PANEL.join(' and ')} are the held-out panel (yaniv bench --panel), never training opponents`,
+      );
     if (spec !== SELF && spec !== PAST) {
       try {
         parseAgentSpec(spec);
@@ -75,6 +80,44 @@ export function drawOpponent(mix: readonly OpponentShare[], rng: Rng, pastAvaila
     }
   }
   return spec === PAST && !pastAvailable ? SELF : spec;
+}
+
+/** The learner's recent results against each opponent spec: wins and games over its last `window` games (older ones fade in halves). */
+export class LeagueResults {
+  private readonly tallies = new Map<string, { games: number; wins: number }>();
+  constructor(readonly window = 2000) {}
+
+  add(spec: string, won: boolean): void {
+    const tally = this.tallies.get(spec) ?? { games: 0, wins: 0 };
+    tally.games++;
+    if (won) tally.wins++;
+    if (tally.games > this.window) {
+      tally.games /= 2;
+      tally.wins /= 2;
+    }
+    this.tallies.set(spec, tally);
+  }
+
+  /** The learner's win rate against `spec`, Laplace-smoothed ((wins + 1) / (games + 2): ½ before any game). */
+  winRate(spec: string): number {
+    const tally = this.tallies.get(spec) ?? { games: 0, wins: 0 };
+    return (tally.wins + 1) / (tally.games + 2);
+  }
+}
+
+/**
+ * Prioritised fictitious self-play (AlphaStar's league): each opponent's share weighted by
+ * (1 − the learner's win rate against it)^power, renormalised, so the opponents the learner still
+ * loses to are met more often and those it beats fade (never to 0 with the smoothing). "self" has
+ * no result of its own and keeps its share.
+ */
+export function prioritisedMix(mix: readonly OpponentShare[], results: LeagueResults, power: number): OpponentShare[] {
+  const weighted = mix.map((share) => ({
+    spec: share.spec,
+    weight: share.spec === SELF ? share.weight : share.weight * (1 - results.winRate(share.spec)) ** power,
+  }));
+  const total = weighted.reduce((sum, share) => sum + share.weight, 0);
+  return weighted.map((share) => ({ spec: share.spec, weight: share.weight / total }));
 }
 
 /** A past version of the learner's weights. */

@@ -30,7 +30,7 @@ import { MAX_PLAYERS } from '../env/rules/rules.js';
 import { playerView } from '../env/rules/view.js';
 import { evaluatePolicyValue } from '../nn/inference.js';
 import type { Network, PolicyValueConfig } from '../nn/networks.js';
-import { type OpponentShare, PAST, SELF, drawOpponent, opponentKey } from './league.js';
+import { LeagueResults, type OpponentShare, PAST, SELF, drawOpponent, opponentKey, prioritisedMix } from './league.js';
 import {
   type RolloutStats,
   type TrajectoryBatch,
@@ -58,6 +58,8 @@ export interface RolloutSetup {
   equity?: readonly EquityData[] | null;
   /** Agent spec of the adviser whose choice networks trained with one read as a feature (--adviser), or null. */
   adviser?: string | null;
+  /** Prioritised fictitious self-play's power (league.ts, `prioritisedMix`); absent or 0: the shares as given. */
+  pfsp?: number;
 }
 
 /** The growing store of recorded decisions (every trajectory column); slots are reused once emitted. */
@@ -104,6 +106,8 @@ export class Rollout {
   private readyCount = 0;
   private readonly store = new SlotStore();
   private readonly snapshots = new Map<number, Network<PolicyValueConfig>>();
+  /** The learner's recent results against each opponent spec, for prioritised fictitious self-play. */
+  private readonly results = new LeagueResults();
   private readonly rng: Rng;
   private readonly actions: Int32Array[];
   private readonly rowObservations: Float32Array;
@@ -198,7 +202,8 @@ export class Rollout {
 
   /** Draws game g's opponent and the learner's seat for its next episode. */
   private assign(g: number): void {
-    const spec = drawOpponent(this.setup.opponents, this.rng, this.snapshots.size > 0);
+    const mix = this.setup.pfsp ? prioritisedMix(this.setup.opponents, this.results, this.setup.pfsp) : this.setup.opponents;
+    const spec = drawOpponent(mix, this.rng, this.snapshots.size > 0);
     this.opponentOf[g] = spec;
     const players = this.tables[this.tableOf[g]].config.players;
     this.learnerSeat[g] = spec === SELF ? -1 : Math.floor(uniformFloat64(this.rng) * players);
@@ -436,6 +441,7 @@ export class Rollout {
           const record = (stats.outcomes[spec] ??= { games: 0, wins: 0 });
           record.games++;
           if (table.winners[i] === this.learnerSeat[g]) record.wins++;
+          this.results.add(spec, table.winners[i] === this.learnerSeat[g]);
         }
         this.assign(g);
       }

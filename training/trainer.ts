@@ -261,6 +261,7 @@ function actorInits(settings: RunSettings, learner: Learner): ActorInit[] {
       seed: mixSeed(run.seed, 2, state.iteration, actor),
       equity,
       adviser: hp.adviser ?? null,
+      ...(hp.pfsp > 0 ? { pfsp: hp.pfsp } : {}),
     },
   }));
 }

@@ -17,6 +17,8 @@ const AGENT_BLURBS: Record<AgentName, string> = {
   intermediate: 'Lays its longest group, takes cards that make groups, and calls Yaniv as soon as it may.',
   novice: 'Lays its highest cards, takes only low cards, and calls when nobody is known to hold less.',
   random: 'Plays any legal move at random: an easy first game.',
+  hoarder: 'Hoards low cards and calls Yaniv early, taking a few more risks than most.',
+  montecarlo: 'Plays out a handful of possible deals before each move, with simple play in each.',
   level: 'The best bot at a chosen difficulty: lower levels miss more, but never play a silly move.',
 };
 

@@ -36,7 +36,10 @@ export function serverTrouble(error: Pick<Msg<'error'>, 'code' | 'message'>): st
     case 'store_unavailable':
       return 'The server is restarting. Wait a moment and try again.';
     case 'rate_limited':
+    case 'overloaded':
       return 'Too many requests at once. Wait a moment and try again.';
+    case 'timed_out':
+      return 'The server took too long to answer that and gave up. Try again; if it happens again, try simpler house rules.';
     case 'unknown_table':
       return LOST_TABLE;
     default:

@@ -149,7 +149,8 @@ function PairsInput({
             <input
               type="number"
               name=${`${field.name}-${i}-at`}
-              min="1"
+              min=${field.pairRanges?.[0].min}
+              max=${field.pairRanges?.[0].max}
               value=${String(at)}
               onInput=${(e: Event) => set(i, 0, (e.target as HTMLInputElement).value)}
           /></label>
@@ -158,7 +159,8 @@ function PairsInput({
             <input
               type="number"
               name=${`${field.name}-${i}-to`}
-              min="0"
+              min=${field.pairRanges?.[1].min}
+              max=${field.pairRanges?.[1].max}
               value=${String(to)}
               onInput=${(e: Event) => set(i, 1, (e.target as HTMLInputElement).value)}
           /></label>
@@ -175,6 +177,10 @@ function PairsInput({
           </button>
         </div>`,
     )}
-    <button type="button" onClick=${() => onChange(field, [...pairs, added])}>Add a milestone</button>
+    ${
+      field.maxPairs !== undefined && pairs.length >= field.maxPairs
+        ? html`<p class="hint">At most ${field.maxPairs} milestones.</p>`
+        : html`<button type="button" onClick=${() => onChange(field, [...pairs, added])}>Add a milestone</button>`
+    }
   </div>`;
 }

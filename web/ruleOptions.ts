@@ -19,6 +19,9 @@ export interface RuleField {
   readonly choices?: readonly RuleValue[];
   readonly min?: number;
   readonly max?: number;
+  /** pairs: the most pairs, and each side's range (the schema's `maxItems` and items' bounds). */
+  readonly maxPairs?: number;
+  readonly pairRanges?: readonly [{ min?: number; max?: number }, { min?: number; max?: number }];
   /** number: an empty field means null ("not set"). */
   readonly nullable?: boolean;
   /** The value under the preset. */
@@ -35,6 +38,7 @@ interface Schema {
   default?: unknown;
   minimum?: number;
   maximum?: number;
+  maxItems?: number;
   description?: string;
   properties?: Record<string, Schema>;
   items?: Schema;
@@ -74,7 +78,10 @@ function fieldOf(name: string, option: Schema): Omit<RuleField, 'preset'> | null
     const choices = alternatives.map((a) => a.const as RuleValue);
     return { name, description, control: 'select', choices: option.default === undefined ? [undefined, ...choices] : choices };
   }
-  if (option.type === 'array' && isIntegerPair(option.items)) return { name, description, control: 'pairs' };
+  if (option.type === 'array' && isIntegerPair(option.items)) {
+    const [at, to] = (option.items?.prefixItems ?? []).map((side) => ({ min: side.minimum, max: side.maximum }));
+    return { name, description, control: 'pairs', maxPairs: option.maxItems, pairRanges: [at, to] };
+  }
   const integer = alternatives.find((a) => a.type === 'integer');
   if (alternatives.length === 2 && integer && alternatives.some((a) => a.type === 'null'))
     return { name, description, control: 'number', min: integer.minimum, max: integer.maximum, nullable: true };

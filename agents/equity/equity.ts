@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { EQUITY_FORMAT, type EquityData, EquityError, type HeadsUpEquityData, isHeadsUpData } from '../../env/gym/equityData.js';
 import { type GameEquity } from '../../env/gym/equity.js';
@@ -139,7 +140,8 @@ export function solveEquityData(data: EquityData, { cache = true }: { cache?: bo
   return equity;
 }
 
-const byRules = new Map<string, GameEquity | null>();
+/** Per rules and size (any a client names: the least recently asked go first), the shipped equity or none. */
+const byRules = new LRUCache<string, { readonly equity: GameEquity | null }>({ max: 256 });
 
 /** The preset whose rules these settled rules are (no overrides) and that ships an equity at this size, or null. */
 export function shippedEquityPreset(rules: Rules, players: number): string | null {
@@ -157,13 +159,13 @@ export function shippedEquityPreset(rules: Rules, players: number): string | nul
  */
 export function shippedEquityFor(rules: Rules, players: number): GameEquity | null {
   const key = `${players} ${JSON.stringify(rules)}`;
-  let equity = byRules.get(key);
-  if (equity === undefined) {
+  let found = byRules.get(key);
+  if (found === undefined) {
     const preset = shippedEquityPreset(rules, players);
-    equity = preset ? shippedEquity(preset, players) : null;
-    byRules.set(key, equity);
+    found = { equity: preset ? shippedEquity(preset, players) : null };
+    byRules.set(key, found);
   }
-  return equity;
+  return found.equity;
 }
 
 /** The table sizes a preset ships an equity for. */

@@ -8,6 +8,7 @@ import { intFrom, oneOf } from '../../support/zod.js';
 import type { FlagSpecs } from '../../support/schemaFlags.js';
 import { AGENT_NAMES, agentSpecSchema } from '../registry.js';
 import { DEFAULT_MAX_TURNS } from './match.js';
+import { PANEL } from './panel.js';
 
 const MAX_WORKERS = 64;
 
@@ -44,6 +45,13 @@ export const benchOptionsSchema = z.strictObject({
     .array(agentSpecSchema)
     .optional()
     .describe('One table seat by seat (agents may repeat), e.g. neural,strong,strong,strong; replaces --agents and --players.'),
+  panel: z
+    .boolean()
+    .default(false)
+    .describe(
+      `Judge the one agent of --agents against the held-out panel (${PANEL.join(', ')}: never training opponents), one seat against the rest of the table played by each member, beside --reference on the same deals.`,
+    ),
+  reference: agentSpecSchema.default('strong').describe('With --panel: the agent the first is judged beside, on the same deals.'),
 });
 
 export type BenchOptions = z.output<typeof benchOptionsSchema>;
@@ -59,6 +67,8 @@ export const BENCH_FLAGS: FlagSpecs<typeof benchOptionsSchema.shape> = {
   redis: { value: '<url>', env: REDIS_ENV },
   ...RULE_SELECTION_FLAGS,
   lineup: { value: '<list>' },
+  panel: { switch: true },
+  reference: { value: '<spec>' },
 };
 
 /** The settings of `yaniv worker`, which plays the games of benches run with --redis. */
@@ -79,17 +89,19 @@ export const WORKER_FLAGS: FlagSpecs<typeof workerOptionsSchema.shape> = {
 };
 
 /** The settings of `yaniv rate`: a bench's (lineups drawn evenly, no records) with the anchor and the chart. */
-export const rateOptionsSchema = benchOptionsSchema.omit({ lineup: true, saveRecords: true, agents: true, games: true }).extend({
-  agents: benchOptionsSchema.shape.agents
-    .unwrap()
-    .min(2, { error: 'name at least two agents to rate' })
-    .default(['novice', 'intermediate', 'strong', 'neural'])
-    .describe(`Comma-separated agent specs to rate (${AGENT_NAMES.join(', ')}; name:ARG, name?key=value).`),
-  games: intFrom(1).default(4000).describe('Games in all (rounded up to whole sets of seat rotations), spread evenly over the lineups.'),
-  anchor: agentSpecSchema.default('intermediate').describe('The agent whose rating is fixed (one of --agents).'),
-  anchorRating: z.number({ error: 'must be a number' }).default(1500).describe("The anchor's rating."),
-  chart: z.string().min(1).optional().describe('Write the ladder chart (SVG: ratings with their 95% intervals) to this file.'),
-});
+export const rateOptionsSchema = benchOptionsSchema
+  .omit({ lineup: true, saveRecords: true, agents: true, games: true, panel: true, reference: true })
+  .extend({
+    agents: benchOptionsSchema.shape.agents
+      .unwrap()
+      .min(2, { error: 'name at least two agents to rate' })
+      .default(['novice', 'intermediate', 'strong', 'neural'])
+      .describe(`Comma-separated agent specs to rate (${AGENT_NAMES.join(', ')}; name:ARG, name?key=value).`),
+    games: intFrom(1).default(4000).describe('Games in all (rounded up to whole sets of seat rotations), spread evenly over the lineups.'),
+    anchor: agentSpecSchema.default('intermediate').describe('The agent whose rating is fixed (one of --agents).'),
+    anchorRating: z.number({ error: 'must be a number' }).default(1500).describe("The anchor's rating."),
+    chart: z.string().min(1).optional().describe('Write the ladder chart (SVG: ratings with their 95% intervals) to this file.'),
+  });
 
 export type RateOptions = z.output<typeof rateOptionsSchema>;
 

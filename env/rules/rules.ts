@@ -10,7 +10,25 @@ import { bool, formatOptionIssues, intFrom, oneOf, preview } from '../../support
 export const MIN_PLAYERS = 2;
 export const MAX_PLAYERS = 8;
 
-const milestone = z.tuple([intFrom(1), intFrom(0)], { error: 'must be a list of [at, to] pairs of integers' });
+/**
+ * The largest value of each unbounded-looking rule option: every game under them still ends in a
+ * number of rounds a server can play out (a request for advice simulates whole games, and a
+ * client may name any rules). The schema below, and so the protocol's JSON Schema, the CLI's
+ * `--rule` and the page's house-rules form, read them from here.
+ */
+export const RULE_LIMITS = {
+  /** eliminationLimit, and the totals a milestone names. */
+  total: 500,
+  /** assafPenalty and assafTiePenalty. */
+  penalty: 500,
+  yanivsToWin: 50,
+  /** Entries of `milestones`. */
+  milestones: 20,
+} as const;
+
+const milestone = z.tuple([intFrom(1, RULE_LIMITS.total), intFrom(0, RULE_LIMITS.total)], {
+  error: 'must be a list of [at, to] pairs of integers',
+});
 
 /**
  * An option that matters only when other options hold one of the listed values (the JSON
@@ -32,14 +50,17 @@ export const ruleOptionsSchema = z.strictObject({
   jackValue: intFrom(0, 10).describe('Point value of a jack.').default(10),
   yanivThreshold: intFrom(0, 30).describe('Highest hand value that may call Yaniv.').default(7),
   assaf: bool().describe('Whether a lower or equal hand beats a Yaniv call (Assaf).').default(true),
-  assafPenalty: intFrom(0).describe("Added to the caller's hand value when Assaf happens.").default(30).meta(WITH_ASSAF),
+  assafPenalty: intFrom(0, RULE_LIMITS.penalty)
+    .describe("Added to the caller's hand value when Assaf happens.")
+    .default(30)
+    .meta(WITH_ASSAF),
   assafScoring: oneOf(['lowest', 'othersZero', 'everyone'] as const)
     .describe(
       'Who scores what on Assaf: "lowest" (Assaf winners 0), "othersZero" (all but the caller 0), "everyone" (all but the caller their hand).',
     )
     .default('lowest')
     .meta(WITH_ASSAF),
-  assafTiePenalty: intFrom(0)
+  assafTiePenalty: intFrom(0, RULE_LIMITS.penalty)
     .nullable()
     .describe('When set, a tie (lowest opponent equal to the caller) gives the caller exactly this, everyone else their hand.')
     .default(null)
@@ -52,6 +73,7 @@ export const ruleOptionsSchema = z.strictObject({
     .default('ends'),
   milestones: z
     .array(milestone, { error: 'must be a list of [at, to] pairs of integers' })
+    .max(RULE_LIMITS.milestones, { error: `must have at most ${RULE_LIMITS.milestones} pairs` })
     .refine((list) => new Set(list.map(([at]) => at)).size === list.length, { error: 'must not name the same total twice' })
     .describe('A total landing exactly on `at` after a round becomes `to`.')
     .default([
@@ -59,11 +81,11 @@ export const ruleOptionsSchema = z.strictObject({
       [100, 50],
     ]),
   milestoneRobbery: bool().describe('Hitting a milestone makes the leader(s) add 30.').default(false),
-  eliminationLimit: intFrom(1).describe('A total above this eliminates the player.').default(200),
+  eliminationLimit: intFrom(1, RULE_LIMITS.total).describe('A total above this eliminates the player.').default(200),
   gameEnd: oneOf(['lastSurvivor', 'firstOverLimit', 'yanivCount'] as const)
     .describe('When the game ends.')
     .default('lastSurvivor'),
-  yanivsToWin: intFrom(1)
+  yanivsToWin: intFrom(1, RULE_LIMITS.yanivsToWin)
     .describe('Successful calls that win the game under gameEnd "yanivCount".')
     .default(10)
     .meta({ relevantWhen: { gameEnd: ['yanivCount'] } }),

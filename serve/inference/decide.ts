@@ -59,6 +59,8 @@ export interface DecideRequest {
   readonly worlds?: number;
   /** Advisor: answer with the client's `advice` frame (`frame`) rather than the advice itself. */
   readonly reply?: AdviceReply;
+  /** Advisor: the chance to win is not measured for rules whose equity is not known yet; this says why (serve/ruleSetBudget.ts). */
+  readonly unmeasured?: string;
 }
 
 export type { ScoreKind } from '../../agents/registry.js';
@@ -234,7 +236,7 @@ function finish(request: DecideRequest, spec: string, { view, input }: Prepared,
   if (request.outlook === false) return advised(request, decision.action, advice);
   const budget = outlookBudget(view.players);
   const worlds = Math.min(budget.worlds, request.worlds ?? budget.worlds);
-  const outlook = outlookOf(view, ids, decision.action, policy?.actions ?? [], request.seed, { worlds });
+  const outlook = outlookOf(view, ids, decision.action, policy?.actions ?? [], request.seed, { worlds }, request.unmeasured);
   const moves = outlook.moves.map(({ action, ...played }) => ({ ...(byId.get(action) as LegalAction), ...played }));
   return advised(request, decision.action, { ...advice, moves, worlds, win: outlook.win, winReason: outlook.winReason });
 }

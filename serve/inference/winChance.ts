@@ -38,8 +38,10 @@ export function outlookOf(
   ranked: readonly number[],
   seed: number,
   budget: OutlookBudget = outlookBudget(view.players),
+  /** When set, the reason an equity not yet known is not measured for this request (serve/ruleSetBudget.ts). */
+  unmeasured?: string,
 ): Outlook {
-  const table = equityForTable(view.rules, view.players);
+  const table = equityForTable(view.rules, view.players, unmeasured);
   const moves = moveOutlooks(view, outlookCandidates(view, legal, pick, ranked), table.equity, seed, budget, table.calibration);
   const played = moves[0].win;
   if (!table.equity || !played) return { moves, win: null, winReason: table.reason ?? 'no game equity for this table' };

@@ -14,6 +14,7 @@ import type { ServerOptions } from '../options.js';
 import type { InferencePool } from '../inference/pool.js';
 import type { ModelVersions } from '../inference/models.js';
 import type { SlowLog } from '../inference/slowLog.js';
+import type { RuleSetBudget } from '../ruleSetBudget.js';
 import {
   type ClientMessageAtEdge,
   type ClientMessageType,
@@ -37,6 +38,8 @@ export interface ServerContext {
   readonly log: Logger;
   /** The rate-limited "slow advice" warning. */
   readonly slow: SlowLog;
+  /** New house-rule sets each address may have advice measured on. */
+  readonly ruleSets: RuleSetBudget;
   /** The agents served, by name. */
   readonly agents: ReadonlySet<string>;
   welcome(id: RequestId, encoding: Codec['encoding']): Msg<'welcome'>;
@@ -79,6 +82,10 @@ export class Connection implements TableOwner {
   private readonly tables = new Map<string, Table>();
   private readonly rate: RateLimit;
   private readonly log: Logger;
+  /** Closes a connection that has not said hello in time. */
+  private helloTimer: NodeJS.Timeout | null;
+  /** Past the rate limit: told, being closed, its further messages not read. */
+  private limited = false;
   messages = 0;
 
   constructor(
@@ -86,9 +93,18 @@ export class Connection implements TableOwner {
     private readonly ws: WebSocket,
     private readonly codec: Codec,
     private readonly ctx: ServerContext,
+    /** The client's address (serve/upgrade.ts `clientAddress`): its tables count toward its limit. */
+    readonly address: string | null = null,
   ) {
     this.rate = new RateLimit(ctx.options.maxMessagesPerSecond);
     this.log = ctx.log.child({ conn: id });
+    const helloMs = ctx.options.helloTimeoutMs;
+    this.helloTimer = setTimeout(() => {
+      this.log.info({ event: 'hello_timeout', ms: helloMs }, 'closing a connection that did not say hello');
+      this.ws.close(CLOSE.policy, `no hello within ${helloMs} ms`);
+      this.terminateSoon();
+    }, helloMs);
+    this.helloTimer.unref();
   }
 
   get open(): boolean {
@@ -119,24 +135,42 @@ export class Connection implements TableOwner {
     if (this.ws.readyState !== this.ws.CLOSED) this.ws.terminate();
   }
 
+  /** Cuts the socket if the peer has not finished the closing handshake within a second. */
+  private terminateSoon(): void {
+    setTimeout(() => this.terminate(), 1000).unref();
+  }
+
   /** One inbound frame. */
   receive(data: Buffer, isBinary: boolean): void {
+    if (this.limited) return;
     this.messages++;
+    if (!this.rate.take()) return this.overLimit(data, isBinary);
     let id: RequestId | null = null;
     try {
       const value = this.codec.read(data, isBinary);
       // The id first, so that a message refused for its shape (nesting, `__proto__`) is answered with it.
       id = requestIdOf(value);
       checkShape(value);
-      if (!this.rate.take())
-        throw new ProtocolError(
-          'rate_limited',
-          `more than ${this.ctx.options.maxMessagesPerSecond} messages a second on this connection; slow down`,
-        );
       this.dispatch(parseClientMessageAtEdge(value));
     } catch (error) {
       this.fail(id, error);
     }
+  }
+
+  /** Past the rate limit: one error (to the message's id), then the connection is closed (1008) and nothing more it sends is read. */
+  private overLimit(data: Buffer, isBinary: boolean): void {
+    this.limited = true;
+    const rate = this.ctx.options.maxMessagesPerSecond;
+    this.log.warn({ event: 'rate_limited', messages: this.messages }, 'closing a client past the rate limit');
+    let id: RequestId | null = null;
+    try {
+      id = requestIdOf(this.codec.read(data, isBinary));
+    } catch {
+      // Not a message: the error goes without an id.
+    }
+    this.fail(id, new ProtocolError('rate_limited', `more than ${rate} messages a second on this connection: closing it`));
+    this.ws.close(CLOSE.policy, `more than ${rate} messages a second`);
+    this.terminateSoon();
   }
 
   /** One handler per client message type: a type without one does not compile. */
@@ -167,6 +201,8 @@ export class Connection implements TableOwner {
       );
     }
     this.greeted = true;
+    if (this.helloTimer) clearTimeout(this.helloTimer);
+    this.helloTimer = null;
     if (message.client) this.log.info({ event: 'hello', client: message.client }, 'client said hello');
     this.send(this.ctx.welcome(message.id, this.codec.encoding));
   }
@@ -181,7 +217,7 @@ export class Connection implements TableOwner {
       versionFor: (agent) => this.ctx.models.versionFor(agent),
       modelFor: (agent, table) => this.ctx.models.current(agent, table).model,
     });
-    const table = this.ctx.tables.create(settings, this.ctx.options.inviteMs);
+    const table = this.ctx.tables.create(settings, this.address, this.ctx.options.inviteMs);
     this.keep(table);
     table.owner = this;
     const { preset, seats } = table.settings;
@@ -292,18 +328,24 @@ export class Connection implements TableOwner {
     }
     const played = this.ctx.models.current(agent, table);
     const reply = { id: message.id, agent, model: played.model, encoding: this.codec.encoding };
+    const outlook = message.outlook ?? true;
+    const budget = outlook
+      ? this.ctx.ruleSets.take(this.address ?? '', table.preset ?? DEFAULT_PRESET, table.rules ?? {}, table.players)
+      : null;
     const request: DecideRequest = {
       agent: played.spec,
       source,
       seed: message.seed ?? 0,
       explain: true,
-      outlook: message.outlook ?? true,
+      outlook,
       reply,
+      ...(budget && 'unmeasured' in budget ? { unmeasured: budget.unmeasured } : {}),
     };
     const started = performance.now();
     this.pending++;
-    void this.ctx.pool.decide(request).then((result) => {
+    void this.ctx.pool.decide(request, this.address ?? '').then((result) => {
       this.pending--;
+      if (budget && 'done' in budget) budget.done();
       const ms = performance.now() - started;
       if (ms > options.slowMs) this.ctx.slow.record(agent, ms);
       this.answerAdvice(message.id, result);
@@ -336,7 +378,7 @@ export class Connection implements TableOwner {
   }
 
   private resume(message: ClientRequest<'resume'>): void {
-    this.withTable(message.id, this.ctx.tables.claim(message.table, message.token), (table) => this.resumed(message, table));
+    this.withTable(message.id, this.ctx.tables.claim(message.table, message.token, this.address), (table) => this.resumed(message, table));
   }
 
   private resumed(message: ClientRequest<'resume'>, table: Table): void {
@@ -344,6 +386,7 @@ export class Connection implements TableOwner {
     const role = table.roleOf(message.token);
     const previous = role === 'creator' ? table.owner : role === null ? null : (table.guests.get(role) ?? null);
     if (previous && previous !== this) previous.tableClosed(table, 'resumed_elsewhere');
+    if (role === 'creator') table.address = this.address;
     this.keep(table);
     this.log.warn({ event: 'table_resumed', table: table.id, counter: table.game.counter, seat: role }, 'table resumed');
     const info = this.tableInfo(table);
@@ -357,7 +400,7 @@ export class Connection implements TableOwner {
   }
 
   private joinTable(message: ClientRequest<'join_table'>): void {
-    this.withTable(message.id, this.ctx.tables.invited(message.code), (table) => {
+    this.withTable(message.id, this.ctx.tables.invited(message.code, this.address), (table) => {
       if (!table.game.over) this.checkRoom();
       if (this.tables.has(table.id)) throw new ProtocolError('bad_message', 'this connection already plays at this table', 'code');
       // The reply goes out before the seat's first state: join calls back between taking the seat and sending it.
@@ -421,6 +464,7 @@ export class Connection implements TableOwner {
 
   /** The connection closed: its tables wait for a resume (or expire). */
   closed(): void {
+    if (this.helloTimer) clearTimeout(this.helloTimer);
     for (const table of this.tables.values()) table.detach(this);
     this.tables.clear();
   }

@@ -1,16 +1,19 @@
 /**
  * The server's plain HTTP answers: `GET /health` (200 while serving, 503 while stopping, so that a
- * load balancer sends nothing new to a stopping process), the browser page (serve/net/static.ts), and
- * a JSON error for anything else or a malformed request.
+ * load balancer sends nothing new to a stopping process), the browser page (serve/net/static.ts) to
+ * a Host the server serves, and a JSON error for anything else or a malformed request; every
+ * answer with `X-Content-Type-Options: nosniff`.
  */
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { Logger } from 'pino';
-import { StaticSite, serveStatic } from './static.js';
+import { BASE_HEADERS, StaticSite, serveStatic } from './static.js';
 import type { TableStore } from '../tables/tableStore.js';
 
 /**
  * What `GET /health` answers: `ok` (200); `degraded` (503: the table store cannot be reached, so
- * tables go on from memory and cannot move to another process); `shutting_down` (503: draining).
+ * tables go on from memory and cannot move to another process; or an inference worker is stuck
+ * past the request deadline and being replaced; or the inference queue is at its limit);
+ * `shutting_down` (503: draining).
  */
 export interface Health {
   readonly status: 'ok' | 'degraded' | 'shutting_down';
@@ -32,12 +35,22 @@ export interface Health {
   readonly connections: number;
   /** Whether a WebSocket needs the bearer token (--token): the page asks its player for it. */
   readonly tokenRequired: boolean;
+  /** Inference workers stuck past the request deadline or being replaced (`degraded` while any). */
+  readonly stuckWorkers: number;
+  /** Inference requests waiting for a worker (`degraded` while at --max-queue). */
+  readonly queued: number;
+}
+
+/** How the server answers: its health, and whether a request's Host is one it serves (serve/upgrade.ts `hostServed`). */
+export interface HttpAnswers {
+  readonly health: () => Health;
+  readonly hostServed: (req: IncomingMessage) => boolean;
 }
 
 /** An HTTP server answering health and the page (WebSocket upgrades are the caller's). */
-export function createHttpServer(root: string, log: Logger, health: () => Health): Server {
+export function createHttpServer(root: string, log: Logger, answers: HttpAnswers): Server {
   const site = new StaticSite(root);
-  const http = createServer((req, res) => answerHttp(req, res, site, log, health));
+  const http = createServer((req, res) => answerHttp(req, res, site, log, answers));
   http.on('error', (error) => log.error({ event: 'http_error', err: error.message }, 'HTTP server error'));
   http.on('clientError', (error, socket) => {
     log.debug({ event: 'client_error', err: error.message }, 'bad HTTP request');
@@ -61,18 +74,25 @@ export async function listen(http: Server, host: string, port: number): Promise<
 }
 
 function sendJson(res: ServerResponse, status: number, body: object, headers: Record<string, string> = {}): void {
-  if (!res.headersSent) res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+  if (!res.headersSent) res.writeHead(status, { 'Content-Type': 'application/json', ...BASE_HEADERS, ...headers });
   res.end(JSON.stringify(body));
 }
 
-function answerHttp(req: IncomingMessage, res: ServerResponse, site: StaticSite, log: Logger, health: () => Health): void {
+function answerHttp(req: IncomingMessage, res: ServerResponse, site: StaticSite, log: Logger, answers: HttpAnswers): void {
   res.on('error', () => undefined);
   const path = URL.parse(req.url ?? '/', 'http://localhost')?.pathname;
   if (path === undefined) return sendJson(res, 400, { error: { code: 'bad_message', message: 'the request target is not a URL path' } });
   if (req.method === 'GET' && path === '/health') {
-    const body = health();
+    const body = answers.health();
     return sendJson(res, body.status === 'ok' ? 200 : 503, body, { 'Cache-Control': 'no-store' });
   }
+  if (!answers.hostServed(req))
+    return sendJson(res, 403, {
+      error: {
+        code: 'unauthorized',
+        message: `host ${(req.headers.host ?? '').slice(0, 100)} is not one this server serves (--allow-host)`,
+      },
+    });
   serveStatic(site, req, res, path).then(
     (served) => {
       if (!served) sendJson(res, 404, { error: { code: 'bad_message', message: `nothing at ${req.method ?? ''} ${path.slice(0, 100)}` } });

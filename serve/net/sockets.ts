@@ -10,10 +10,12 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { CODECS } from '../protocol/codec.js';
 import { CLOSE, Connection, type ServerContext } from './connection.js';
 import { type Encoding, SUBPROTOCOLS } from '../protocol/protocol.js';
-import { chooseSubprotocol, refuse, upgradeRefusal } from './upgrade.js';
+import { chooseSubprotocol, clientAddress, refuse, upgradeRefusal } from './upgrade.js';
 
 export class Sockets {
   private readonly connections = new Set<Connection>();
+  /** Open connections per client address (`clientAddress`), for the per-address limit; none kept at 0. */
+  private readonly perAddress = new Map<string, number>();
   private readonly wss: WebSocketServer;
   private readonly heartbeat: NodeJS.Timeout;
   private nextId = 1;
@@ -40,33 +42,47 @@ export class Sockets {
   /** An HTTP upgrade request: refused before the upgrade, or accepted as a connection. */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', (error) => this.log.debug({ event: 'socket_error', err: error.message }, 'socket error during upgrade'));
-    const refusal = upgradeRefusal(req, this.ctx.options, { shuttingDown: this.ctx.draining(), connections: this.size });
+    const address = clientAddress(req, this.ctx.options.trustProxy);
+    const refusal = upgradeRefusal(req, this.ctx.options, {
+      shuttingDown: this.ctx.draining(),
+      connections: this.size,
+      fromAddress: this.perAddress.get(address) ?? 0,
+    });
     if (refusal) {
       this.log.info(
-        { event: 'upgrade_refused', status: refusal.status, code: refusal.code, origin: req.headers.origin, ip: req.socket.remoteAddress },
+        { event: 'upgrade_refused', status: refusal.status, code: refusal.code, origin: req.headers.origin, ip: address },
         refusal.message,
       );
       return refuse(socket, refusal);
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, req));
+    // Counted from now: upgrades that arrive while this one completes see it.
+    this.perAddress.set(address, (this.perAddress.get(address) ?? 0) + 1);
+    let counted = true;
+    const uncount = () => {
+      if (!counted) return;
+      counted = false;
+      const left = (this.perAddress.get(address) ?? 1) - 1;
+      if (left > 0) this.perAddress.set(address, left);
+      else this.perAddress.delete(address);
+    };
+    socket.once('close', uncount);
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, req, address, uncount));
   }
 
-  private accept(ws: WebSocket, req: IncomingMessage): void {
+  private accept(ws: WebSocket, req: IncomingMessage, address: string, uncount: () => void): void {
     const encoding: Encoding = ws.protocol === SUBPROTOCOLS.msgpack ? 'msgpack' : 'json';
-    const connection = new Connection(this.nextId++, ws, CODECS[encoding], this.ctx);
+    const connection = new Connection(this.nextId++, ws, CODECS[encoding], this.ctx, address);
     this.connections.add(connection);
     const opened = Date.now();
     const log = this.log;
-    log.info(
-      { event: 'connection_open', conn: connection.id, encoding, ip: req.socket.remoteAddress, origin: req.headers.origin },
-      'connection opened',
-    );
+    log.info({ event: 'connection_open', conn: connection.id, encoding, ip: address, origin: req.headers.origin }, 'connection opened');
     ws.on('error', (error) => log.info({ event: 'connection_error', conn: connection.id, err: error.message }, 'connection error'));
     ws.on('message', (data, isBinary) => connection.receive(asBuffer(data), isBinary));
     ws.on('pong', () => {
       connection.alive = true;
     });
     ws.on('close', (code, reason) => {
+      uncount();
       this.connections.delete(connection);
       connection.closed();
       const seconds = Math.round((Date.now() - opened) / 1000);

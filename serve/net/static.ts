@@ -12,6 +12,7 @@
  * dot segments, no hidden files, no slashes or NUL); the file must then lie inside its folder
  * and have a known content type. Anything else is "not here" (404).
  */
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, resolve, sep } from 'node:path';
@@ -26,6 +27,32 @@ export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
 };
+
+/** The headers of every HTTP answer of the server (files, JSON, errors): no content-type sniffing. */
+export const BASE_HEADERS: Readonly<Record<string, string>> = { 'X-Content-Type-Options': 'nosniff' };
+
+/**
+ * A page's policy: scripts, styles, images and connections (its WebSocket) from its own server
+ * only, its inline scripts (the import map) allowed by their hashes, computed from the page
+ * itself; never in a frame; no referrer sent on.
+ */
+export function pageHeaders(html: string): Record<string, string> {
+  const inline = [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+    ([, script]) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`,
+  );
+  const policy = [
+    "default-src 'self'",
+    `script-src 'self' ${inline.join(' ')}`.trim(),
+    "style-src 'self'",
+    "img-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ];
+  return { 'Content-Security-Policy': policy.join('; '), 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer' };
+}
 
 /** What web/ itself serves: the page's TypeScript is served compiled, from /app/. */
 const PAGE_FILES = new Set(['.html', '.css', '.svg', '.png', '.ico']);
@@ -125,7 +152,8 @@ export async function serveStatic(site: StaticSite, req: IncomingMessage, res: S
     'Content-Type': found.contentType,
     'Content-Length': body.length,
     'Cache-Control': 'no-cache',
-    'X-Content-Type-Options': 'nosniff',
+    ...BASE_HEADERS,
+    ...(found.contentType === CONTENT_TYPES['.html'] ? pageHeaders(body.toString('utf8')) : {}),
   });
   res.end(req.method === 'HEAD' ? undefined : body);
   return true;

@@ -1,12 +1,13 @@
 /**
  * The checks before a WebSocket upgrade, each refused with an HTTP status and a protocol error
- * code before any frame: the server stopping or full (503), the path (404), the bearer token
- * (401), the Origin (403) and the subprotocol (400).
+ * code before any frame: the server stopping or full, or the client's address at its share of
+ * connections (503), the path (404), the bearer token (401), the Host and Origin (403: a page of
+ * another site, or a DNS name rebound to this server) and the subprotocol (400).
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { sameSecret } from '../../support/secret.js';
-import type { ServerOptions } from '../options.js';
+import { type ServerOptions, addressShare } from '../options.js';
 import { SUBPROTOCOLS } from '../protocol/protocol.js';
 
 export interface Refusal {
@@ -26,12 +27,58 @@ export function chooseSubprotocol(offered: ReadonlySet<string>): string | undefi
 export function upgradeRefusal(
   req: IncomingMessage,
   options: ServerOptions,
-  server: { readonly shuttingDown: boolean; readonly connections: number },
+  server: { readonly shuttingDown: boolean; readonly connections: number; readonly fromAddress: number },
 ): Refusal | null {
   if (server.shuttingDown) return { status: 503, code: 'internal', message: 'the server is shutting down' };
   if (server.connections >= options.maxConnections)
     return { status: 503, code: 'rate_limited', message: `the server has its maximum of ${options.maxConnections} connections` };
+  const share = addressShare(options.maxConnectionsPerAddress, options.maxConnections);
+  if (server.fromAddress >= share)
+    return {
+      status: 503,
+      code: 'rate_limited',
+      message: `your address has ${share} connections open, the most one address may (--max-connections-per-address)`,
+    };
   return checkRequest(req, options);
+}
+
+const WILDCARDS = new Set(['0.0.0.0', '::', '[::]']);
+
+/**
+ * Whether a request's Host is one this server serves: its listening address, its advertised one,
+ * the --allow-host names, loopback names while it listens on loopback — so that a name rebound
+ * by DNS to this address (a page of another site reaching a loopback server) is refused. A
+ * request a trusted proxy forwards is the proxy's to check (its server_name); a server on every
+ * interface without --allow-host takes any Host.
+ */
+export function hostServed(req: IncomingMessage, options: ServerOptions): boolean {
+  if (options.trustProxy.includes(req.socket.remoteAddress ?? '')) return true;
+  if (WILDCARDS.has(options.host) && options.allowHosts.length === 0) return true;
+  const name = hostnameOf(req.headers.host);
+  if (name === null) return false;
+  const served = [options.host, ...options.allowHosts, ...(options.advertise ? [options.advertise] : [])].map(
+    (address) => hostnameOf(address) ?? address,
+  );
+  return served.includes(name) || (LOOPBACK.has(options.host) && LOOPBACK.has(name));
+}
+
+/** The host name of a Host header or HOST[:PORT] (IPv6 in brackets, lower case), or null when it is none. */
+function hostnameOf(host: string | undefined): string | null {
+  if (!host) return null;
+  const parsed = URL.parse(`http://${host}`);
+  return parsed === null ? null : parsed.hostname.toLowerCase();
+}
+
+/**
+ * The client's address: the peer's, or, when the peer is a trusted proxy (--trust-proxy), the
+ * last address of X-Forwarded-For (the one that proxy added: earlier ones the client may forge).
+ */
+export function clientAddress(req: IncomingMessage, trustProxy: readonly string[]): string {
+  const peer = req.socket.remoteAddress ?? 'unknown';
+  if (!trustProxy.includes(peer)) return peer;
+  const forwarded = req.headers['x-forwarded-for'];
+  const last = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')).split(',').pop()?.trim();
+  return last ? last.slice(0, 64) : peer;
 }
 
 /** Path, token, Origin and subprotocol. */
@@ -45,6 +92,12 @@ function checkRequest(req: IncomingMessage, options: ServerOptions): Refusal | n
     if (!sameSecret(given, options.token))
       return { status: 401, code: 'unauthorized', message: 'a bearer token is required: Authorization: Bearer TOKEN, or ?token=TOKEN' };
   }
+  if (!hostServed(req, options))
+    return {
+      status: 403,
+      code: 'unauthorized',
+      message: `host ${(req.headers.host ?? '').slice(0, 100)} is not one this server serves (--allow-host)`,
+    };
   const origin = req.headers.origin;
   if (origin !== undefined && !originAllowed(origin, req.headers.host, options)) {
     return { status: 403, code: 'unauthorized', message: `origin ${origin.slice(0, 100)} is not allowed (--allow-origin)` };
@@ -99,6 +152,6 @@ const REASONS: Readonly<Record<number, string>> = {
 export function refuse(socket: Duplex, { status, code, message }: Refusal): void {
   const body = JSON.stringify({ error: { code, message } });
   socket.end(
-    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${status === 401 ? 'WWW-Authenticate: Bearer\r\n' : ''}\r\n${body}`,
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${status === 401 ? 'WWW-Authenticate: Bearer\r\n' : ''}\r\n${body}`,
   );
 }

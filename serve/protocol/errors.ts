@@ -16,6 +16,8 @@ export const ERROR_CODES = [
   'table_moved',
   'store_unavailable',
   'draining',
+  'timed_out',
+  'overloaded',
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -45,6 +47,10 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
     'The table store (Redis) cannot be reached, so a table this process does not hold cannot be loaded now; nothing changed — `resume` again shortly.',
   draining:
     '`create_table` on a server process that is stopping: reconnect (a load balancer sends you to another process) and create it there.',
+  timed_out:
+    "The request was not decided within the server's deadline (`--request-deadline-ms`): the work was stopped and its worker replaced; nothing was applied.",
+  overloaded:
+    'The server has more inference requests waiting than it takes (`--max-queue`), or your address has its share of them waiting (a tenth); nothing was applied — try again shortly (`/health` says degraded while the queue is full).',
   internal: 'The server failed; the request was not applied (details only in the server log).',
 };
 

@@ -6,6 +6,7 @@
  * `playerView`, `viewFromJson` reads it into a `PlayerView` after checking that it is a
  * position that can exist (errors name the field).
  */
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { intFrom } from '../../support/zod.js';
 import {
@@ -193,9 +194,8 @@ export function viewFromJson(json: ViewJson, prefix = ''): PlayerView {
   };
 }
 
-/** Settled rules by selection: advisors see the same few rule sets again and again. */
-const settled = new Map<string, Rules>();
-const SETTLED_CAP = 256;
+/** Settled rules by selection: advisors see the same few rule sets again and again (any a client names: the least recently asked go first). */
+const settled = new LRUCache<string, Rules>({ max: 256 });
 
 function settleRules(json: ViewJson, at: (field: string) => string): Rules {
   const key = JSON.stringify([json.preset, json.rules, json.players]);
@@ -203,7 +203,6 @@ function settleRules(json: ViewJson, at: (field: string) => string): Rules {
   if (known) return known;
   try {
     const rules = resolveRules({ preset: json.preset, rules: json.rules, players: json.players });
-    if (settled.size >= SETTLED_CAP) settled.clear();
     settled.set(key, rules);
     return rules;
   } catch (error) {

@@ -21,7 +21,8 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { connectRedis, redactUrl } from '../../support/redis.js';
+import { connectRedis } from '../../support/redis.js';
+import { redactUrl } from '../../support/secret.js';
 import { TABLE_RECORD_FORMAT, encodeMoves, parseStoredSettings, parseStoredTable } from './tableRecord.js';
 import {
   type Claim,

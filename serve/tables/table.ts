@@ -61,6 +61,8 @@ export class Table {
   readonly guests = new Map<number, TableOwner>();
   /** Last time a client did something here (create, act, advise, resume). */
   lastActivity: number;
+  /** The client address that created or last resumed it: the per-address table limit counts it there (serve/tables.ts). */
+  address: string | null = null;
   closed = false;
   private botTimer: NodeJS.Timeout | null = null;
   private botImmediate: NodeJS.Immediate | null = null;

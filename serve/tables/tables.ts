@@ -9,17 +9,32 @@ import { ProtocolError } from '../protocol/errors.js';
 import { Table, type TableServices, inviteOpens, movingError, tokenRole } from './table.js';
 import { TableRecordError, type TableSettings } from './tableRecord.js';
 import { UnwrittenLog } from './unwrittenLog.js';
-import { MemoryTableStore, StoreUnavailableError, type TableStore } from './tableStore.js';
+import { MemoryTableStore, StoreUnavailableError, type StoredTable, type TableStore } from './tableStore.js';
+
+/** How many tables a process holds, and when an abandoned one gives its place up. */
+export interface TableLimits {
+  /** Tables on the whole process (claims in progress included). */
+  readonly maxTables: number;
+  /** Tables held for one client address (`Table.address`), abandoned and finished ones included. */
+  readonly maxPerAddress: number;
+  /**
+   * A table whose client left it (no owner) and touched it no later than this long ago is closed
+   * to make room when a limit is reached, rather than keep its place until it expires.
+   */
+  readonly abandonedGraceMs: number;
+}
 
 export class TableRegistry {
   private readonly tables = new Map<string, Table>();
-  /** Claims in progress, so that two resumes of one table on this process share one. */
+  /** Loads in progress, so that the resumes of one table in flight on this process share one (each then checks its own token). */
+  private readonly loading = new Map<string, Promise<StoredTable | null>>();
+  /** Claims in progress, so that the resumes of one table with the right token share one. */
   private readonly claiming = new Map<string, Promise<Table>>();
   private readonly services: TableServices;
   private readonly unwritten: UnwrittenLog;
 
   constructor(
-    private readonly maxTables: number,
+    private readonly limits: TableLimits,
     services: Omit<TableServices, 'lost'>,
     readonly store: TableStore = new MemoryTableStore(),
     /** Behind nginx (serve/net/ring.ts): only ids its consistent hash routes to this process. */
@@ -53,17 +68,50 @@ export class TableRegistry {
     return live;
   }
 
-  private checkRoom(): void {
-    if (this.tables.size + this.claiming.size >= this.maxTables)
+  /**
+   * Room for one more table for `address`: with a limit reached, the abandoned tables past their
+   * grace (of the address, or of anyone for the whole process) are closed first; table_full if
+   * there is still none.
+   */
+  private checkRoom(address: string | null): void {
+    const { maxTables, maxPerAddress } = this.limits;
+    const full = () => this.tables.size + this.claiming.size >= maxTables;
+    if (full()) this.closeAbandoned(null);
+    if (full())
       throw new ProtocolError(
         'table_full',
-        `the server holds its maximum of ${this.maxTables} ${this.maxTables === 1 ? 'table' : 'tables'}; try again later`,
+        `the server holds its maximum of ${maxTables} ${maxTables === 1 ? 'table' : 'tables'}; try again later`,
+      );
+    if (address === null) return;
+    const held = () => this.heldFor(address);
+    if (held() >= maxPerAddress) this.closeAbandoned(address);
+    if (held() >= maxPerAddress)
+      throw new ProtocolError(
+        'table_full',
+        `your address holds ${maxPerAddress} tables, the most one address may (--max-tables-per-address); leave some, or wait until abandoned ones expire`,
       );
   }
 
-  /** A new table (not started); `seed` defaults to a random one. */
-  create(settings: Omit<TableSettings, 'id' | 'token' | 'seed'> & { seed?: number }, inviteMs: number): Table {
-    this.checkRoom();
+  /** Tables held for a client address. */
+  heldFor(address: string): number {
+    let held = 0;
+    for (const table of this.tables.values()) if (table.address === address) held++;
+    return held;
+  }
+
+  /** Closes the tables no client holds that were last touched more than the grace ago (of one address, or any). */
+  private closeAbandoned(address: string | null): void {
+    const before = this.services.now() - this.limits.abandonedGraceMs;
+    for (const table of [...this.tables.values()]) {
+      if (table.owners().length > 0 || table.lastActivity > before || (address !== null && table.address !== address)) continue;
+      this.remove(table);
+      this.services.log.info({ event: 'table_expired', table: table.id, reason: 'room' }, 'abandoned table closed to make room');
+    }
+  }
+
+  /** A new table (not started) held for `address`; `seed` defaults to a random one. */
+  create(settings: Omit<TableSettings, 'id' | 'token' | 'seed'> & { seed?: number }, address: string | null, inviteMs: number): Table {
+    this.checkRoom(address);
     let id: string;
     do id = `t-${randomBytes(6).toString('base64url')}`;
     while (this.tables.has(id) || (this.ownsId !== null && !this.ownsId(id)));
@@ -81,66 +129,98 @@ export class TableRegistry {
       this.services,
     );
     if (this.store.shared) table.bind(this.store, { id, fence: 1 }, false);
+    table.address = address;
     this.tables.set(id, table);
     return table;
   }
 
   /**
    * The table with this id and token, else unknown_table (whether the id or the token is wrong is
-   * not told). With a shared store, a table this process does not hold is taken over from it.
+   * not told). With a shared store, a table this process does not hold is taken over from it, held
+   * for `address` from then on.
    */
-  claim(id: string, token: string): Table | Promise<Table> {
-    return this.open(id, (settings) => tokenRole(settings, token) !== null, () => unknownTable(id));
+  claim(id: string, token: string, address: string | null = null): Table | Promise<Table> {
+    return this.open(id, (settings) => tokenRole(settings, token) !== null, () => unknownTable(id), address);
   }
 
   /**
    * The table an invite code (`TABLE.SECRET`) is for, else unknown_table; with a shared store, a
    * table this process does not hold is taken over from it (a joiner routed here by its id).
    */
-  invited(code: string): Table | Promise<Table> {
+  invited(code: string, address: string | null = null): Table | Promise<Table> {
     const id = code.slice(0, Math.max(0, code.lastIndexOf('.')));
     const refused = () => new ProtocolError('unknown_table', `no table takes the invite ${JSON.stringify(code.slice(0, 64))}`, 'code');
     if (id === '') throw refused();
-    return this.open(id, (settings) => inviteOpens(settings, code), refused);
+    return this.open(id, (settings) => inviteOpens(settings, code), refused, address);
   }
 
   /** The table `admits` lets in (here, or taken over from a shared store), else `refused()`. */
-  private open(id: string, admits: (settings: TableSettings) => boolean, refused: () => ProtocolError): Table | Promise<Table> {
+  private open(
+    id: string,
+    admits: (settings: TableSettings) => boolean,
+    refused: () => ProtocolError,
+    address: string | null,
+  ): Table | Promise<Table> {
     const table = this.tables.get(id);
     if (table) {
       if (!admits(table.settings)) throw refused();
       return table;
     }
     if (!this.store.shared) throw refused();
+    return this.takeOver(id, admits, refused, address).catch((error: unknown) => {
+      if (error instanceof StoreUnavailableError) throw new ProtocolError('store_unavailable', `${error.message}; resume again shortly`);
+      if (error instanceof TableRecordError) throw new ProtocolError('unknown_table', error.message, 'table');
+      throw error;
+    });
+  }
+
+  /**
+   * Takes a table over for one caller: the load is shared by the resumes in flight for the id, then
+   * each caller's own token is checked against what was loaded, and only then is the claim made —
+   * one claim, shared by every caller whose token is right. A wrong token neither gets the table
+   * nor makes it move, whatever else is in flight.
+   */
+  private async takeOver(
+    id: string,
+    admits: (settings: TableSettings) => boolean,
+    refused: () => ProtocolError,
+    address: string | null,
+  ): Promise<Table> {
+    const stored = await this.sharedLoad(id);
+    if (!stored || !admits(stored.settings)) throw refused();
+    const held = this.tables.get(id);
+    if (held) return held;
     let claiming = this.claiming.get(id);
     if (!claiming) {
-      this.checkRoom();
-      claiming = this.takeOver(id, admits, refused).finally(() => this.claiming.delete(id));
+      this.checkRoom(address);
+      claiming = this.claimStored(id, stored.fence, address).finally(() => this.claiming.delete(id));
       this.claiming.set(id, claiming);
     }
     return claiming;
   }
 
-  private async takeOver(id: string, admits: (settings: TableSettings) => boolean, refused: () => ProtocolError): Promise<Table> {
-    try {
-      const stored = await this.store.load(id);
-      if (!stored || !admits(stored.settings)) throw refused();
-      const result = await this.store.claim(id, stored.fence);
-      if (result.outcome === 'gone') throw refused();
-      if (result.outcome === 'conflict') throw movingError(id);
-      const table = Table.restore(result.snapshot, this.services);
-      table.bind(this.store, result.claim, true);
-      this.tables.set(id, table);
-      this.services.log.info(
-        { event: 'table_claimed', table: id, fence: result.claim.fence, counter: table.game.counter },
-        'took a table over from the store',
-      );
-      return table;
-    } catch (error) {
-      if (error instanceof StoreUnavailableError) throw new ProtocolError('store_unavailable', `${error.message}; resume again shortly`);
-      if (error instanceof TableRecordError) throw new ProtocolError('unknown_table', error.message, 'table');
-      throw error;
+  private sharedLoad(id: string): Promise<StoredTable | null> {
+    let loading = this.loading.get(id);
+    if (!loading) {
+      loading = this.store.load(id).finally(() => this.loading.delete(id));
+      this.loading.set(id, loading);
     }
+    return loading;
+  }
+
+  private async claimStored(id: string, fence: number, address: string | null): Promise<Table> {
+    const result = await this.store.claim(id, fence);
+    if (result.outcome === 'gone') throw unknownTable(id);
+    if (result.outcome === 'conflict') throw movingError(id);
+    const table = Table.restore(result.snapshot, this.services);
+    table.bind(this.store, result.claim, true);
+    table.address = address;
+    this.tables.set(id, table);
+    this.services.log.info(
+      { event: 'table_claimed', table: id, fence: result.claim.fence, counter: table.game.counter },
+      'took a table over from the store',
+    );
+    return table;
   }
 
   /** Another process owns the table now: it is closed here, and its connection told. */

@@ -300,6 +300,27 @@ describe('yaniv bench', () => {
   /** The results (the decision times are under `run`): the same bytes for the same seed. */
   const results = (json: string) => JSON.stringify(JSON.parse(json).results);
 
+  it('--panel judges one agent beside the reference against each held-out panel member on the same deals', () => {
+    const args = ['--panel', '--agents', 'intermediate', '--players', '3', '--games', '3', '--seed', '4', '--workers', '1'];
+    const json = run(...args, '--json', '-');
+    expect(json.status, json.stderr).toBe(0);
+    const report = JSON.parse(json.stdout) as {
+      config: { reference: string };
+      panel: { opponent: string; subject: { agent: string; games: number }; reference: { agent: string; games: number } }[];
+    };
+    expect(report.config.reference).toBe('strong');
+    expect(report.panel.map((row) => row.opponent)).toEqual(['hoarder', 'montecarlo']);
+    for (const row of report.panel) {
+      expect(row.subject).toMatchObject({ agent: 'intermediate', games: 3 });
+      expect(row.reference).toMatchObject({ agent: 'strong', games: 3 });
+    }
+    const text = run(...args);
+    expect(text.stdout).toMatch(/difference, paired/);
+    const two = run('--panel', '--agents', 'intermediate,strong');
+    expect(two.status).toBe(2);
+    expect(two.stderr).toMatch(/--panel judges one agent/);
+  });
+
   it('gives the same result with 1 and 2 workers', () => {
     const args = ['--agents', 'strong,intermediate,random', '--games', '6', '--seed', '5', '--json', '-'];
     const one = run(...args, '--workers', '1');

@@ -12,7 +12,7 @@ import type { Msg } from '../../serve/protocol/protocol.js';
 import { UpstreamRing } from '../../serve/net/ring.js';
 import { NginxServer, nginxAvailable } from '../../scripts/nginxServer.js';
 import { ServeProcess } from '../../scripts/serveProcess.js';
-import { LONG, TestClient, chooser, playToEnd } from '../serve/helpers.js';
+import { LONG, TestClient, chooser, playToEnd, until } from '../serve/helpers.js';
 import { checkNoLeaks } from '../serve/leaks.js';
 
 const TOKEN = 'nginx-test-token';
@@ -27,7 +27,11 @@ describe.runIf(nginxAvailable())('yaniv serve behind nginx', () => {
   beforeAll(async () => {
     const ports = await ServeProcess.ports(3);
     const peers = ports.map((p) => `127.0.0.1:${p}`);
-    const args = ['--peers', peers.join(','), '--agents', 'novice,strong', '--workers', '0', '--token', TOKEN, '--log-level', 'warn'];
+    // Every client on loopback: one address's share of a process is all of it here (nginx names the client: --trust-proxy).
+    const args = [
+      ...['--peers', peers.join(','), '--agents', 'novice,strong', '--workers', '0', '--token', TOKEN, '--log-level', 'warn'],
+      ...['--trust-proxy', '127.0.0.1', '--max-connections-per-address', '1000', '--max-tables-per-address', '1000'],
+    ];
     servers = await Promise.all(ports.map((port) => ServeProcess.start(args, { port })));
     nginx = await NginxServer.start(peers);
     ring = new UpstreamRing(peers);
@@ -42,6 +46,34 @@ describe.runIf(nginxAvailable())('yaniv serve behind nginx', () => {
     expect(created.type).toBe('table_created');
     return created;
   }
+
+  it("the template's per-address limits: past its connections, one address gets 429 from nginx; a freed place is taken again", async () => {
+    const tight = await NginxServer.start(
+      servers.map((s) => s.address),
+      undefined,
+      undefined,
+      { connections: 3, requestsPerSecond: 1000, burst: 1000 },
+    );
+    const url = `${tight.url}?token=${TOKEN}`;
+    try {
+      const held = await Promise.all(Array.from({ length: 3 }, () => TestClient.greeted(url)));
+      await expect(TestClient.connect(url)).rejects.toThrow('HTTP 429');
+      await held[0].close();
+      // nginx frees the place once the proxied connection has ended on its side.
+      await until(async () => {
+        const again = new TestClient(url);
+        const ok = await again.opened.then(
+          () => true,
+          () => false,
+        );
+        await again.close();
+        return ok;
+      }, 'a place freed');
+      await Promise.all(held.slice(1).map((c) => c.close()));
+    } finally {
+      await tight.dispose();
+    }
+  });
 
   it('200 clients play whole games through it: nothing lost, crossed or leaked, each table on the process its id hashes to', async () => {
     const count = LONG ? 400 : 200;

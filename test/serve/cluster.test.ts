@@ -169,6 +169,23 @@ describe.skipIf(!available)('two servers sharing one redis-server', () => {
     await Promise.all([a.close(), b.close()]);
   });
 
+  it("resumes racing for a table the process does not hold: each caller's own token decides, in either order (issue 39)", async () => {
+    const owner = await TestClient.greeted(first.url);
+    const [player, intruder] = await Promise.all([TestClient.greeted(second.url), TestClient.greeted(second.url)]);
+    for (let trial = 0; trial < 10; trial++) {
+      const created = await createTable(owner, 70 + trial);
+      const forged = `${created.token.slice(0, -1)}${created.token.endsWith('A') ? 'B' : 'A'}`;
+      const right = () => player.request({ type: 'resume', table: created.table, token: created.token });
+      const wrong = () => intruder.request({ type: 'resume', table: created.table, token: forged });
+      // Sent in one event-loop turn, so that both reach the other process while its load is in flight.
+      const [good, bad] = trial % 2 === 0 ? [right(), wrong()] : [...[wrong(), right()].reverse()];
+      expect(await good, `trial ${trial}: the real player`).toMatchObject({ type: 'resumed', table: created.table });
+      expect(await bad, `trial ${trial}: the wrong token`).toMatchObject({ type: 'error', code: 'unknown_table', field: 'table' });
+      expect(intruder.frames.some((m) => 'table' in m && m.table === created.table)).toBe(false);
+    }
+    await Promise.all([owner.close(), player.close(), intruder.close()]);
+  });
+
   it('drain: the stopping process hands its table over and tells the client to reconnect; the game goes on elsewhere', async () => {
     const draining = await startTestServer({ ...OPTIONS, redis: redis.url });
     const reference = await referenceGame(41, 9);

@@ -182,8 +182,9 @@ describe('garbage', () => {
 
 describe('load', () => {
   it('200 concurrent clients each play a game to the end, with no lost or crossed messages', async () => {
-    const server = await startTestServer({ agents: ['strong', 'novice'] });
     const clients = LONG ? 400 : 200;
+    // Every client on one address: its share of the server's connections and tables is all of them here.
+    const server = await startTestServer({ agents: ['strong', 'novice'], maxConnectionsPerAddress: clients, maxTablesPerAddress: clients });
     const results = await Promise.all(
       Array.from({ length: clients }, async (_, i) => {
         const client = await TestClient.greeted(server.url, i % 2 ? 'msgpack' : 'json');

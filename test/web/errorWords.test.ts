@@ -42,6 +42,10 @@ describe('web/errorWords', () => {
     const lost = serverTrouble(error('unknown_table', 'no table "t-abc" with that token (it may have expired)'));
     expect(lost).toBe(LOST_TABLE);
     expect(lost).not.toMatch(/t-abc|token/);
+    const slow = serverTrouble(error('timed_out', "not decided within the server's deadline of 20000 ms: stopped, nothing applied"));
+    expect(slow).toMatch(/took too long/);
+    expect(slow).not.toMatch(/20000|deadline/);
+    expect(serverTrouble(error('overloaded', '4096 inference requests are waiting'))).toMatch(/Too many requests/);
     expect(tokenPrompt(false)).toMatch(/password/);
     expect(tokenPrompt(true)).toMatch(/did not accept/);
   });

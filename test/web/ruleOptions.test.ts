@@ -1,6 +1,6 @@
 // The house-rules form (web/ruleOptions.ts) from the real rule-option schema of welcome.
 import { describe, expect, it } from 'vitest';
-import { PRESETS, ruleOptionsJsonSchema } from '../../env/index.js';
+import { PRESETS, RULE_LIMITS, ruleOptionsJsonSchema } from '../../env/index.js';
 import { type Rules, relevantFields } from '../../web/houseRules.js';
 import { ruleFields, sameValue, valueLabel } from '../../web/ruleOptions.js';
 
@@ -13,12 +13,22 @@ describe('web/ruleOptions', () => {
     expect(byName.slapdown).toMatchObject({ control: 'checkbox', preset: false });
     expect(byName.quickDiscard).toMatchObject({ control: 'checkbox', preset: false });
     expect(byName.yanivThreshold).toMatchObject({ control: 'number', min: 0, max: 30, preset: 4 });
-    expect(byName.eliminationLimit).toMatchObject({ control: 'number', min: 1, preset: 200 });
+    expect(byName.eliminationLimit).toMatchObject({ control: 'number', min: 1, max: RULE_LIMITS.total, preset: 200 });
+    expect(byName.assafPenalty).toMatchObject({ control: 'number', min: 0, max: RULE_LIMITS.penalty });
+    expect(byName.yanivsToWin).toMatchObject({ control: 'number', min: 1, max: RULE_LIMITS.yanivsToWin });
     expect(byName.assafScoring).toMatchObject({ control: 'select', choices: ['lowest', 'othersZero', 'everyone'], preset: 'othersZero' });
-    expect(byName.assafTiePenalty).toMatchObject({ control: 'number', nullable: true, preset: 20 });
+    expect(byName.assafTiePenalty).toMatchObject({ control: 'number', nullable: true, max: RULE_LIMITS.penalty, preset: 20 });
     expect(byName.decks).toMatchObject({ control: 'select', choices: [undefined, 1, 2], preset: undefined });
     expect(byName.jokersPerDeck).toMatchObject({ control: 'select', choices: [0, 2, 4], preset: 2 });
-    expect(byName.milestones).toMatchObject({ control: 'pairs', preset: PRESETS.dutch.options.milestones });
+    expect(byName.milestones).toMatchObject({
+      control: 'pairs',
+      maxPairs: RULE_LIMITS.milestones,
+      pairRanges: [
+        { min: 1, max: RULE_LIMITS.total },
+        { min: 0, max: RULE_LIMITS.total },
+      ],
+      preset: PRESETS.dutch.options.milestones,
+    });
     const properties = Object.keys((schema as { properties: object }).properties);
     expect(fields.map((f) => f.name).sort()).toEqual(properties.sort());
   });

@@ -7,7 +7,7 @@ import { discardId } from '../../../env/gym/actionLayout.js';
 import { agentFor } from '../../../serve/inference/decide.js';
 import { ERROR_CODES, type Msg, type RunningServer, type ServerMessage } from '../../../serve/index.js';
 import { MemoryTableStore, MemoryTables, type StoredTable, StoreUnavailableError } from '../../../serve/tables/tableStore.js';
-import { TestClient, playToEnd, startTestServer } from '../helpers.js';
+import { TestClient, health, playToEnd, startTestServer, until } from '../helpers.js';
 
 type ErrorReply = Msg<'error'>;
 const seen = new Set<string>();
@@ -241,16 +241,18 @@ describe('error codes', () => {
     for (const id of [open.created.table, more.created.table, finished[3], finished[4]]) await client.request({ type: 'leave', table: id });
   });
 
-  it('rate_limited: too many messages a second', async () => {
+  it('rate_limited: too many messages a second, and the connection closed (1008)', async () => {
     const limited = await startTestServer({ workers: 0, maxMessagesPerSecond: 5, agents: ['novice'] });
     const fast = await TestClient.connect(limited.url);
-    const replies = await Promise.all(Array.from({ length: 20 }, () => fast.request<ServerMessage>({ type: 'ping' })));
-    const errors = replies.filter((r): r is ErrorReply => r.type === 'error');
-    expect(errors.length).toBeGreaterThan(0);
+    const replies = await Promise.allSettled(Array.from({ length: 20 }, () => fast.request<ServerMessage>({ type: 'ping' })));
+    const answered = replies.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    expect(answered.filter((r) => r.type === 'pong')).toHaveLength(5);
+    const errors = answered.filter((r): r is ErrorReply => r.type === 'error');
+    expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ code: 'rate_limited' });
     expect(errors[0].message).toMatch(/more than 5 messages a second/);
+    expect(await fast.closedPromise).toBe(1008);
     seen.add('rate_limited');
-    await fast.close();
     await limited.close();
   });
 
@@ -385,5 +387,68 @@ describe('error codes of a server whose tables are in a shared store', () => {
     expect(notice).toMatchObject({ type: 'reconnect', reason: 'draining', tables: [created.table] });
     await closing;
     await store.close();
+  });
+});
+
+describe('error codes of the bounded inference pool', () => {
+  /** A table under house rules whose chance to win is not known: its first advice measures it (hundreds of ms of a worker). */
+  async function houseTable(on: TestClient, eliminationLimit: number): Promise<string> {
+    const since = on.frames.length;
+    const created = await on.request<Msg<'table_created'>>({
+      type: 'create_table',
+      seats: ['client', 'strong'],
+      seed: 3,
+      rules: { eliminationLimit },
+    });
+    expect(created.type).toBe('table_created');
+    await on.next((m) => m.type === 'state' && m.table === created.table && m.legal.length > 0, since);
+    return created.table;
+  }
+
+  it('timed_out: a request past the deadline is answered, its worker replaced, and the next one served', async () => {
+    const logs: Record<string, unknown>[] = [];
+    const slow = await startTestServer({ agents: ['strong'], requestDeadlineMs: 100 }, logs);
+    const on = await TestClient.greeted(slow.url);
+    try {
+      const table = await houseTable(on, 450);
+      const answered = expectError(
+        { type: 'advise', table },
+        'timed_out',
+        /not decided within the server's deadline of 100 ms/,
+        undefined,
+        on,
+      );
+      // While the stuck worker is replaced, /health says degraded; then ok again.
+      await until(async () => {
+        const { code, body } = await health(slow);
+        return code === 503 && body.status === 'degraded' && body.stuckWorkers > 0;
+      }, 'health telling of the stuck worker');
+      await answered;
+      expect(logs.some((l) => l.event === 'worker_stuck')).toBe(true);
+      await until(async () => (await health(slow)).code === 200, 'health ok once the worker is replaced');
+      const quick = await on.request({ type: 'advise', table, outlook: false });
+      expect(quick.type).toBe('advice');
+    } finally {
+      await on.close();
+      await slow.close();
+    }
+  });
+
+  it('overloaded: past --max-queue waiting requests, refused at once', async () => {
+    const busy = await startTestServer({ agents: ['strong'], maxQueue: 1 });
+    const on = await TestClient.greeted(busy.url);
+    try {
+      const table = await houseTable(on, 460);
+      const replies = await Promise.all(Array.from({ length: 8 }, () => on.request<ServerMessage>({ type: 'advise', table })));
+      const refused = replies.filter((r): r is ErrorReply => r.type === 'error');
+      expect(refused.length).toBeGreaterThan(0);
+      for (const reply of refused)
+        expect(reply).toMatchObject({ code: 'overloaded', message: expect.stringMatching(/1 inference requests are waiting/) });
+      seen.add('overloaded');
+      expect(replies.filter((r) => r.type === 'advice').length).toBeGreaterThan(0);
+    } finally {
+      await on.close();
+      await busy.close();
+    }
   });
 });

@@ -1,0 +1,41 @@
+// The equity measured by playouts (agents/equityPlayouts.ts) is bounded work: a game that does not
+// end within its round cap is left out, the games stop at their deadline, and a request that may
+// not measure gets the reason instead of seconds of simulation.
+import { describe, expect, it } from 'vitest';
+import {
+  GAME_ROUND_CAP,
+  PlayoutsTooLong,
+  equityForTable,
+  playoutEquity,
+  playoutSeatStates,
+} from '../../../agents/equity/equityPlayouts.js';
+import { resolveRules } from '../../../env/index.js';
+
+const HOUSE = resolveRules({ rules: { eliminationLimit: 120, assafPenalty: 17 }, players: 3 });
+
+describe('playouts for the equity', () => {
+  it('leave out the games not over within the round cap', () => {
+    const all = playoutSeatStates(HOUSE, 3, 8, 1);
+    const capped = playoutSeatStates(HOUSE, 3, 8, 1, { maxRounds: 2, deadline: Infinity });
+    expect(all.length).toBeGreaterThan(0);
+    // Every game kept under the cap lasted at most 2 rounds: at most 2 states each, fewer states in all.
+    expect(capped.length).toBeLessThan(all.length);
+    expect(capped.length).toBeLessThanOrEqual(2 * 8);
+    expect(GAME_ROUND_CAP).toBeGreaterThan(0);
+  });
+
+  it('stop at their deadline', () => {
+    expect(() => playoutSeatStates(HOUSE, 3, 8, 1, { maxRounds: GAME_ROUND_CAP, deadline: performance.now() - 1 })).toThrow(
+      PlayoutsTooLong,
+    );
+    expect(() => playoutEquity(HOUSE, 3, 240, 1, 0)).toThrow(/0 of 240 games played within the time budget/);
+  });
+
+  it('are not played for a request told not to measure: it gets the reason', () => {
+    const rules = resolveRules({ rules: { eliminationLimit: 121 }, players: 3 });
+    const table = equityForTable(rules, 3, 'not measured for this request');
+    expect(table).toEqual({ equity: null, calibration: null, reason: 'not measured for this request' });
+    // A shipped equity is still given: the reason is only for rules that would need measuring.
+    expect(equityForTable(resolveRules({ players: 3 }), 3, 'not measured').source).toBe('shipped');
+  });
+});
