@@ -13,6 +13,7 @@ import { SCORE_KINDS } from '../../agents/registry.js';
 import { ERROR_CODES, ERROR_MEANINGS } from './errors.js';
 import { intFrom, text } from '../../support/zod.js';
 import { cardSchema, viewJsonSchema } from './viewJson.js';
+import { tableClosed, joinTable, startTable, tableId, tableCreated, resumed, joined, started, seatsMessage } from './tableMessages.js';
 import {
   adviceMovesSchema,
   advisedMoveSchema,
@@ -32,7 +33,6 @@ export const PROTOCOL_VERSION = 1;
 export const SUBPROTOCOLS = { json: 'yaniv.v1.json', msgpack: 'yaniv.v1.msgpack' } as const;
 export type Encoding = keyof typeof SUBPROTOCOLS;
 
-const tableId = text(64).describe('A table id from table_created.');
 const seat = intFrom(0, MAX_PLAYERS - 1);
 const seed = intFrom(-(2 ** 31), 2 ** 31 - 1);
 const agentName = text(200).describe('One of welcome.agents[].name (default: the first).');
@@ -166,26 +166,9 @@ const resume = z
   .describe('Takes a table over on this connection (after a reconnect); answered by resumed and the state of each client seat.')
   .meta({ id: 'Resume' });
 
-const joinTable = z
-  .strictObject({
-    type: z.literal('join_table'),
-    id: requestIdSchema,
-    code: text(100).describe("The invite code of table_created.invite (a link carries it as ?join=CODE)."),
-    name: text(40).optional().describe('What the other players see for this seat (default: "Guest" and the seat number).'),
-  })
-  .describe(
-    "Takes a guest seat of another connection's table with its invite; answered by joined (this seat's own token) and, once the game runs, this seat's states.",
-  )
-  .meta({ id: 'JoinTable' });
-
-const startTable = z
-  .strictObject({ type: z.literal('start_table'), id: requestIdSchema, table: tableId })
-  .describe("The table's creator starts a table waiting in its lobby: guest seats nobody joined are played by the stand-in bot. Answered by started.")
-  .meta({ id: 'StartTable' });
-
 const leave = z
   .strictObject({ type: z.literal('leave'), id: requestIdSchema, table: tableId })
-  .describe("Closes a table (a guest leaving gives the seat back to the stand-in bot until they resume); answered by left.")
+  .describe('Closes a table (a guest leaving gives the seat back to the stand-in bot until they resume); answered by left.')
   .meta({ id: 'Leave' });
 
 export const clientMessageSchema = z
@@ -315,58 +298,6 @@ const error = z
   .describe('A request failed; nothing was applied.')
   .meta({ id: 'Error' });
 
-const tableInfo = {
-  table: z.string(),
-  token: z.string().describe('Keep it: resume takes the table back after a reconnect.'),
-  preset: presetNameSchema,
-  rules: ruleOverridesSchema.describe('The overrides given.'),
-  settledRules: z.record(z.string(), z.unknown()).describe('Every rule option as settled for this table.'),
-  players: z.int(),
-  seats: z.array(seatInfoSchema),
-  thinkMs: z.int(),
-  moveDeadlineMs: z.int().nullable(),
-  lobby: z.boolean().describe('The table waits for start_table (guest seats to join).'),
-};
-
-const inviteInfo = z
-  .strictObject({
-    code: z.string().describe('Give it to friends: join_table takes a guest seat with it (the page links it as ?join=CODE).'),
-    expiresAt: z.int().describe('When the invite stops taking joins (ms since 1970).'),
-  })
-  .nullable()
-  .describe('The invite of a table with guest seats, told only to its creator; null without guest seats.');
-
-const tableCreated = z
-  .strictObject({ type: z.literal('table_created'), id: requestIdSchema, ...tableInfo, invite: inviteInfo })
-  .meta({ id: 'TableCreated' });
-const resumed = z
-  .strictObject({ type: z.literal('resumed'), id: requestIdSchema, ...tableInfo, counter: z.int(), invite: inviteInfo })
-  .meta({ id: 'Resumed' });
-const joined = z
-  .strictObject({
-    type: z.literal('joined'),
-    id: requestIdSchema,
-    ...tableInfo,
-    token: z.string().describe("This seat's own token: resume takes the seat back after a reconnect."),
-    seat: z.int().describe('The guest seat taken.'),
-    counter: z.int(),
-  })
-  .describe('The answer to join_table.')
-  .meta({ id: 'Joined' });
-const started = z
-  .strictObject({ type: z.literal('started'), id: requestIdSchema, table: z.string() })
-  .describe('The answer to start_table; the state of each seat follows.')
-  .meta({ id: 'Started' });
-const seatsMessage = z
-  .strictObject({
-    type: z.literal('seats'),
-    table: z.string(),
-    seats: z.array(seatInfoSchema),
-    lobby: z.boolean(),
-  })
-  .describe('Told to every person at a table with guest seats when someone joins, leaves, returns, or the table starts.')
-  .meta({ id: 'Seats' });
-
 const state = z
   .strictObject({
     type: z.literal('state'),
@@ -483,17 +414,6 @@ const advice = z
   .meta({ id: 'Advice' });
 
 const left = z.strictObject({ type: z.literal('left'), id: requestIdSchema, table: z.string() }).meta({ id: 'Left' });
-const tableClosed = z
-  .strictObject({
-    type: z.literal('table_closed'),
-    table: z.string(),
-    reason: z
-      .enum(['idle', 'resumed_elsewhere', 'shutdown', 'creator_left'])
-      .describe('creator_left: the creator of a table with guests left it.'),
-  })
-  .describe('The server closed a table of this connection (or it moved to another connection).')
-  .meta({ id: 'TableClosed' });
-
 const reconnect = z
   .strictObject({
     type: z.literal('reconnect'),

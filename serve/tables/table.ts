@@ -1,5 +1,6 @@
 /**
- * A server table: a `TableGame` with seats (the client's, and bots that decide through the
+ * A server table: a `TableGame` with seats (the creator connection's, guests' who joined with
+ * the invite (serve/tables/tableGuests.ts), and bots that decide through the
  * inference pool), a bot think delay, a per-step deadline for client seats, and the messages
  * each client seat receives (its own view only: `playerView` is the one gate). It knows
  * nothing of sockets: it hands messages to whichever owner is attached (a connection), so a
@@ -9,9 +10,7 @@
  * and no message showing a step goes out before the step is written. Without a store, messages go
  * out at once.
  */
-import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { sameSecret } from '../../support/secret.js';
 import type { TableKind } from '../../agents/resolve.js';
 import { IllegalActionError, type PlayerView } from '../../env/index.js';
 import { mixSeed } from '../../env/rules/random.js';
@@ -20,6 +19,8 @@ import { ProtocolError } from '../protocol/errors.js';
 import type { Msg, SeatInfo, ServerMessage } from '../protocol/protocol.js';
 import { type StepReport, TableGame } from './tableGame.js';
 import type { UnwrittenLog } from './unwrittenLog.js';
+import { StaleStateError, movingError } from './tableErrors.js';
+import { seatsAsTold, takeGuestSeat, tokenRole } from './tableGuests.js';
 import { TableJournal } from './tableJournal.js';
 import type { TableSettings } from './tableRecord.js';
 import type { Claim, TableSnapshot, TableStore } from './tableStore.js';
@@ -224,20 +225,12 @@ export class Table {
    * every guest seat is taken.
    */
   join(owner: TableOwner, name: string | undefined, taken: (seat: number, token: string) => void): { seat: number; token: string } {
-    const { invite } = this.settings;
-    if (!invite) throw new ProtocolError('unknown_table', `table ${this.id} takes no guests`, 'code');
-    if (invite.expiresAt <= this.services.now())
-      throw new ProtocolError('unknown_table', 'the invite has expired: ask for a new one', 'code');
     if (this.owners().includes(owner)) throw new ProtocolError('bad_message', 'this connection already plays at this table', 'code');
-    const joined = new Set((this.settings.guests ?? []).map((g) => g.seat));
-    const free = this.settings.seats.find((s) => s.player === 'guest' && !joined.has(s.seat));
-    if (!free) throw new ProtocolError('unknown_table', 'every guest seat of this table is taken', 'code');
-    const token = randomBytes(18).toString('base64url');
-    const guest = { seat: free.seat, token, name: name ?? `Guest ${free.seat + 1}` };
-    this.resettle({ ...this.settings, guests: [...(this.settings.guests ?? []), guest] });
-    taken(free.seat, token);
-    this.attachGuest(free.seat, owner);
-    return { seat: free.seat, token };
+    const { settings, seat, token } = takeGuestSeat(this.settings, name, this.services.now());
+    this.resettle(settings);
+    taken(seat, token);
+    this.attachGuest(seat, owner);
+    return { seat, token };
   }
 
   /** Who a token lets in: the creator, a joined guest seat, or nobody. */
@@ -280,11 +273,7 @@ export class Table {
 
   /** The seats as told to players: a guest seat with its person's name and whether they are here. */
   seatsInfo(): SeatInfo[] {
-    return this.settings.seats.map((info) => {
-      if (info.player !== 'guest') return info;
-      const guest = this.settings.guests?.find((g) => g.seat === info.seat);
-      return { ...info, ...(guest ? { name: guest.name } : {}), present: this.guests.has(info.seat) };
-    });
+    return seatsAsTold(this.settings, (seat) => this.guests.has(seat));
   }
 
   private sendSeats(): void {
@@ -318,7 +307,9 @@ export class Table {
       if (!mine.includes(seat))
         throw new ProtocolError(
           'not_your_turn',
-          info.player === 'bot' ? `seat ${seat} is played by the bot ${info.agent ?? ''}, not by this connection` : `seat ${seat} is not this connection's`,
+          info.player === 'bot'
+            ? `seat ${seat} is played by the bot ${info.agent ?? ''}, not by this connection`
+            : `seat ${seat} is not this connection's`,
           'seat',
         );
       return seat;
@@ -515,7 +506,9 @@ export class Table {
         if (this.closed || this.halted || this.game.over) return;
         this.services.log.info(
           { event: 'deadline', table: this.id, seat, counter: this.game.counter },
-          info.player === 'guest' ? 'a guest seat ran out of time: its stand-in bot plays the step' : 'a client seat ran out of time: default action',
+          info.player === 'guest'
+            ? 'a guest seat ran out of time: its stand-in bot plays the step'
+            : 'a client seat ran out of time: default action',
         );
         if (info.player === 'guest') this.botMove(seat, info.agent ?? '', true);
         else this.played(this.game.step(this.game.defaultAction()), true);
@@ -565,37 +558,5 @@ export class Table {
     this.botImmediate = null;
     this.deadlineTimer = null;
     this.deadline = null;
-  }
-}
-
-/** Who a token lets in at a table with these settings: its creator, a joined guest seat, or nobody. */
-export function tokenRole(settings: TableSettings, token: string): 'creator' | number | null {
-  if (sameSecret(token, settings.token)) return 'creator';
-  return settings.guests?.find((g) => sameSecret(token, g.token))?.seat ?? null;
-}
-
-/** Whether an invite code opens this table now. */
-export function inviteOpens(settings: TableSettings, code: string): boolean {
-  return settings.invite !== undefined && sameSecret(code, settings.invite.code);
-}
-
-/** A table this process is handing over (drain) or lost to another at the same moment. */
-export function movingError(id: string): ProtocolError {
-  return new ProtocolError(
-    'table_moved',
-    `${JSON.stringify(id.slice(0, 64))} is moving to another server process: reconnect and resume it with its token`,
-    'table',
-  );
-}
-
-/** `stale_state`, with the table's current counter for the reply. */
-export class StaleStateError extends ProtocolError {
-  constructor(
-    given: number,
-    readonly current: number,
-  ) {
-    super('stale_state', `the action was chosen at counter ${given} but the table is at ${current}: act on the latest state`, 'counter', {
-      counter: current,
-    });
   }
 }

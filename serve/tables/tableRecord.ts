@@ -103,5 +103,7 @@ export function parseStoredSettings(text: string, id: string): TableSettings {
   const parsed = storedTableSchema.shape.settings.safeParse(text, { reportInput: true });
   if (parsed.success) return parsed.data;
   const { field, problem } = documentIssue(parsed.error.issues[0]);
-  throw new TableRecordError(`table ${id.slice(0, 64)} in the store is not a ${TABLE_RECORD_FORMAT} record: settings${field ? `.${field}` : ''} ${problem}`);
+  throw new TableRecordError(
+    `table ${id.slice(0, 64)} in the store is not a ${TABLE_RECORD_FORMAT} record: settings${field ? `.${field}` : ''} ${problem}`,
+  );
 }

@@ -6,7 +6,9 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { ProtocolError } from '../protocol/errors.js';
-import { Table, type TableServices, inviteOpens, movingError, tokenRole } from './table.js';
+import { Table, type TableServices } from './table.js';
+import { movingError } from './tableErrors.js';
+import { inviteOpens, tokenRole } from './tableGuests.js';
 import { TableRecordError, type TableSettings } from './tableRecord.js';
 import { UnwrittenLog } from './unwrittenLog.js';
 import { MemoryTableStore, StoreUnavailableError, type StoredTable, type TableStore } from './tableStore.js';
@@ -140,7 +142,12 @@ export class TableRegistry {
    * for `address` from then on.
    */
   claim(id: string, token: string, address: string | null = null): Table | Promise<Table> {
-    return this.open(id, (settings) => tokenRole(settings, token) !== null, () => unknownTable(id), address);
+    return this.open(
+      id,
+      (settings) => tokenRole(settings, token) !== null,
+      () => unknownTable(id),
+      address,
+    );
   }
 
   /**
