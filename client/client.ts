@@ -142,6 +142,8 @@ export class YanivClient {
   advise = this.method('advise');
   resume = this.method('resume');
   leave = this.method('leave');
+  joinTable = this.method('join_table');
+  startTable = this.method('start_table');
   ping = (): Promise<Msg<'pong'>> => this.call({ type: 'ping' });
 
   /** Calls `listener` with every message the server sends (replies included); returns how to stop. */

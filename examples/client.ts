@@ -1,6 +1,7 @@
 // A complete client of `yaniv serve` in TypeScript, on the package's typed client
 // (`yaniv-arena/client`; here, inside the repository, by its path): it connects, creates a table
-// against the strong bot, and plays the whole game by asking the advisor what to play.
+// against the strong bot, and plays the whole game by asking the advisor what to play;
+// `playWithAFriend` shows a table two connections share (an invite, a guest seat, a bot in the rest).
 //   npm start                       # in one terminal: the server
 //   node dist/examples/client.js    # in another (or: node dist/examples/client.js ws://HOST:PORT/)
 // In a project of your own: `npm install yaniv-arena ws`, then
@@ -29,6 +30,27 @@ export async function playOneGame(url = 'ws://127.0.0.1:8080/', log: (line: stri
   log(`game over: seat ${result.winner} wins with totals ${JSON.stringify(result.totals)}; seed ${result.seed}`);
   client.close();
   return result;
+}
+
+/**
+ * A table with a friend: one connection creates it with a guest seat, another joins with the
+ * invite code (each on its own device in real life), the creator starts it with a bot in the rest,
+ * and each plays only its own seat with its own advice.
+ */
+export async function playWithAFriend(url = 'ws://127.0.0.1:8080/'): Promise<Msg<'game_over'>[]> {
+  const host = await YanivClient.connect(url, { WebSocket, client: 'examples/client.ts (host)' });
+  const table = await host.createTable({ seats: ['client', 'guest', 'strong'], rules: { eliminationLimit: 50 } });
+  // The invite names the table: a joiner connects to /?table=ID so a load balancer routes it to the table's process.
+  const code = table.invite?.code ?? '';
+  const friend = await YanivClient.connect(`${url}?table=${table.table}`, { WebSocket, client: 'examples/client.ts (friend)' });
+  const joined = await friend.joinTable({ code, name: 'Friend' });
+  await host.startTable({ table: table.table });
+  const byAdvice = (client: YanivClient) => async (state: Msg<'state'>) =>
+    (await client.advise({ table: state.table, outlook: false })).pick.action;
+  const results = await Promise.all([host.playOut(table.table, byAdvice(host)), friend.playOut(joined.table, byAdvice(friend))]);
+  host.close();
+  friend.close();
+  return results;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -63,6 +63,9 @@ export const serverOptionsSchema = z.strictObject({
       'A table whose client left it this long ago is closed to make room when a table limit is reached (else it waits for a resume until --idle-table-ms).',
     ),
   maxTablesPerConnection: intFrom(1).default(16).describe('Tables in play per connection (finished games do not count).'),
+  inviteMs: intFrom(1000, 7 * 24 * 3_600_000)
+    .default(30 * 60_000)
+    .describe('How long the invite of a table with guest seats takes joins (join_table), in ms.'),
   maxMessagesPerSecond: intFrom(1)
     .default(2000)
     .describe("Per connection (a burst of one second's worth is allowed); a client past it is told rate_limited and closed (1008)."),

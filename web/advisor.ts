@@ -98,7 +98,7 @@ function AdviceBody({
       advice.assaf === null
         ? null
         : html`<p class="assaf">
-            Assaf risk if you call Yaniv now: <b>${riskInWords(advice.assaf.risk)}</b>
+            Assaf risk if you call Yaniv now: <b>${riskInWords(advice.assaf.risk)}</b>${' '}
             <span class="hint"
               >(the chance that another player holds as few points or
               fewer${advice.assaf.exact ? '' : ', estimated from 4,096 deals'})</span

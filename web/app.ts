@@ -64,8 +64,8 @@ export function App() {
       }
     </main>
     <footer class="keys">
-      Keys: <kbd>1</kbd>–<kbd>7</kbd> pick cards · <kbd>Enter</kbd> lay them · <kbd>D</kbd> deck · <kbd>T</kbd> take (again: the next card,
-      <kbd>Enter</kbd> takes it) · <kbd>Y</kbd> Yaniv · <kbd>Q</kbd> quick discard · <kbd>S</kbd> slapdown · <kbd>P</kbd> pass ·
+      Keys: <kbd>1</kbd>–<kbd>7</kbd> pick cards · <kbd>Enter</kbd> lay them · <kbd>D</kbd> deck · <kbd>T</kbd> take (again: the next
+      card,${' '} <kbd>Enter</kbd> takes it) · <kbd>Y</kbd> Yaniv · <kbd>Q</kbd> quick discard · <kbd>S</kbd> slapdown · <kbd>P</kbd> pass ·
       <kbd>A</kbd> advisor · <kbd>Esc</kbd> clear
     </footer>`;
 }

@@ -47,6 +47,12 @@ export function serverTrouble(error: Pick<Msg<'error'>, 'code' | 'message'>): st
   }
 }
 
+/** A lost request (the connection dropped before its answer), for the player: a sentence, then that the page reconnects. */
+export function connectionTrouble(error: Error): string {
+  const text = error.message.replace(/[.\s]+$/, '');
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}: reconnecting…`;
+}
+
 /** A table the server no longer has (restarted, expired), said without ids or tokens. */
 export const LOST_TABLE = 'Your game could not be continued: the server no longer has it (it was restarted, or the game waited too long).';
 

@@ -99,6 +99,13 @@ interface GameOverProps {
   readonly onNewGame: () => void;
 }
 
+/** The rounds, final totals and seed of a finished game, as one line of words (htm drops the whitespace at a line break). */
+export function GameSummary({ game, over }: { readonly game: Game; readonly over: Pick<Msg<'game_over'>, 'totals' | 'seed'> }) {
+  const rounds = `${game.rounds.length} round${game.rounds.length === 1 ? '' : 's'}`;
+  const totals = over.totals.map((total, seat) => `${seatName(game, seat)} ${total}`).join(', ');
+  return html`<p class="record-summary">${`${rounds}. Final totals: ${totals}. Seed ${over.seed}.`}</p>`;
+}
+
 export function GameOver({ game, over, onPlayAgain, onNewGame }: GameOverProps) {
   const recordUrl = useMemo(
     () => URL.createObjectURL(new Blob([JSON.stringify(over.record, null, 2) + '\n'], { type: 'application/json' })),
@@ -107,10 +114,7 @@ export function GameOver({ game, over, onPlayAgain, onNewGame }: GameOverProps) 
   useEffect(() => () => URL.revokeObjectURL(recordUrl), [recordUrl]);
   return html`<section class="game-over" aria-label="Game over">
     <h2>${gameOverTitle(game, over)}</h2>
-    <p class="record-summary">
-      ${game.rounds.length} round${game.rounds.length === 1 ? '' : 's'}. Final totals:
-      ${over.totals.map((total, seat) => `${seatName(game, seat)} ${total}`).join(', ')}. Seed ${over.seed}.
-    </p>
+    <${GameSummary} game=${game} over=${over} />
     <div class="row">
       <a class="button" href=${recordUrl} download=${`yaniv-game-seed-${over.seed}.json`}>Download the game record</a>
       <button type="button" class="primary" onClick=${onPlayAgain}>Play again</button>

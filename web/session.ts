@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type Game, type TableInfo, dismissResult, newGame, receive } from './game.js';
-import { LOST_TABLE, refusal, serverTrouble } from './errorWords.js';
+import { LOST_TABLE, connectionTrouble, refusal, serverTrouble } from './errorWords.js';
 import { type Effect, type Intent, type PlannedDraw, adviceRequest, followUp, resolveIntent, type ActMove } from './intents.js';
 import { belongsToTarget, intentOf } from './keyboard.js';
 import { type Answer, type LinkStatus, type Outgoing, ServerLink } from './link.js';
@@ -210,7 +210,7 @@ function tableActions(core: SessionCore): { deal: (chosen: TableChoice) => Promi
     if (previous !== null) await request({ type: 'leave', table: previous.info.table }).catch(() => null);
     const reply = await request(createTableRequest(chosen)).catch((error: Error) => error);
     core.setBusy(false);
-    if (reply instanceof Error) return core.setNotice(onPage(`${reply.message}: reconnecting…`));
+    if (reply instanceof Error) return core.setNotice(onPage(connectionTrouble(reply)));
     if (reply.type === 'error') return core.setNotice(onPage(serverTrouble(reply)));
     const info = tableInfo(reply);
     saveTable({ table: info.table, token: info.token, rounds: [], settings: chosen });
@@ -257,7 +257,7 @@ function useMoves(core: SessionCore, state: Game['state'], picks: Picks, toggleA
     if (reply instanceof Error || reply.type === 'error') {
       actedAt.current = null;
       planned.current = null;
-      if (reply instanceof Error) core.setNotice(atHand(`${reply.message}: reconnecting…`));
+      if (reply instanceof Error) core.setNotice(atHand(connectionTrouble(reply)));
       else if (reply.code !== 'stale_state') core.setNotice(atHand(refusal(reply)));
     }
   }
@@ -372,6 +372,6 @@ function useKeys(dispatch: (intent: Intent) => void, active: () => boolean): voi
 }
 
 function tableInfo(reply: Msg<'table_created'> | Msg<'resumed'>): TableInfo {
-  const { table, token, preset, rules, settledRules, players, seats, thinkMs, moveDeadlineMs } = reply;
-  return { table, token, preset, rules, settledRules, players, seats, thinkMs, moveDeadlineMs };
+  const { table, token, preset, rules, settledRules, players, seats, thinkMs, moveDeadlineMs, invite, lobby } = reply;
+  return { table, token, preset, rules, settledRules, players, seats, thinkMs, moveDeadlineMs, invite, lobby };
 }

@@ -183,6 +183,8 @@ export class Connection implements TableOwner {
     advise: (message) => this.advise(message),
     resume: (message) => this.resume(message),
     leave: (message) => this.leave(message),
+    join_table: (message) => this.joinTable(message),
+    start_table: (message) => this.startTable(message),
   };
 
   private dispatch(message: ClientMessageAtEdge): void {
@@ -215,19 +217,35 @@ export class Connection implements TableOwner {
       agents: this.ctx.agents,
       resolve: (agent, table) => this.ctx.models.current(agent, table),
     });
-    const table = this.ctx.tables.create(settings, this.address);
+    const table = this.ctx.tables.create(settings, this.address, this.ctx.options.inviteMs);
     this.keep(table);
     table.owner = this;
     const { preset, seats } = table.settings;
     this.log.info({ event: 'table_created', table: table.id, seats: message.seats, preset, players: seats.length }, 'table created');
-    const created: Msg<'table_created'> = { type: 'table_created', id: message.id, ...this.tableInfo(table, settled) };
+    const created: Msg<'table_created'> = {
+      type: 'table_created',
+      id: message.id,
+      ...this.tableInfo(table, settled),
+      invite: table.settings.invite ?? null,
+    };
     table.afterWrites(() => this.send(created));
     table.start();
   }
 
   private tableInfo(table: ServerTable, settled = settledRules(table.settings)) {
-    const { id, token, preset, rules, seats, thinkMs, moveDeadlineMs } = table.settings;
-    return { table: id, token, preset, rules, settledRules: settled, players: seats.length, seats: [...seats], thinkMs, moveDeadlineMs };
+    const { id, token, preset, rules, seats, thinkMs, moveDeadlineMs, lobby } = table.settings;
+    return {
+      table: id,
+      token,
+      preset,
+      rules,
+      settledRules: settled,
+      players: seats.length,
+      seats: table.seatsInfo(),
+      thinkMs,
+      moveDeadlineMs,
+      lobby: lobby === true,
+    };
   }
 
   /** Tables in play: finished ones do not count toward the limit. */
@@ -268,6 +286,7 @@ export class Connection implements TableOwner {
     const table = this.tableOf(message.table);
     const move = message.cards !== undefined ? { cards: message.cards } : { action: message.action ?? -1 };
     table.act(
+      this,
       message.seat,
       move,
       message.counter,
@@ -298,7 +317,7 @@ export class Connection implements TableOwner {
     let table: TableKind;
     if (message.table !== undefined) {
       const played = this.tableOf(message.table);
-      source = { kind: 'playerView', view: played.adviceView(message.seat) };
+      source = { kind: 'playerView', view: played.adviceView(message.seat, this) };
       table = tableKindOf(played.settings);
     } else if (message.view !== undefined) {
       source = { kind: 'view', view: message.view };
@@ -343,37 +362,72 @@ export class Connection implements TableOwner {
     this.sendFrame(result.frame);
   }
 
-  private resume(message: ClientRequest<'resume'>): void {
-    const claimed = this.ctx.tables.claim(message.table, message.token, this.address);
-    if (!(claimed instanceof Promise)) return this.resumed(message, claimed);
-    claimed.then(
+  /** Runs `then` with a table found now or once taken over from the store; its errors become the request's error reply. */
+  private withTable(id: RequestId, found: ServerTable | Promise<ServerTable>, then: (table: ServerTable) => void): void {
+    if (!(found instanceof Promise)) return then(found);
+    found.then(
       (table) => {
         try {
-          this.resumed(message, table);
+          if (this.open) then(table);
         } catch (error) {
-          this.fail(message.id, error);
+          this.fail(id, error);
         }
       },
-      (error: unknown) => this.fail(message.id, error),
+      (error: unknown) => this.fail(id, error),
     );
   }
 
+  private resume(message: ClientRequest<'resume'>): void {
+    this.withTable(message.id, this.ctx.tables.claim(message.table, message.token, this.address), (table) => this.resumed(message, table));
+  }
+
   private resumed(message: ClientRequest<'resume'>, table: ServerTable): void {
-    if (!this.open) return;
     if (!this.tables.has(table.id) && !table.game.over) this.checkRoom();
-    const previous = table.owner;
+    const role = table.roleOf(message.token);
+    const previous = role === 'creator' ? table.owner : role === null ? null : (table.guests.get(role) ?? null);
     if (previous && previous !== this) previous.tableClosed(table, 'resumed_elsewhere');
-    table.address = this.address;
+    if (role === 'creator') table.address = this.address;
     this.keep(table);
-    this.log.warn({ event: 'table_resumed', table: table.id, counter: table.game.counter }, 'table resumed');
-    table.afterWrites(() => this.send({ type: 'resumed', id: message.id, ...this.tableInfo(table), counter: table.game.counter }));
-    table.attach(this);
+    this.log.warn({ event: 'table_resumed', table: table.id, counter: table.game.counter, seat: role }, 'table resumed');
+    const info = this.tableInfo(table);
+    const reply: Msg<'resumed'> =
+      role === 'creator'
+        ? { type: 'resumed', id: message.id, ...info, counter: table.game.counter, invite: table.settings.invite ?? null }
+        : { type: 'resumed', id: message.id, ...info, token: message.token, counter: table.game.counter, invite: null };
+    table.afterWrites(() => this.send(reply));
+    if (role === 'creator') table.attach(this);
+    else if (role !== null) table.attachGuest(role, this);
+  }
+
+  private joinTable(message: ClientRequest<'join_table'>): void {
+    this.withTable(message.id, this.ctx.tables.invited(message.code, this.address), (table) => {
+      if (!table.game.over) this.checkRoom();
+      if (this.tables.has(table.id)) throw new ProtocolError('bad_message', 'this connection already plays at this table', 'code');
+      // The reply goes out before the seat's first state: join calls back between taking the seat and sending it.
+      const joined = table.join(this, message.name, (seat, token) => {
+        const reply: Msg<'joined'> = { type: 'joined', id: message.id, ...this.tableInfo(table), token, seat, counter: table.game.counter };
+        table.afterWrites(() => this.send(reply));
+      });
+      this.keep(table);
+      this.log.info({ event: 'table_joined', table: table.id, seat: joined.seat }, 'a guest joined a table');
+    });
+  }
+
+  private startTable(message: ClientRequest<'start_table'>): void {
+    const table = this.tableOf(message.table);
+    if (table.owner !== this) throw new ProtocolError('not_your_turn', 'only the creator of the table starts it', 'table');
+    table.afterWrites(() => this.send({ type: 'started', id: message.id, table: table.id }));
+    table.begin();
   }
 
   private leave(message: ClientRequest<'leave'>): void {
     const table = this.tableOf(message.table);
     this.tables.delete(table.id);
-    this.ctx.tables.remove(table);
+    if (table.owner === this) {
+      const guests = table.owners().filter((owner) => owner !== this);
+      this.ctx.tables.remove(table);
+      for (const guest of guests) guest.tableClosed(table, 'creator_left');
+    } else table.detach(this);
     this.log.info({ event: 'table_left', table: table.id }, 'table left');
     this.send({ type: 'left', id: message.id, table: table.id });
   }
@@ -387,7 +441,7 @@ export class Connection implements TableOwner {
   tableClosed(table: ServerTable, reason: Msg<'table_closed'>['reason']): void {
     if (this.tables.get(table.id) !== table) return;
     this.tables.delete(table.id);
-    if (table.owner === this) table.owner = null;
+    table.detach(this);
     this.log.info({ event: 'table_closed', table: table.id, reason }, 'table closed');
     this.send({ type: 'table_closed', table: table.id, reason });
   }
@@ -403,7 +457,7 @@ export class Connection implements TableOwner {
    */
   drained(retryMs: number): void {
     const tables = [...this.tables.keys()];
-    for (const table of this.tables.values()) if (table.owner === this) table.owner = null;
+    for (const table of this.tables.values()) table.detach(this);
     this.tables.clear();
     this.send({ type: 'reconnect', reason: 'draining', tables, retryMs });
   }
@@ -411,7 +465,7 @@ export class Connection implements TableOwner {
   /** The connection closed: its tables wait for a resume (or expire). */
   closed(): void {
     if (this.helloTimer) clearTimeout(this.helloTimer);
-    for (const table of this.tables.values()) if (table.owner === this) table.owner = null;
+    for (const table of this.tables.values()) table.detach(this);
     this.tables.clear();
   }
 

@@ -16,12 +16,12 @@ import {
 import { intFrom, text } from '../../support/zod.js';
 import { cardSchema, viewJsonSchema } from './viewJson.js';
 import { outlookRequestSchema, requestIdSchema } from './protocolParts.js';
+import { joinTable, startTable, tableId } from './tableMessages.js';
 
 export const PROTOCOL_VERSION = 1;
 export const SUBPROTOCOLS = { json: 'yaniv.v1.json', msgpack: 'yaniv.v1.msgpack' } as const;
 export type Encoding = keyof typeof SUBPROTOCOLS;
 
-const tableId = text(64).describe('A table id from table_created.');
 const seat = intFrom(0, MAX_PLAYERS - 1);
 const seed = intFrom(-(2 ** 31), 2 ** 31 - 1);
 const agentName = text(200).describe('One of welcome.agents[].name (default: the first).');
@@ -55,7 +55,14 @@ const createTable = z
       .array(text(200), { error: 'must be a list with "client" or an agent name for each seat' })
       .min(MIN_PLAYERS, { error: `must list ${MIN_PLAYERS} to ${MAX_PLAYERS} seats` })
       .max(MAX_PLAYERS, { error: `must list ${MIN_PLAYERS} to ${MAX_PLAYERS} seats` })
-      .describe('One entry per seat, in seat order: "client" for a seat this connection plays, or the agent that plays it.'),
+      .describe(
+        'One entry per seat, in seat order: "client" for a seat this connection plays, "guest" for a seat a friend joins with the invite (join_table), or the agent that plays it.',
+      ),
+    standIn: agentName
+      .optional()
+      .describe(
+        'The bot that plays a guest seat nobody has joined (once the table starts), or whose person is away (left, disconnected, or out of time for a step) until they return (default: the first agent).',
+      ),
     seed: seed.optional().describe('Seeds the deals and the bots (default: random). Revealed with the record at the end.'),
     thinkMs: intFrom(0, 10_000).optional().describe("Delay before each bot step, in ms (default: the server's, welcome.limits.thinkMs)."),
     moveDeadlineMs: intFrom(100, 3_600_000)
@@ -65,7 +72,9 @@ const createTable = z
         'Time a client seat has for each step, in ms; null for none (default: welcome.limits.moveDeadlineMs). When it runs out the server plays the default action.',
       ),
   })
-  .describe('Opens a table; answered by table_created, then a state message for each client seat.')
+  .describe(
+    'Opens a table; answered by table_created, then a state message for each client seat. With guest seats the table waits in its lobby (seats messages tell who joined) until start_table.',
+  )
   .meta({ id: 'CreateTable' });
 
 const act = z
@@ -146,11 +155,11 @@ const resume = z
 
 const leave = z
   .strictObject({ type: z.literal('leave'), id: requestIdSchema, table: tableId })
-  .describe('Closes a table; answered by left.')
+  .describe('Closes a table (a guest leaving gives the seat back to the stand-in bot until they resume); answered by left.')
   .meta({ id: 'Leave' });
 
 export const clientMessageSchema = z
-  .discriminatedUnion('type', [hello, ping, createTable, act, advise, resume, leave])
+  .discriminatedUnion('type', [hello, ping, createTable, act, advise, resume, leave, joinTable, startTable])
   .describe('Any message a client sends.')
   .meta({ id: 'ClientMessage' });
 export type ClientMessage = z.output<typeof clientMessageSchema>;
@@ -171,6 +180,8 @@ export const clientMessageAtEdgeSchema = z.discriminatedUnion('type', [
   adviseAtEdgeFieldsSchema.superRefine(checkAdviseSource),
   resume,
   leave,
+  joinTable,
+  startTable,
 ]);
 export type ClientMessageAtEdge = z.output<typeof clientMessageAtEdgeSchema>;
 export type ClientMessageType = ClientMessage['type'];

@@ -36,7 +36,8 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
     "The action is not legal now, with the engine's reason: `action 1352 (draw from the deck) is illegal: a card can be drawn only after laying a group`; a discard id is read against the mover's hand, so an id whose cards are no group says why (`action 7 (discard 4D 6H) is illegal: 4D 6H is not a legal group: two cards of different ranks are not a set, and a run needs three`); a discard by `cards` likewise (`discard JK is illegal: JK is not in seat 0's hand`) — or the game is over. The reply's `reason` holds the engine's reason alone, without the action (`4D 6H is not a legal group: …`, `the game is over`), for showing to a player.",
   stale_state:
     'The action was chosen for an earlier state of the table: `counter` is not the current one (the reply carries `counter`: act on the latest state).',
-  unknown_table: 'No such table on this connection, or a wrong token on `resume`.',
+  unknown_table:
+    'No such table on this connection, a wrong token on `resume`, or an invite code on `join_table` that is wrong, expired, or whose table has no guest seat left.',
   table_full: 'A table limit is reached: tables in play on the connection (finished games do not count) or on the server (`--max-tables`).',
   rate_limited: 'Too many messages a second on the connection, or too many advice requests in progress (`welcome.limits`): slow down.',
   unauthorized: 'A bearer token is required (HTTP 401 before the upgrade).',

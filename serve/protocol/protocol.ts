@@ -8,11 +8,11 @@ import { z } from 'zod';
 import { MODEL_FITS } from '../../agents/models/catalog.js';
 import { SCORE_KINDS } from '../../agents/registry.js';
 import { type ClientMessageType, PROTOCOL_VERSION, SUBPROTOCOLS, clientMessageSchema } from './clientMessages.js';
-import { presetNameSchema, ruleOverridesSchema } from '../../env/index.js';
 
 export * from './clientMessages.js';
 import { ERROR_CODES, ERROR_MEANINGS } from './errors.js';
 import { cardSchema, viewJsonSchema } from './viewJson.js';
+import { tableClosed, tableCreated, resumed, joined, started, seatsMessage } from './tableMessages.js';
 import {
   adviceMovesSchema,
   advisedMoveSchema,
@@ -124,21 +124,6 @@ const error = z
   })
   .describe('A request failed; nothing was applied.')
   .meta({ id: 'Error' });
-
-const tableInfo = {
-  table: z.string(),
-  token: z.string().describe('Keep it: resume takes the table back after a reconnect.'),
-  preset: presetNameSchema,
-  rules: ruleOverridesSchema.describe('The overrides given.'),
-  settledRules: z.record(z.string(), z.unknown()).describe('Every rule option as settled for this table.'),
-  players: z.int(),
-  seats: z.array(seatInfoSchema),
-  thinkMs: z.int(),
-  moveDeadlineMs: z.int().nullable(),
-};
-
-const tableCreated = z.strictObject({ type: z.literal('table_created'), id: requestIdSchema, ...tableInfo }).meta({ id: 'TableCreated' });
-const resumed = z.strictObject({ type: z.literal('resumed'), id: requestIdSchema, ...tableInfo, counter: z.int() }).meta({ id: 'Resumed' });
 
 const state = z
   .strictObject({
@@ -256,15 +241,6 @@ const advice = z
   .meta({ id: 'Advice' });
 
 const left = z.strictObject({ type: z.literal('left'), id: requestIdSchema, table: z.string() }).meta({ id: 'Left' });
-const tableClosed = z
-  .strictObject({
-    type: z.literal('table_closed'),
-    table: z.string(),
-    reason: z.enum(['idle', 'resumed_elsewhere', 'shutdown']),
-  })
-  .describe('The server closed a table of this connection (or it moved to another connection).')
-  .meta({ id: 'TableClosed' });
-
 const reconnect = z
   .strictObject({
     type: z.literal('reconnect'),
@@ -295,6 +271,9 @@ export const serverMessageSchema = z
     left,
     tableClosed,
     reconnect,
+    joined,
+    started,
+    seatsMessage,
   ])
   .describe('Any message the server sends.')
   .meta({ id: 'ServerMessage' });
@@ -313,6 +292,8 @@ export const REPLY_TYPES = {
   advise: 'advice',
   resume: 'resumed',
   leave: 'left',
+  join_table: 'joined',
+  start_table: 'started',
 } as const satisfies Record<ClientMessageType, ServerMessage['type']>;
 /** A request of one type, as a client writes it (optional fields may be left out). */
 export type Request<T extends ClientMessageType> = Extract<z.input<typeof clientMessageSchema>, { type: T }>;

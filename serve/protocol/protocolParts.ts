@@ -124,8 +124,12 @@ export const playedModelSchema = z
 export const seatInfoSchema = z
   .strictObject({
     seat: z.int(),
-    player: z.enum(['client', 'bot']),
-    agent: z.string().optional(),
+    player: z
+      .enum(['client', 'bot', 'guest'])
+      .describe("client: the creator's connection plays it; bot: an agent; guest: a person who joins with the invite."),
+    agent: z.string().optional().describe('The bot that plays it (for a guest seat: while nobody sits there).'),
+    name: z.string().optional().describe("A guest seat's person, as they named themselves."),
+    present: z.boolean().optional().describe('A guest seat: whether its person is connected (else its stand-in bot plays it).'),
     model: playedModelSchema.optional().describe('For a bot that plays a trained model: which, for this table (agents/resolve.ts).'),
   })
   .meta({ id: 'SeatInfo' });

@@ -23,7 +23,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { connectRedis } from '../../support/redis.js';
 import { redactUrl } from '../../support/secret.js';
-import { TABLE_RECORD_FORMAT, encodeMoves, parseStoredTable } from './tableRecord.js';
+import { TABLE_RECORD_FORMAT, encodeMoves, parseStoredSettings, parseStoredTable } from './tableRecord.js';
 import {
   type Claim,
   type ClaimResult,
@@ -227,12 +227,12 @@ export class RedisTableStore implements TableStore {
   async load(id: string): Promise<StoredTable | null> {
     let fields: (string | null)[];
     try {
-      fields = await this.redis.hmget(tableKeys(id)[0], 'token', 'fence');
+      fields = await this.redis.hmget(tableKeys(id)[0], 'settings', 'fence');
     } catch (error) {
       throw new StoreUnavailableError(`the table store cannot be reached: ${(error as Error).message}`);
     }
-    const [token, fence] = fields;
-    return token === null || fence === null ? null : { token, fence: Number(fence) };
+    const [settings, fence] = fields;
+    return settings === null || fence === null ? null : { settings: parseStoredSettings(settings, id), fence: Number(fence) };
   }
 
   async claim(id: string, fence: number): Promise<ClaimResult> {

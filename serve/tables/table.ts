@@ -1,5 +1,6 @@
 /**
- * A server table: a `TableGame` with seats (the client's, and bots that decide through the
+ * A server table: a `TableGame` with seats (the creator connection's, guests' who joined with
+ * the invite (serve/tables/tableGuests.ts), and bots that decide through the
  * inference pool), a bot think delay, a per-step deadline for client seats, and the messages
  * each client seat receives (its own view only: `playerView` is the one gate). It knows
  * nothing of sockets: it hands messages to whichever owner is attached (a connection), so a
@@ -11,13 +12,16 @@
  */
 import type { Logger } from 'pino';
 import type { ResolvedAgent, TableKind } from '../../agents/resolve.js';
+import { SeatAgents } from './seatAgents.js';
 import { IllegalActionError, type PlayerView } from '../../env/index.js';
 import { mixSeed } from '../../env/rules/random.js';
 import type { DecideResult } from '../inference/decide.js';
 import { ProtocolError } from '../protocol/errors.js';
-import type { Msg, ServerMessage } from '../protocol/protocol.js';
+import type { Msg, SeatInfo, ServerMessage } from '../protocol/protocol.js';
 import { type StepReport, TableGame } from './tableGame.js';
 import type { UnwrittenLog } from './unwrittenLog.js';
+import { StaleStateError, movingError } from './tableErrors.js';
+import { seatsAsTold, takeGuestSeat, tokenRole } from './tableGuests.js';
 import { TableJournal } from './tableJournal.js';
 import type { TableSettings } from './tableRecord.js';
 import type { Claim, TableSnapshot, TableStore } from './tableStore.js';
@@ -54,14 +58,19 @@ export interface TableServices {
 
 export class ServerTable {
   readonly game: TableGame;
+  /** The creator's connection (it plays the client seats), or null while it is away. */
   owner: TableOwner | null = null;
+  /** The guest seats whose person is connected, and their connections. */
+  readonly guests = new Map<number, TableOwner>();
   /** Last time a client did something here (create, act, advise, resume). */
   lastActivity: number;
   /** The client address that created or last resumed it: the per-address table limit counts it there (serve/tables.ts). */
   address: string | null = null;
   closed = false;
   private botTimer: NodeJS.Timeout | null = null;
-  private readonly seatAgents = new Map<string, Promise<ResolvedAgent>>();
+  private readonly seatAgents = new SeatAgents((agent) =>
+    this.services.resolve(agent, tableKindOf(this.settings), this.settings.models?.[agent] ?? null),
+  );
   private botImmediate: NodeJS.Immediate | null = null;
   private deadlineTimer: NodeJS.Timeout | null = null;
   /** When the client seat to move runs out of time (ms since 1970), or null. */
@@ -74,7 +83,8 @@ export class ServerTable {
   private readonly journal: TableJournal;
 
   constructor(
-    readonly settings: TableSettings,
+    /** Replaced (not changed) when a guest joins or the table starts; the journal then writes it again. */
+    public settings: TableSettings,
     private readonly services: TableServices,
   ) {
     this.game = new TableGame({
@@ -157,30 +167,133 @@ export class ServerTable {
     return this.settings.seats.filter((s) => s.player === 'client').map((s) => s.seat);
   }
 
-  /**
-   * Whether someone watches the game step by step: a connection holds the table and some client
-   * seat is still in the game. Otherwise the bots play it out at full speed, unstreamed.
-   */
-  private get watched(): boolean {
-    return this.owner !== null && this.clientSeats().some((seat) => this.game.active(seat));
+  /** The connection that plays a seat now: the creator's for client seats, its person's for a guest seat; null for bots and away guests. */
+  ownerOf(seat: number): TableOwner | null {
+    const info = this.settings.seats[seat];
+    if (info.player === 'client') return this.owner;
+    return info.player === 'guest' ? (this.guests.get(seat) ?? null) : null;
   }
 
-  /** Sends each client seat its state and lets the first player move. */
+  /** The seats a connection plays here. */
+  seatsOf(owner: TableOwner): number[] {
+    if (owner === this.owner) return this.clientSeats();
+    return [...this.guests].filter(([, by]) => by === owner).map(([seat]) => seat);
+  }
+
+  /** Every connection at the table (the creator's and each present guest's). */
+  owners(): TableOwner[] {
+    return [...new Set([...(this.owner ? [this.owner] : []), ...this.guests.values()])];
+  }
+
+  /** The seats a person plays now (told what happens). */
+  private toldSeats(): number[] {
+    return this.settings.seats.filter((s) => this.ownerOf(s.seat) !== null).map((s) => s.seat);
+  }
+
+  /**
+   * Whether someone watches the game step by step: a connection plays a seat still in the game.
+   * Otherwise the bots play it out at full speed, unstreamed.
+   */
+  private get watched(): boolean {
+    return this.toldSeats().some((seat) => this.game.active(seat));
+  }
+
+  /** Sends each client seat its state and lets the first player move (a table with guest seats waits in its lobby for `begin`). */
   start(): void {
     this.schedule();
     this.sendStates();
+    if (this.hasGuestSeats) this.sendSeats();
   }
 
   /** Attaches a (new) owner and sends it the current state of each client seat (a restored table then goes on). */
   attach(owner: TableOwner): void {
     this.owner = owner;
+    this.resumePlay(this.clientSeats());
+  }
+
+  /** A guest seat's person (joined or back with its token) plays it from now on; returns who played it before. */
+  attachGuest(seat: number, owner: TableOwner): TableOwner | null {
+    const previous = this.guests.get(seat) ?? null;
+    this.guests.set(seat, owner);
+    if (this.game.toMove === seat && !this.deciding) {
+      this.clearTimers();
+      this.schedule();
+    }
+    this.resumePlay([seat]);
+    this.sendSeats();
+    return previous;
+  }
+
+  /**
+   * Takes the first guest seat nobody joined for a person with the invite `code` (checked by the
+   * caller); returns the seat and its own token. Throws unknown_table when the invite expired or
+   * every guest seat is taken.
+   */
+  join(owner: TableOwner, name: string | undefined, taken: (seat: number, token: string) => void): { seat: number; token: string } {
+    if (this.owners().includes(owner)) throw new ProtocolError('bad_message', 'this connection already plays at this table', 'code');
+    const { settings, seat, token } = takeGuestSeat(this.settings, name, this.services.now());
+    this.resettle(settings);
+    taken(seat, token);
+    this.attachGuest(seat, owner);
+    return { seat, token };
+  }
+
+  /** Who a token lets in: the creator, a joined guest seat, or nobody. */
+  roleOf(token: string): 'creator' | number | null {
+    return tokenRole(this.settings, token);
+  }
+
+  /** A connection left or closed: its seats wait for a resume (client seats) or go to their stand-in bot (guest seats). */
+  detach(owner: TableOwner): void {
+    if (this.owner === owner) this.owner = null;
+    const seats = this.seatsOf(owner).filter((seat) => this.guests.get(seat) === owner);
+    if (seats.length === 0) return;
+    for (const seat of seats) this.guests.delete(seat);
+    this.sendSeats();
+    const toMove = this.game.toMove;
+    if (toMove !== null && seats.includes(toMove) && !this.deciding) {
+      this.clearTimers();
+      this.schedule();
+    }
+  }
+
+  /** The creator starts a table waiting in its lobby: guest seats nobody joined are played by their stand-in bot. */
+  begin(): void {
+    if (!this.settings.lobby) throw new ProtocolError('bad_message', `table ${this.id} has already started`, 'table');
+    this.resettle({ ...this.settings, lobby: false });
+    this.sendSeats();
+    this.schedule();
+    this.sendStates();
+  }
+
+  /** New settings (a join, the start): the journal writes the table whole again. */
+  resettle(settings: TableSettings): void {
+    this.settings = settings;
+    this.journal.resettle();
+  }
+
+  get hasGuestSeats(): boolean {
+    return this.settings.seats.some((s) => s.player === 'guest');
+  }
+
+  /** The seats as told to players: a guest seat with its person's name and whether they are here. */
+  seatsInfo(): SeatInfo[] {
+    return seatsAsTold(this.settings, (seat) => this.guests.has(seat));
+  }
+
+  private sendSeats(): void {
+    this.deliver({ type: 'seats', table: this.id, seats: this.seatsInfo(), lobby: this.settings.lobby === true });
+  }
+
+  /** A connection took seats over: the table goes on (a restored one from its deadline) and it is sent their state. */
+  private resumePlay(seats: readonly number[]): void {
     this.touched();
     if (this.resumeAt !== undefined) {
       const at = this.resumeAt;
       this.resumeAt = undefined;
       this.schedule(at);
     }
-    this.sendStates();
+    for (const seat of seats) this.deliver(this.stateFor(seat));
     if (this.game.over) this.deliver(this.gameOverMessage());
   }
 
@@ -189,15 +302,21 @@ export class ServerTable {
     this.journal.touch();
   }
 
-  /** The client seat a request is for: the one given, or the only one, or the one to move. */
-  clientSeat(seat: number | undefined): number {
-    const mine = this.clientSeats();
+  /** The seat of `by` a request is for: the one given, or the only one, or the one to move. */
+  clientSeat(seat: number | undefined, by: TableOwner): number {
+    const mine = this.seatsOf(by);
     if (seat !== undefined) {
       const info = this.settings.seats[seat];
       if (!info)
         throw new ProtocolError('not_your_turn', `seat ${seat} does not exist at this table of ${this.settings.seats.length}`, 'seat');
-      if (info.player !== 'client')
-        throw new ProtocolError('not_your_turn', `seat ${seat} is played by the bot ${info.agent ?? ''}, not by this connection`, 'seat');
+      if (!mine.includes(seat))
+        throw new ProtocolError(
+          'not_your_turn',
+          info.player === 'bot'
+            ? `seat ${seat} is played by the bot ${info.agent ?? ''}, not by this connection`
+            : `seat ${seat} is not this connection's`,
+          'seat',
+        );
       return seat;
     }
     if (mine.length === 1) return mine[0];
@@ -214,11 +333,20 @@ export class ServerTable {
    * Applies a client seat's action (an id, or a discard by its cards); `reply` runs after it is
    * applied and before the events go out.
    */
-  act(seatGiven: number | undefined, move: ClientMove, counter: number, reply: (counter: number) => void, dropped?: () => void): void {
+  act(
+    by: TableOwner,
+    seatGiven: number | undefined,
+    move: ClientMove,
+    counter: number,
+    reply: (counter: number) => void,
+    dropped?: () => void,
+  ): void {
     this.lastActivity = this.services.now();
-    const seat = this.clientSeat(seatGiven);
+    const seat = this.clientSeat(seatGiven, by);
     const field = 'cards' in move ? 'cards' : 'action';
     if (this.game.over) throw new ProtocolError('illegal_action', 'the game is over', field, { reason: 'the game is over' });
+    if (this.settings.lobby)
+      throw new ProtocolError('not_your_turn', 'the table waits in its lobby: its creator has not started it', field);
     if (this.halted) throw movingError(this.id);
     if (counter !== this.game.counter) throw new StaleStateError(counter, this.game.counter);
     const toMove = this.game.toMove;
@@ -236,9 +364,9 @@ export class ServerTable {
   }
 
   /** The view of the client seat to advise; it must be the seat to move. */
-  adviceView(seatGiven: number | undefined): PlayerView {
+  adviceView(seatGiven: number | undefined, by: TableOwner): PlayerView {
     this.touched();
-    const seat = this.clientSeat(seatGiven);
+    const seat = this.clientSeat(seatGiven, by);
     if (this.game.toMove !== seat) {
       throw new ProtocolError(
         'not_your_turn',
@@ -268,15 +396,21 @@ export class ServerTable {
     this.closed = true;
     this.clearTimers();
     this.owner = null;
+    this.guests.clear();
     this.journal.close();
   }
 
+  /** A message with a seat goes to that seat's person, one without to everyone at the table. */
   private deliver(message: ServerMessage): void {
-    this.journal.afterWrites(() => this.owner?.deliver(message));
+    this.journal.afterWrites(() => {
+      if ('seat' in message && typeof message.seat === 'number') this.ownerOf(message.seat)?.deliver(message);
+      else for (const owner of this.owners()) owner.deliver(message);
+    });
   }
 
   private sendStates(): void {
-    for (const seat of this.clientSeats()) this.deliver(this.stateFor(seat));
+    if (this.settings.lobby) return;
+    for (const seat of this.toldSeats()) this.deliver(this.stateFor(seat));
   }
 
   /**
@@ -289,7 +423,7 @@ export class ServerTable {
     const counter = this.game.counter;
     const watched = this.watched;
     const told = watched || report.roundEnd !== null;
-    for (const seat of this.owner ? this.clientSeats() : []) {
+    for (const seat of this.toldSeats()) {
       const { action } = report;
       const cards = report.drawnCard !== null ? (seat === report.actor ? [report.drawnCard] : []) : report.publicCards;
       if (told)
@@ -355,9 +489,9 @@ export class ServerTable {
   /** Starts the bot's think delay, or the client seat's deadline (`resumeAt`: the one a restored table had). */
   private schedule(resumeAt?: number | null): void {
     const seat = this.game.toMove;
-    if (seat === null || this.closed || this.halted) return;
+    if (seat === null || this.closed || this.halted || this.settings.lobby) return;
     const info = this.settings.seats[seat];
-    if (info.player === 'bot') {
+    if (info.player === 'bot' || (info.player === 'guest' && !this.guests.has(seat))) {
       const think = () => {
         this.botTimer = null;
         this.botImmediate = null;
@@ -377,31 +511,24 @@ export class ServerTable {
         if (this.closed || this.halted || this.game.over) return;
         this.services.log.info(
           { event: 'deadline', table: this.id, seat, counter: this.game.counter },
-          'a client seat ran out of time: default action',
+          info.player === 'guest'
+            ? 'a guest seat ran out of time: its stand-in bot plays the step'
+            : 'a client seat ran out of time: default action',
         );
-        this.played(this.game.step(this.game.defaultAction()), true);
+        if (info.player === 'guest') this.botMove(seat, info.agent ?? '', true);
+        else this.played(this.game.step(this.game.defaultAction()), true);
       },
       Math.max(0, this.deadline - now),
     );
   }
 
-  /** What a bot agent of this table plays, resolved once per table: its seats keep it to the end of the game. */
-  private seatAgent(agent: string): Promise<ResolvedAgent> {
-    let resolved = this.seatAgents.get(agent);
-    if (!resolved) {
-      resolved = this.services.resolve(agent, tableKindOf(this.settings), this.settings.models?.[agent] ?? null);
-      this.seatAgents.set(agent, resolved);
-      resolved.catch(() => this.seatAgents.delete(agent));
-    }
-    return resolved;
-  }
-
-  private botMove(seat: number, agent: string): void {
+  private botMove(seat: number, agent: string, timeout = false): void {
     if (this.closed || this.halted || this.deciding) return;
     const counter = this.game.counter;
     this.deciding = true;
     const view = this.game.view(seat);
-    this.seatAgent(agent)
+    this.seatAgents
+      .of(agent)
       .then((resolved) => this.services.decide(resolved, view, mixSeed(this.settings.seed, counter)))
       .then(
         (result) => {
@@ -422,7 +549,7 @@ export class ServerTable {
             );
             action = this.game.defaultAction();
           }
-          this.played(this.game.step(action), false);
+          this.played(this.game.step(action), timeout);
         },
         (error: Error) => {
           this.deciding = false;
@@ -439,26 +566,5 @@ export class ServerTable {
     this.botImmediate = null;
     this.deadlineTimer = null;
     this.deadline = null;
-  }
-}
-
-/** A table this process is handing over (drain) or lost to another at the same moment. */
-export function movingError(id: string): ProtocolError {
-  return new ProtocolError(
-    'table_moved',
-    `${JSON.stringify(id.slice(0, 64))} is moving to another server process: reconnect and resume it with its token`,
-    'table',
-  );
-}
-
-/** `stale_state`, with the table's current counter for the reply. */
-export class StaleStateError extends ProtocolError {
-  constructor(
-    given: number,
-    readonly current: number,
-  ) {
-    super('stale_state', `the action was chosen at counter ${given} but the table is at ${current}: act on the latest state`, 'counter', {
-      counter: current,
-    });
   }
 }

@@ -93,6 +93,13 @@ export class TableJournal {
     if (!this.written) this.changed();
   }
 
+  /** The table's settings changed (a guest joined, the table started): the next write writes it whole. */
+  resettle(): void {
+    if (!this.binding) return;
+    this.stored = false;
+    this.changed();
+  }
+
   /** A client touched the table: the store keeps it longer. */
   touch(): void {
     if (this.binding) this.binding.store.touch(this.binding.claim, this.table.expireAt);

@@ -32,7 +32,7 @@ export type NewTable = Omit<TableSettings, 'id' | 'token' | 'seed'> & { seed?: n
 /** The settings of the table a create_table asks for, and its rules as settled; throws ProtocolError naming the field. */
 export function newTable(message: CreateTable, ctx: TablePolicyContext): { settings: NewTable; settled: Record<string, unknown> } {
   const { options } = ctx;
-  const named = seatsOf(message.seats, ctx.agents);
+  const named = seatsOf(message.seats, ctx.agents, standInOf(message.standIn, ctx));
   const defaults = message.preset === undefined && message.rules === undefined;
   const preset = defaults ? options.preset : (message.preset ?? DEFAULT_PRESET);
   const rules = defaults ? options.rules : (message.rules ?? {});
@@ -91,13 +91,26 @@ function resolveSeat(seat: SeatInfo, table: TableKind, ctx: TablePolicyContext):
   }
 }
 
-function seatsOf(entries: readonly string[], agents: ReadonlySet<string>): SeatInfo[] {
+/** The bot that plays guest seats while nobody sits there: the one asked for, else the server's first agent. */
+function standInOf(asked: string | undefined, ctx: TablePolicyContext): string {
+  if (asked === undefined) return ctx.options.agents[0];
+  if (!ctx.agents.has(asked) && !seatsByArg(asked, ctx.agents))
+    throw new ProtocolError(
+      'bad_message',
+      `${JSON.stringify(asked.slice(0, 60))} is not an agent this server plays (${[...ctx.agents].join(', ')})`,
+      'standIn',
+    );
+  return asked;
+}
+
+function seatsOf(entries: readonly string[], agents: ReadonlySet<string>, standIn: string): SeatInfo[] {
   const seats = entries.map((entry, seat): SeatInfo => {
     if (entry === 'client') return { seat, player: 'client' };
+    if (entry === 'guest') return { seat, player: 'guest', agent: standIn };
     if (!agents.has(entry) && !seatsByArg(entry, agents))
       throw new ProtocolError(
         'bad_message',
-        `${JSON.stringify(entry.slice(0, 60))} is neither "client" nor an agent this server plays (${[...agents].join(', ')})`,
+        `${JSON.stringify(entry.slice(0, 60))} is neither "client", "guest" nor an agent this server plays (${[...agents].join(', ')})`,
         `seats[${seat}]`,
       );
     return { seat, player: 'bot', agent: entry };

@@ -23,6 +23,12 @@ export const tableSettingsSchema = z.strictObject({
   maxTurns: z.int().min(1),
   /** The published model version each bot agent plays here, kept to the end of the game (none: as the server started). */
   models: z.record(z.string(), z.int()).optional(),
+  /** A table with guest seats: its invite code and when it stops taking joins (ms since 1970). */
+  invite: z.strictObject({ code: z.string().min(1), expiresAt: z.int() }).optional(),
+  /** The guest seats someone joined: each seat's own token and its person's name. */
+  guests: z.array(z.strictObject({ seat: z.int().min(0), token: z.string().min(1), name: z.string() })).optional(),
+  /** The table waits in its lobby for its creator's start_table. */
+  lobby: z.boolean().optional(),
 });
 
 export type TableSettings = z.output<typeof tableSettingsSchema>;
@@ -89,5 +95,15 @@ export function parseStoredTable(
   const { field, problem } = documentIssue(parsed.error.issues[0]);
   throw new TableRecordError(
     `table ${id.slice(0, 64)} in the store is not a ${TABLE_RECORD_FORMAT} record: ${field || 'the record'} ${problem}`,
+  );
+}
+
+/** A stored record's settings field alone (what a load checks a token or an invite against); throws TableRecordError. */
+export function parseStoredSettings(text: string, id: string): TableSettings {
+  const parsed = storedTableSchema.shape.settings.safeParse(text, { reportInput: true });
+  if (parsed.success) return parsed.data;
+  const { field, problem } = documentIssue(parsed.error.issues[0]);
+  throw new TableRecordError(
+    `table ${id.slice(0, 64)} in the store is not a ${TABLE_RECORD_FORMAT} record: settings${field ? `.${field}` : ''} ${problem}`,
   );
 }

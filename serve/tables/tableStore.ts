@@ -49,9 +49,9 @@ export type ClaimResult =
   | { readonly outcome: 'conflict' }
   | { readonly outcome: 'gone' };
 
-/** What a load shows before the claim: enough to check the token. */
+/** What a load shows before the claim: enough to check a token or an invite code. */
 export interface StoredTable {
-  readonly token: string;
+  readonly settings: TableSettings;
   readonly fence: number;
 }
 
@@ -77,7 +77,7 @@ export interface TableStore {
   remove(claim: Claim): void;
   /** Lets a table go (drain): the next claim anywhere takes it without a conflict. */
   release(claim: Claim): Promise<void>;
-  /** The table's token and fence, or null; throws StoreUnavailableError. */
+  /** The table's settings and fence, or null; throws StoreUnavailableError (TableRecordError for a damaged record). */
   load(id: string): Promise<StoredTable | null>;
   /** Takes a table over if its fence is still `fence` (atomic); throws StoreUnavailableError. */
   claim(id: string, fence: number): Promise<ClaimResult>;
@@ -158,7 +158,7 @@ export class MemoryTableStore implements TableStore {
 
   load(id: string): Promise<StoredTable | null> {
     const entry = this.live(id);
-    return Promise.resolve(entry ? { token: entry.snapshot.settings.token, fence: entry.fence } : null);
+    return Promise.resolve(entry ? { settings: entry.snapshot.settings, fence: entry.fence } : null);
   }
 
   claim(id: string, fence: number): Promise<ClaimResult> {

@@ -5,9 +5,10 @@
  * every table over when the process stops (drain).
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import { sameSecret } from '../../support/secret.js';
 import { ProtocolError } from '../protocol/errors.js';
-import { ServerTable, type TableServices, movingError } from './table.js';
+import { ServerTable, type TableServices } from './table.js';
+import { movingError } from './tableErrors.js';
+import { inviteOpens, tokenRole } from './tableGuests.js';
 import { TableRecordError, type TableSettings } from './tableRecord.js';
 import { UnwrittenLog } from './unwrittenLog.js';
 import { MemoryTableStore, StoreUnavailableError, type StoredTable, type TableStore } from './tableStore.js';
@@ -65,7 +66,7 @@ export class TableRegistry {
   /** The tables in play: a game not over, a client connected to it (not finished, not abandoned). */
   get live(): number {
     let live = 0;
-    for (const table of this.tables.values()) if (!table.closed && !table.game.over && table.owner !== null) live++;
+    for (const table of this.tables.values()) if (!table.closed && !table.game.over && table.owners().length > 0) live++;
     return live;
   }
 
@@ -104,20 +105,33 @@ export class TableRegistry {
   private closeAbandoned(address: string | null): void {
     const before = this.services.now() - this.limits.abandonedGraceMs;
     for (const table of [...this.tables.values()]) {
-      if (table.owner !== null || table.lastActivity > before || (address !== null && table.address !== address)) continue;
+      if (table.owners().length > 0 || table.lastActivity > before || (address !== null && table.address !== address)) continue;
       this.remove(table);
       this.services.log.info({ event: 'table_expired', table: table.id, reason: 'room' }, 'abandoned table closed to make room');
     }
   }
 
   /** A new table (not started) held for `address`; `seed` defaults to a random one. */
-  create(settings: Omit<TableSettings, 'id' | 'token' | 'seed'> & { seed?: number }, address: string | null = null): ServerTable {
+  create(
+    settings: Omit<TableSettings, 'id' | 'token' | 'seed'> & { seed?: number },
+    address: string | null,
+    inviteMs: number,
+  ): ServerTable {
     this.checkRoom(address);
     let id: string;
     do id = `t-${randomBytes(6).toString('base64url')}`;
     while (this.tables.has(id) || (this.ownsId !== null && !this.ownsId(id)));
+    const guests = settings.seats.some((s) => s.player === 'guest');
+    // The code names the table, so that nginx routes a joiner (`?table=ID`) to the process that holds it.
+    const invite = { code: `${id}.${randomBytes(6).toString('base64url')}`, expiresAt: this.services.now() + inviteMs };
     const table = new ServerTable(
-      { ...settings, id, token: randomBytes(18).toString('base64url'), seed: settings.seed ?? randomInt(2 ** 31 - 1) },
+      {
+        ...settings,
+        id,
+        token: randomBytes(18).toString('base64url'),
+        seed: settings.seed ?? randomInt(2 ** 31 - 1),
+        ...(guests ? { invite, guests: [], lobby: true } : {}),
+      },
       this.services,
     );
     if (this.store.shared) table.bind(this.store, { id, fence: 1 }, false);
@@ -132,13 +146,39 @@ export class TableRegistry {
    * for `address` from then on.
    */
   claim(id: string, token: string, address: string | null = null): ServerTable | Promise<ServerTable> {
+    return this.open(
+      id,
+      (settings) => tokenRole(settings, token) !== null,
+      () => unknownTable(id),
+      address,
+    );
+  }
+
+  /**
+   * The table an invite code (`TABLE.SECRET`) is for, else unknown_table; with a shared store, a
+   * table this process does not hold is taken over from it (a joiner routed here by its id).
+   */
+  invited(code: string, address: string | null = null): ServerTable | Promise<ServerTable> {
+    const id = code.slice(0, Math.max(0, code.lastIndexOf('.')));
+    const refused = () => new ProtocolError('unknown_table', `no table takes the invite ${JSON.stringify(code.slice(0, 64))}`, 'code');
+    if (id === '') throw refused();
+    return this.open(id, (settings) => inviteOpens(settings, code), refused, address);
+  }
+
+  /** The table `admits` lets in (here, or taken over from a shared store), else `refused()`. */
+  private open(
+    id: string,
+    admits: (settings: TableSettings) => boolean,
+    refused: () => ProtocolError,
+    address: string | null,
+  ): ServerTable | Promise<ServerTable> {
     const table = this.tables.get(id);
     if (table) {
-      if (!sameSecret(token, table.settings.token)) throw unknownTable(id);
+      if (!admits(table.settings)) throw refused();
       return table;
     }
-    if (!this.store.shared) throw unknownTable(id);
-    return this.takeOver(id, token, address).catch((error: unknown) => {
+    if (!this.store.shared) throw refused();
+    return this.takeOver(id, admits, refused, address).catch((error: unknown) => {
       if (error instanceof StoreUnavailableError) throw new ProtocolError('store_unavailable', `${error.message}; resume again shortly`);
       if (error instanceof TableRecordError) throw new ProtocolError('unknown_table', error.message, 'table');
       throw error;
@@ -151,9 +191,14 @@ export class TableRegistry {
    * one claim, shared by every caller whose token is right. A wrong token neither gets the table
    * nor makes it move, whatever else is in flight.
    */
-  private async takeOver(id: string, token: string, address: string | null): Promise<ServerTable> {
+  private async takeOver(
+    id: string,
+    admits: (settings: TableSettings) => boolean,
+    refused: () => ProtocolError,
+    address: string | null,
+  ): Promise<ServerTable> {
     const stored = await this.sharedLoad(id);
-    if (!stored || !sameSecret(token, stored.token)) throw unknownTable(id);
+    if (!stored || !admits(stored.settings)) throw refused();
     const held = this.tables.get(id);
     if (held) return held;
     let claiming = this.claiming.get(id);
@@ -193,10 +238,10 @@ export class TableRegistry {
   private lose(table: ServerTable, why: string): void {
     if (this.tables.get(table.id) !== table) return;
     this.tables.delete(table.id);
-    const owner = table.owner;
+    const owners = table.owners();
     table.close();
     this.services.log.info({ event: 'table_lost', table: table.id, counter: table.game.counter }, `table let go: ${why}`);
-    owner?.tableClosed(table, 'resumed_elsewhere');
+    for (const owner of owners) owner.tableClosed(table, 'resumed_elsewhere');
   }
 
   remove(table: ServerTable): void {
@@ -210,9 +255,9 @@ export class TableRegistry {
   expire(now: number, idleMs: number): ServerTable[] {
     const expired = [...this.tables.values()].filter((t) => now - t.lastActivity >= idleMs);
     for (const table of expired) {
-      const owner = table.owner;
+      const owners = table.owners();
       this.remove(table);
-      owner?.tableClosed(table, 'idle');
+      for (const owner of owners) owner.tableClosed(table, 'idle');
     }
     return expired;
   }

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Msg, RunningServer } from '../../serve/index.js';
 import { TestClient, startTestServer } from './helpers.js';
+import { playWithAFriend } from '../../examples/client.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const EXAMPLE = fileURLToPath(new URL('../../dist/examples/client.js', import.meta.url));
@@ -114,5 +115,11 @@ describe('examples/client.ts', () => {
     expect(stdout).toMatch(/connected to ws:\/\/127\.0\.0\.1:\d+\/: agents neural, strong, rollout/);
     expect(stdout).toMatch(/you: discard/);
     expect(stdout).toMatch(/game over: seat \d wins with totals \[\d+,\d+\]; seed -?\d+/);
+  });
+
+  it('plays a table with a friend: a guest seat joined by invite, each connection its own seat, one game for both', async () => {
+    const [forHost, forFriend] = await playWithAFriend(server.url);
+    expect(forFriend.record).toEqual(forHost.record);
+    expect(forHost.totals).toHaveLength(3);
   });
 });

@@ -99,6 +99,41 @@ describe('two servers sharing one memory store', () => {
   });
 });
 
+describe('a table with a guest seat across two servers sharing one memory store', () => {
+  it('a joiner reaching the other server takes the table over from the store with its seats; the creator resumes there', async () => {
+    const shared = new MemoryTables();
+    const [first, second] = await Promise.all([
+      startTestServer(OPTIONS, undefined, { store: new MemoryTableStore(shared) }),
+      startTestServer(OPTIONS, undefined, { store: new MemoryTableStore(shared) }),
+    ]);
+    try {
+      const a = await TestClient.greeted(first.url);
+      const created = await a.request<Msg<'table_created'>>({
+        type: 'create_table',
+        seats: ['client', 'guest'],
+        standIn: 'novice',
+        seed: 4,
+      });
+      // The table is written to the store before table_created goes out: the other process finds it there.
+      const b = await TestClient.greeted(second.url);
+      const moved = a.next((m) => m.type === 'table_closed');
+      const joined = await b.request<Msg<'joined'>>({ type: 'join_table', code: created.invite?.code, name: 'Lee' });
+      expect(joined).toMatchObject({ type: 'joined', seat: 1, lobby: true });
+      expect(await moved).toMatchObject({ reason: 'resumed_elsewhere' });
+      // The creator follows the table to the process that holds it now (as behind nginx, by its id).
+      const back = await TestClient.greeted(second.url);
+      const resumed = await back.request<Msg<'resumed'>>({ type: 'resume', table: created.table, token: created.token });
+      expect(resumed).toMatchObject({ type: 'resumed', lobby: true, seats: [{ seat: 0 }, { seat: 1, name: 'Lee', present: true }] });
+      await back.request({ type: 'start_table', table: created.table });
+      const [overA, overB] = await Promise.all([playToEnd(back, created.table, chooser(1)), playToEnd(b, created.table, chooser(2))]);
+      expect(overB.record).toEqual(overA.record);
+      await Promise.all([a.close(), b.close(), back.close()]);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+});
+
 describe.skipIf(!available)('two servers sharing one redis-server', () => {
   let redis: RedisServer;
   let first: RunningServer;

@@ -339,7 +339,7 @@ describe('the request → reply map (REPLY_TYPES)', () => {
       expect(welcome.limits.maxTablesPerConnection).toBe(16);
       const created = await ask({ type: 'create_table', id: 'c', seats: ['client', 'novice'], seed: 4 });
       const state = (await client.next((m) => m.type === 'state' && m.legal.length > 0, 0)) as Msg<'state'>;
-      const replies = [
+      const replies: ServerMessage[] = [
         welcome,
         await ask({ type: 'ping', id: 'p' }),
         created,
@@ -348,7 +348,23 @@ describe('the request → reply map (REPLY_TYPES)', () => {
         await ask({ type: 'resume', id: 'r', table: created.table, token: created.token }),
         await ask({ type: 'leave', id: 'l', table: created.table }),
       ];
-      expect(replies.map((r) => r.type)).toEqual(['welcome', 'pong', 'table_created', 'advice', 'acted', 'resumed', 'left']);
+      const hosted = await ask({ type: 'create_table', id: 'g', seats: ['client', 'guest'], standIn: 'novice' });
+      const friend = await TestClient.greeted(served.url);
+      const joined = await friend.request<ReplyTo<'join_table'>>({ type: 'join_table', id: 'j', code: hosted.invite?.code ?? '' });
+      replies.push(hosted, joined, await ask({ type: 'start_table', id: 's', table: hosted.table }));
+      await friend.close();
+      expect(replies.map((r) => r.type)).toEqual([
+        'welcome',
+        'pong',
+        'table_created',
+        'advice',
+        'acted',
+        'resumed',
+        'left',
+        'table_created',
+        'joined',
+        'started',
+      ]);
       expect(Object.keys(REPLY_TYPES).map((type) => REPLY_TYPES[type as keyof typeof REPLY_TYPES])).toEqual([
         'welcome',
         'pong',
@@ -357,6 +373,8 @@ describe('the request → reply map (REPLY_TYPES)', () => {
         'advice',
         'resumed',
         'left',
+        'joined',
+        'started',
       ]);
       await client.close();
     } finally {

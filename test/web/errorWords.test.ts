@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Msg } from '../../serve/index.js';
 import { cardsInGlyphs, withCardGlyphs } from '../../web/cards.js';
-import { LOST_TABLE, refusal, serverTrouble, tokenPrompt } from '../../web/errorWords.js';
+import { LOST_TABLE, connectionTrouble, refusal, serverTrouble, tokenPrompt } from '../../web/errorWords.js';
 
 const CARD_CODE = /\b(?:[2-9]|10|[AJQK])[SHDC]\b|\bJK\b/;
 
@@ -48,5 +48,12 @@ describe('web/errorWords', () => {
     expect(serverTrouble(error('overloaded', '4096 inference requests are waiting'))).toMatch(/Too many requests/);
     expect(tokenPrompt(false)).toMatch(/password/);
     expect(tokenPrompt(true)).toMatch(/did not accept/);
+  });
+
+  it("starts a lost request's notice with a capital letter", () => {
+    expect(connectionTrouble(new Error('the connection to the server was lost'))).toBe(
+      'The connection to the server was lost: reconnecting…',
+    );
+    expect(connectionTrouble(new Error('not connected to the server.'))).toBe('Not connected to the server: reconnecting…');
   });
 });

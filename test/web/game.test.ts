@@ -163,6 +163,8 @@ describe('web/game', () => {
       ],
       thinkMs: 0,
       moveDeadlineMs: null,
+      invite: null,
+      lobby: false,
     };
     const event = (counter: number, actor: number, kind: Msg<'event'>['kind'], text: string, table = 't-1'): Msg<'event'> => ({
       type: 'event',

@@ -1,7 +1,8 @@
 // The words of the round results (web/results.ts, web/words.ts): verbs agree with "You".
 import { describe, expect, it } from 'vitest';
 import { type RoundResult, type TableInfo, newGame } from '../../web/game.js';
-import { eliminationText, gameOverTitle, outcomeText } from '../../web/results.js';
+import { GameSummary, eliminationText, gameOverTitle, outcomeText } from '../../web/results.js';
+import { html } from '../../web/html.js';
 import { listed } from '../../web/words.js';
 
 const info: TableInfo = {
@@ -18,6 +19,8 @@ const info: TableInfo = {
   ],
   thinkMs: 0,
   moveDeadlineMs: null,
+  invite: null,
+  lobby: false,
 };
 const game = newGame(info);
 
@@ -71,4 +74,21 @@ describe('web/results words', () => {
     expect(listed(['a'])).toBe('a');
     expect(listed(['a', 'b', 'c'])).toBe('a, b and c');
   });
+
+  it('writes the final totals with a space after each colon and comma (htm drops whitespace at line breaks)', () => {
+    const game = newGame(info);
+    expect(textOf(html`<${GameSummary} game=${game} over=${{ totals: [203, 12, 40], seed: 9 }} />`)).toBe(
+      '0 rounds. Final totals: You 203, strong (seat 2) 12, novice (seat 3) 40. Seed 9.',
+    );
+  });
 });
+
+/** The text a preact element shows, its function components called (they use no hooks). */
+function textOf(node: unknown): string {
+  if (node === null || node === undefined || typeof node === 'boolean') return '';
+  if (typeof node === 'string' || typeof node === 'number') return String(node);
+  if (Array.isArray(node)) return node.map(textOf).join('');
+  const { type, props } = node as { type: unknown; props: { children?: unknown } };
+  if (typeof type === 'function') return textOf((type as (p: unknown) => unknown)(props));
+  return textOf(props.children);
+}

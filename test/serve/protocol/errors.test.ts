@@ -53,7 +53,7 @@ describe('error codes', () => {
     await expectError(
       { type: 'create_table', seats: ['client', 'champion'] },
       'bad_message',
-      /"champion" is neither "client" nor an agent this server plays \(strong, novice\)/,
+      /"champion" is neither "client", "guest" nor an agent this server plays \(strong, novice\)/,
       'seats[1]',
     );
     await expectError(
@@ -315,6 +315,19 @@ describe('error codes', () => {
  * A shared store that cannot be reached for one table, sees every claim of another lost to a
  * concurrent one, and holds the drain until told: the server's answers to what a store says.
  */
+const BUSY_SETTINGS = {
+  preset: 'standard',
+  rules: {},
+  seats: [
+    { seat: 0, player: 'client' as const },
+    { seat: 1, player: 'bot' as const, agent: 'strong' },
+  ],
+  seed: 1,
+  thinkMs: 0,
+  moveDeadlineMs: null,
+  maxTurns: 2_000,
+};
+
 class StoreWithTroubles extends MemoryTableStore {
   letGo: () => void = () => undefined;
   private readonly released = new Promise<void>((resolve) => (this.letGo = resolve));
@@ -322,7 +335,7 @@ class StoreWithTroubles extends MemoryTableStore {
     super(new MemoryTables());
   }
   override load(id: string): Promise<StoredTable | null> {
-    if (id === 't-busy') return Promise.resolve({ token: 'busy-token', fence: 1 });
+    if (id === 't-busy') return Promise.resolve({ settings: { ...BUSY_SETTINGS, id, token: 'busy-token' }, fence: 1 });
     return Promise.reject(new StoreUnavailableError('the table store cannot be reached: connection refused'));
   }
   override claim(): Promise<{ outcome: 'conflict' }> {

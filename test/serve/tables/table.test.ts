@@ -52,16 +52,17 @@ describe('a table bound to a shared store', () => {
     );
     const shown: { counter: number; stored: number }[] = [];
     let over = false;
-    table.owner = {
+    const owner = {
       deliver: (message: ServerMessage) => {
         if (!('counter' in message) || typeof message.counter !== 'number') return;
         shown.push({ counter: message.counter, stored: tables.entries.get('t-slow')?.snapshot.moves.length ?? 0 });
         if (message.type === 'game_over') over = true;
         if (message.type === 'state' && message.legal.length > 0)
-          setImmediate(() => table.act(0, { action: message.legal[0].action }, message.counter, () => undefined));
+          setImmediate(() => table.act(owner, 0, { action: message.legal[0].action }, message.counter, () => undefined));
       },
       tableClosed: () => undefined,
     };
+    table.owner = owner;
     table.bind(store, { id: 't-slow', fence: 1 }, false);
     table.start();
     await until(() => over, 'the game over', 45_000);

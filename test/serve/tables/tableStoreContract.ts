@@ -60,13 +60,27 @@ export function tableStoreContract(name: string, open: () => Promise<SharedStore
     });
     afterAll(() => shared?.close());
 
+    it("keeps a table's guest seats: its invite, each joined seat's token and name, and its lobby, rewritten whole on a join", async () => {
+      const id = newId();
+      const base = sampleSnapshot(id);
+      const seats = [base.settings.seats[0], { seat: 1, player: 'guest' as const, agent: 'strong' }];
+      const invite = { code: `${id}.secret`, expiresAt: Date.now() + 60_000 };
+      const lobby = { ...base, settings: { ...base.settings, seats, invite, guests: [], lobby: true } };
+      expect(await a.put({ id, fence: 1 }, lobby)).toBe('ok');
+      const joined = { ...lobby, settings: { ...lobby.settings, guests: [{ seat: 1, token: 'seat-token', name: 'Dana' }], lobby: false } };
+      expect(await a.put({ id, fence: 1 }, joined)).toBe('ok');
+      expect(await b.load(id)).toEqual({ settings: joined.settings, fence: 1 });
+      const claimed = await b.claim(id, 1);
+      expect(claimed.outcome === 'ok' && claimed.snapshot.settings).toEqual(joined.settings);
+    });
+
     it('is shared: a table one store writes, another loads and claims, with every step and deadline', async () => {
       const id = newId();
       const snapshot = sampleSnapshot(id, { moves: [12, 7], deadlineAt: Date.now() + 30_000 });
       expect(a.shared).toBe(true);
       expect(await a.put({ id, fence: 1 }, snapshot)).toBe('ok');
       expect(await a.append({ id, fence: 1 }, 2, [1352, 4], null, snapshot.expireAt)).toBe('ok');
-      expect(await b.load(id)).toEqual({ token: snapshot.settings.token, fence: 1 });
+      expect(await b.load(id)).toEqual({ settings: snapshot.settings, fence: 1 });
       const claimed = await b.claim(id, 1);
       expect(claimed).toEqual({
         outcome: 'ok',

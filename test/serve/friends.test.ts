@@ -1,0 +1,185 @@
+// Tables people join (issue 42): a creator's table with guest seats, friends joining with its
+// invite on their own connections, each told only its own seat (the leak checks of leaks.ts on
+// every connection), its own advice, its own token to come back with; an away guest's seat played
+// by the stand-in bot; bad, used-up and expired invites refused with the field named.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Msg, RunningServer, ServerMessage } from '../../serve/index.js';
+import { TestClient, chooser, playToEnd, startTestServer, until } from './helpers.js';
+import { checkNoLeaks } from './leaks.js';
+
+let server: RunningServer;
+let quick: RunningServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  quick = await startTestServer({ inviteMs: 1000 });
+});
+afterAll(async () => {
+  await server.close();
+  await quick.close();
+});
+
+const RULES = { preset: 'standard', rules: { eliminationLimit: 60 } };
+
+async function createWithGuests(
+  seats: string[],
+  seed: number,
+  url = server.url,
+): Promise<{ creator: TestClient; created: Msg<'table_created'> }> {
+  const creator = await TestClient.greeted(url);
+  const created = await creator.request<Msg<'table_created'>>({
+    type: 'create_table',
+    seats,
+    seed,
+    thinkMs: 0,
+    moveDeadlineMs: null,
+    standIn: 'strong',
+    ...RULES,
+  });
+  expect(created.type).toBe('table_created');
+  return { creator, created };
+}
+
+async function join(code: string, name: string, url = server.url): Promise<{ guest: TestClient; joined: Msg<'joined'> }> {
+  const guest = await TestClient.greeted(url);
+  const joined = await guest.request<Msg<'joined'>>({ type: 'join_table', code, name });
+  expect(joined.type, JSON.stringify(joined)).toBe('joined');
+  return { guest, joined };
+}
+
+/** The table as one person sees it for the leak check: their seat is the client seat, every other a bot. */
+function asSeenBy(created: Msg<'table_created'>, seat: number): Msg<'table_created'> {
+  return {
+    ...created,
+    seats: created.seats.map((s) =>
+      s.seat === seat ? { seat, player: 'client' } : { seat: s.seat, player: 'bot', agent: s.agent ?? 'strong' },
+    ),
+  };
+}
+
+/** Every frame a person got about the table is about their own seat. */
+function onlyOwnSeat(client: TestClient, table: string, seat: number): void {
+  const seats = new Set(
+    client.frames
+      .filter((m) => 'seat' in m && 'table' in m && m.table === table && m.type !== 'joined')
+      .map((m) => (m as { seat: number }).seat),
+  );
+  expect([...seats]).toEqual([seat]);
+}
+
+describe('a table with guest seats', () => {
+  it('two people and a bot: each joins, sees only its own hand and gets its own advice, and the game ends for both', async () => {
+    const { creator, created } = await createWithGuests(['client', 'guest', 'strong'], 5);
+    expect(created.lobby).toBe(true);
+    expect(created.invite?.code).toMatch(new RegExp(`^${created.table}\\.`));
+    expect(created.seats[1]).toMatchObject({ player: 'guest', agent: 'strong', present: false });
+    // Nothing is played in the lobby.
+    const early = await creator.request({ type: 'act', table: created.table, action: 0, counter: 0 });
+    expect(early).toMatchObject({ type: 'error', code: 'not_your_turn', message: expect.stringMatching(/lobby/) });
+
+    const seatsSeen = creator.next((m) => m.type === 'seats' && m.seats[1].present === true);
+    const { guest, joined } = await join(created.invite?.code ?? '', 'Dana');
+    expect(joined).toMatchObject({ table: created.table, seat: 1, lobby: true });
+    expect(joined.token).not.toBe(created.token);
+    expect(await seatsSeen).toMatchObject({ seats: [{ seat: 0 }, { seat: 1, name: 'Dana', present: true }, { seat: 2 }] });
+
+    const refused = await guest.request({ type: 'start_table', table: created.table });
+    expect(refused).toMatchObject({ type: 'error', code: 'not_your_turn', message: expect.stringMatching(/creator/) });
+    const guestState = guest.next((m) => m.type === 'state');
+    expect(await creator.request({ type: 'start_table', table: created.table })).toMatchObject({ type: 'started' });
+    expect(await guestState).toMatchObject({ seat: 1 });
+
+    // Whoever is to move first gets advice for its own seat; the other is refused.
+    const opening = (await creator.next((m) => m.type === 'state', 0)) as Msg<'state'>;
+    const moverSeat = opening.toMove;
+    const [mover, other] = moverSeat === 0 ? [creator, guest] : [guest, creator];
+    expect(await mover.request({ type: 'advise', table: created.table, agent: 'strong' })).toMatchObject({
+      type: 'advice',
+      seat: moverSeat,
+    });
+    expect(await other.request({ type: 'advise', table: created.table, agent: 'strong', seat: moverSeat })).toMatchObject({
+      type: 'error',
+      code: 'not_your_turn',
+    });
+
+    const [overA, overB] = await Promise.all([playToEnd(creator, created.table, chooser(3)), playToEnd(guest, created.table, chooser(4))]);
+    expect(overB.record).toEqual(overA.record);
+    onlyOwnSeat(creator, created.table, 0);
+    onlyOwnSeat(guest, created.table, 1);
+    expect(await checkNoLeaks({ client: creator, created, over: overA })).toBeGreaterThan(20);
+    expect(await checkNoLeaks({ client: guest, created: asSeenBy(created, 1), over: overB })).toBeGreaterThan(20);
+    await Promise.all([creator.close(), guest.close()]);
+  });
+
+  it('three people and a bot at one table, each told only its own seat', async () => {
+    const { creator, created } = await createWithGuests(['guest', 'client', 'strong', 'guest'], 8);
+    const code = created.invite?.code ?? '';
+    const first = await join(code, 'Ari');
+    const second = await join(code, 'Bo');
+    expect([first.joined.seat, second.joined.seat]).toEqual([0, 3]);
+    const full = await (await TestClient.greeted(server.url)).request({ type: 'join_table', code });
+    expect(full).toMatchObject({ type: 'error', code: 'unknown_table', field: 'code', message: expect.stringMatching(/every guest seat/) });
+    await creator.request({ type: 'start_table', table: created.table });
+    const people = [
+      [creator, 1],
+      [first.guest, 0],
+      [second.guest, 3],
+    ] as const;
+    const overs = await Promise.all(people.map(([client, seat]) => playToEnd(client, created.table, chooser(seat + 10))));
+    for (const [i, [client, seat]] of people.entries()) {
+      onlyOwnSeat(client, created.table, seat);
+      expect(await checkNoLeaks({ client, created: asSeenBy(created, seat), over: overs[i] })).toBeGreaterThan(10);
+    }
+    await Promise.all(people.map(([client]) => client.close()));
+  });
+
+  it("a guest who leaves is played by the stand-in bot, and comes back with the seat's own token", async () => {
+    const { creator, created } = await createWithGuests(['client', 'guest'], 11);
+    const { guest, joined } = await join(created.invite?.code ?? '', 'Kim');
+    await creator.request({ type: 'start_table', table: created.table });
+    await guest.next((m) => m.type === 'state');
+    const away = creator.next((m) => m.type === 'seats' && m.seats[1].present === false);
+    await guest.close();
+    await away;
+    // The creator plays on; the stand-in bot plays seat 1 (events of seat 1 keep coming).
+    const play = playToEnd(creator, created.table, chooser(2));
+    await creator.next((m) => m.type === 'event' && m.actor === 1);
+    // Back on a new connection with the seat's token: only that seat's state, and the creator is told.
+    const back = await TestClient.greeted(server.url);
+    const here = creator.next((m) => m.type === 'seats' && m.seats[1].present === true);
+    const resumed = await back.request<Msg<'resumed'>>({ type: 'resume', table: created.table, token: joined.token });
+    expect(resumed).toMatchObject({ type: 'resumed', token: joined.token, invite: null });
+    await here;
+    const [overA, overB] = await Promise.all([play, playToEnd(back, created.table, chooser(5))]);
+    expect(overB.record).toEqual(overA.record);
+    onlyOwnSeat(back, created.table, 1);
+    const wrong = await back.request({ type: 'resume', table: created.table, token: 'not-a-token' });
+    expect(wrong).toMatchObject({ type: 'error', code: 'unknown_table' });
+    await Promise.all([creator.close(), back.close()]);
+  });
+
+  it('refuses bad and expired invite codes, naming the code', async () => {
+    const client = await TestClient.greeted(quick.url);
+    for (const code of ['nonsense', 't-nothere.abc', '.x']) {
+      expect(await client.request({ type: 'join_table', code })).toMatchObject({ type: 'error', code: 'unknown_table', field: 'code' });
+    }
+    const { creator, created } = await createWithGuests(['client', 'guest'], 3, quick.url);
+    const wrong = await client.request({ type: 'join_table', code: `${created.table}.wrong` });
+    expect(wrong).toMatchObject({ type: 'error', code: 'unknown_table', field: 'code' });
+    await until(() => Date.now() > (created.invite?.expiresAt ?? 0), 'the invite to expire');
+    const expired = await client.request({ type: 'join_table', code: created.invite?.code });
+    expect(expired).toMatchObject({ type: 'error', code: 'unknown_table', field: 'code', message: expect.stringMatching(/expired/) });
+    const unnamed = await client.request({ type: 'create_table', seats: ['client', 'guest'], standIn: 'nobody' });
+    expect(unnamed).toMatchObject({ type: 'error', code: 'bad_message', field: 'standIn' });
+    await Promise.all([creator.close(), client.close()]);
+  });
+
+  it('a table without guest seats has no invite and starts at once, as before', async () => {
+    const client = await TestClient.greeted(server.url);
+    const created = await client.request<Msg<'table_created'>>({ type: 'create_table', seats: ['client', 'strong'], seed: 2, ...RULES });
+    expect(created).toMatchObject({ invite: null, lobby: false });
+    await client.next((m: ServerMessage) => m.type === 'state', 0);
+    expect(client.frames.some((m) => m.type === 'seats')).toBe(false);
+    await client.close();
+  });
+});
