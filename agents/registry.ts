@@ -322,6 +322,9 @@ export function agentRow(name: string): Factory {
  * table (agents/models/catalog.ts).
  */
 function resolveNeural(raw: string, spec: AgentSpec, table: TableKind, resolver: Resolver): Resolution {
+  // A bad parameter is named before the model folder is looked for.
+  booleanParam(spec, 'greedy');
+  numberParam(spec, 'own');
   const rules = ruleChoiceOf(table);
   if (spec.arg) {
     const card = readModelCard(resolveModelDir(spec.arg));
