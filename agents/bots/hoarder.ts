@@ -7,7 +7,8 @@
  */
 import { type Action, assafRisk } from '../../env/index.js';
 import { type RuleBot, afterDraw, legalOfType } from './ruleBot.js';
-import { formsGroupWith, valuesOf } from './tactics.js';
+import { valuesOf } from './tactics.js';
+import { usefulDraw } from './intermediate.js';
 
 /** Cards worth this much or less are kept. */
 const LOW_CARD = 3;
@@ -16,13 +17,7 @@ const HOARDER_CALL_RISK = 0.3;
 export const hoarder: RuleBot = ({ view, legal }) => {
   const values = valuesOf(view);
   if (view.phase === 'afterDraw') return afterDraw(legal);
-  if (view.phase === 'draw') {
-    const draws = legalOfType(legal, 'draw');
-    const taken = draws.filter((d) => d.source !== 'deck').sort((a, b) => values[a.source as number] - values[b.source as number]);
-    const wanted =
-      taken.find((d) => formsGroupWith(view.hand, d.source as number, view)) ?? taken.find((d) => values[d.source as number] <= LOW_CARD);
-    return wanted ?? draws.find((d) => d.source === 'deck') ?? draws[0];
-  }
+  if (view.phase === 'draw') return usefulDraw(view, legal, LOW_CARD);
   if (legal.some((a) => a.type === 'yaniv') && assafRisk(view).risk <= HOARDER_CALL_RISK) return { type: 'yaniv' };
   const shed = (action: Extract<Action, { type: 'discard' }>) =>
     action.cards.reduce((sum, card) => sum + (values[card] > LOW_CARD ? values[card] : 0), 0);
