@@ -15,7 +15,7 @@ import { YANIV_ACTION } from '../../env/gym/actionLayout.js';
 import { actionToMove } from '../../env/gym/actionMoves.js';
 import { legalActionIds } from '../../env/gym/actionMask.js';
 import { determinize } from '../../env/rules/determinize.js';
-import { type GameState, applyAction, assafRisk, cloneState, isRoundOver } from '../../env/index.js';
+import { type GameState, type PlayerView, applyAction, assafRisk, cloneState, isRoundOver } from '../../env/index.js';
 import { type Rng, seededRng } from '../../env/rules/random.js';
 import type { Agent, Decision } from '../../env/gym/agent.js';
 import { handScoreOf, playoutRound } from './playout.js';
@@ -61,7 +61,7 @@ export function monteCarloAgent(config: Partial<MonteCarloConfig> = {}): Agent {
 }
 
 /** Every legal action but the Yaniv call, except that only the `discards` discards shedding the most points are kept. */
-function candidates(view: Parameters<Agent['act']>[0]['view'], ids: number[], discards: number): number[] {
+function candidates(view: PlayerView, ids: number[], discards: number): number[] {
   if (view.phase !== 'turn') return ids;
   const values = valuesOf(view);
   const moves = ids.map((id) => ({ id, move: actionToMove(view, id) }));

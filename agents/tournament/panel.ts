@@ -8,7 +8,7 @@
  */
 import { type RunOptions, type TournamentConfig, playGames } from './run.js';
 import { schedule } from './schedule.js';
-import { type AgentSummary, type Interval, type PlayedGame, summarize } from './stats.js';
+import { type AgentSummary, type Interval, type PlayedGame, meanInterval, summarize } from './stats.js';
 
 export const PANEL = ['hoarder', 'montecarlo'] as const;
 
@@ -73,9 +73,7 @@ export function pairedDifference(
     n++;
   });
   if (n === 0) return { mean: 0, low: -1, high: 1 };
-  const mean = sum / n;
-  const half = 1.959963984540054 * Math.sqrt(Math.max(0, squares / n - mean * mean) / Math.max(1, n - 1));
-  return { mean, low: mean - half, high: mean + half };
+  return { mean: sum / n, ...meanInterval(sum, squares, n) };
 }
 
 function wonBy(game: PlayedGame, agent: string): boolean {
