@@ -16,10 +16,12 @@ const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 /**
  * What is written to the temporary folder on purpose and kept: the Chromium that @sparticuz/chromium
  * unpacks (its binary, libraries, fonts, locales) and the equity solves agents/equity/equity.ts caches.
+ * and the compile cache that npm turns on under Node 22+ (module.enableCompileCache, written to
+ * TMPDIR/node-compile-cache by every npm a test starts: the package test's npm pack and install).
  * Those already in the machine's temporary folder are linked into the run's; new ones are moved
  * out to it after the run, for the next.
  */
-const CACHE = /^(chromium|fonts|locales|swiftshader|lib[\w.-]+\.so(\.\d+)?|vk_swiftshader_icd\.json|yaniv-equity)$/;
+const CACHE = /^(chromium|fonts|locales|swiftshader|lib[\w.-]+\.so(\.\d+)?|vk_swiftshader_icd\.json|yaniv-equity|node-compile-cache)$/;
 /** A shared parent whose per-process children their owners remove: left empty it is nothing, left with children it is a leftover. */
 const PARENTS = new Set(['yaniv-models']);
 
