@@ -148,7 +148,7 @@ describe('a table with guest seats', () => {
     const back = await TestClient.greeted(server.url);
     const here = creator.next((m) => m.type === 'seats' && m.seats[1].present === true);
     const resumed = await back.request<Msg<'resumed'>>({ type: 'resume', table: created.table, token: joined.token });
-    expect(resumed).toMatchObject({ type: 'resumed', token: joined.token, invite: null });
+    expect(resumed).toMatchObject({ type: 'resumed', token: joined.token, invite: null, seat: 1 });
     await here;
     const [overA, overB] = await Promise.all([play, playToEnd(back, created.table, chooser(5))]);
     expect(overB.record).toEqual(overA.record);
