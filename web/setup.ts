@@ -8,14 +8,17 @@ import type { TableInfo } from './game.js';
 import { html } from './html.js';
 import type { Outgoing } from './link.js';
 import { MAX_PLAYERS, MIN_PLAYERS, type Msg } from '../client/protocol.js';
-import { agentBlurb, modelNote, presetBlurb } from './blurbs.js';
+import { agentBlurb, botName, modelNote, presetBlurb } from './blurbs.js';
 import { Difficulty, levelLabel, levelsAt } from './difficulty.js';
 import { HouseRules, withRule } from './houseRules.js';
 import { type RuleField, type RuleValue, ruleFields } from './ruleOptions.js';
 
+/** A seat for a friend, who joins with the invite (create_table's `guest`). */
+export const FRIEND = 'guest';
+
 export interface TableChoice {
   readonly preset: string;
-  /** The agent in each seat after the player's (the player sits in seat 1). */
+  /** The agent in each seat after the player's (the player sits in seat 1), or FRIEND. */
   readonly bots: readonly string[];
   readonly rules: Readonly<Record<string, RuleValue>>;
   readonly thinkMs: number;
@@ -36,7 +39,7 @@ export function defaultSettings(welcome: Msg<'welcome'>): TableChoice {
 export function settingsOf(info: TableInfo): TableChoice {
   return {
     preset: info.preset,
-    bots: info.seats.filter((s) => s.player === 'bot').map((s) => s.agent ?? ''),
+    bots: info.seats.filter((s) => s.player !== 'client').map((s) => (s.player === 'guest' ? FRIEND : (s.agent ?? ''))),
     rules: info.rules as Record<string, RuleValue>,
     thinkMs: info.thinkMs,
     seed: null,
@@ -70,6 +73,8 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
   const fields = ruleFields(welcome.ruleOptions, preset?.options ?? {});
   const players = settings.bots.length + 1;
   const defaultBot = welcome.agents[0]?.name ?? 'strong';
+  const lastBot = settings.bots.findLast((bot) => bot !== FRIEND) ?? defaultBot;
+  const friends = settings.bots.filter((bot) => bot === FRIEND).length;
   const levels = levelsAt(welcome, settings.preset, players);
   /** The bots kept where they can sit at a table of this preset and size (a level that does not ship there falls back). */
   const seatable = (bots: readonly string[], preset: string, count: number) => {
@@ -80,12 +85,15 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
   const setPlayers = (count: number) =>
     update({
       bots: seatable(
-        Array.from({ length: count - 1 }, (_, i) => settings.bots[i] ?? settings.bots[settings.bots.length - 1] ?? defaultBot),
+        Array.from({ length: count - 1 }, (_, i) => settings.bots[i] ?? lastBot),
         settings.preset,
         count,
       ),
     });
   const setBot = (index: number, agent: string) => update({ bots: settings.bots.map((bot, i) => (i === index ? agent : bot)) });
+  /** The first `count` seats after the player's for friends, bots in the rest. */
+  const setFriends = (count: number) =>
+    update({ bots: settings.bots.map((bot, i) => (i < count ? FRIEND : bot === FRIEND ? lastBot : bot)) });
 
   return html`<form
     class="setup"
@@ -118,6 +126,12 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
         )}
       </select>
     </label>
+    <label class="row"
+      >Friends
+      <select name="friends" value=${String(friends)} onChange=${(e: Event) => setFriends(Number((e.target as HTMLSelectElement).value))}>
+        ${Array.from({ length: players }, (_, n) => html`<option key=${n} value=${String(n)}>${n === 0 ? 'none: bots only' : `${n}, invited by a link`}</option>`)}
+      </select>
+    </label>
     <${BotSeats}
       welcome=${welcome}
       settings=${settings}
@@ -142,7 +156,8 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
       onRule=${(field: RuleField, value: RuleValue) => update({ rules: withRule(settings.rules, field, value) })}
       onSeed=${(seed: number | null) => update({ seed })}
     />
-    <button type="submit" class="primary" disabled=${busy}>Deal</button>
+    ${friends > 0 ? html`<p class="hint">Deal gives you a link to send: the game starts when you say, with bots in the seats nobody took.</p>` : null}
+    <button type="submit" class="primary" disabled=${busy}>${friends > 0 ? 'Invite friends' : 'Deal'}</button>
     <${Details} welcome=${welcome} preset=${preset} />
   </form>`;
 }
@@ -163,26 +178,28 @@ function BotSeats({
 }) {
   const { bots } = settings;
   const players = bots.length + 1;
+  const botSeats = bots.filter((bot) => bot !== FRIEND);
   // `level` in welcome.agents stands for the levels, offered by name below.
   const seatAgents = welcome.agents.filter((a) => a.name !== 'level');
   return html`<fieldset>
     <legend>Bots</legend>
     <${Difficulty}
       levels=${levels}
-      bots=${bots}
-      anchor=${welcome.levels[0]?.anchor ?? 'intermediate'}
-      onPick=${(level: string) => level !== '' && onBots(bots.map(() => level))}
+      bots=${botSeats}
+      anchor=${botName(welcome.levels[0]?.anchor ?? 'intermediate')}
+      onPick=${(level: string) => level !== '' && onBots(bots.map((bot) => (bot === FRIEND ? bot : level)))}
     />
     ${bots.map(
       (bot, i) =>
         html`<label class="row" key=${i}
           >Seat ${i + 2}
           <select name=${`seat-${i + 2}`} value=${bot} onChange=${(e: Event) => onChange(i, (e.target as HTMLSelectElement).value)}>
-            ${seatAgents.map((a) => html`<option key=${a.name} value=${a.name} title=${agentBlurb(a)}>${a.name}</option>`)}
+            <option value=${FRIEND}>A friend (invited by a link)</option>
+            ${seatAgents.map((a) => html`<option key=${a.name} value=${a.name} title=${agentBlurb(a)}>${botName(a.name)}</option>`)}
             ${
               levels.length > 0
                 ? html`<optgroup label="Levels">
-                    ${levels.map((l) => html`<option key=${l.name} value=${l.name}>${levelLabel(l)}</option>`)}
+                    ${levels.map((l) => html`<option key=${l.name} value=${l.name}>${levelLabel(l, levels.length)}</option>`)}
                   </optgroup>`
                 : null
             }
@@ -190,12 +207,12 @@ function BotSeats({
         </label>`,
     )}
     <ul class="hint bot-blurbs">
-      ${[...new Set(bots)].map((name) => {
+      ${[...new Set(botSeats)].map((name) => {
         const agent = welcome.agents.find((a) => a.name === name || (name.startsWith('level:') && a.name === 'level'));
         const note = agent ? modelNote(agent, settings.preset, players, Object.keys(settings.rules).length > 0) : null;
         return agent
           ? html`<li key=${name}>
-              <b>${name}</b>: ${agentBlurb(agent)}${note ? html` <span class="model-note">It ${note}.</span>` : null}
+              <b>${botName(name)}</b>: ${agentBlurb(agent)}${note ? html` <span class="model-note">It ${note}.</span>` : null}
             </li>`
           : null;
       })}

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Msg, RunningServer, ServerMessage } from '../../serve/index.js';
 import { TestClient, chooser, playToEnd, startTestServer, until } from './helpers.js';
-import { checkNoLeaks } from './leaks.js';
+import { asSeenBy, checkNoLeaks, onlyOwnSeat } from './leaks.js';
 
 let server: RunningServer;
 let quick: RunningServer;
@@ -45,26 +45,6 @@ async function join(code: string, name: string, url = server.url): Promise<{ gue
   const joined = await guest.request<Msg<'joined'>>({ type: 'join_table', code, name });
   expect(joined.type, JSON.stringify(joined)).toBe('joined');
   return { guest, joined };
-}
-
-/** The table as one person sees it for the leak check: their seat is the client seat, every other a bot. */
-function asSeenBy(created: Msg<'table_created'>, seat: number): Msg<'table_created'> {
-  return {
-    ...created,
-    seats: created.seats.map((s) =>
-      s.seat === seat ? { seat, player: 'client' } : { seat: s.seat, player: 'bot', agent: s.agent ?? 'strong' },
-    ),
-  };
-}
-
-/** Every frame a person got about the table is about their own seat. */
-function onlyOwnSeat(client: TestClient, table: string, seat: number): void {
-  const seats = new Set(
-    client.frames
-      .filter((m) => 'seat' in m && 'table' in m && m.table === table && m.type !== 'joined')
-      .map((m) => (m as { seat: number }).seat),
-  );
-  expect([...seats]).toEqual([seat]);
 }
 
 describe('a table with guest seats', () => {
