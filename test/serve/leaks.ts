@@ -110,10 +110,11 @@ export function visible(view: PlayerView): Set<string> {
 /**
  * Every state and event frame the client got names only cards its seat could see just before or
  * after that step, and each state's view is exactly the seat's playerView; returns how many frames
- * were checked.
+ * were checked. `states` are the game's true states when the client's own frames cannot give them
+ * (a person who was away for some steps: statesOf of another seat's frames).
  */
-export async function checkNoLeaks(played: PlayedGame): Promise<number> {
-  const states = await statesOf(played);
+export async function checkNoLeaks(played: PlayedGame, states?: readonly GameState[]): Promise<number> {
+  states ??= await statesOf(played);
   let checked = 0;
   for (const frame of played.client.frames) {
     if (frame.type !== 'state' && frame.type !== 'event') continue;
