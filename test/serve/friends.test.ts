@@ -65,6 +65,8 @@ describe('a table with guest seats', () => {
 
     const refused = await guest.request({ type: 'start_table', table: created.table });
     expect(refused).toMatchObject({ type: 'error', code: 'not_your_turn', message: expect.stringMatching(/creator/) });
+    // Nothing is dealt in the lobby: no state for anyone until the start.
+    for (const client of [creator, guest]) expect(client.frames.filter((m) => m.type === 'state')).toEqual([]);
     const guestState = guest.next((m) => m.type === 'state');
     expect(await creator.request({ type: 'start_table', table: created.table })).toMatchObject({ type: 'started' });
     expect(await guestState).toMatchObject({ seat: 1 });
@@ -136,6 +138,28 @@ describe('a table with guest seats', () => {
     const wrong = await back.request({ type: 'resume', table: created.table, token: 'not-a-token' });
     expect(wrong).toMatchObject({ type: 'error', code: 'unknown_table' });
     await Promise.all([creator.close(), back.close()]);
+  });
+
+  it('a resume in the lobby, by the creator or a friend, tells no state: each seat gets its first state once, at the start', async () => {
+    const { creator, created } = await createWithGuests(['client', 'guest', 'strong'], 8);
+    const { guest, joined } = await join(created.invite?.code ?? '', 'Noa');
+    const host = await TestClient.greeted(server.url);
+    const friend = await TestClient.greeted(server.url);
+    expect(await host.request({ type: 'resume', table: created.table, token: created.token })).toMatchObject({ lobby: true, seat: null });
+    expect(await friend.request({ type: 'resume', table: created.table, token: joined.token })).toMatchObject({ lobby: true, seat: 1 });
+    const firsts = [host, friend].map((client) => client.next((m) => m.type === 'state'));
+    expect(await host.request({ type: 'start_table', table: created.table })).toMatchObject({ type: 'started' });
+    await Promise.all(firsts);
+    // Whatever the start sent is in before the answer to a later ping.
+    await Promise.all([host, friend].map((client) => client.request({ type: 'ping' })));
+    for (const [client, seat] of [
+      [host, 0],
+      [friend, 1],
+    ] as const) {
+      const atStart = client.frames.filter((m) => m.type === 'state' && m.counter === 0);
+      expect(atStart.map((m) => m.type === 'state' && m.seat)).toEqual([seat]);
+    }
+    await Promise.all([creator, guest, host, friend].map((client) => client.close()));
   });
 
   it('refuses bad and expired invite codes, naming the code', async () => {
