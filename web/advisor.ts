@@ -58,7 +58,7 @@ export function Advisor({ on, agents, agent, advice, counter, myMove, onToggle, 
         value=${agent}
         onChange=${(e: Event) => onAgent((e.target as HTMLSelectElement).value)}
       >
-        ${agents.map((a) => html`<option key=${a.name} value=${a.name}>${botName(a.name)}${a.explains ? '' : ': its move, without reasons'}</option>`)}
+        ${agents.map((a) => html`<option key=${a.name} value=${a.name}>${botName(a.name)}${a.explains ? '' : ' (no reasons)'}</option>`)}
       </select>
     </div>
     ${on ? html`<${AdviceBody} advice=${advice} counter=${counter} myMove=${myMove} />` : null}

@@ -72,24 +72,10 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
   const preset = welcome.presets.find((p) => p.name === settings.preset) ?? welcome.presets[0];
   const fields = ruleFields(welcome.ruleOptions, preset?.options ?? {});
   const players = settings.bots.length + 1;
-  const defaultBot = welcome.agents[0]?.name ?? 'strong';
-  const lastBot = settings.bots.findLast((bot) => bot !== FRIEND) ?? defaultBot;
+  const lastBot = lastBotOf(welcome, settings.bots);
   const friends = settings.bots.filter((bot) => bot === FRIEND).length;
   const levels = levelsAt(welcome, settings.preset, players);
-  /** The bots kept where they can sit at a table of this preset and size (a level that does not ship there falls back). */
-  const seatable = (bots: readonly string[], preset: string, count: number) => {
-    const offered = levelsAt(welcome, preset, count);
-    return bots.map((bot) => (bot.startsWith('level:') && !offered.some((l) => l.name === bot) ? defaultBot : bot));
-  };
-
-  const setPlayers = (count: number) =>
-    update({
-      bots: seatable(
-        Array.from({ length: count - 1 }, (_, i) => settings.bots[i] ?? lastBot),
-        settings.preset,
-        count,
-      ),
-    });
+  const setPlayers = (count: number) => update({ bots: resizedBots(welcome, settings, count) });
   const setBot = (index: number, agent: string) => update({ bots: settings.bots.map((bot, i) => (i === index ? agent : bot)) });
   /** The first `count` seats after the player's for friends, bots in the rest. */
   const setFriends = (count: number) =>
@@ -111,7 +97,7 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
         value=${settings.preset}
         onChange=${(e: Event) => {
           const name = (e.target as HTMLSelectElement).value;
-          update({ preset: name, rules: {}, bots: seatable(settings.bots, name, players) });
+          update({ preset: name, rules: {}, bots: seatableBots(welcome, settings.bots, name, players) });
         }}
       >
         ${welcome.presets.map((p) => html`<option key=${p.name} value=${p.name}>${p.name}</option>`)}
@@ -126,12 +112,7 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
         )}
       </select>
     </label>
-    <label class="row"
-      >Friends
-      <select name="friends" value=${String(friends)} onChange=${(e: Event) => setFriends(Number((e.target as HTMLSelectElement).value))}>
-        ${Array.from({ length: players }, (_, n) => html`<option key=${n} value=${String(n)}>${n === 0 ? 'none: bots only' : `${n}, invited by a link`}</option>`)}
-      </select>
-    </label>
+    <${Friends} players=${players} friends=${friends} onFriends=${setFriends} />
     <${BotSeats}
       welcome=${welcome}
       settings=${settings}
@@ -156,10 +137,59 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
       onRule=${(field: RuleField, value: RuleValue) => update({ rules: withRule(settings.rules, field, value) })}
       onSeed=${(seed: number | null) => update({ seed })}
     />
-    ${friends > 0 ? html`<p class="hint">Deal gives you a link to send: the game starts when you say, with bots in the seats nobody took.</p>` : null}
-    <button type="submit" class="primary" disabled=${busy}>${friends > 0 ? 'Invite friends' : 'Deal'}</button>
+    <${DealButton} friends=${friends} busy=${busy} />
     <${Details} welcome=${welcome} preset=${preset} />
   </form>`;
+}
+
+/** The bots kept where they can sit at a table of this preset and size (a level that does not ship there falls back to the first bot). */
+function seatableBots(welcome: Msg<'welcome'>, bots: readonly string[], preset: string, count: number): string[] {
+  const offered = levelsAt(welcome, preset, count);
+  const fallback = welcome.agents[0]?.name ?? 'strong';
+  return bots.map((bot) => (bot.startsWith('level:') && !offered.some((l) => l.name === bot) ? fallback : bot));
+}
+
+/** The bot new seats get: the last one chosen, else the server's first. */
+function lastBotOf(welcome: Msg<'welcome'>, bots: readonly string[]): string {
+  return bots.findLast((bot) => bot !== FRIEND) ?? welcome.agents[0]?.name ?? 'strong';
+}
+
+/** The seats after the player's at a table of `count`: those kept, new ones like the last bot. */
+function resizedBots(welcome: Msg<'welcome'>, settings: TableChoice, count: number): string[] {
+  const last = lastBotOf(welcome, settings.bots);
+  return seatableBots(
+    welcome,
+    Array.from({ length: count - 1 }, (_, i) => settings.bots[i] ?? last),
+    settings.preset,
+    count,
+  );
+}
+
+/** How many of the seats after the player's are for friends (the first ones). */
+function Friends({
+  players,
+  friends,
+  onFriends,
+}: {
+  readonly players: number;
+  readonly friends: number;
+  readonly onFriends: (count: number) => void;
+}) {
+  return html`<label class="row"
+    >Friends
+    <select name="friends" value=${String(friends)} onChange=${(e: Event) => onFriends(Number((e.target as HTMLSelectElement).value))}>
+      ${Array.from({ length: players }, (_, n) => html`<option key=${n} value=${String(n)}>${n === 0 ? 'none: bots only' : `${n}, invited by a link`}</option>`)}
+    </select>
+  </label>`;
+}
+
+/** Deal, or with friends' seats Invite friends (the table then waits in its lobby). */
+function DealButton({ friends, busy }: { readonly friends: number; readonly busy: boolean }) {
+  return html`${
+      friends > 0
+        ? html`<p class="hint">You get a link to send: the game starts when you say, with bots in the seats nobody took.</p>`
+        : null
+    } <button type="submit" class="primary" disabled=${busy}>${friends > 0 ? 'Invite friends' : 'Deal'}</button>`;
 }
 
 /** The bot of each seat after the client's (a difficulty level for all, or any agent each), with a word on each bot chosen and the model it plays. */

@@ -92,9 +92,15 @@ async function joinTable(friend: Phone, link: string, name: string): Promise<voi
 /** The host sees the friend joined and starts; both pages then show their hand. */
 async function start(host: Phone, friend: Phone, name: string): Promise<void> {
   await expect.poll(() => host.page.locator('.lobby-seats li[data-seat="1"]').textContent()).toBe(`${name} (seat 2): joined`);
+  await expectNoSidewaysScroll(host.page, 'the lobby');
   await host.page.screenshot({ path: `${RESULTS}friends-lobby.png`, fullPage: true });
   await host.page.getByRole('button', { name: 'Start the game' }).tap();
   await Promise.all([host, friend].map((p) => p.page.locator('.hand button.card').first().waitFor()));
+  for (const { page } of [host, friend]) await expectNoSidewaysScroll(page, 'the table');
+}
+
+async function expectNoSidewaysScroll(page: Page, where: string): Promise<void> {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), where).toBe(0);
 }
 
 const status = (page: Page) => page.locator('.status').textContent();
