@@ -8,6 +8,7 @@ import { useState } from 'preact/hooks';
 import { type Game, isGuest, mySeat, seatName } from './game.js';
 import { html } from './html.js';
 import { inviteLink } from './invite.js';
+import { OneFieldForm } from './oneFieldForm.js';
 import { QrCode } from './qrCode.js';
 
 interface LobbyProps {
@@ -79,28 +80,14 @@ interface JoinProps {
 
 /** What a friend's link opens: their name (what the others see), then Join. */
 export function JoinForm({ busy, onJoin }: JoinProps) {
-  const [name, setName] = useState('');
-  return html`<form
-    class="join"
-    aria-labelledby="join-title"
-    onSubmit=${(event: Event) => {
-      event.preventDefault();
-      onJoin(name);
-    }}
-  >
-    <h2 id="join-title">Join a friend’s game</h2>
-    <label class="row"
-      >Your name
-      <input
-        name="name"
-        maxlength="40"
-        autocomplete="nickname"
-        placeholder="what the others see"
-        value=${name}
-        onInput=${(e: Event) => setName((e.target as HTMLInputElement).value)}
-      />
-    </label>
-    <button type="submit" class="primary" disabled=${busy}>Join</button>
-    <p class="hint">Or <a href="/">deal a game of your own</a>.</p>
-  </form>`;
+  return html`<${OneFieldForm}
+    kind="join"
+    title="Join a friend’s game"
+    label="Your name"
+    field=${{ name: 'name', maxlength: '40', autocomplete: 'nickname', placeholder: 'what the others see' }}
+    submit="Join"
+    ready=${() => !busy}
+    onSubmit=${onJoin}
+    after=${html`<p class="hint">Or <a href="/">deal a game of your own</a>.</p>`}
+  />`;
 }

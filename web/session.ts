@@ -75,6 +75,11 @@ export interface Session {
   readonly chooseAdvisor: (agent: string) => void;
 }
 
+/** The hand as shown, as one key (the picks are of it). */
+function handOf(game: Game | null): string {
+  return game?.state?.view.hand.join(' ') ?? '';
+}
+
 /** A state setter, as useState gives it. */
 type Setter<T> = (value: T | ((previous: T) => T)) => void;
 
@@ -89,7 +94,8 @@ interface SessionCore {
   readonly setGame: Setter<Game | null>;
   readonly setNotice: Setter<Notice | null>;
   readonly setBusy: Setter<boolean>;
-  readonly setSelected: Setter<readonly number[]>;
+  /** Picks cards of the hand as shown now (a new hand clears them). */
+  readonly setSelected: (cards: readonly number[]) => void;
   readonly setSettings: Setter<TableChoice | null>;
 }
 
@@ -98,7 +104,9 @@ export function useSession(): Session {
   const [welcome, setWelcome] = useState<Msg<'welcome'> | null>(null);
   const [game, setGame] = useState<Game | null>(null);
   const [settings, setSettings] = useState<TableChoice | null>(null);
-  const [selected, setSelected] = useState<readonly number[]>([]);
+  // The picks with the hand they were picked from: a new hand (a draw, a new round) clears them in
+  // the same render, never after a pick made meanwhile.
+  const [selection, setSelection] = useState<{ readonly hand: string; readonly cards: readonly number[] }>({ hand: '', cards: [] });
   const [notice, setNotice] = useState<Notice | null>(null);
   const [takeChoice, setTakeChoice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -109,6 +117,8 @@ export function useSession(): Session {
   const link = useRef<ServerLink | null>(null);
   const latest = useRef<Game | null>(game);
   latest.current = game;
+  const selected = selection.hand === handOf(game) ? selection.cards : [];
+  const setSelected = (cards: readonly number[]) => setSelection({ hand: handOf(latest.current), cards });
   const actedAt = useRef<number | null>(null);
   const planned = useRef<PlannedDraw | null>(null);
   const request: SendRequest = (message) =>
@@ -356,7 +366,6 @@ function useMoves(core: SessionCore, state: Game['state'], picks: Picks, toggleA
     if (move !== null) void act(move, null);
   }, [state]);
 
-  useEffect(() => core.setSelected([]), [state?.view.hand.join(' ')]);
   useEffect(() => setTakeChoice(null), [state?.counter]);
 
   return (intent: Intent): void => {
