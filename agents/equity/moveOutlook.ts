@@ -11,6 +11,10 @@
  * worlds and the same playout randomness (common random numbers), so differences between moves
  * are far surer than each move's own interval.
  *
+ * The same sample judges the moves (`judge`): the first candidate (the agent's pick) is suggested
+ * unless another beats it beyond the noise, and each other move is `same` as the suggestion or
+ * `worse`, so no figure shown contradicts the suggestion.
+ *
  * Reasons in words come from the same playouts and the view: the Assaf risk of a call (exact,
  * `assafRisk`), how often a move lands on a milestone or passes the elimination limit, and which
  * card of a discard the next seat may take and use (its known cards, or a low card).
@@ -63,6 +67,10 @@ export interface Reason {
   readonly cards?: string[];
 }
 
+/** How a move stands against the suggestion, by the same sample its figures come from (`judge`). */
+export const STANDINGS = ['suggested', 'same', 'worse'] as const;
+export type Standing = (typeof STANDINGS)[number];
+
 export interface MoveOutlook {
   readonly action: number;
   /** P(the seat wins the game) after this move; null without a game equity. */
@@ -70,12 +78,8 @@ export interface MoveOutlook {
   /** The points this round adds to the seat's total (before milestones). */
   readonly points: Estimate;
   readonly reasons: Reason[];
-  /**
-   * Played out better than the first candidate (the bot's pick) beyond the noise: the 95%
-   * interval of the paired difference in the chance to win (in points without an equity) lies
-   * wholly on the better side. A close alternative to show beside the pick.
-   */
-  readonly better: boolean;
+  /** The suggested move, one the sample cannot tell from it, or one it plays out worse beyond the noise. */
+  readonly standing: Standing;
 }
 
 interface Tally {
@@ -88,9 +92,10 @@ interface Tally {
 }
 
 /**
- * Plays every candidate action out in `budget.worlds` worlds drawn from the view; the same seed,
- * the same answer. Each chance to win is shown through the table's calibration map where one
- * ships (`calibration`; null: as played out).
+ * Plays every candidate action out in `budget.worlds` worlds drawn from the view and judges them
+ * (`judge`), in the candidates' order; the same seed, the same answer. Each chance to win is shown
+ * through the table's calibration map where one ships (`calibration`; null: as played out): a
+ * monotone map, so it keeps the order the judge saw.
  */
 export function moveOutlooks(
   view: PlayerView,
@@ -106,6 +111,7 @@ export function moveOutlooks(
     const world = determinize(view, rng);
     candidates.forEach((id, i) => playOut(world, id, view, equity, tallies[i]));
   }
+  const standings = judge(tallies.map((t) => (equity ? t.win : t.points.map((p) => -p))));
   return candidates.map((action, i) => {
     const tally = tallies[i];
     return {
@@ -113,9 +119,32 @@ export function moveOutlooks(
       win: equity ? calibrateEstimate(calibration, estimate(tally.win, 0, 1)) : null,
       points: estimate(tally.points, 0, Infinity),
       reasons: reasonsFor(view, action, tally, Math.max(...tallies.map((t) => t.milestones))),
-      better: i > 0 && (equity ? surelyAbove(tally.win, tallies[0].win) : surelyAbove(tallies[0].points, tally.points)),
+      standing: standings[i],
     };
   });
+}
+
+/**
+ * The one judgement behind the figures, from each candidate's value in every world (higher is
+ * better: the chance to win, or minus the points without an equity): the first candidate is
+ * suggested unless another beats it beyond the noise (the 95% interval of the paired
+ * difference above 0), then the best of those by mean, and again until none beats the
+ * suggestion (each step raises the mean, so it ends); every other move is `worse` where the
+ * suggestion beats it beyond the noise, else `same`. So no move stands above the suggestion,
+ * and none the sample cannot separate from it is ranked.
+ */
+export function judge(values: readonly (readonly number[])[]): Standing[] {
+  const means = values.map((v) => v.reduce((a, b) => a + b, 0) / v.length);
+  let best = 0;
+  for (;;) {
+    let next = -1;
+    values.forEach((v, i) => {
+      if (i !== best && surelyAbove(v, values[best]) && (next < 0 || means[i] > means[next])) next = i;
+    });
+    if (next < 0) break;
+    best = next;
+  }
+  return values.map((v, i) => (i === best ? 'suggested' : surelyAbove(values[best], v) ? 'worse' : 'same'));
 }
 
 /** Whether `a` beats `b` world by world beyond the noise (the 95% interval of the mean difference is above 0). */

@@ -91,7 +91,7 @@ describe('a neural model served', () => {
         seed: step,
         view: viewToJson(view, 'standard', {}),
       });
-      expect(advice.pick.action).toBe(direct.action);
+      expect(advice.agentPick.action).toBe(direct.action);
       expect(advice.actions.map((a) => a.action)).toEqual(direct.policy?.actions);
       // The server's worker thread runs the same single-position path: the same numbers to float rounding at most.
       advice.actions.forEach((a, k) => expect(a.score).toBeCloseTo(direct.policy?.scores[k] ?? NaN, 6));
