@@ -4,8 +4,9 @@
  *
  * Worlds are drawn from the view (`determinize`, the one sampler: opponents' unknown cards and
  * the deck order; nothing hidden is read). In each world every candidate is played on a copy
- * and the round is played out by the strong playout (agents/bots/playout.ts — strong's planning on
- * the engine's buffers, ~0.3 ms a round where the trained bot would take milliseconds a move);
+ * and the round is played out (agents/bots/playout.ts `playoutRoundLight`: strong's planning on the
+ * engine's buffers for the replies to the move, one turn of each seat, then quick moves to the
+ * round's end — tens of microseconds a round where the trained bot would take milliseconds a move);
  * the round's end is valued by the game equity (the seat's P(win) from the new totals, who is
  * still in and who starts next; the game's outcome when it ended). Every candidate sees the same
  * worlds and the same playout randomness (common random numbers), so differences between moves
@@ -30,7 +31,7 @@ import { applyAction, assafRisk, determinize, handValue, unseenCounts } from '..
 import type { PlayerView } from '../../env/rules/view.js';
 import { mixSeed, seededRng } from '../../env/rules/random.js';
 import { formsGroupWith, opponents, valuesOf } from '../bots/tactics.js';
-import { playoutRoundStrong } from '../bots/playout.js';
+import { playoutRoundLight } from '../bots/playout.js';
 import { rankDiscards } from '../bots/strong.js';
 import { type CalibrationMap, calibrateEstimate } from './calibrationMap.js';
 
@@ -39,15 +40,12 @@ export interface OutlookBudget {
   readonly worlds: number;
 }
 
-/** The default budget up to 4 seats (`npm run bench -- advice` measures it). */
-export const OUTLOOK_DEFAULTS: OutlookBudget = { worlds: 12 };
-/** At 5–8 seats a round lasts two to three times as many turns: fewer worlds keep the time (the intervals say so). */
-export const BIG_TABLE_WORLDS = 8;
-
-/** The default budget at a table size. */
-export function outlookBudget(players: number): OutlookBudget {
-  return players <= 4 ? OUTLOOK_DEFAULTS : { worlds: BIG_TABLE_WORLDS };
-}
+/**
+ * The one budget, at every table size and whatever the load (so the figures never get noisier
+ * when the server is busy): 8 worlds, each candidate's round played by `playoutRoundLight`
+ * (`npm run bench -- advice` and `serve` measure it; docs/design.md, "Advice throughput").
+ */
+export const OUTLOOK_DEFAULTS: OutlookBudget = { worlds: 8 };
 
 /** A mean with its 95% interval. */
 export interface Estimate {
@@ -102,7 +100,7 @@ export function moveOutlooks(
   candidates: readonly number[],
   equity: GameEquity | null,
   seed: number,
-  budget: OutlookBudget = outlookBudget(view.players),
+  budget: OutlookBudget = OUTLOOK_DEFAULTS,
   calibration: CalibrationMap | null = null,
 ): MoveOutlook[] {
   const rng = seededRng(mixSeed(seed, 0x0a11));
@@ -163,7 +161,7 @@ function playOut(world: GameState, id: number, view: PlayerView, equity: GameEqu
   const own = view.totals[seat];
   applyAction(s, actionToMove(s, id));
   tally.pickable ??= pickableCards(s);
-  playoutRoundStrong(s);
+  playoutRoundLight(s, view.players);
   const ended = s.phase === PHASE_BETWEEN_ROUNDS || s.phase === PHASE_GAME_OVER;
   const points = ended && s.lastResult ? (s.lastResult.points[seat] ?? 0) : handValue(s, seat);
   tally.points.push(points);
@@ -265,8 +263,8 @@ function usefulToNext(view: PlayerView, pickable: readonly Card[]): Card[] {
   return pickable.filter((card) => values[card] <= 2 || formsGroupWith(view.known[next], card, view));
 }
 
-/** Moves played out per advice: the bot's pick and up to three others. */
-export const OUTLOOK_CANDIDATES = 4;
+/** Moves played out per advice: the bot's pick and up to two others. */
+export const OUTLOOK_CANDIDATES = 3;
 
 /**
  * The moves worth playing out, the pick first: a Yaniv call when legal, then the agent's own

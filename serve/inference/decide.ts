@@ -32,7 +32,7 @@ import type { Agent, DecisionInput } from '../../env/gym/agent.js';
 import { agentAbilities } from '../../agents/registry.js';
 import { type ResolvedAgent, type TableKind, createAgent, resolveAgent } from '../../agents/resolve.js';
 import { outlookOf } from './winChance.js';
-import { outlookBudget } from '../../agents/equity/moveOutlook.js';
+import { OUTLOOK_DEFAULTS } from '../../agents/equity/moveOutlook.js';
 import { ProtocolError } from '../protocol/errors.js';
 import { describeLegal } from '../protocol/moves.js';
 import type { LegalAction, RankedAction } from '../protocol/protocol.js';
@@ -71,8 +71,6 @@ export interface DecideRequest {
   readonly explain: boolean;
   /** Advisor: play the moves worth weighing out (default true; the request's `outlook`). */
   readonly outlook?: boolean;
-  /** Advisor: play them out in at most this many worlds (the pool's budget under load; default: the table size's). */
-  readonly worlds?: number;
   /** Advisor: answer with the client's `advice` frame (`frame`) rather than the advice itself. */
   readonly reply?: AdviceReply;
   /** Advisor: the chance to win is not measured for rules whose equity is not known yet; this says why (serve/ruleSetBudget.ts). */
@@ -234,12 +232,11 @@ function finish(request: DecideRequest, spec: string, { view, input }: Prepared,
     winReason: NO_OUTLOOK,
   };
   if (request.outlook === false) return advised(request, decision.action, advice);
-  const budget = outlookBudget(view.players);
-  const worlds = Math.min(budget.worlds, request.worlds ?? budget.worlds);
-  const outlook = outlookOf(view, ids, decision.action, policy?.actions ?? [], request.seed, { worlds }, request.unmeasured);
+  const budget = OUTLOOK_DEFAULTS;
+  const outlook = outlookOf(view, ids, decision.action, policy?.actions ?? [], request.seed, budget, request.unmeasured);
   const moves = outlook.moves.map(({ action, ...played }) => ({ ...(byId.get(action) as LegalAction), ...played }));
   const pick = byId.get(moves[0].action) as LegalAction;
-  return advised(request, pick.action, { ...advice, pick, moves, worlds, win: outlook.win, winReason: outlook.winReason });
+  return advised(request, pick.action, { ...advice, pick, moves, worlds: budget.worlds, win: outlook.win, winReason: outlook.winReason });
 }
 
 function advised(request: DecideRequest, action: number, advice: Advice): DecideResult {

@@ -9,10 +9,10 @@
 import { equityForTable } from '../../agents/equity/equityPlayouts.js';
 import {
   type MoveOutlook,
+  OUTLOOK_DEFAULTS,
   type OutlookBudget,
   STANDINGS,
   moveOutlooks,
-  outlookBudget,
   outlookCandidates,
 } from '../../agents/equity/moveOutlook.js';
 import { seatEquities } from '../../env/gym/equity.js';
@@ -45,7 +45,7 @@ export function outlookOf(
   pick: number,
   ranked: readonly number[],
   seed: number,
-  budget: OutlookBudget = outlookBudget(view.players),
+  budget: OutlookBudget = OUTLOOK_DEFAULTS,
   /** When set, the reason an equity not yet known is not measured for this request (serve/ruleSetBudget.ts). */
   unmeasured?: string,
 ): Outlook {

@@ -186,5 +186,5 @@ export const adviceWorldsSchema = z
   .int()
   .optional()
   .describe(
-    'How many worlds each move was played out in (absent with outlook: false): the default budget when the server keeps up, fewer while advice requests queue (the intervals then wider). A version-1 addition.',
+    'How many worlds each move was played out in (absent with outlook: false): one budget at every table size, whatever the server’s load. A version-1 addition.',
   );
