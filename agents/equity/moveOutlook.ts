@@ -27,7 +27,7 @@ import { afterPoints } from '../../env/gym/milestones.js';
 import { PHASE_BETWEEN_ROUNDS, PHASE_DRAW, PHASE_GAME_OVER, type GameState, cloneState } from '../../env/rules/state.js';
 import { type Card, cardName } from '../../env/rules/cards.js';
 import { pickableMask } from '../../env/rules/groups.js';
-import { applyAction, assafRisk, determinize, handValue, unseenCounts } from '../../env/index.js';
+import { type Action, applyAction, assafRisk, determinize, handValue, unseenCounts } from '../../env/index.js';
 import type { PlayerView } from '../../env/rules/view.js';
 import { mixSeed, seededRng } from '../../env/rules/random.js';
 import { formsGroupWith, opponents, valuesOf } from '../bots/tactics.js';
@@ -105,9 +105,11 @@ export function moveOutlooks(
 ): MoveOutlook[] {
   const rng = seededRng(mixSeed(seed, 0x0a11));
   const tallies: Tally[] = candidates.map(() => ({ win: [], points: [], milestones: 0, eliminated: 0, pickable: null }));
+  // The seat's own moves read only its hand, the same in every world.
+  const moves = candidates.map((id) => actionToMove(view, id));
   for (let w = 0; w < budget.worlds; w++) {
     const world = determinize(view, rng);
-    candidates.forEach((id, i) => playOut(world, id, view, equity, tallies[i]));
+    moves.forEach((move, i) => playOut(world, move, view, equity, tallies[i]));
   }
   const standings = judge(tallies.map((t) => (equity ? t.win : t.points.map((p) => -p))));
   return candidates.map((action, i) => {
@@ -155,11 +157,11 @@ function surelyAbove(a: readonly number[], b: readonly number[]): boolean {
   return diff.low > 0;
 }
 
-function playOut(world: GameState, id: number, view: PlayerView, equity: GameEquity | null, tally: Tally): void {
+function playOut(world: GameState, move: Action, view: PlayerView, equity: GameEquity | null, tally: Tally): void {
   const s = cloneState(world);
   const seat = view.seat;
   const own = view.totals[seat];
-  applyAction(s, actionToMove(s, id));
+  applyAction(s, move);
   tally.pickable ??= pickableCards(s);
   playoutRoundLight(s, view.players);
   const ended = s.phase === PHASE_BETWEEN_ROUNDS || s.phase === PHASE_GAME_OVER;
