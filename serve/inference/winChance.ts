@@ -3,8 +3,9 @@
  * from the seat's view, each with its chance to win the game and the points it costs this
  * round, judged by those figures (the suggestion first: the bot's pick unless another move plays
  * out better beyond the noise), and the seat's chance to win — the suggestion played out, with
- * the game equity of the table when the round began beside it. The game equity is the shipped one where it fits, else
- * computed on the fly (agents/equity/equityPlayouts.ts); where none can be, the reason in words.
+ * the game equity of the table when the round began beside it. The game equity is the shipped
+ * one where it fits, else computed on the fly (agents/equity/equityPlayouts.ts); where none can
+ * be, the reason in words.
  */
 import { equityForTable } from '../../agents/equity/equityPlayouts.js';
 import {
