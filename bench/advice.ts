@@ -6,7 +6,7 @@
 import os from 'node:os';
 import { DEFAULT_PRESET, YanivEnv, randomLegalAction, seededRng } from '../env/index.js';
 import { isAgentName } from '../agents/registry.js';
-import { BIG_TABLE_WORLDS, OUTLOOK_CANDIDATES, OUTLOOK_DEFAULTS } from '../agents/equity/moveOutlook.js';
+import { OUTLOOK_CANDIDATES, OUTLOOK_DEFAULTS } from '../agents/equity/moveOutlook.js';
 import { type ViewJson, viewToJson } from '../serve/protocol/viewJson.js';
 import { adviceClosedLoop, connect, percentile, startServer } from './serveClient.js';
 
@@ -61,7 +61,7 @@ export async function run(): Promise<void> {
   const server = await startServer(agents.join(','));
   try {
     console.log(
-      `advice with explanations: ${OUTLOOK_DEFAULTS.worlds} worlds (${BIG_TABLE_WORLDS} at 5–8 seats) × up to ${OUTLOOK_CANDIDATES} moves played out per request, positions of random games (every phase), JSON, ${SECONDS} s per row; load average before: ${os
+      `advice with explanations: ${OUTLOOK_DEFAULTS.worlds} worlds × up to ${OUTLOOK_CANDIDATES} moves played out per request, positions of random games (every phase), JSON, ${SECONDS} s per row; load average before: ${os
         .loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')}`,

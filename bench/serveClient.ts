@@ -142,7 +142,16 @@ export async function adviceClosedLoop(
   const started = performance.now();
   await Promise.all(connections.map((c, i) => run(c, i, started + options.seconds * 1000, true)));
   const seconds = (performance.now() - started) / 1000;
-  for (const c of connections) c.ws.close();
+  // Closed before the next row connects: a server still counting them refuses its connections past the per-address limit (503).
+  await Promise.all(
+    connections.map(
+      (c) =>
+        new Promise<void>((closed) => {
+          c.ws.once('close', () => closed());
+          c.ws.close();
+        }),
+    ),
+  );
   latencies.sort((a, b) => a - b);
   return { latencies, seconds, errors, worlds: worldsCounted > 0 ? worlds / worldsCounted : NaN };
 }

@@ -6,8 +6,6 @@ import { RULE_SELECTION_FLAGS, ruleSelectionSchema } from '../env/rules/rules.js
 import { formatOptionIssues, intFrom } from '../support/zod.js';
 import { DEFAULT_MAX_TURNS } from '../agents/tournament/match.js';
 import { agentSpecSchema } from '../agents/registry.js';
-import { OUTLOOK_DEFAULTS } from '../agents/equity/moveOutlook.js';
-import { BACKLOG_AT_FULL_BUDGET } from './inference/adviceBudget.js';
 import type { FlagSpecs } from '../support/schemaFlags.js';
 
 /**
@@ -116,11 +114,6 @@ export const serverOptionsSchema = z.strictObject({
     .default([])
     .describe(
       "Addresses of proxies (deploy/nginx) whose X-Forwarded-For names the client: the per-address limits count that client's address, not the proxy's.",
-    ),
-  adviceMinWorlds: intFrom(1, OUTLOOK_DEFAULTS.worlds)
-    .default(6)
-    .describe(
-      `While advice requests queue (more than ${BACKLOG_AT_FULL_BUDGET} a worker), each is played out in fewer worlds, down to this many (the answer's worlds says how many; ${OUTLOOK_DEFAULTS.worlds}: always the whole budget).`,
     ),
   shutdownMs: intFrom(0)
     .default(5000)

@@ -179,7 +179,6 @@ async function openServices(options: ServerOptions, start: StartOptions, log: Lo
       workers: options.workers,
       batchMax: options.batchMax,
       batchWindowMs: options.batchWindowMs,
-      adviceMinWorlds: options.adviceMinWorlds,
       deadlineMs: options.requestDeadlineMs,
       maxQueue: options.maxQueue,
       ...(start.workerUrl ? { workerUrl: start.workerUrl } : {}),

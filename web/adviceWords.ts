@@ -1,38 +1,23 @@
 /**
  * The advisor's numbers in a player's words. What the numbers mean is in serve/PROTOCOL.md
- * ("What the scores mean"): `score` agents rank a move by minus the points they expect it to
- * cost; trained models (`probability`) rank by how likely the policy is to play it, and their
- * value is the expected zero-sum reward, minus the points the seat gains relative to the
- * table's mean × 0.01.
+ * ("Advisor mode"): each move's chance to win and points this round come from the moves played
+ * out, which also judge the suggestion; the agent's own ranking is only its order (a trained
+ * model's: how likely it is to play each move), never a second points figure.
  */
 import type { Msg } from '../client/protocol.js';
 
 export type ScoreKind = Msg<'advice'>['scores'];
 
-/** What the ranked list's numbers are, for its caption. */
+/** What the agent's own ranking shows, for its caption. */
 export const SCORE_CAPTIONS: Record<ScoreKind, string> = {
-  score: 'Best moves, with the points each is expected to cost you (fewer is better)',
-  probability: 'Best moves, with how likely the trained bot is to play each',
+  score: 'The bot’s own order of the moves, by its quick planning (before playing them out)',
+  probability: 'The bot’s own order of the moves, with how likely the trained bot is to play each',
   none: 'This bot gives only its pick',
 };
 
-/** One ranked move's number: "21.8 points", "62%". */
+/** One ranked move's number: "62%" for a trained model's policy; nothing for an agent's own scores (the moves' points are the played-out ones). */
 export function scoreInWords(score: number, kind: ScoreKind): string {
-  if (kind === 'probability') return `${Math.round(score * 100)}%`;
-  if (kind === 'none') return '';
-  return points(-score);
-}
-
-/** A trained model's value is in hundredths of points relative to the table's mean. */
-const VALUE_POINTS = 100;
-
-/** The value estimate as a sentence, or null when the agent gives none. */
-export function valueInWords(value: number | null, kind: ScoreKind): string | null {
-  if (value === null || kind === 'none') return null;
-  if (kind === 'score') return `This move is expected to cost you about ${points(-value)} (fewer is better).`;
-  const more = Math.round(-value * VALUE_POINTS);
-  if (more === 0) return 'Outlook for this round: about as many points as the table’s average.';
-  return `Outlook for this round: about ${points(Math.abs(more))} ${more > 0 ? 'more' : 'fewer'} than the table’s average (fewer is better).`;
+  return kind === 'probability' ? `${Math.round(score * 100)}%` : '';
 }
 
 /** "1 point", "21.8 points", "0 points" (one decimal at most). */
@@ -73,6 +58,33 @@ export function winReasonInWords(reason: string | null): string | null {
 }
 
 export type AdvisedMove = NonNullable<Msg<'advice'>['moves']>[number];
+
+/** The tag of a move by how the moves played out judge it (none for a worse one). */
+export const STANDING_TAGS: Record<AdvisedMove['standing'], string | null> = {
+  suggested: 'suggested',
+  same: 'about the same',
+  worse: null,
+};
+
+/**
+ * Who suggests the move; when the moves played out overrule the bot's own choice, the words
+ * around what it alone would pick (`before` the move, `after` it).
+ */
+export function suggestionInWords(advice: Pick<Msg<'advice'>, 'agent' | 'pick' | 'agentPick' | 'moves'>): {
+  lead: string;
+  overruled: { before: string; after: string } | null;
+} {
+  if (advice.pick.action === advice.agentPick.action) return { lead: `${advice.agent} suggests `, overruled: null };
+  // Its own pick is worse than the suggestion beyond the noise, or (rarely: another move beat it, and the suggestion beat that one) about the same.
+  const standing = advice.moves?.find((m) => m.action === advice.agentPick.action)?.standing;
+  return {
+    lead: 'Played out from what you can see, the advisor suggests ',
+    overruled: {
+      before: `${advice.agent} on its own would pick `,
+      after: standing === 'worse' ? ', which played out worse.' : ', which another move beat when played out.',
+    },
+  };
+}
 
 /** A played-out move's figures: "win 63% (58–68%)", "about 6.3 points this round (4.1–8.5)". */
 export function outlookInWords(move: AdvisedMove): { win: string | null; points: string } {

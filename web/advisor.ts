@@ -1,10 +1,11 @@
 /**
- * The advisor: on the player's turn, the chance to win the game (or why there is none), a bot's
- * recommended move (highlighted on the table too), the moves worth weighing in a player's terms
- * — each one's chance to win and points this round with their intervals, a close alternative
- * marked, short reasons — and the chance of being Assaf'ed whenever Yaniv may be called; the
- * bot's own ranking (probabilities or scores) folded away as a detail. Cards drawn as the hand
- * draws them, numbers in words (adviceWords.ts).
+ * The advisor: on the player's turn, the chance to win the game (or why there is none), the
+ * suggested move (highlighted on the table too) and the moves worth weighing in a player's terms
+ * — each one's chance to win and points this round with their intervals, from the same moves
+ * played out that chose the suggestion (moves it cannot tell apart tagged "about the same"),
+ * short reasons — and the chance of being Assaf'ed whenever Yaniv may be called; the bot's own
+ * choice when the moves played out overrule it, and its own order of the moves folded away as a
+ * detail. Cards drawn as the hand draws them, numbers in words (adviceWords.ts).
  */
 import { botName } from './blurbs.js';
 import { html } from './html.js';
@@ -12,10 +13,11 @@ import { Card } from './cardView.js';
 import {
   type AdvisedMove,
   SCORE_CAPTIONS,
+  STANDING_TAGS,
   outlookInWords,
   riskInWords,
   scoreInWords,
-  valueInWords,
+  suggestionInWords,
   winInWords,
   winReasonInWords,
 } from './adviceWords.js';
@@ -42,8 +44,9 @@ interface AdvisorProps {
  */
 export function AdviceLine({ advice }: { readonly advice: Msg<'advice'> }) {
   const why = () => document.getElementById('advisor')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  const own = suggestionInWords(advice).overruled === null;
   return html`<p class="advice-line" role="note">
-    ${`${botName(advice.agent)} suggests: `}<b><${MoveView} move=${advice.pick} tense="suggest" /></b>${' '}
+    ${`${own ? botName(advice.agent) : 'The advisor'} suggests: `}<b><${MoveView} move=${advice.pick} tense="suggest" /></b>${' '}
     <button type="button" class="link-button" onClick=${why}>Why?</button>
   </p>`;
 }
@@ -76,19 +79,24 @@ function AdviceBody({
 }) {
   if (!myMove) return html`<p class="hint">The advisor speaks on your turn.</p>`;
   if (advice === null) return html`<p class="hint">Thinking…</p>`;
-  const value = valueInWords(advice.value, advice.scores);
   const win = winInWords(advice.win);
   const noWin = winReasonInWords(advice.winReason);
+  const suggestion = suggestionInWords({ ...advice, agent: botName(advice.agent) });
   return html`<div class="advice" data-counter=${counter}>
     ${win === null ? null : html`<p class="win-chance"><b>${win.text}</b> <span class="hint">(${win.note})</span></p>`}
     ${noWin === null ? null : html`<p class="win-reason hint">${noWin}</p>`}
     <p>
-      ${`${botName(advice.agent)} suggests `}<b class="advice-pick" data-action=${advice.pick.action}
-        ><${MoveView} move=${advice.pick} tense="suggest"
-      /></b>
+      ${suggestion.lead}<b class="advice-pick" data-action=${advice.pick.action}><${MoveView} move=${advice.pick} tense="suggest" /></b>
     </p>
+    ${
+      suggestion.overruled === null
+        ? null
+        : html`<p class="hint agent-pick" data-action=${advice.agentPick.action}>
+            ${suggestion.overruled.before}<${MoveView} move=${advice.agentPick} tense="suggest" />${suggestion.overruled.after}
+          </p>`
+    }
     <ol class="outlook" aria-label="Moves worth weighing, played out from what you can see">
-      ${(advice.moves ?? []).map((m) => html`<${OutlookRow} key=${m.action} move=${m} pick=${m.action === advice.pick.action} />`)}
+      ${(advice.moves ?? []).map((m) => html`<${OutlookRow} key=${m.action} move=${m} />`)}
     </ol>
     ${
       advice.scores === 'none'
@@ -98,7 +106,7 @@ function AdviceBody({
             <ol class="ranked" aria-labelledby="ranked-caption">
               ${advice.actions.slice(0, TOP_MOVES).map(
                 (a) =>
-                  html`<li key=${a.action} data-action=${a.action} class=${a.action === advice.pick.action ? 'pick' : ''}>
+                  html`<li key=${a.action} data-action=${a.action} class=${a.action === advice.agentPick.action ? 'pick' : ''}>
                     <${MoveView} move=${a} tense="suggest" />
                     <span class="score">${scoreInWords(a.score, advice.scores)}</span>
                   </li>`,
@@ -106,7 +114,6 @@ function AdviceBody({
             </ol>
           </details>`
     }
-    ${value === null ? null : html`<p class="hint value-words">${value}</p>`}
     ${
       advice.assaf === null
         ? null
@@ -121,13 +128,13 @@ function AdviceBody({
   </div>`;
 }
 
-/** One move played out: its chance to win and points this round, a close alternative marked, its reasons. */
-function OutlookRow({ move, pick }: { readonly move: AdvisedMove; readonly pick: boolean }) {
+/** One move played out: its chance to win and points this round, tagged by how the moves played out judge it, its reasons. */
+function OutlookRow({ move }: { readonly move: AdvisedMove }) {
   const words = outlookInWords(move);
-  return html`<li data-action=${move.action} class=${pick ? 'pick' : move.better ? 'better' : ''}>
+  const tag = STANDING_TAGS[move.standing];
+  return html`<li data-action=${move.action} data-standing=${move.standing} class=${move.standing === 'suggested' ? 'pick' : move.standing}>
     <${MoveView} move=${move} tense="suggest" />
-    ${pick ? html` <span class="tag">suggested</span>` : null}
-    ${move.better ? html` <span class="tag">close alternative: played out better</span>` : null}
+    ${tag === null ? null : html` <span class="tag">${tag}</span>`}
     <span class="figures"
       >${words.win === null ? null : html`<span class="win">${words.win}</span>; `}<span class="points">${words.points}</span></span
     >

@@ -4,12 +4,17 @@
  *
  * Worlds are drawn from the view (`determinize`, the one sampler: opponents' unknown cards and
  * the deck order; nothing hidden is read). In each world every candidate is played on a copy
- * and the round is played out by the strong playout (agents/bots/playout.ts — strong's planning on
- * the engine's buffers, ~0.3 ms a round where the trained bot would take milliseconds a move);
+ * and the round is played out (agents/bots/playout.ts `playoutRoundLight`: strong's planning on the
+ * engine's buffers for the replies to the move, one turn of each seat, then quick moves to the
+ * round's end — tens of microseconds a round where the trained bot would take milliseconds a move);
  * the round's end is valued by the game equity (the seat's P(win) from the new totals, who is
  * still in and who starts next; the game's outcome when it ended). Every candidate sees the same
  * worlds and the same playout randomness (common random numbers), so differences between moves
  * are far surer than each move's own interval.
+ *
+ * The same sample judges the moves (`judge`): the first candidate (the agent's pick) is suggested
+ * unless another beats it beyond the noise, and each other move is `same` as the suggestion or
+ * `worse`, so no figure shown contradicts the suggestion.
  *
  * Reasons in words come from the same playouts and the view: the Assaf risk of a call (exact,
  * `assafRisk`), how often a move lands on a milestone or passes the elimination limit, and which
@@ -22,11 +27,11 @@ import { afterPoints } from '../../env/gym/milestones.js';
 import { PHASE_BETWEEN_ROUNDS, PHASE_DRAW, PHASE_GAME_OVER, type GameState, cloneState } from '../../env/rules/state.js';
 import { type Card, cardName } from '../../env/rules/cards.js';
 import { pickableMask } from '../../env/rules/groups.js';
-import { applyAction, assafRisk, determinize, handValue, unseenCounts } from '../../env/index.js';
+import { type Action, applyAction, assafRisk, determinize, handValue, unseenCounts } from '../../env/index.js';
 import type { PlayerView } from '../../env/rules/view.js';
 import { mixSeed, seededRng } from '../../env/rules/random.js';
 import { formsGroupWith, opponents, valuesOf } from '../bots/tactics.js';
-import { playoutRoundStrong } from '../bots/playout.js';
+import { playoutRoundLight } from '../bots/playout.js';
 import { rankDiscards } from '../bots/strong.js';
 import { type CalibrationMap, calibrateEstimate } from './calibrationMap.js';
 
@@ -35,15 +40,12 @@ export interface OutlookBudget {
   readonly worlds: number;
 }
 
-/** The default budget up to 4 seats (`npm run bench -- advice` measures it). */
-export const OUTLOOK_DEFAULTS: OutlookBudget = { worlds: 12 };
-/** At 5–8 seats a round lasts two to three times as many turns: fewer worlds keep the time (the intervals say so). */
-export const BIG_TABLE_WORLDS = 8;
-
-/** The default budget at a table size. */
-export function outlookBudget(players: number): OutlookBudget {
-  return players <= 4 ? OUTLOOK_DEFAULTS : { worlds: BIG_TABLE_WORLDS };
-}
+/**
+ * The one budget, at every table size and whatever the load (so the figures never get noisier
+ * when the server is busy): 8 worlds, each candidate's round played by `playoutRoundLight`
+ * (`npm run bench -- advice` and `serve` measure it; docs/design.md, "Advice throughput").
+ */
+export const OUTLOOK_DEFAULTS: OutlookBudget = { worlds: 8 };
 
 /** A mean with its 95% interval. */
 export interface Estimate {
@@ -63,6 +65,10 @@ export interface Reason {
   readonly cards?: string[];
 }
 
+/** How a move stands against the suggestion, by the same sample its figures come from (`judge`). */
+export const STANDINGS = ['suggested', 'same', 'worse'] as const;
+export type Standing = (typeof STANDINGS)[number];
+
 export interface MoveOutlook {
   readonly action: number;
   /** P(the seat wins the game) after this move; null without a game equity. */
@@ -70,12 +76,8 @@ export interface MoveOutlook {
   /** The points this round adds to the seat's total (before milestones). */
   readonly points: Estimate;
   readonly reasons: Reason[];
-  /**
-   * Played out better than the first candidate (the bot's pick) beyond the noise: the 95%
-   * interval of the paired difference in the chance to win (in points without an equity) lies
-   * wholly on the better side. A close alternative to show beside the pick.
-   */
-  readonly better: boolean;
+  /** The suggested move, one the sample cannot tell from it, or one it plays out worse beyond the noise. */
+  readonly standing: Standing;
 }
 
 interface Tally {
@@ -88,24 +90,28 @@ interface Tally {
 }
 
 /**
- * Plays every candidate action out in `budget.worlds` worlds drawn from the view; the same seed,
- * the same answer. Each chance to win is shown through the table's calibration map where one
- * ships (`calibration`; null: as played out).
+ * Plays every candidate action out in `budget.worlds` worlds drawn from the view and judges them
+ * (`judge`), in the candidates' order; the same seed, the same answer. Each chance to win is shown
+ * through the table's calibration map where one ships (`calibration`; null: as played out): a
+ * monotone map, so it keeps the order the judge saw.
  */
 export function moveOutlooks(
   view: PlayerView,
   candidates: readonly number[],
   equity: GameEquity | null,
   seed: number,
-  budget: OutlookBudget = outlookBudget(view.players),
+  budget: OutlookBudget = OUTLOOK_DEFAULTS,
   calibration: CalibrationMap | null = null,
 ): MoveOutlook[] {
   const rng = seededRng(mixSeed(seed, 0x0a11));
   const tallies: Tally[] = candidates.map(() => ({ win: [], points: [], milestones: 0, eliminated: 0, pickable: null }));
+  // The seat's own moves read only its hand, the same in every world.
+  const moves = candidates.map((id) => actionToMove(view, id));
   for (let w = 0; w < budget.worlds; w++) {
     const world = determinize(view, rng);
-    candidates.forEach((id, i) => playOut(world, id, view, equity, tallies[i]));
+    moves.forEach((move, i) => playOut(world, move, view, equity, tallies[i]));
   }
+  const standings = judge(tallies.map((t) => (equity ? t.win : t.points.map((p) => -p))));
   return candidates.map((action, i) => {
     const tally = tallies[i];
     return {
@@ -113,9 +119,32 @@ export function moveOutlooks(
       win: equity ? calibrateEstimate(calibration, estimate(tally.win, 0, 1)) : null,
       points: estimate(tally.points, 0, Infinity),
       reasons: reasonsFor(view, action, tally, Math.max(...tallies.map((t) => t.milestones))),
-      better: i > 0 && (equity ? surelyAbove(tally.win, tallies[0].win) : surelyAbove(tallies[0].points, tally.points)),
+      standing: standings[i],
     };
   });
+}
+
+/**
+ * The one judgement behind the figures, from each candidate's value in every world (higher is
+ * better: the chance to win, or minus the points without an equity): the first candidate is
+ * suggested unless another beats it beyond the noise (the 95% interval of the paired
+ * difference above 0), then the best of those by mean, and again until none beats the
+ * suggestion (each step raises the mean, so it ends); every other move is `worse` where the
+ * suggestion beats it beyond the noise, else `same`. So no move stands above the suggestion,
+ * and none the sample cannot separate from it is ranked.
+ */
+export function judge(values: readonly (readonly number[])[]): Standing[] {
+  const means = values.map((v) => v.reduce((a, b) => a + b, 0) / v.length);
+  let best = 0;
+  for (;;) {
+    let next = -1;
+    values.forEach((v, i) => {
+      if (i !== best && surelyAbove(v, values[best]) && (next < 0 || means[i] > means[next])) next = i;
+    });
+    if (next < 0) break;
+    best = next;
+  }
+  return values.map((v, i) => (i === best ? 'suggested' : surelyAbove(values[best], v) ? 'worse' : 'same'));
 }
 
 /** Whether `a` beats `b` world by world beyond the noise (the 95% interval of the mean difference is above 0). */
@@ -128,13 +157,13 @@ function surelyAbove(a: readonly number[], b: readonly number[]): boolean {
   return diff.low > 0;
 }
 
-function playOut(world: GameState, id: number, view: PlayerView, equity: GameEquity | null, tally: Tally): void {
+function playOut(world: GameState, move: Action, view: PlayerView, equity: GameEquity | null, tally: Tally): void {
   const s = cloneState(world);
   const seat = view.seat;
   const own = view.totals[seat];
-  applyAction(s, actionToMove(s, id));
+  applyAction(s, move);
   tally.pickable ??= pickableCards(s);
-  playoutRoundStrong(s);
+  playoutRoundLight(s, view.players);
   const ended = s.phase === PHASE_BETWEEN_ROUNDS || s.phase === PHASE_GAME_OVER;
   const points = ended && s.lastResult ? (s.lastResult.points[seat] ?? 0) : handValue(s, seat);
   tally.points.push(points);
@@ -236,8 +265,8 @@ function usefulToNext(view: PlayerView, pickable: readonly Card[]): Card[] {
   return pickable.filter((card) => values[card] <= 2 || formsGroupWith(view.known[next], card, view));
 }
 
-/** Moves played out per advice: the bot's pick and up to three others. */
-export const OUTLOOK_CANDIDATES = 4;
+/** Moves played out per advice: the bot's pick and up to two others. */
+export const OUTLOOK_CANDIDATES = 3;
 
 /**
  * The moves worth playing out, the pick first: a Yaniv call when legal, then the agent's own

@@ -15,7 +15,10 @@ import type { WinChance } from './winChance.js';
 export interface Advice {
   readonly seat: number;
   readonly phase: 'turn' | 'draw' | 'afterDraw';
+  /** The suggestion: the agent's pick unless the moves played out rate another better beyond the noise. */
   readonly pick: LegalAction;
+  /** What the agent alone plays. */
+  readonly agentPick: LegalAction;
   readonly actions: RankedAction[];
   readonly legal: LegalAction[];
   /** Absent when the request asked for no outlook. */
@@ -50,6 +53,7 @@ export function adviceMessage({ id, agent, model }: AdviceReply, advice: Advice)
     seat: advice.seat,
     phase: advice.phase,
     pick: advice.pick,
+    agentPick: advice.agentPick,
     actions: advice.actions,
     legal: advice.legal,
     scores: advice.scores,

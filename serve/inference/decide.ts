@@ -1,7 +1,9 @@
 /**
  * The heavy work of the server, as pure functions of plain data so that it runs in a worker
  * thread (serve/inference/inferenceWorker.ts) or inline: an agent's decision for a seat, and for the
- * advisor its ranked actions, value and the Assaf risk of a Yaniv call.
+ * advisor its ranked actions, value and the Assaf risk of a Yaniv call, and the moves worth
+ * weighing played out and judged (serve/inference/winChance.ts): the advice's `pick` is the
+ * judged suggestion, `agentPick` what the agent alone plays.
  *
  * Everything starts from what the seat knows (a PlayerView). The legal actions come from a
  * determinised state (`determinize`): the mover's legal actions depend only on what the mover
@@ -30,7 +32,7 @@ import type { Agent, DecisionInput } from '../../env/gym/agent.js';
 import { agentAbilities } from '../../agents/registry.js';
 import { type ResolvedAgent, type TableKind, createAgent, resolveAgent } from '../../agents/resolve.js';
 import { outlookOf } from './winChance.js';
-import { outlookBudget } from '../../agents/equity/moveOutlook.js';
+import { OUTLOOK_DEFAULTS } from '../../agents/equity/moveOutlook.js';
 import { ProtocolError } from '../protocol/errors.js';
 import { describeLegal } from '../protocol/moves.js';
 import type { LegalAction, RankedAction } from '../protocol/protocol.js';
@@ -69,8 +71,6 @@ export interface DecideRequest {
   readonly explain: boolean;
   /** Advisor: play the moves worth weighing out (default true; the request's `outlook`). */
   readonly outlook?: boolean;
-  /** Advisor: play them out in at most this many worlds (the pool's budget under load; default: the table size's). */
-  readonly worlds?: number;
   /** Advisor: answer with the client's `advice` frame (`frame`) rather than the advice itself. */
   readonly reply?: AdviceReply;
   /** Advisor: the chance to win is not measured for rules whose equity is not known yet; this says why (serve/ruleSetBudget.ts). */
@@ -217,10 +217,12 @@ function finish(request: DecideRequest, spec: string, { view, input }: Prepared,
     ? policy.actions.map((id, i) => ({ ...(byId.get(id) as LegalAction), score: policy.scores[i] + 0 })) // + 0: no −0 (neither encoding keeps it)
     : [{ ...(byId.get(decision.action) as LegalAction), score: 0 }];
   const value = policy?.value === undefined ? null : policy.value + 0;
+  const agentPick = byId.get(decision.action) as LegalAction;
   const advice: Advice = {
     seat: view.seat,
     phase: view.phase as Advice['phase'],
-    pick: byId.get(decision.action) as LegalAction,
+    pick: agentPick,
+    agentPick,
     actions,
     legal,
     scores: policy ? agentAbilities(spec).scores : 'none',
@@ -230,11 +232,11 @@ function finish(request: DecideRequest, spec: string, { view, input }: Prepared,
     winReason: NO_OUTLOOK,
   };
   if (request.outlook === false) return advised(request, decision.action, advice);
-  const budget = outlookBudget(view.players);
-  const worlds = Math.min(budget.worlds, request.worlds ?? budget.worlds);
-  const outlook = outlookOf(view, ids, decision.action, policy?.actions ?? [], request.seed, { worlds }, request.unmeasured);
+  const budget = OUTLOOK_DEFAULTS;
+  const outlook = outlookOf(view, ids, decision.action, policy?.actions ?? [], request.seed, budget, request.unmeasured);
   const moves = outlook.moves.map(({ action, ...played }) => ({ ...(byId.get(action) as LegalAction), ...played }));
-  return advised(request, decision.action, { ...advice, moves, worlds, win: outlook.win, winReason: outlook.winReason });
+  const pick = byId.get(moves[0].action) as LegalAction;
+  return advised(request, pick.action, { ...advice, pick, moves, worlds: budget.worlds, win: outlook.win, winReason: outlook.winReason });
 }
 
 function advised(request: DecideRequest, action: number, advice: Advice): DecideResult {

@@ -16,8 +16,6 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { type DecideRequest, type DecideResult, type PlayedAgent, agentFor, decideBatch } from './decide.js';
 import { decidesCheaply } from '../../agents/registry.js';
-import { OUTLOOK_DEFAULTS } from '../../agents/equity/moveOutlook.js';
-import { worldsUnderLoad } from './adviceBudget.js';
 import { addressShare } from '../options.js';
 
 export interface PoolOptions {
@@ -27,8 +25,6 @@ export interface PoolOptions {
   readonly batchWindowMs: number;
   /** The compiled worker script; by default dist/serve/inference/inferenceWorker.js. */
   readonly workerUrl?: URL;
-  /** The fewest worlds advice is played out in while requests queue (`worldsUnderLoad`); the default budget or more: never fewer. */
-  readonly adviceMinWorlds?: number;
   /** A batch a worker has not answered within this is answered `timed_out` and the worker replaced (default: no deadline). */
   readonly deadlineMs?: number;
   /** Requests waiting for a worker; past it a request is answered `overloaded` (default: no limit). */
@@ -112,11 +108,10 @@ export class InferencePool {
   private cheapThisTurn = 0;
   private closed = false;
   /**
-   * `inline`: cheap requests decided at once on the main thread (`lone`); `reducedBudget`: advice
-   * requests played out in fewer worlds than the default (`adviceWorlds`); `timedOut`: answered
+   * `inline`: cheap requests decided at once on the main thread (`lone`); `timedOut`: answered
    * past the deadline (`watch`); `overloaded`: refused with the queue full.
    */
-  readonly stats = { requests: 0, inline: 0, batches: 0, largestBatch: 0, reducedBudget: 0, timedOut: 0, overloaded: 0 };
+  readonly stats = { requests: 0, inline: 0, batches: 0, largestBatch: 0, timedOut: 0, overloaded: 0 };
   /** Workers terminated and not yet replaced (`lost`). */
   private replacing = 0;
   private watchdog: NodeJS.Timeout | null = null;
@@ -334,21 +329,10 @@ export class InferencePool {
     while (this.queue.length > 0) {
       const slot = this.roomiest();
       if (!slot) return;
-      const worlds = this.adviceWorlds();
       const cheap = runsInline(this.queue[0].request.agent.spec);
       const batch = this.takeFair(cheap ? Math.min(this.options.batchMax, CHEAP_BATCH_MAX) : this.options.batchMax);
-      this.dispatch(slot, batch, worlds);
+      this.dispatch(slot, batch);
     }
-  }
-
-  /** The advice budget now (`worldsUnderLoad`), or undefined for the whole one; the backlog counts what is queued and in flight. */
-  private adviceWorlds(): number | undefined {
-    const min = this.options.adviceMinWorlds;
-    if (min === undefined) return undefined;
-    let backlog = this.queue.length;
-    for (const slot of this.slots) for (const batch of slot.inFlight.values()) backlog += batch.length;
-    const worlds = worldsUnderLoad(backlog / Math.max(1, this.slots.length), OUTLOOK_DEFAULTS.worlds, min);
-    return worlds < OUTLOOK_DEFAULTS.worlds ? worlds : undefined;
   }
 
   private roomiest(): Slot | undefined {
@@ -360,14 +344,13 @@ export class InferencePool {
     return best;
   }
 
-  private dispatch(slot: Slot, batch: Pending[], worlds: number | undefined): void {
+  private dispatch(slot: Slot, batch: Pending[]): void {
     const id = this.nextBatch++;
     slot.inFlight.set(id, batch);
     slot.sentAt.set(id, performance.now());
     this.stats.batches++;
     this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
-    const requests = batch.map((p) => (worlds !== undefined && p.request.explain ? { ...p.request, worlds } : p.request));
-    if (worlds !== undefined) this.stats.reducedBudget += requests.filter((r) => r.worlds !== undefined).length;
+    const requests = batch.map((p) => p.request);
     if (slot.worker) {
       slot.worker.postMessage({ batch: id, requests } satisfies WorkerRequest);
       return;

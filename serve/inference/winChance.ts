@@ -1,17 +1,26 @@
 /**
  * The advice in a player's terms (agents/equity/moveOutlook.ts): the moves worth weighing played out
  * from the seat's view, each with its chance to win the game and the points it costs this
- * round, and the seat's chance to win — the bot's pick played out, with the game equity of the
- * table when the round began beside it. The game equity is the shipped one where it fits, else
- * computed on the fly (agents/equity/equityPlayouts.ts); where none can be, the reason in words.
+ * round, judged by those figures (the suggestion first: the bot's pick unless another move plays
+ * out better beyond the noise), and the seat's chance to win — the suggestion played out, with
+ * the game equity of the table when the round began beside it. The game equity is the shipped
+ * one where it fits, else computed on the fly (agents/equity/equityPlayouts.ts); where none can
+ * be, the reason in words.
  */
 import { equityForTable } from '../../agents/equity/equityPlayouts.js';
-import { type MoveOutlook, type OutlookBudget, moveOutlooks, outlookBudget, outlookCandidates } from '../../agents/equity/moveOutlook.js';
+import {
+  type MoveOutlook,
+  OUTLOOK_DEFAULTS,
+  type OutlookBudget,
+  STANDINGS,
+  moveOutlooks,
+  outlookCandidates,
+} from '../../agents/equity/moveOutlook.js';
 import { seatEquities } from '../../env/gym/equity.js';
 import type { PlayerView } from '../../env/rules/view.js';
 
 export interface WinChance {
-  /** P(the seat wins the game), 0..1: the bot's pick played out. */
+  /** P(the seat wins the game), 0..1: the suggested move played out. */
   readonly probability: number;
   /** Its 95% interval from the worlds played out. */
   readonly low: number;
@@ -23,26 +32,27 @@ export interface WinChance {
 }
 
 export interface Outlook {
-  /** Per move played out, the pick first. */
+  /** Per move played out, the suggestion first, then the moves judged the same, then those judged worse (each in the candidates' order). */
   readonly moves: readonly MoveOutlook[];
   readonly win: WinChance | null;
   /** Why there is no chance to win, in words (null when there is one). */
   readonly winReason: string | null;
 }
 
-/** Plays out the pick and the moves worth weighing; the same seed, the same answer. */
+/** Plays out the pick and the moves worth weighing and judges them; the same seed, the same answer. */
 export function outlookOf(
   view: PlayerView,
   legal: readonly number[],
   pick: number,
   ranked: readonly number[],
   seed: number,
-  budget: OutlookBudget = outlookBudget(view.players),
+  budget: OutlookBudget = OUTLOOK_DEFAULTS,
   /** When set, the reason an equity not yet known is not measured for this request (serve/ruleSetBudget.ts). */
   unmeasured?: string,
 ): Outlook {
   const table = equityForTable(view.rules, view.players, unmeasured);
-  const moves = moveOutlooks(view, outlookCandidates(view, legal, pick, ranked), table.equity, seed, budget, table.calibration);
+  const judged = moveOutlooks(view, outlookCandidates(view, legal, pick, ranked), table.equity, seed, budget, table.calibration);
+  const moves = STANDINGS.flatMap((standing) => judged.filter((m) => m.standing === standing));
   const played = moves[0].win;
   if (!table.equity || !played) return { moves, win: null, winReason: table.reason ?? 'no game equity for this table' };
   // A total below 0 (a client may send one: the view allows start totals of any sign) is at least

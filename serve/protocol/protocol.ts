@@ -205,11 +205,16 @@ const advice = z
     model: playedModelSchema.nullable().describe('The trained model that answered for this table, or null for agents without one.'),
     seat: z.int(),
     phase: z.enum(['turn', 'draw', 'afterDraw']),
-    pick: legalActionSchema.describe('What the agent plays.'),
+    pick: legalActionSchema.describe(
+      'The suggested move: what the agent plays, unless the moves played out (moves) rate another better beyond the noise, then that move; with outlook: false, what the agent plays.',
+    ),
+    agentPick: legalActionSchema.describe(
+      'What the agent alone plays (its own choice, the first of actions), whatever the moves played out say.',
+    ),
     actions: z
       .array(rankedActionSchema)
       .describe(
-        'The actions the agent ranked, best first (its pick first), with scores: every legal action for strong and trained models, the candidates it searched for rollout, only its pick (score 0) for agents that do not explain.',
+        'The actions the agent ranked, best first (its own pick, agentPick, first), with scores: every legal action for strong and trained models, the candidates it searched for rollout, only its pick (score 0) for agents that do not explain.',
       ),
     legal: z.array(legalActionSchema).describe('Every legal action, in id order.'),
     moves: adviceMovesSchema,
@@ -217,7 +222,12 @@ const advice = z
     scores: z
       .enum(SCORE_KINDS)
       .describe("probability: a trained model's policy; score: the agent's own scores (PROTOCOL.md); none: the agent gives only its pick."),
-    value: z.number().nullable().describe("The agent's value estimate for the seat, in its own units (PROTOCOL.md)."),
+    value: z
+      .number()
+      .nullable()
+      .describe(
+        "The agent's value estimate for the seat, in its own units (PROTOCOL.md): the agent's, not a figure of the moves played out.",
+      ),
     assaf: z
       .strictObject({
         risk: z

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { MODEL_FITS } from '../../agents/models/catalog.js';
-import { REASON_KINDS } from '../../agents/equity/moveOutlook.js';
+import { REASON_KINDS, STANDINGS } from '../../agents/equity/moveOutlook.js';
 import { MOVE_KIND_NAMES, presetNameSchema, ruleOverridesSchema } from '../../env/index.js';
 import { bool, intFrom, text } from '../../support/zod.js';
 import { cardSchema } from './viewJson.js';
@@ -44,10 +44,10 @@ export const advisedMoveSchema = legalActionSchema
       .nullable()
       .describe('The chance to win the game after this move; null where there is none (advice.winReason says why).'),
     points: estimateSchema('the points this round adds to the seat’s total (before milestones)', 0),
-    better: z
-      .boolean()
+    standing: z
+      .enum(STANDINGS)
       .describe(
-        "true: this move played out better than the pick beyond the noise (the paired difference's 95% interval above 0): a close alternative.",
+        "How the same worlds judge this move: suggested (advice.pick: the agent's pick unless another move played out better beyond the noise), same (the paired difference with the suggestion's 95% interval includes 0: about the same, not ranked), worse (played out worse than the suggestion beyond the noise).",
       ),
     reasons: z
       .array(
@@ -75,7 +75,7 @@ export const winChanceSchema = z
       .number()
       .min(0)
       .max(1)
-      .describe('The seat\'s chance to win the game ("your chance to win this game: 63%"): the pick played out.'),
+      .describe('The seat\'s chance to win the game ("your chance to win this game: 63%"): the suggested move (advice.pick) played out.'),
     low: z.number().min(0).max(1).describe('The low end of its 95% interval (from the worlds played out).'),
     high: z.number().min(0).max(1).describe('The high end of its 95% interval.'),
     roundStart: z.number().min(0).max(1).describe('The game equity when this round began: every total, who is in, who started it.'),
@@ -87,7 +87,13 @@ export const winChanceSchema = z
   .describe('The chance to win the game (calibration: models/README.md); null with winReason saying why.');
 
 export const rankedActionSchema = legalActionSchema
-  .extend({ score: z.number().describe("The agent's probability or score (higher is better).") })
+  .extend({
+    score: z
+      .number()
+      .describe(
+        "The agent's probability or score (higher is better), in its own units: its order, not the move's figures (a move's points and chance to win are in advice.moves).",
+      ),
+  })
   .meta({ id: 'RankedAction' });
 
 /** The server's limits and default rules as welcome tells them: the server options of these names (serve/welcome.ts picks them). */
@@ -172,7 +178,7 @@ export const adviceMovesSchema = z
   .min(1)
   .optional()
   .describe(
-    'The moves in a player’s terms, the pick first, then up to three others worth weighing (a Yaniv call, the agent’s next choices, strong’s best discards; in the draw steps every legal move), each played out from the seat’s view; absent when the request said outlook: false. A version-1 addition.',
+    'The moves in a player’s terms: the agent’s pick and up to three others worth weighing (a Yaniv call, the agent’s next choices, strong’s best discards; in the draw steps every legal move), each played out in the same worlds drawn from the seat’s view and judged by those figures; the suggestion (advice.pick) first, then the moves about the same, then the worse ones; absent when the request said outlook: false. A version-1 addition.',
   );
 
 /** advice.worlds. */
@@ -180,5 +186,5 @@ export const adviceWorldsSchema = z
   .int()
   .optional()
   .describe(
-    'How many worlds each move was played out in (absent with outlook: false): the default budget when the server keeps up, fewer while advice requests queue (the intervals then wider). A version-1 addition.',
+    'How many worlds each move was played out in (absent with outlook: false): one budget at every table size, whatever the server’s load. A version-1 addition.',
   );

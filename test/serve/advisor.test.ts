@@ -24,6 +24,7 @@ import { shippedEquityFor } from '../../agents/equity/equity.js';
 import { createAgentFor } from '../../agents/resolve.js';
 import { seatEquities } from '../../env/gym/equity.js';
 import { STRONG_DEFAULTS } from '../../agents/bots/strong.js';
+import { OUTLOOK_DEFAULTS } from '../../agents/equity/moveOutlook.js';
 import type { Msg, RunningServer } from '../../serve/index.js';
 import { viewToJson } from '../../serve/protocol/viewJson.js';
 import { NO_OUTLOOK } from '../../serve/inference/decide.js';
@@ -64,7 +65,7 @@ function registerView(s: Parameters<typeof playerView>[0]): PlayerView {
 async function checkAdvice(advice: Msg<'advice'>, agent: string, view: PlayerView, seed: number): Promise<void> {
   const { decision, mask } = await direct(agent, view, seed);
   expect(advice.type).toBe('advice');
-  expect(advice.pick.action).toBe(decision.action);
+  expect(advice.agentPick.action).toBe(decision.action);
   expect(advice.legal.map((l) => l.action)).toEqual(legalActionIds(mask));
   if (decision.policy) {
     expect(advice.actions.map((a) => a.action)).toEqual(decision.policy.actions);
@@ -78,11 +79,12 @@ async function checkAdvice(advice: Msg<'advice'>, agent: string, view: PlayerVie
   if (mask[YANIV_ACTION]) {
     expect(advice.assaf).toEqual(assafRisk(view));
     // strong calls exactly when the risk shown is at most its 10%: the shown risk is the one it decided on.
-    if (agent === 'strong') expect(advice.pick.kind === 'yaniv').toBe((advice.assaf?.risk ?? 1) <= STRONG_DEFAULTS.callRisk);
+    if (agent === 'strong') expect(advice.agentPick.kind === 'yaniv').toBe((advice.assaf?.risk ?? 1) <= STRONG_DEFAULTS.callRisk);
   } else expect(advice.assaf).toBeNull();
-  // The chance to win: the pick played out (test/serve/inference/adviceOutlook.test.ts checks the figures); the round-start
-  // equity beside it is the shipped one where it fits.
+  // The chance to win: the suggestion played out, first of the moves (test/serve/inference/adviceOutlook.test.ts and
+  // adviceJudge.test.ts check the figures and the judgement); the round-start equity beside it is the shipped one where it fits.
   expect(advice.moves?.[0].action).toBe(advice.pick.action);
+  expect(advice.moves?.map((m) => m.action)).toContain(advice.agentPick.action);
   const equity = shippedEquityFor(view.rules, view.players);
   if (equity && advice.win) expect(advice.win.roundStart).toBe(seatEquities(equity, view.totals, view.active, view.starter)[view.seat]);
   expect(advice.win === null).toBe(advice.winReason !== null);
@@ -140,8 +142,9 @@ describe('advice on positions from played games equals the agent called directly
       expect('moves' in plain || 'worlds' in plain).toBe(false);
       const { moves, worlds, ...rest } = full;
       expect(moves?.length).toBeGreaterThan(0);
-      expect(worlds).toBe(12);
-      expect(plain).toEqual({ ...rest, id: plain.id, win: null, winReason: NO_OUTLOOK });
+      expect(worlds).toBe(OUTLOOK_DEFAULTS.worlds);
+      // Without moves played out there is nothing to overrule the agent: the suggestion is its pick.
+      expect(plain).toEqual({ ...rest, id: plain.id, pick: rest.agentPick, win: null, winReason: NO_OUTLOOK });
     }
     const view = viewToJson(positions[0].view, 'standard', {});
     const refused = await client.request<Msg<'error'>>({ type: 'advise', view, outlook: 'no' });
@@ -189,7 +192,7 @@ describe('the Assaf risk', () => {
       view: { ...base, handSizes: [3, 5], known: [[], []], deckSize: 45 },
     });
     expect(safe.assaf?.risk).toBeLessThan(0.2);
-    expect(safe.pick.kind).toBe('yaniv');
+    expect(safe.agentPick.kind).toBe('yaniv');
   });
 });
 

@@ -43,10 +43,7 @@ beforeAll(async () => {
     training: { rules: { preset: 'standard' }, players: [2], episodes: 12 },
   });
   net.model.dispose();
-  // The whole budget whatever the load: queued advice is otherwise played out in fewer worlds
-  // (serve/inference/adviceBudget.ts, test/serve/inference/adviceBudget.test.ts), and the bit-for-bit test below
-  // compares answers alone and among concurrent requests.
-  server = await startTestServer({ agents: [spec, 'strong'], adviceMinWorlds: 12 });
+  server = await startTestServer({ agents: [spec, 'strong'] });
   client = await TestClient.connect(server.url);
 }, 60_000);
 afterAll(async () => {
@@ -91,7 +88,7 @@ describe('a neural model served', () => {
         seed: step,
         view: viewToJson(view, 'standard', {}),
       });
-      expect(advice.pick.action).toBe(direct.action);
+      expect(advice.agentPick.action).toBe(direct.action);
       expect(advice.actions.map((a) => a.action)).toEqual(direct.policy?.actions);
       // The server's worker thread runs the same single-position path: the same numbers to float rounding at most.
       advice.actions.forEach((a, k) => expect(a.score).toBeCloseTo(direct.policy?.scores[k] ?? NaN, 6));

@@ -1,33 +1,45 @@
 // The advisor's numbers and moves in a player's words (web/adviceWords.ts, web/moveWords.ts).
 import { describe, expect, it } from 'vitest';
-import { outlookInWords, points, riskInWords, scoreInWords, valueInWords, winInWords, winReasonInWords } from '../../web/adviceWords.js';
+import {
+  STANDING_TAGS,
+  outlookInWords,
+  points,
+  riskInWords,
+  scoreInWords,
+  suggestionInWords,
+  winInWords,
+  winReasonInWords,
+} from '../../web/adviceWords.js';
 import { MOVE_WORDS, moveInWords } from '../../web/moveWords.js';
 
 describe('web/adviceWords', () => {
-  it("reads a score agent's scores as the points a move is expected to cost", () => {
-    expect(scoreInWords(-21.84, 'score')).toBe('21.8 points');
-    expect(scoreInWords(-1, 'score')).toBe('1 point');
-    expect(scoreInWords(0, 'score')).toBe('0 points');
-    expect(valueInWords(-14.1, 'score')).toBe('This move is expected to cost you about 14.1 points (fewer is better).');
-  });
-
-  it("reads a trained model's scores as how likely it plays a move, and its value as points against the table's average", () => {
+  it("shows a trained model's policy as how likely it plays a move, and no second points figure for an agent's own scores", () => {
     expect(scoreInWords(0.6234, 'probability')).toBe('62%');
-    expect(valueInWords(-0.08, 'probability')).toBe(
-      'Outlook for this round: about 8 points more than the table’s average (fewer is better).',
-    );
-    expect(valueInWords(0.031, 'probability')).toBe(
-      'Outlook for this round: about 3 points fewer than the table’s average (fewer is better).',
-    );
-    expect(valueInWords(0.001, 'probability')).toBe('Outlook for this round: about as many points as the table’s average.');
-  });
-
-  it('says nothing for agents without scores or value', () => {
-    expect(valueInWords(null, 'score')).toBeNull();
-    expect(valueInWords(0.5, 'none')).toBeNull();
+    // strong's scores are its planning units: a move's points are the played-out ones (issue 41).
+    expect(scoreInWords(-21.84, 'score')).toBe('');
     expect(scoreInWords(0, 'none')).toBe('');
     expect(points(-0.04)).toBe('0 points');
+    expect(points(1)).toBe('1 point');
+    expect(points(21.84)).toBe('21.8 points');
     expect(riskInWords(0.085)).toBe('9%');
+  });
+
+  it('says who suggests the move, and what the bot alone would pick when the moves played out overrule it', () => {
+    const discard = { action: 3, kind: 'discard' as const, cards: ['5H'], text: 'discard 5H' };
+    const take = { action: 1398, kind: 'take' as const, cards: ['7C'], text: 'take 7C' };
+    expect(suggestionInWords({ agent: 'strong', pick: discard, agentPick: discard })).toEqual({
+      lead: 'strong suggests ',
+      overruled: null,
+    });
+    const figures = { win: null, points: { mean: 3, low: 1, high: 5 }, reasons: [] };
+    const moves = [
+      { ...take, ...figures, standing: 'suggested' as const },
+      { ...discard, ...figures, standing: 'worse' as const },
+    ];
+    const overruled = suggestionInWords({ agent: 'strong', pick: take, agentPick: discard, moves });
+    expect(overruled.lead).toMatch(/advisor suggests $/);
+    expect(overruled.overruled).toEqual({ before: 'strong on its own would pick ', after: ', which played out worse.' });
+    expect(STANDING_TAGS).toEqual({ suggested: 'suggested', same: 'about the same', worse: null });
   });
 });
 
@@ -50,7 +62,7 @@ describe('web/adviceWords winInWords', () => {
       text: 'discard 5H',
       win: { mean: 0.42, low: 0.381, high: 0.46 },
       points: { mean: 6.34, low: 4.06, high: 8.6 },
-      better: false,
+      standing: 'same' as const,
       reasons: [],
     };
     expect(outlookInWords(move)).toEqual({ win: 'win 42% (38–46%)', points: 'about 6.3 points this round (4.1–8.6)' });

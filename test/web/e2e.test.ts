@@ -324,8 +324,9 @@ describe('the page in headless Chromium', () => {
     await page.locator('input[name="slapdown"]').check();
     await page.locator('input[name="quickDiscard"]').check();
     await page.locator('input[name="eliminationLimit"]').fill('1');
-    // Seed 18, with the moves below, offers the player two quick discards and a slapdown.
-    await page.locator('input[name="seed"]').fill('18');
+    // Seed 417, with the moves below, offers the player a quick discard and a slapdown (the only seed of 0–1,200 that
+    // does since the advice follows its one judgement, issue 41: found by replaying this script's moves through a server).
+    await page.locator('input[name="seed"]').fill('417');
     await page.getByRole('button', { name: 'Deal' }).click();
     await page.locator('.hand button.card').first().waitFor();
     const created = frames.find((m): m is Msg<'table_created'> => m.type === 'table_created');

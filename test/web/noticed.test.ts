@@ -86,7 +86,7 @@ describe('what a player noticed', () => {
     await page.getByRole('checkbox', { name: /Advisor/ }).tap();
     const line = page.locator('.advice-line');
     await line.waitFor();
-    expect(await line.textContent()).toMatch(/^Strong bot suggests: .+ Why\?$/);
+    expect(await line.textContent()).toMatch(/^(Strong bot|The advisor) suggests: .+ Why\?$/);
     await page.evaluate(() => window.scrollTo(0, 0));
     const box = await line.evaluate((element) => {
       const r = element.getBoundingClientRect();

@@ -4,7 +4,7 @@ import { MaskScratch, legalActionIds, writeActionMask } from '../../../env/gym/a
 import { actionToMove, moveToAction } from '../../../env/gym/actionMoves.js';
 import { DiscardList, playerView, unseenCounts } from '../../../env/index.js';
 import { OBSERVATION_SIZE, encodeObservation } from '../../../env/gym/observation.js';
-import { callRiskProxy, playoutRound, playoutRoundStrong, playoutTables } from '../../../agents/bots/playout.js';
+import { callRiskProxy, playoutRound, playoutRoundLight, playoutRoundStrong, playoutTables } from '../../../agents/bots/playout.js';
 import { rolloutAgent } from '../../../agents/bots/rollout.js';
 import { rankDiscards } from '../../../agents/bots/strong.js';
 import { game, handText } from '../../env/helpers.js';
@@ -63,6 +63,32 @@ describe('the strong-like playout', () => {
     expect(many.lastResult?.outcome).toBe('yaniv');
     playoutRoundStrong(few, 1);
     expect(few.lastResult).toBeNull();
+  });
+});
+
+describe('the light playout (the advice: strong replies, then quick moves)', () => {
+  const deal = () => game({ hands: ['9S KC 4D 3C 2S', 'KD QD JD 10D 8H'], discard: '9D', deck: '8D 8C 7D 7C 6D 6C 5D 5C' });
+
+  it("plays strong's moves for its first turns and the greedy lay and draw after them", () => {
+    const light = deal();
+    playoutRoundLight(light, 1, 1);
+    expect(handText(light, 0)).toBe('2S 9S 4D 9D 3C');
+    const quick = deal();
+    playoutRoundLight(quick, 0, 1);
+    expect(handText(quick, 0)).not.toContain('9D');
+  });
+
+  it("keeps strong's calling rule after them (the greedy playout calls whenever allowed), and plays the round to its end", () => {
+    const risky = () => game({ hands: ['AS 2H 3D', 'KD'], discard: '9D', deck: '8D 8C 7D 7C 6D 6C 5D 5C' });
+    const greedy = risky();
+    playoutRound(greedy, 1);
+    expect(greedy.lastResult?.caller).toBe(0);
+    const light = risky();
+    playoutRoundLight(light, 0, 1);
+    expect(light.lastResult).toBeNull();
+    const whole = deal();
+    playoutRoundLight(whole, 2);
+    expect(whole.lastResult).not.toBeNull();
   });
 });
 

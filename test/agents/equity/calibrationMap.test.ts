@@ -17,7 +17,7 @@ import {
   shippedCalibrationFor,
 } from '../../../agents/equity/calibrationMap.js';
 import { equityForTable } from '../../../agents/equity/equityPlayouts.js';
-import { moveOutlooks, outlookCandidates } from '../../../agents/equity/moveOutlook.js';
+import { type Estimate, type MoveOutlook, moveOutlooks, outlookCandidates } from '../../../agents/equity/moveOutlook.js';
 import { Episode, parseEnvOptions } from '../../../env/gym/episode.js';
 import { Table } from '../../../env/gym/table.js';
 import { randomInt, seededRng } from '../../../env/rules/random.js';
@@ -189,8 +189,10 @@ describe('the advice through the map', () => {
       const table = equityForTable(resolveRules({ players }), players);
       for (const [k, { view, legal }] of decisions(players, 11, 3).entries()) {
         const candidates = outlookCandidates(view, legal, legal[0], []);
-        const raw = moveOutlooks(view, candidates, table.equity, k)[0].win!;
-        const mapped = moveOutlooks(view, candidates, table.equity, k, undefined, table.calibration)[0].win!;
+        // The advice's chance is the suggested move's (the one judgement: agents/equity/moveOutlook.ts judge).
+        const suggested = (outlooks: MoveOutlook[]) => outlooks.find((o) => o.standing === 'suggested')?.win as Estimate;
+        const raw = suggested(moveOutlooks(view, candidates, table.equity, k));
+        const mapped = suggested(moveOutlooks(view, candidates, table.equity, k, undefined, table.calibration));
         expect(mapped).toEqual(calibrateEstimate(table.calibration, raw));
         if (!table.calibration) expect(mapped).toEqual(raw);
         const advice = outlookOf(view, legal, legal[0], [], k);

@@ -51,7 +51,13 @@ function expectSane(advice: Advice): void {
     }
     for (const reason of move.reasons) expect(reason.text.length).toBeGreaterThan(10);
   }
-  expect(moves[0].better).toBe(false);
+  // One judgement: the suggestion first, then the moves about the same, then the worse ones; the agent's own pick is among them.
+  expect(moves.map((m) => m.standing)).toEqual([
+    'suggested',
+    ...moves.filter((m) => m.standing === 'same').map(() => 'same'),
+    ...moves.filter((m) => m.standing === 'worse').map(() => 'worse'),
+  ]);
+  expect(moves.map((m) => m.action)).toContain(advice.agentPick.action);
   if (advice.win) {
     expect(advice.win.probability).toBe(moves[0].win?.mean);
     expect(advice.win.roundStart).toBeGreaterThanOrEqual(0);
@@ -59,7 +65,7 @@ function expectSane(advice: Advice): void {
     expect(advice.winReason).toBeNull();
   } else expect(advice.winReason).toMatch(/\w+ \w+/);
   // What the server sends parses by the protocol's own schema.
-  const { seat, phase, pick, actions, legal: all, worlds, scores, value, assaf, win, winReason } = advice;
+  const { seat, phase, pick, agentPick, actions, legal: all, worlds, scores, value, assaf, win, winReason } = advice;
   const message = {
     type: 'advice',
     id: 1,
@@ -68,6 +74,7 @@ function expectSane(advice: Advice): void {
     seat,
     phase,
     pick,
+    agentPick,
     actions,
     legal: all,
     moves,
@@ -106,7 +113,7 @@ describe('advice in a player’s terms', () => {
       const [plain] = await decideBatch([
         { agent: played('neural', s.players), source: { kind: 'playerView', view: playerView(s, s.current) }, seed: 1, explain: false },
       ]);
-      expect(plain.ok && plain.action).toBe(advice.pick.action);
+      expect(plain.ok && plain.action).toBe(advice.agentPick.action);
       expect(advice.scores).toBe('probability');
       expectSane(advice);
     }
