@@ -8,7 +8,8 @@
 
 Prints one JSON line: steps, wall seconds, and the CPU seconds of this Python process and of its
 node children (their sum is what a step costs, whatever else the machine is running), all of the
-measured loop alone (not the imports, nor the node processes' start).
+measured loop alone (not the imports, nor the node processes' start, nor the half-second warm-up
+that lets node compile its hot code first, as the in-process side warms up before it is timed).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import time
 
 import numpy as np
 
+
+WARM_UP = 0.5  # seconds of the same loop before timing, as bench/python.ts warms up the in-process env
 
 _children: list[int] = []
 # The measured loop's wall seconds, this process's CPU seconds and its node children's (start-up and imports excluded).
@@ -60,6 +63,7 @@ def aec(seconds: float, players: int, wrapped: bool = True) -> int:
     with (yaniv_v0.env if wrapped else yaniv_v0.raw_env)(num_players=players) as env:
         _children.append(env.unwrapped._bridge.pid)
         env.reset(seed=1)
+        _aec_loop(env, rnd, WARM_UP)
         with _Loop():
             return _aec_loop(env, rnd, seconds)
 
@@ -86,15 +90,21 @@ def vector(seconds: float, players: int, num: int, shared_memory: bool = True) -
     from yaniv_arena.vector import YanivVectorEnv
 
     rng = np.random.default_rng(7)
-    steps = 0
     with YanivVectorEnv(num_envs=num, num_players=players, copy=False, shared_memory=shared_memory) as env:
         _children.extend(worker.bridge.pid for worker in env._workers)
         env.reset(seed=1)
+        _vector_loop(env, rng, WARM_UP)
         with _Loop():
-            deadline = time.perf_counter() + seconds
-            while time.perf_counter() < deadline:
-                env.step(env.sample_legal_actions(rng))
-                steps += num
+            return _vector_loop(env, rng, seconds)
+
+
+def _vector_loop(env, rng: np.random.Generator, seconds: float) -> int:
+    """Random legal actions in every game until `seconds` are up; the steps taken (one per game per batch)."""
+    steps = 0
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        env.step(env.sample_legal_actions(rng))
+        steps += env.num_envs
     return steps
 
 

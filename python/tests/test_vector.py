@@ -143,7 +143,7 @@ def test_the_shared_observations_equal_those_sent_through_the_pipe_and_leave_no_
     for shared, workers in ((True, 1), (True, 2), (False, 1)):
         with YanivVectorEnv(num_envs=6, num_players=3, num_workers=workers, shared_memory=shared) as envs:
             if shared:
-                assert not os.path.exists(envs._shared.path)  # unlinked once the workers opened it
+                assert not os.path.exists(envs._arrays.path)  # unlinked once the workers opened it
             observations, infos = envs.reset(seed=9)
             seen = [observations]
             rng = np.random.default_rng(1)
