@@ -53,21 +53,22 @@ export const SINGLE_OBSERVATION_AT = 12;
  * Vector state ('V') of n games: kind u8, flags u8 (VECTOR_SHARED: the per-game arrays are in the
  * shared file, not here), 2 pad, totalLegal u32, finals u32, 4 pad; then, without VECTOR_SHARED,
  * the SHARED_ARRAYS in their order: observations f32[n × OBSERVATION_SIZE], rewards
- * f32[n × MAX_PLAYERS], legalCounts i16[n], actors i8[n], currentPlayers i8[n], terminated u8[n],
- * truncated u8[n], padding to 4 bytes; then `finals` game indices i32 and their final
+ * f32[n × MAX_PLAYERS], actorRewards f32[n], legalCounts i16[n], currentPlayers i8[n], terminated
+ * u8[n], truncated u8[n], padding to 4 bytes; then `finals` game indices i32 and their final
  * observations f32[finals × OBSERVATION_SIZE]; then the legal positions i32[totalLegal], game
  * after game: game × ACTION_COUNT + action id, the game counted over the whole batch (firstGame
  * on), so that they index the batch's flat N × ACTION_COUNT mask as they come.
  */
 export const VECTOR_HEADER = 16;
 /**
- * The per-game arrays of a vector state, by their VecEnv names. The make request's `shared` names
+ * The per-game arrays of a vector state, by their VecEnv names, and actorRewards: the reward of the
+ * seat that took the step (the Gymnasium reward; 0 after a reset). The make request's `shared` names
  * a file the client has mapped into its memory (on Linux, under /dev/shm) and where in it each of
  * these arrays' rows for this worker's first game go: the session writes them there before each
  * 'V' reply, instead of into the reply (one copy fewer, no parsing on the client, and a reply
  * small enough for one pipe read).
  */
-export const SHARED_ARRAYS = ['observations', 'rewards', 'legalCounts', 'actors', 'currentPlayers', 'terminated', 'truncated'] as const;
+export const SHARED_ARRAYS = ['observations', 'rewards', 'actorRewards', 'legalCounts', 'currentPlayers', 'terminated', 'truncated'] as const;
 export type SharedArray = (typeof SHARED_ARRAYS)[number];
 export const VECTOR_SHARED = 1;
 /** A worker's games, and the batch index its first game may have: legal positions stay within an i32. */

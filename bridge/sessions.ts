@@ -16,7 +16,7 @@ import { SingleAgentEnv } from '../env/gym/singleAgent.js';
 import { VecEnv } from '../env/gym/vecEnv.js';
 import { YanivEnv } from '../env/gym/yanivEnv.js';
 import { renderView } from '../env/rules/render.js';
-import { RuleError, type Rules, resolveRules } from '../env/rules/rules.js';
+import { MAX_PLAYERS, RuleError, type Rules, resolveRules } from '../env/rules/rules.js';
 import type { GameState } from '../env/rules/state.js';
 import { playerView } from '../env/rules/view.js';
 import { BridgeError, KIND, type MakeRequest, SHARED_ARRAYS, STATUS, VECTOR_HEADER, VECTOR_SHARED, align4 } from './protocol.js';
@@ -215,6 +215,7 @@ class VectorSession implements Session {
   private readonly fixed: Parts;
   private readonly legal: Int32Array;
   private readonly finals: Int32Array;
+  private readonly actorRewards: Float32Array;
   private readonly shared: SharedFile | null;
 
   constructor(
@@ -228,11 +229,12 @@ class VectorSession implements Session {
     this.vec = envCall(() => new VecEnv({ ...config, num, ...(equity ? { equity } : {}) }));
     this.description = describe(config, rules, { num, shared: shared !== undefined });
     const v = this.vec;
-    const arrays = SHARED_ARRAYS.map((name) => ({ name, bytes: bytesOf(v[name]) }));
+    this.actorRewards = new Float32Array(num);
+    const arrays = SHARED_ARRAYS.map((name) => ({ name, bytes: bytesOf(name === 'actorRewards' ? this.actorRewards : v[name]) }));
     this.shared = shared === undefined ? null : new SharedFile(shared.file, arrays.map((array) => ({ ...array, at: shared.at[array.name] })));
     this.head.bytes[1] = this.shared === null ? 0 : VECTOR_SHARED;
-    const flags = 6 * num;
-    this.fixed = this.shared !== null ? [] : [...arrays.map((array) => array.bytes), new Uint8Array(align4(flags) - flags)];
+    const bytes = arrays.reduce((sum, array) => sum + array.bytes.byteLength, 0);
+    this.fixed = this.shared !== null ? [] : [...arrays.map((array) => array.bytes), new Uint8Array(align4(bytes) - bytes)];
     this.legal = new Int32Array(v.legalIds.length);
     this.finals = new Int32Array(num);
   }
@@ -262,6 +264,7 @@ class VectorSession implements Session {
 
   private frame(stepped: boolean): Parts {
     const v = this.vec;
+    for (let i = 0; i < v.num; i++) this.actorRewards[i] = v.actors[i] < 0 ? 0 : v.rewards[i * MAX_PLAYERS + v.actors[i]];
     this.shared?.write();
     const total = this.legalPositions();
     const parts = [this.head.bytes, ...this.fixed];

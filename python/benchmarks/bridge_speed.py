@@ -3,13 +3,14 @@
     python bridge_speed.py aec SECONDS PLAYERS        # PettingZoo's agent_iter loop on env(), random legal actions
     python bridge_speed.py aec-raw SECONDS PLAYERS    # the same loop on raw_env (no PettingZoo wrappers)
     python bridge_speed.py vector SECONDS PLAYERS N   # YanivVectorEnv(num_envs=N), a random legal action per game
-    python bridge_speed.py vector-pipe SECONDS PLAYERS N   # the same, the observations sent through the pipe (shared_memory=False)
+    python bridge_speed.py vector-pipe SECONDS PLAYERS N   # the same, the per-game arrays sent through the pipe (shared_memory=False)
     python bridge_speed.py yaniv-rl SECONDS PLAYERS   # the RLCard-based yaniv-rl env, where it is installed
 
 Prints one JSON line: steps, wall seconds, and the CPU seconds of this Python process and of its
 node children (their sum is what a step costs, whatever else the machine is running), all of the
-measured loop alone (not the imports, nor the node processes' start, nor the half-second warm-up
-that lets node compile its hot code first, as the in-process side warms up before it is timed).
+measured loop alone: not the imports, nor the node processes' start, nor a second of the same loop
+before it, while node compiles its hot code (its compiler threads take a fifth of its CPU in the
+first seconds; the in-process side is timed in a process that has run the env already).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import time
 import numpy as np
 
 
-WARM_UP = 0.5  # seconds of the same loop before timing, as bench/python.ts warms up the in-process env
+WARM_UP = 1.0  # seconds of the same loop before timing: node compiles its hot code (the in-process side runs warm)
 
 _children: list[int] = []
 # The measured loop's wall seconds, this process's CPU seconds and its node children's (start-up and imports excluded).

@@ -46,8 +46,8 @@ _COUNTS = struct.Struct("<II")
 _ARRAYS = (
     ("observations", np.float32, None),
     ("rewards", np.float32, MAX_PLAYERS),
+    ("actorRewards", np.float32, 1),
     ("legalCounts", np.int16, 1),
-    ("actors", np.int8, 1),
     ("currentPlayers", np.int8, 1),
     ("terminated", np.bool_, 1),
     ("truncated", np.bool_, 1),
@@ -176,14 +176,14 @@ class YanivVectorEnv(VectorEnv):
         n = self.num_envs
         views = self._arrays.views
         self._observations, self._rewards_by_seat, self._counts = views["observations"], views["rewards"], views["legalCounts"]
-        self._actors, self._current = views["actors"], views["currentPlayers"]
+        self._rewards = views["actorRewards"]
+        self._current = views["currentPlayers"]
         self._terminated, self._truncated = views["terminated"], views["truncated"]
         self._mask = np.zeros((n, self._actions), np.int8)
         self._flat_mask = self._mask.reshape(-1)
         # The legal actions as positions in the flat mask (game × action count + id), game after game.
         self._legal = np.zeros(0, np.intp)
-        self._rows = np.arange(n)
-        self._row_starts = self._rows * self._actions
+        self._row_starts = np.arange(n) * self._actions
         self._all = np.ones(n, bool)
         self._next_seed: int | None = None
 
@@ -206,10 +206,9 @@ class YanivVectorEnv(VectorEnv):
             worker.step.actions[:] = actions[worker.start : worker.stop]
             worker.bridge.send(worker.step.frame)
         final_obs = self._receive()
-        rewards = self._rewards_by_seat[self._rows, self._actors]
         return (
             self._out(self._observations),
-            rewards,
+            self._out(self._rewards),
             self._out(self._terminated),
             self._out(self._truncated),
             self._infos(final_obs),
@@ -253,16 +252,19 @@ class YanivVectorEnv(VectorEnv):
             raise ValueError(f"step needs one action per game: shape ({self.num_envs},), got {array.shape}")
         if array.dtype.kind not in "iu":
             raise ValueError(f"actions must be integer action ids, got dtype {array.dtype}")
-        if array.min() < 0 or array.max() >= self._actions:
-            bad = int(np.flatnonzero((array < 0) | (array >= self._actions))[0])
+        ids = array.astype(np.intp, copy=False)
+        unsigned = ids.view(np.uintp)  # a negative id is a huge one: one comparison checks both ends
+        if unsigned.max() >= self._actions:
+            bad = int(np.flatnonzero(unsigned >= self._actions)[0])
             raise ValueError(f"game {bad}: action {int(array[bad])} is not an action id (0..{self._actions - 1})")
-        if not self._flat_mask[self._row_starts + array.astype(np.intp, copy=False)].all():
-            game = int(np.flatnonzero(self._mask[self._rows, array] == 0)[0])
+        legal = self._flat_mask[self._row_starts + ids]
+        if not legal.all():
+            game = int(np.flatnonzero(legal == 0)[0])
             raise IllegalActionError(
                 f"game {game}: action {int(array[game])} is not legal for its player to move "
                 f"(legal: {np.flatnonzero(self._mask[game]).tolist()}); no game was stepped"
             )
-        return array
+        return ids
 
     def _receive(self) -> list[tuple[int, np.ndarray]]:
         """Reads every worker's vector state frame (bridge/protocol.ts): the per-game arrays are in

@@ -113,7 +113,8 @@ describe('the bridge', () => {
   function expectedVec(): { bytes: Record<SharedArray, Buffer>; positions: number[] } {
     const vec = new VecEnv({ players: 2, num: 2, history: false });
     vec.reset(5);
-    const bytes = Object.fromEntries(SHARED_ARRAYS.map((name) => [name, Buffer.from(vec[name].buffer, vec[name].byteOffset, vec[name].byteLength)]));
+    const array = (name: SharedArray) => (name === 'actorRewards' ? new Float32Array(2) : vec[name]); // no step yet: no reward
+    const bytes = Object.fromEntries(SHARED_ARRAYS.map((name) => [name, Buffer.from(array(name).buffer, array(name).byteOffset, array(name).byteLength)]));
     const positions = [0, 1].flatMap((i) => Array.from(vec.legalIds.subarray(i * ACTION_COUNT, i * ACTION_COUNT + vec.legalCounts[i]), (id) => (1 + i) * ACTION_COUNT + id));
     return { bytes: bytes as Record<SharedArray, Buffer>, positions };
   }
