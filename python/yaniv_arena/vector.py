@@ -106,11 +106,13 @@ class _Arrays:
         """Where each array's row of ``game`` starts in the buffer, in bytes."""
         return {name: at + game * row for name, (at, row) in self._at.items()}
 
-    def copy_from(self, body: memoryview, at: int, start: int, stop: int) -> int:
-        """Copies a worker's arrays from its reply (no VECTOR_SHARED) from byte ``at``; returns where they end."""
+    def copy_from(self, body: memoryview, at: int, start: int, stop: int, observations: bool = True) -> int:
+        """Copies a worker's arrays from its reply (no VECTOR_SHARED) from byte ``at`` (the observations
+        only if ``observations``); returns where they end."""
         for name, dtype, _ in _ARRAYS:
             view = self.views[name][start:stop]
-            view[...] = np.frombuffer(body, dtype, view.size, at).reshape(view.shape)
+            if observations or name != "observations":
+                view[...] = np.frombuffer(body, dtype, view.size, at).reshape(view.shape)
             at += view.nbytes
         return (at + 3) & ~3
 
@@ -186,6 +188,7 @@ class YanivVectorEnv(VectorEnv):
         self._row_starts = np.arange(n) * self._actions
         self._all = np.ones(n, bool)
         self._next_seed: int | None = None
+        self._single = len(self._workers) == 1
 
     # -- the Gymnasium API -----------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict[str, Any]]:
@@ -277,7 +280,11 @@ class YanivVectorEnv(VectorEnv):
             total, finals = _COUNTS.unpack_from(body, 4)
             at = VECTOR_HEADER
             if not body[1] & VECTOR_SHARED:
-                at = self._arrays.copy_from(body, at, worker.start, worker.stop)
+                # One worker's observations are read where they are, in the reply (no copy); the
+                # small arrays are copied, so that an error reply over the buffer cannot change them.
+                at = self._arrays.copy_from(body, at, worker.start, worker.stop, observations=not self._single)
+                if self._single:
+                    self._observations = np.frombuffer(body, np.float32, worker.num * size, VECTOR_HEADER).reshape(worker.num, size)
             if finals:
                 games = np.frombuffer(body, "<i4", finals, at)
                 at += 4 * finals
