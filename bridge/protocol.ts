@@ -68,7 +68,15 @@ export const VECTOR_HEADER = 16;
  * 'V' reply, instead of into the reply (one copy fewer, no parsing on the client, and a reply
  * small enough for one pipe read).
  */
-export const SHARED_ARRAYS = ['observations', 'rewards', 'actorRewards', 'legalCounts', 'currentPlayers', 'terminated', 'truncated'] as const;
+export const SHARED_ARRAYS = [
+  'observations',
+  'rewards',
+  'actorRewards',
+  'legalCounts',
+  'currentPlayers',
+  'terminated',
+  'truncated',
+] as const;
 export type SharedArray = (typeof SHARED_ARRAYS)[number];
 export const VECTOR_SHARED = 1;
 /** A worker's games, and the batch index its first game may have: legal positions stay within an i32. */

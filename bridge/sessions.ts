@@ -231,7 +231,13 @@ class VectorSession implements Session {
     const v = this.vec;
     this.actorRewards = new Float32Array(num);
     const arrays = SHARED_ARRAYS.map((name) => ({ name, bytes: bytesOf(name === 'actorRewards' ? this.actorRewards : v[name]) }));
-    this.shared = shared === undefined ? null : new SharedFile(shared.file, arrays.map((array) => ({ ...array, at: shared.at[array.name] })));
+    this.shared =
+      shared === undefined
+        ? null
+        : new SharedFile(
+            shared.file,
+            arrays.map((array) => ({ ...array, at: shared.at[array.name] })),
+          );
     this.head.bytes[1] = this.shared === null ? 0 : VECTOR_SHARED;
     const bytes = arrays.reduce((sum, array) => sum + array.bytes.byteLength, 0);
     this.fixed = this.shared !== null ? [] : [...arrays.map((array) => array.bytes), new Uint8Array(align4(bytes) - bytes)];
@@ -324,8 +330,7 @@ async function opponentAgents(
 export async function makeSession(request: MakeRequest): Promise<Session> {
   const { config, rules, equity } = parseConfig(request.env);
   if (request.kind === 'aec') return new AecSession(config, rules, equity);
-  if (request.kind === 'vector')
-    return new VectorSession(config, rules, equity, request.num ?? 1, request.firstGame ?? 0, request.shared);
+  if (request.kind === 'vector') return new VectorSession(config, rules, equity, request.num ?? 1, request.firstGame ?? 0, request.shared);
   if (config.reward === 'equity') throw new BridgeError('options', 'reward "equity" is for the AEC and vector envs');
   const seat = request.seat ?? 0;
   const table = { preset: config.preset, rules: config.rules, players: config.players };

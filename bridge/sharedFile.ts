@@ -26,7 +26,11 @@ export class SharedFile {
   constructor(file: string, regions: readonly Region[]) {
     this.fd = openShared(file);
     try {
-      this.plan(file, fstatSync(this.fd).size, [...regions].sort((a, b) => a.at - b.at));
+      this.plan(
+        file,
+        fstatSync(this.fd).size,
+        [...regions].sort((a, b) => a.at - b.at),
+      );
     } catch (error) {
       closeSync(this.fd);
       throw error;
@@ -39,11 +43,18 @@ export class SharedFile {
     for (const region of sorted) {
       const bytes = region.bytes.byteLength;
       if (region.at + bytes > size)
-        throw new BridgeError('options', `the shared file ${file} holds ${size} bytes: ${region.name} (${bytes} bytes at ${region.at}) does not fit`);
+        throw new BridgeError(
+          'options',
+          `the shared file ${file} holds ${size} bytes: ${region.name} (${bytes} bytes at ${region.at}) does not fit`,
+        );
       if (last !== null && region.at < last.at + last.bytes.byteLength)
-        throw new BridgeError('options', `the shared file's ${region.name} (at ${region.at}) overlaps ${last.name} (${last.bytes.byteLength} bytes at ${last.at})`);
+        throw new BridgeError(
+          'options',
+          `the shared file's ${region.name} (at ${region.at}) overlaps ${last.name} (${last.bytes.byteLength} bytes at ${last.at})`,
+        );
       const run = this.runs.at(-1);
-      if (run !== undefined && run.at + run.bytes === region.at) this.runs[this.runs.length - 1] = { at: run.at, parts: [...run.parts, region.bytes], bytes: run.bytes + bytes };
+      if (run !== undefined && run.at + run.bytes === region.at)
+        this.runs[this.runs.length - 1] = { at: run.at, parts: [...run.parts, region.bytes], bytes: run.bytes + bytes };
       else this.runs.push({ at: region.at, parts: [region.bytes], bytes });
       last = region;
     }
@@ -59,7 +70,7 @@ export class SharedFile {
 
 /** The rest of a short positioned write (a regular file writes all at once unless it is full). */
 function writeRest(fd: number, bytes: Buffer, from: number, at: number): void {
-  for (let done = from; done < bytes.length; ) {
+  for (let done = from; done < bytes.length;) {
     const written = writeSync(fd, bytes, done, bytes.length - done, at + done);
     if (written === 0) throw new Error(`the shared file took no more bytes at ${at + done}`);
     done += written;

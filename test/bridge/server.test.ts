@@ -114,8 +114,12 @@ describe('the bridge', () => {
     const vec = new VecEnv({ players: 2, num: 2, history: false });
     vec.reset(5);
     const array = (name: SharedArray) => (name === 'actorRewards' ? new Float32Array(2) : vec[name]); // no step yet: no reward
-    const bytes = Object.fromEntries(SHARED_ARRAYS.map((name) => [name, Buffer.from(array(name).buffer, array(name).byteOffset, array(name).byteLength)]));
-    const positions = [0, 1].flatMap((i) => Array.from(vec.legalIds.subarray(i * ACTION_COUNT, i * ACTION_COUNT + vec.legalCounts[i]), (id) => (1 + i) * ACTION_COUNT + id));
+    const bytes = Object.fromEntries(
+      SHARED_ARRAYS.map((name) => [name, Buffer.from(array(name).buffer, array(name).byteOffset, array(name).byteLength)]),
+    );
+    const positions = [0, 1].flatMap((i) =>
+      Array.from(vec.legalIds.subarray(i * ACTION_COUNT, i * ACTION_COUNT + vec.legalCounts[i]), (id) => (1 + i) * ACTION_COUNT + id),
+    );
     return { bytes: bytes as Record<SharedArray, Buffer>, positions };
   }
 
