@@ -80,9 +80,10 @@ class _Arrays:
     def __init__(self, num_envs: int, size: int, shared: bool) -> None:
         self.path: str | None = None
         self._at: dict[str, tuple[int, int]] = {}  # name: (byte offset of game 0, bytes per game)
+        shapes = {name: (num_envs,) if width == 1 else (num_envs, size if width is None else width) for name, _, width in _ARRAYS}
         total = 0
-        for name, dtype, width in _ARRAYS:
-            row = np.dtype(dtype).itemsize * (size if width is None else width)
+        for name, dtype, _ in _ARRAYS:
+            row = np.dtype(dtype).itemsize * int(np.prod(shapes[name][1:]))
             self._at[name] = (total, row)
             total += num_envs * row
         if shared:
@@ -96,10 +97,8 @@ class _Arrays:
         else:
             self._buffer = bytearray(total)
         self.views = {
-            name: np.frombuffer(self._buffer, dtype, num_envs * (size if width is None else width), self._at[name][0]).reshape(
-                (num_envs, size if width is None else width) if width != 1 else (num_envs,)
-            )
-            for name, dtype, width in _ARRAYS
+            name: np.frombuffer(self._buffer, dtype, int(np.prod(shapes[name])), self._at[name][0]).reshape(shapes[name])
+            for name, dtype, _ in _ARRAYS
         }
 
     def offsets(self, game: int) -> dict[str, int]:
