@@ -59,7 +59,7 @@ export function run(): void {
     measureVec(0.5, num, PLAYERS);
     row(`vector env N=${num}`, measureVec(SECONDS, num, PLAYERS), python(venv, ['vector', SECONDS, PLAYERS, num]));
     if (num === 256)
-      row(`  observations through the pipe`, measureVec(SECONDS, num, PLAYERS), python(venv, ['vector-pipe', SECONDS, PLAYERS, num]));
+      row(`  arrays through the pipe`, measureVec(SECONDS, num, PLAYERS), python(venv, ['vector-pipe', SECONDS, PLAYERS, num]));
   }
   for (const players of [2]) {
     const rl = python(venv, ['yaniv-rl', SECONDS, players]);

@@ -1,5 +1,5 @@
 /**
- * The bridge protocol (`yaniv-bridge/2`): what the Python package (python/yaniv_arena/_bridge.py)
+ * The bridge protocol (`yaniv-bridge/3`): what the Python package (python/yaniv_arena/_bridge.py)
  * and the stdio server say to each other. Every message is a frame: a u32 little-endian body
  * length, then the body, whose first byte is its kind. Setup and errors are JSON (kind 'J');
  * the hot path is raw little-endian binary, laid out below and nowhere else (the Python side
@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import { MAX_PLAYERS } from '../env/rules/rules.js';
 
-export const BRIDGE_PROTOCOL = 'yaniv-bridge/2';
+export const BRIDGE_PROTOCOL = 'yaniv-bridge/3';
 
 export const FRAME_HEADER = 4;
 export const KIND = {
@@ -50,20 +50,38 @@ export const SINGLE_REWARD_AT = 8;
 export const SINGLE_OBSERVATION_AT = 12;
 
 /**
- * Vector state ('V') of n games: kind u8, flags u8 (VECTOR_SHARED: the observations are in the
- * shared file, not here), 2 pad, totalLegal u32, finals u32, 4 pad; then observations
- * f32[n × OBSERVATION_SIZE] (none with VECTOR_SHARED), rewards f32[n × MAX_PLAYERS], legalCounts i16[n],
- * actors i8[n], current i8[n], terminated u8[n], truncated u8[n], padding to 4 bytes; then
- * `finals` game indices i32 and their final observations f32[finals × OBSERVATION_SIZE]; then
- * the legal ids i16[totalLegal], game after game.
+ * Vector state ('V') of n games: kind u8, flags u8 (VECTOR_SHARED: the per-game arrays are in the
+ * shared file, not here), 2 pad, totalLegal u32, finals u32, 4 pad; then, without VECTOR_SHARED,
+ * the SHARED_ARRAYS in their order: observations f32[n × OBSERVATION_SIZE], rewards
+ * f32[n × MAX_PLAYERS], actorRewards f32[n], legalCounts i16[n], currentPlayers i8[n], terminated
+ * u8[n], truncated u8[n], padding to 4 bytes; then `finals` game indices i32 and their final
+ * observations f32[finals × OBSERVATION_SIZE]; then the legal positions i32[totalLegal], game
+ * after game: game × ACTION_COUNT + action id, the game counted over the whole batch (firstGame
+ * on), so that they index the batch's flat N × ACTION_COUNT mask as they come.
  */
 export const VECTOR_HEADER = 16;
 /**
- * The make request's `observations` names a file the client has mapped into its memory (on Linux,
- * under /dev/shm): the session writes its games' observations there, at `offset`, before each
- * 'V' reply, instead of into the reply (one copy fewer, and a reply small enough for one pipe read).
+ * The per-game arrays of a vector state, by their VecEnv names, and actorRewards: the reward of the
+ * seat that took the step (the Gymnasium reward; 0 after a reset). The make request's `shared` names
+ * a file the client has mapped into its memory (on Linux, under /dev/shm) and where in it each of
+ * these arrays' rows for this worker's first game go: the session writes them there before each
+ * 'V' reply, instead of into the reply (one copy fewer, no parsing on the client, and a reply
+ * small enough for one pipe read).
  */
+export const SHARED_ARRAYS = [
+  'observations',
+  'rewards',
+  'actorRewards',
+  'legalCounts',
+  'currentPlayers',
+  'terminated',
+  'truncated',
+] as const;
+export type SharedArray = (typeof SHARED_ARRAYS)[number];
 export const VECTOR_SHARED = 1;
+/** A worker's games, and the batch index its first game may have: legal positions stay within an i32. */
+export const MAX_WORKER_GAMES = 1 << 16;
+export const MAX_FIRST_GAME = (1 << 20) - 1;
 export const REWARD_SLOTS = MAX_PLAYERS;
 
 /** Status bytes: the episode goes on, ended by the rules, or cut by the turn cap. */
@@ -92,10 +110,15 @@ export const requestSchema = z.discriminatedUnion('type', [
     illegal: z.enum(['raise', 'penalty']).optional(),
     illegalPenalty: z.number().nonnegative().optional(),
     /** vector: games in this worker, and the index of its first game in the whole batch (seeds). */
-    num: z.int().min(1).max(65536).optional(),
-    firstGame: z.int().min(0).optional(),
-    /** vector: the file to write the observations to (VECTOR_SHARED), and where this worker's start in it. */
-    observations: z.strictObject({ file: z.string().min(1), offset: z.int().min(0) }).optional(),
+    num: z.int().min(1).max(MAX_WORKER_GAMES).optional(),
+    firstGame: z.int().min(0).max(MAX_FIRST_GAME).optional(),
+    /** vector: the file to write the per-game arrays to (VECTOR_SHARED), and the byte offset of this worker's first game in each. */
+    shared: z
+      .strictObject({
+        file: z.string().min(1),
+        at: z.strictObject(Object.fromEntries(SHARED_ARRAYS.map((name) => [name, z.int().min(0)])) as Record<SharedArray, z.ZodInt>),
+      })
+      .optional(),
   }),
   z.strictObject({
     type: z.literal('render'),

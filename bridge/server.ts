@@ -121,9 +121,10 @@ export class Connection {
       const count = (body.length - STEP_ACTIONS_AT) / 4;
       if (!Number.isInteger(count) || count < 1)
         throw new BridgeError('protocol', `a step frame holds whole i32 actions, got ${body.length} bytes`);
-      // The body's offset within the read buffer need not be 4-aligned: copy the actions out.
+      // The body's offset within the read buffer need not be 4-aligned: copy the actions' bytes out
+      // (the protocol's little-endian is the host's: every array goes out as the env's own bytes).
       const actions = new Int32Array(count);
-      for (let i = 0; i < count; i++) actions[i] = body.readInt32LE(STEP_ACTIONS_AT + 4 * i);
+      new Uint8Array(actions.buffer).set(body.subarray(STEP_ACTIONS_AT));
       return session.step(actions);
     }
     if (kind === KIND.observe) {

@@ -16,11 +16,11 @@ import { SingleAgentEnv } from '../env/gym/singleAgent.js';
 import { VecEnv } from '../env/gym/vecEnv.js';
 import { YanivEnv } from '../env/gym/yanivEnv.js';
 import { renderView } from '../env/rules/render.js';
-import { RuleError, type Rules, resolveRules } from '../env/rules/rules.js';
+import { MAX_PLAYERS, RuleError, type Rules, resolveRules } from '../env/rules/rules.js';
 import type { GameState } from '../env/rules/state.js';
 import { playerView } from '../env/rules/view.js';
-import { openSync, writeSync } from 'node:fs';
-import { BridgeError, KIND, type MakeRequest, STATUS, VECTOR_SHARED, align4 } from './protocol.js';
+import { BridgeError, KIND, type MakeRequest, SHARED_ARRAYS, STATUS, VECTOR_HEADER, VECTOR_SHARED, align4 } from './protocol.js';
+import { SharedFile } from './sharedFile.js';
 
 export type Parts = Uint8Array[];
 
@@ -210,12 +210,13 @@ class SingleSession implements Session {
 class VectorSession implements Session {
   readonly description: Record<string, unknown>;
   private readonly vec: VecEnv;
-  private readonly head = new FrameHead(KIND.vector, 16);
+  private readonly head = new FrameHead(KIND.vector, VECTOR_HEADER);
+  /** The per-game arrays as the reply carries them: none where they go to the shared file. */
   private readonly fixed: Parts;
-  private readonly legal: Int16Array;
+  private readonly legal: Int32Array;
   private readonly finals: Int32Array;
-  /** The shared observations file (VECTOR_SHARED), if the client gave one. */
-  private readonly shared: { fd: number; offset: number } | null;
+  private readonly actorRewards: Float32Array;
+  private readonly shared: SharedFile | null;
 
   constructor(
     config: EnvConfig,
@@ -223,25 +224,24 @@ class VectorSession implements Session {
     equity: GameEquity | undefined,
     num: number,
     private readonly firstGame: number,
-    observations?: { file: string; offset: number },
+    shared?: MakeRequest['shared'],
   ) {
     this.vec = envCall(() => new VecEnv({ ...config, num, ...(equity ? { equity } : {}) }));
-    this.description = describe(config, rules, { num, shared: observations !== undefined });
-    this.shared = observations === undefined ? null : { fd: openShared(observations.file), offset: observations.offset };
-    this.head.bytes[1] = this.shared === null ? 0 : VECTOR_SHARED;
+    this.description = describe(config, rules, { num, shared: shared !== undefined });
     const v = this.vec;
-    const flags = 6 * num;
-    this.fixed = [
-      ...(this.shared === null ? [bytesOf(v.observations)] : []),
-      bytesOf(v.rewards),
-      bytesOf(v.legalCounts),
-      bytesOf(v.actors),
-      bytesOf(v.currentPlayers),
-      v.terminated,
-      v.truncated,
-      new Uint8Array(align4(flags) - flags),
-    ];
-    this.legal = new Int16Array(v.legalIds.length);
+    this.actorRewards = new Float32Array(num);
+    const arrays = SHARED_ARRAYS.map((name) => ({ name, bytes: bytesOf(name === 'actorRewards' ? this.actorRewards : v[name]) }));
+    this.shared =
+      shared === undefined
+        ? null
+        : new SharedFile(
+            shared.file,
+            arrays.map((array) => ({ ...array, at: shared.at[array.name] })),
+          );
+    this.head.bytes[1] = this.shared === null ? 0 : VECTOR_SHARED;
+    const bytes = arrays.reduce((sum, array) => sum + array.bytes.byteLength, 0);
+    this.fixed = this.shared !== null ? [] : [...arrays.map((array) => array.bytes), new Uint8Array(align4(bytes) - bytes)];
+    this.legal = new Int32Array(v.legalIds.length);
     this.finals = new Int32Array(num);
   }
 
@@ -270,17 +270,9 @@ class VectorSession implements Session {
 
   private frame(stepped: boolean): Parts {
     const v = this.vec;
-    if (this.shared !== null) {
-      const bytes = bytesOf(v.observations);
-      for (let at = 0; at < bytes.length;) at += writeSync(this.shared.fd, bytes, at, bytes.length - at, this.shared.offset + at);
-    }
-    // Each game's ids, game after game (a plain loop: a subarray per game costs more than the copy).
-    const { legalIds, legalCounts } = v;
-    const legal = this.legal;
-    let total = 0;
-    for (let i = 0; i < v.num; i++) {
-      for (let j = i * ACTION_COUNT, end = j + legalCounts[i]; j < end; j++) legal[total++] = legalIds[j];
-    }
+    for (let i = 0; i < v.num; i++) this.actorRewards[i] = v.actors[i] < 0 ? 0 : v.rewards[i * MAX_PLAYERS + v.actors[i]];
+    this.shared?.write();
+    const total = this.legalPositions();
     const parts = [this.head.bytes, ...this.fixed];
     let finals = 0;
     if (stepped) {
@@ -296,14 +288,18 @@ class VectorSession implements Session {
     this.head.view.setUint32(8, finals, true);
     return parts;
   }
-}
 
-/** Opens the client's shared observations file for writing, or says why it cannot. */
-function openShared(file: string): number {
-  try {
-    return openSync(file, 'r+');
-  } catch (error) {
-    throw new BridgeError('options', `cannot open the shared observations file ${file}: ${(error as Error).message}`);
+  /** Each game's legal ids as positions in the batch's flat mask, game after game; their count. */
+  private legalPositions(): number {
+    // A plain loop: a subarray per game costs more than the copy.
+    const { legalIds, legalCounts } = this.vec;
+    const legal = this.legal;
+    let total = 0;
+    for (let i = 0; i < this.vec.num; i++) {
+      const position = (this.firstGame + i) * ACTION_COUNT;
+      for (let j = i * ACTION_COUNT, end = j + legalCounts[i]; j < end; j++) legal[total++] = position + legalIds[j];
+    }
+    return total;
   }
 }
 
@@ -334,8 +330,7 @@ async function opponentAgents(
 export async function makeSession(request: MakeRequest): Promise<Session> {
   const { config, rules, equity } = parseConfig(request.env);
   if (request.kind === 'aec') return new AecSession(config, rules, equity);
-  if (request.kind === 'vector')
-    return new VectorSession(config, rules, equity, request.num ?? 1, request.firstGame ?? 0, request.observations);
+  if (request.kind === 'vector') return new VectorSession(config, rules, equity, request.num ?? 1, request.firstGame ?? 0, request.shared);
   if (config.reward === 'equity') throw new BridgeError('options', 'reward "equity" is for the AEC and vector envs');
   const seat = request.seat ?? 0;
   const table = { preset: config.preset, rules: config.rules, players: config.players };

@@ -138,17 +138,19 @@ def test_sample_legal_actions_draws_each_legal_id_alike():
         envs.step(envs.sample_legal_actions(rng))  # what it draws steps as it is
 
 
-def test_the_shared_observations_equal_those_sent_through_the_pipe_and_leave_no_file():
+def test_the_shared_arrays_equal_those_sent_through_the_pipe_and_leave_no_file():
     runs = []
-    for shared, workers in ((True, 1), (True, 2), (False, 1)):
+    for shared, workers in ((True, 1), (True, 2), (False, 1), (False, 2)):
         with YanivVectorEnv(num_envs=6, num_players=3, num_workers=workers, shared_memory=shared) as envs:
             if shared:
-                assert not os.path.exists(envs._shared.path)  # unlinked once the workers opened it
+                assert not os.path.exists(envs._arrays.path)  # unlinked once the workers opened it
             observations, infos = envs.reset(seed=9)
-            seen = [observations]
+            seen = [(observations, infos["action_mask"], infos["current_player"])]
             rng = np.random.default_rng(1)
             for _ in range(60):
-                observations, *_ = envs.step(envs.sample_legal_actions(rng))
-                seen.append(observations)
-            runs.append(np.stack(seen))
-    assert np.array_equal(runs[0], runs[1]) and np.array_equal(runs[0], runs[2])
+                observations, rewards, terminations, truncations, infos = envs.step(envs.sample_legal_actions(rng))
+                seen.append((observations, rewards, terminations, truncations, infos["rewards"], infos["action_mask"], infos["current_player"]))
+            runs.append(seen)
+    for run in runs[1:]:
+        for a, b in zip(runs[0], run):
+            assert all(np.array_equal(x, y) for x, y in zip(a, b))

@@ -1,6 +1,6 @@
 """The node process behind every env: starting it, the bridge protocol, ending it.
 
-The protocol (``yaniv-bridge/2``) is laid out in ``bridge/protocol.ts`` of the repository: every
+The protocol (``yaniv-bridge/3``) is laid out in ``bridge/protocol.ts`` of the repository: every
 message is a frame, a little-endian u32 body length and then the body, whose first byte is its
 kind. Setup and errors travel as JSON; observations, legal-action ids, rewards and episode ends
 as raw little-endian binary. This module mirrors the offsets; the tests compare what comes out
@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-BRIDGE_PROTOCOL = "yaniv-bridge/2"
+BRIDGE_PROTOCOL = "yaniv-bridge/3"
 OBSERVATION_VERSION = "yaniv-obs/2"
 ACTION_SPACE_VERSION = "yaniv-actions/1"
 
@@ -307,9 +307,14 @@ def reset_frame(seed: int | None) -> bytes:
     return _RESET.pack(8, KIND_RESET, 0, 0) if seed is None else _RESET.pack(8, KIND_RESET, 1, seed)
 
 
-def step_frame(actions: np.ndarray) -> bytes:
-    """A step request with one i32 action per game."""
-    return _STEP_MANY.pack(4 + 4 * len(actions), KIND_STEP) + actions.astype("<i4", copy=False).tobytes()
+class StepFrame:
+    """A step request for ``num`` games, made once and filled in place: write the actions into
+    ``actions`` (an i32 view of the frame), then send ``frame``."""
+
+    def __init__(self, num: int) -> None:
+        self.frame = bytearray(8 + 4 * num)
+        _STEP_MANY.pack_into(self.frame, 0, 4 + 4 * num, KIND_STEP)
+        self.actions = np.frombuffer(self.frame, "<i4", num, 8)
 
 
 def bounds(made: dict) -> tuple[np.ndarray, np.ndarray]:

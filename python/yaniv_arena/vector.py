@@ -15,9 +15,9 @@ without a seed at each episode end. With ``num_workers > 1`` the games are split
 many node processes (seeds as with one).
 
 With ``copy=False`` the arrays returned are views of buffers the next ``step`` overwrites. The
-node workers write the observations straight into memory this process maps (``shared_memory=True``,
-the default: a file under /dev/shm, removed at once); ``shared_memory=False`` has them sent in
-each reply instead.
+node workers write the observations, rewards and episode ends straight into memory this process
+maps (``shared_memory=True``, the default: a file under /dev/shm, removed at once);
+``shared_memory=False`` has them sent in each reply instead.
 """
 
 from __future__ import annotations
@@ -33,13 +33,25 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ._bridge import MAX_PLAYERS, Bridge, IllegalActionError, bounds, check_seed, reset_frame, step_frame
+from ._bridge import MAX_PLAYERS, Bridge, IllegalActionError, StepFrame, bounds, check_seed, reset_frame
 from ._options import NOT_STARTED, check_int, env_options
 
 __all__ = ["YanivVectorEnv"]
 
 VECTOR_SHARED = 1
+VECTOR_HEADER = 16
 _COUNTS = struct.Struct("<II")
+# The per-game arrays of a vector state (SHARED_ARRAYS in bridge/protocol.ts), in their order: name,
+# dtype, values per game (None: the observation size).
+_ARRAYS = (
+    ("observations", np.float32, None),
+    ("rewards", np.float32, MAX_PLAYERS),
+    ("actorRewards", np.float32, 1),
+    ("legalCounts", np.int16, 1),
+    ("currentPlayers", np.int8, 1),
+    ("terminated", np.bool_, 1),
+    ("truncated", np.bool_, 1),
+)
 
 
 class _Worker:
@@ -49,32 +61,63 @@ class _Worker:
         self.start, self.stop, self.num = start, stop, stop - start
         self.bridge = Bridge()
         self.made: dict = {}
+        self.step = StepFrame(self.num)
 
-    def make(self, options: dict, shared: _SharedObservations | None) -> None:
+    def make(self, options: dict, arrays: _Arrays) -> None:
         request = {"type": "make", "kind": "vector", "env": options, "num": self.num, "firstGame": self.start}
-        if shared is not None:
-            request["observations"] = {"file": shared.path, "offset": self.start * shared.row_bytes}
+        if arrays.path is not None:
+            request["shared"] = {"file": arrays.path, "at": arrays.offsets(self.start)}
         self.made = self.bridge.request(request)
 
 
-class _SharedObservations:
-    """The batch's observations in memory the node workers write (VECTOR_SHARED in bridge/protocol.ts):
-    a file in /dev/shm (or the temporary folder where there is none) mapped here, unlinked once every
-    worker has it open, so that nothing is left behind whatever happens."""
+class _Arrays:
+    """The batch's per-game arrays, end to end in one buffer in the order of ``_ARRAYS``. With shared
+    memory (VECTOR_SHARED in bridge/protocol.ts) that buffer is a file in /dev/shm (or the temporary
+    folder where there is none) mapped here, which the node workers write before each reply and which
+    is unlinked once every worker has it open, so that nothing is left behind whatever happens;
+    without, it is private memory the replies are copied into."""
 
-    def __init__(self, num_envs: int, size: int) -> None:
-        shm = "/dev/shm"
-        folder = shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else None
-        self.row_bytes = 4 * size
-        fd, self.path = tempfile.mkstemp(prefix="yaniv-observations-", dir=folder)
-        try:
-            os.ftruncate(fd, num_envs * self.row_bytes)
-            self._map = mmap.mmap(fd, num_envs * self.row_bytes)
-        finally:
-            os.close(fd)
-        self.array = np.frombuffer(self._map, np.float32).reshape(num_envs, size)
+    def __init__(self, num_envs: int, size: int, shared: bool) -> None:
+        self.path: str | None = None
+        self._at: dict[str, tuple[int, int]] = {}  # name: (byte offset of game 0, bytes per game)
+        shapes = {name: (num_envs,) if width == 1 else (num_envs, size if width is None else width) for name, _, width in _ARRAYS}
+        total = 0
+        for name, dtype, _ in _ARRAYS:
+            row = np.dtype(dtype).itemsize * int(np.prod(shapes[name][1:]))
+            self._at[name] = (total, row)
+            total += num_envs * row
+        if shared:
+            folder = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+            fd, self.path = tempfile.mkstemp(prefix="yaniv-batch-", dir=folder)
+            try:
+                os.ftruncate(fd, total)
+                self._buffer: mmap.mmap | bytearray = mmap.mmap(fd, total)
+            finally:
+                os.close(fd)
+        else:
+            self._buffer = bytearray(total)
+        self.views = {
+            name: np.frombuffer(self._buffer, dtype, int(np.prod(shapes[name])), self._at[name][0]).reshape(shapes[name])
+            for name, dtype, _ in _ARRAYS
+        }
+
+    def offsets(self, game: int) -> dict[str, int]:
+        """Where each array's row of ``game`` starts in the buffer, in bytes."""
+        return {name: at + game * row for name, (at, row) in self._at.items()}
+
+    def copy_from(self, body: memoryview, at: int, start: int, stop: int, observations: bool = True) -> int:
+        """Copies a worker's arrays from its reply (no VECTOR_SHARED) from byte ``at`` (the observations
+        only if ``observations``); returns where they end."""
+        for name, dtype, _ in _ARRAYS:
+            view = self.views[name][start:stop]
+            if observations or name != "observations":
+                view[...] = np.frombuffer(body, dtype, view.size, at).reshape(view.shape)
+            at += view.nbytes
+        return (at + 3) & ~3
 
     def unlink(self) -> None:
+        if self.path is None:
+            return
         try:
             os.unlink(self.path)
         except OSError:
@@ -108,22 +151,21 @@ class YanivVectorEnv(VectorEnv):
         options = env_options(num_players, preset, rules, episode, reward, reward_scale, max_turns)
         cuts = np.linspace(0, self.num_envs, int(num_workers) + 1).astype(int)
         self._workers: list[_Worker] = []
-        self._shared: _SharedObservations | None = None
+        self._arrays: _Arrays | None = None
         try:
             for start, stop in zip(cuts[:-1], cuts[1:]):
                 self._workers.append(_Worker(int(start), int(stop)))
             hello = self._workers[0].bridge.hello
             self._size, self._actions = hello["observationSize"], hello["actionCount"]
-            if shared_memory:
-                self._shared = _SharedObservations(self.num_envs, self._size)
+            self._arrays = _Arrays(self.num_envs, self._size, bool(shared_memory))
             for worker in self._workers:
-                worker.make(options, self._shared)
+                worker.make(options, self._arrays)
         except BaseException:
             self.close_extras()
             raise
         finally:
-            if self._shared is not None:
-                self._shared.unlink()
+            if self._arrays is not None:
+                self._arrays.unlink()
         made = self._workers[0].made
         self.num_players = made["players"]
         self.rules = made["rules"]
@@ -133,17 +175,16 @@ class YanivVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         n = self.num_envs
-        self._observations = self._shared.array if self._shared is not None else np.zeros((n, self._size), np.float32)
-        self._rewards_by_seat = np.zeros((n, MAX_PLAYERS), np.float32)
-        self._counts = np.zeros(n, np.int16)
-        self._actors = np.full(n, -1, np.int8)
-        self._current = np.zeros(n, np.int8)
-        self._terminated = np.zeros(n, bool)
-        self._truncated = np.zeros(n, bool)
+        views = self._arrays.views
+        self._observations, self._rewards_by_seat, self._counts = views["observations"], views["rewards"], views["legalCounts"]
+        self._rewards = views["actorRewards"]
+        self._current = views["currentPlayers"]
+        self._terminated, self._truncated = views["terminated"], views["truncated"]
         self._mask = np.zeros((n, self._actions), np.int8)
-        self._legal_rows = np.zeros(0, np.intp)
-        self._legal_ids = np.zeros(0, np.int16)
-        self._rows = np.arange(n)
+        self._flat_mask = self._mask.reshape(-1)
+        # The legal actions as positions in the flat mask (game × action count + id), game after game.
+        self._legal = np.zeros(0, np.intp)
+        self._row_starts = np.arange(n) * self._actions
         self._all = np.ones(n, bool)
         self._next_seed: int | None = None
         self._single = len(self._workers) == 1
@@ -159,18 +200,17 @@ class YanivVectorEnv(VectorEnv):
         for worker in self._workers:
             worker.bridge.send(reset_frame(seed))
         final_obs = self._receive()
-        self._actors.fill(-1)
         return self._out(self._observations), self._infos(final_obs)
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         actions = self._checked(actions)
         for worker in self._workers:
-            worker.bridge.send(step_frame(actions[worker.start : worker.stop]))
+            worker.step.actions[:] = actions[worker.start : worker.stop]
+            worker.bridge.send(worker.step.frame)
         final_obs = self._receive()
-        rewards = self._rewards_by_seat[self._rows, self._actors]
         return (
             self._out(self._observations),
-            rewards,
+            self._out(self._rewards),
             self._out(self._terminated),
             self._out(self._truncated),
             self._infos(final_obs),
@@ -182,7 +222,8 @@ class YanivVectorEnv(VectorEnv):
 
     def legal_actions(self) -> tuple[np.ndarray, np.ndarray]:
         """Each game's legal ids, ascending, game after game (flat), and how many each game has."""
-        return self._legal_ids.copy(), self._counts.astype(np.intp)
+        counts = self._counts.astype(np.intp)
+        return self._legal - np.repeat(self._row_starts, counts), counts
 
     def sample_legal_actions(self, rng: np.random.Generator | None = None) -> np.ndarray:
         """One legal action per game, uniformly at random (``rng``, else the env's ``np_random``): a
@@ -190,9 +231,9 @@ class YanivVectorEnv(VectorEnv):
         if self._next_seed is None:
             raise RuntimeError(NOT_STARTED.replace("step()", "sample_legal_actions()"))
         rng = self.np_random if rng is None else rng
-        counts = self._counts.astype(np.intp)
-        starts = np.cumsum(counts) - counts
-        return self._legal_ids[starts + (rng.random(self.num_envs) * counts).astype(np.intp)].astype(np.int64)
+        counts = self._counts
+        starts = np.cumsum(counts, dtype=np.intp) - counts
+        return self._legal[starts + (rng.random(self.num_envs) * counts).astype(np.intp)] - self._row_starts
 
     def __enter__(self) -> "YanivVectorEnv":
         return self
@@ -213,56 +254,46 @@ class YanivVectorEnv(VectorEnv):
             raise ValueError(f"step needs one action per game: shape ({self.num_envs},), got {array.shape}")
         if array.dtype.kind not in "iu":
             raise ValueError(f"actions must be integer action ids, got dtype {array.dtype}")
-        if array.min() < 0 or array.max() >= self._actions:
-            bad = int(np.flatnonzero((array < 0) | (array >= self._actions))[0])
+        ids = array.astype(np.intp, copy=False)
+        unsigned = ids.view(np.uintp)  # a negative id is a huge one: one comparison checks both ends
+        if unsigned.max() >= self._actions:
+            bad = int(np.flatnonzero(unsigned >= self._actions)[0])
             raise ValueError(f"game {bad}: action {int(array[bad])} is not an action id (0..{self._actions - 1})")
-        illegal = self._mask[self._rows, array] == 0
-        if illegal.any():
-            game = int(np.flatnonzero(illegal)[0])
+        legal = self._flat_mask[self._row_starts + ids]
+        if not legal.all():
+            game = int(np.flatnonzero(legal == 0)[0])
             raise IllegalActionError(
                 f"game {game}: action {int(array[game])} is not legal for its player to move "
                 f"(legal: {np.flatnonzero(self._mask[game]).tolist()}); no game was stepped"
             )
-        return array.astype(np.int32, copy=False)
+        return ids
 
     def _receive(self) -> list[tuple[int, np.ndarray]]:
-        """Reads every worker's vector state frame (bridge/protocol.ts) into the batch arrays."""
+        """Reads every worker's vector state frame (bridge/protocol.ts): the per-game arrays are in
+        the shared file already (or copied from the frame), the legal positions set the mask."""
         size = self._size
         final_obs: list[tuple[int, np.ndarray]] = []
-        rows, ids = [], []
+        legal = []
         for worker in self._workers:
             body = worker.bridge.receive()
-            a, b, n = worker.start, worker.stop, worker.num
             total, finals = _COUNTS.unpack_from(body, 4)
-            at = 16
-            if not body[1] & VECTOR_SHARED:  # else the worker wrote them into the shared file
-                observations = np.frombuffer(body, "<f4", n * size, at).reshape(n, size)
+            at = VECTOR_HEADER
+            if not body[1] & VECTOR_SHARED:
+                # One worker's observations are read where they are, in the reply (no copy); the
+                # small arrays are copied, so that an error reply over the buffer cannot change them.
+                at = self._arrays.copy_from(body, at, worker.start, worker.stop, observations=not self._single)
                 if self._single:
-                    self._observations = observations  # a view of the frame: no copy
-                else:
-                    self._observations[a:b] = observations
-                at += 4 * n * size
-            self._rewards_by_seat[a:b] = np.frombuffer(body, "<f4", n * MAX_PLAYERS, at).reshape(n, MAX_PLAYERS)
-            at += 4 * n * MAX_PLAYERS
-            self._counts[a:b] = np.frombuffer(body, "<i2", n, at)
-            at += 2 * n
-            self._actors[a:b] = np.frombuffer(body, "i1", n, at)
-            self._current[a:b] = np.frombuffer(body, "i1", n, at + n)
-            self._terminated[a:b] = np.frombuffer(body, "u1", n, at + 2 * n)
-            self._truncated[a:b] = np.frombuffer(body, "u1", n, at + 3 * n)
-            at = (at + 4 * n + 3) & ~3
+                    self._observations = np.frombuffer(body, np.float32, worker.num * size, VECTOR_HEADER).reshape(worker.num, size)
             if finals:
                 games = np.frombuffer(body, "<i4", finals, at)
                 at += 4 * finals
                 ended = np.frombuffer(body, "<f4", finals * size, at).reshape(finals, size)
                 at += 4 * finals * size
-                final_obs.extend((a + int(g), ended[k].copy()) for k, g in enumerate(games))
-            ids.append(np.frombuffer(body, "<i2", total, at).astype(np.intp))
-            rows.append(np.repeat(self._rows[a:b], self._counts[a:b]))
-        self._mask[self._legal_rows, self._legal_ids] = 0
-        self._legal_rows = np.concatenate(rows) if len(rows) > 1 else rows[0]
-        self._legal_ids = np.concatenate(ids) if len(ids) > 1 else ids[0]
-        self._mask[self._legal_rows, self._legal_ids] = 1
+                final_obs.extend((worker.start + int(g), ended[k].copy()) for k, g in enumerate(games))
+            legal.append(np.frombuffer(body, "<i4", total, at).astype(np.intp))
+        self._flat_mask[self._legal] = 0
+        self._legal = legal[0] if len(legal) == 1 else np.concatenate(legal)
+        self._flat_mask[self._legal] = 1
         return final_obs
 
     def _out(self, array: np.ndarray) -> np.ndarray:

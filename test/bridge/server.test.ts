@@ -4,11 +4,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ACTION_SPACE_VERSION } from '../../env/gym/actionLayout.js';
+import { ACTION_COUNT, ACTION_SPACE_VERSION } from '../../env/gym/actionLayout.js';
 import { OBSERVATION_SIZE } from '../../env/gym/observation.js';
 import { YanivEnv } from '../../env/gym/yanivEnv.js';
 import { VecEnv } from '../../env/gym/vecEnv.js';
-import { BRIDGE_PROTOCOL, KIND, VECTOR_SHARED } from '../../bridge/protocol.js';
+import { BRIDGE_PROTOCOL, KIND, SHARED_ARRAYS, type SharedArray, VECTOR_HEADER, VECTOR_SHARED, align4 } from '../../bridge/protocol.js';
 import { Client, HELLO } from './client.js';
 
 let client: Client;
@@ -98,35 +98,75 @@ describe('the bridge', () => {
     expect(await client.replyJson()).toMatchObject({ kind: 'illegal', message: expect.stringMatching(/5000 is not an action id/) });
   });
 
-  it("writes a vector session's observations into the client's shared file, at its offset, and not into the reply", async () => {
-    const folder = mkdtempSync(path.join(tmpdir(), 'yaniv-bridge-'));
-    const file = path.join(folder, 'observations');
-    const offset = 3 * 4 * OBSERVATION_SIZE;
-    writeFileSync(file, Buffer.alloc(offset + 2 * 4 * OBSERVATION_SIZE));
+  /** A vector session of two games, the second and third of the batch (firstGame 1), made and reset with seed 4; its reply. */
+  async function vectorReply(shared?: { file: string; at: Record<SharedArray, number> }): Promise<Buffer> {
     client = new Client();
     client.json(HELLO);
     await client.replyJson();
-    client.json({
-      type: 'make',
-      kind: 'vector',
-      env: { players: 2 },
-      num: 2,
-      observations: { file: path.join(folder, 'none'), offset: 0 },
-    });
-    expect(await client.replyJson()).toMatchObject({
-      kind: 'options',
-      message: expect.stringMatching(/cannot open the shared observations file/),
-    });
-    client.json({ type: 'make', kind: 'vector', env: { players: 2 }, num: 2, observations: { file, offset } });
-    expect(await client.replyJson()).toMatchObject({ type: 'made', shared: true });
+    client.json({ type: 'make', kind: 'vector', env: { players: 2 }, num: 2, firstGame: 1, ...(shared ? { shared } : {}) });
+    expect(await client.replyJson()).toMatchObject({ type: 'made', shared: shared !== undefined });
     client.send(Buffer.of(KIND.reset, 1, 0, 0, 4, 0, 0, 0));
-    const body = await client.reply();
+    return client.reply();
+  }
+
+  /** The env the session plays: games 1 and 2 of a batch reset with seed 4. */
+  function expectedVec(): { bytes: Record<SharedArray, Buffer>; positions: number[] } {
     const vec = new VecEnv({ players: 2, num: 2, history: false });
-    vec.reset(4);
+    vec.reset(5);
+    const array = (name: SharedArray) => (name === 'actorRewards' ? new Float32Array(2) : vec[name]); // no step yet: no reward
+    const bytes = Object.fromEntries(
+      SHARED_ARRAYS.map((name) => [name, Buffer.from(array(name).buffer, array(name).byteOffset, array(name).byteLength)]),
+    );
+    const positions = [0, 1].flatMap((i) =>
+      Array.from(vec.legalIds.subarray(i * ACTION_COUNT, i * ACTION_COUNT + vec.legalCounts[i]), (id) => (1 + i) * ACTION_COUNT + id),
+    );
+    return { bytes: bytes as Record<SharedArray, Buffer>, positions };
+  }
+
+  const positionsIn = (body: Buffer, at: number) => Array.from({ length: body.readUInt32LE(4) }, (_, k) => body.readInt32LE(at + 4 * k));
+
+  it("sends a vector session's arrays in the reply, in order, and the legal ids as positions in the batch's mask", async () => {
+    const body = await vectorReply();
+    const { bytes, positions } = expectedVec();
+    expect([body[0], body[1], body.readUInt32LE(8)]).toEqual([KIND.vector, 0, 0]);
+    let at = VECTOR_HEADER;
+    for (const name of SHARED_ARRAYS) {
+      expect(body.subarray(at, at + bytes[name].length), name).toEqual(bytes[name]);
+      at += bytes[name].length;
+    }
+    expect(positionsIn(body, align4(at))).toEqual(positions);
+  });
+
+  it("writes a vector session's arrays into the client's shared file at the offsets it gave, and not into the reply", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'yaniv-bridge-'));
+    const file = path.join(folder, 'batch');
+    const { bytes, positions } = expectedVec();
+    // The observations after a gap, the rest end to end from byte 0 (two writes), as a client may lay them out.
+    const at = {} as Record<SharedArray, number>;
+    let end = 0;
+    for (const name of SHARED_ARRAYS.filter((name) => name !== 'observations')) {
+      at[name] = end;
+      end += bytes[name].length;
+    }
+    at.observations = end + 100;
+    writeFileSync(file, Buffer.alloc(at.observations + bytes.observations.length));
+    const refused = async (shared: { file: string; at: Record<SharedArray, number> }, message: RegExp) => {
+      client = new Client();
+      client.json(HELLO);
+      await client.replyJson();
+      client.json({ type: 'make', kind: 'vector', env: { players: 2 }, num: 2, shared });
+      expect(await client.replyJson()).toMatchObject({ kind: 'options', message: expect.stringMatching(message) });
+      await client.close();
+    };
+    await refused({ file: path.join(folder, 'none'), at }, /cannot open the shared file/);
+    await refused({ file, at: { ...at, observations: at.observations + 4 } }, /observations \(\d+ bytes at \d+\) does not fit/);
+    await refused({ file, at: { ...at, rewards: 1 } }, /overlaps/);
+    const body = await vectorReply({ file, at });
     expect([body[0], body[1]]).toEqual([KIND.vector, VECTOR_SHARED]);
-    const observations = Buffer.from(vec.observations.buffer, vec.observations.byteOffset, vec.observations.byteLength);
-    expect(readFileSync(file).subarray(offset)).toEqual(observations);
-    expect(body.length).toBeLessThan(observations.length);
+    const written = readFileSync(file);
+    for (const name of SHARED_ARRAYS) expect(written.subarray(at[name], at[name] + bytes[name].length), name).toEqual(bytes[name]);
+    expect(positionsIn(body, VECTOR_HEADER)).toEqual(positions);
+    expect(body.length).toBe(VECTOR_HEADER + 4 * positions.length);
     rmSync(folder, { recursive: true });
   });
 
