@@ -131,8 +131,9 @@ export default tseslint.config(
                 "web/ runs in the browser: it may import only types from the rest of the project (erased when compiled), and the modules serve/net/static.ts serves (client/, the rules core's cards and groups).",
             },
             {
-              regex: '^(?!\\.\\.?/|preact$|preact/hooks$|htm$)',
-              message: "web/index.html's import map serves preact, preact/hooks and htm, and nothing else.",
+              regex: '^(?!\\.\\.?/|preact$|preact/hooks$|htm$|uqr$)',
+              message:
+                "web/index.html's import map serves preact, preact/hooks, htm and uqr (serve/net/static.ts, VENDOR_MODULES), and nothing else.",
             },
           ],
         },

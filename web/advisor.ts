@@ -7,6 +7,7 @@
  * choice when the moves played out overrule it, and its own order of the moves folded away as a
  * detail. Cards drawn as the hand draws them, numbers in words (adviceWords.ts).
  */
+import { botName } from './blurbs.js';
 import { html } from './html.js';
 import { Card } from './cardView.js';
 import {
@@ -37,8 +38,21 @@ interface AdvisorProps {
   readonly onAgent: (agent: string) => void;
 }
 
+/**
+ * The suggestion in one line beside the hand (on a phone the advisor sits far below it at a full
+ * table); "Why?" brings the advisor, with the rest, into view.
+ */
+export function AdviceLine({ advice }: { readonly advice: Msg<'advice'> }) {
+  const why = () => document.getElementById('advisor')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  const own = suggestionInWords(advice).overruled === null;
+  return html`<p class="advice-line" role="note">
+    ${`${own ? botName(advice.agent) : 'The advisor'} suggests: `}<b><${MoveView} move=${advice.pick} tense="suggest" /></b>${' '}
+    <button type="button" class="link-button" onClick=${why}>Why?</button>
+  </p>`;
+}
+
 export function Advisor({ on, agents, agent, advice, counter, myMove, onToggle, onAgent }: AdvisorProps) {
-  return html`<section class="advisor" aria-label="Advisor">
+  return html`<section class="advisor" id="advisor" aria-label="Advisor">
     <div class="row">
       <label><input type="checkbox" name="advisor" checked=${on} onChange=${onToggle} aria-keyshortcuts="A" /> Advisor <kbd>A</kbd></label>
       <select
@@ -47,7 +61,7 @@ export function Advisor({ on, agents, agent, advice, counter, myMove, onToggle, 
         value=${agent}
         onChange=${(e: Event) => onAgent((e.target as HTMLSelectElement).value)}
       >
-        ${agents.map((a) => html`<option key=${a.name} value=${a.name}>${a.name}${a.explains ? '' : ' (pick only)'}</option>`)}
+        ${agents.map((a) => html`<option key=${a.name} value=${a.name}>${botName(a.name)}${a.explains ? '' : ' (no reasons)'}</option>`)}
       </select>
     </div>
     ${on ? html`<${AdviceBody} advice=${advice} counter=${counter} myMove=${myMove} />` : null}
@@ -67,7 +81,7 @@ function AdviceBody({
   if (advice === null) return html`<p class="hint">Thinking…</p>`;
   const win = winInWords(advice.win);
   const noWin = winReasonInWords(advice.winReason);
-  const suggestion = suggestionInWords(advice);
+  const suggestion = suggestionInWords({ ...advice, agent: botName(advice.agent) });
   return html`<div class="advice" data-counter=${counter}>
     ${win === null ? null : html`<p class="win-chance"><b>${win.text}</b> <span class="hint">(${win.note})</span></p>`}
     ${noWin === null ? null : html`<p class="win-reason hint">${noWin}</p>`}

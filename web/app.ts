@@ -4,9 +4,10 @@
  * and what a key or a click means is intents.ts's.
  */
 import { Advisor } from './advisor.js';
-import { type Game, mySeat, seatName } from './game.js';
+import { type Game, isGuest, mySeat, seatName } from './game.js';
 import { html } from './html.js';
 import type { LinkStatus } from './link.js';
+import { JoinForm, Lobby } from './lobby.js';
 import { MoveLog } from './moveLog.js';
 import { GameOver, RoundResultDialog, ScoreTable } from './results.js';
 import { RulesInPlay } from './rulesInPlay.js';
@@ -54,13 +55,17 @@ export function App() {
           : welcome === null
             ? html`<p class="hint">Connecting to the server…</p>`
             : game === null
-              ? html`<${Setup}
-                  welcome=${welcome}
-                  initial=${session.settings ?? defaultSettings(welcome)}
-                  busy=${session.busy}
-                  onStart=${session.deal}
-                />`
-              : html`<${Play} session=${session} welcome=${welcome} game=${game} />`
+              ? session.joinCode !== null
+                ? html`<${JoinForm} busy=${session.busy} onJoin=${session.join} />`
+                : html`<${Setup}
+                    welcome=${welcome}
+                    initial=${session.settings ?? defaultSettings(welcome)}
+                    busy=${session.busy}
+                    onStart=${session.deal}
+                  />`
+              : game.info.lobby
+                ? html`<${Lobby} game=${game} busy=${session.busy} onStart=${session.start} />`
+                : html`<${Play} session=${session} welcome=${welcome} game=${game} />`
       }
     </main>
     <footer class="keys">
@@ -79,10 +84,12 @@ interface PlayProps {
 function Play({ session, welcome, game }: PlayProps) {
   const state = game.state;
   const { advisor } = session;
-  const myMove = state !== null && state.toMove === state.seat && state.legal.length > 0;
+  const connected = session.linkStatus === 'open';
+  const myMove = state !== null && state.toMove === state.seat && state.legal.length > 0 && game.over === null;
+  const playAgain = isGuest(game) ? null : session.playAgain;
   return html`<div class="play">
     <div class="main-column">
-      <p class="status" role="status" aria-live="polite">${statusText(game)}</p>
+      <p class=${`status${connected || game.over ? '' : ' lost'}`} role="status" aria-live="polite">${statusText(game, connected)}</p>
       <${RulesInPlay} info=${game.info} welcome=${welcome} />
       ${
         state
@@ -91,7 +98,7 @@ function Play({ session, welcome, game }: PlayProps) {
               state=${state}
               selected=${session.selected}
               advice=${advisor.advice?.advice ?? null}
-              busy=${session.busy}
+              busy=${session.busy || !connected}
               notice=${session.notice?.place === 'hand' ? session.notice.text : null}
               takeChoice=${session.takeChoice}
               dispatch=${session.dispatch}
@@ -101,7 +108,7 @@ function Play({ session, welcome, game }: PlayProps) {
       <${MoveLog} game=${game} />
       ${
         game.over && !game.unseenResult
-          ? html`<${GameOver} game=${game} over=${game.over} onPlayAgain=${session.playAgain} onNewGame=${session.newGameForm} />`
+          ? html`<${GameOver} game=${game} over=${game.over} onPlayAgain=${playAgain} onNewGame=${session.newGameForm} />`
           : null
       }
     </div>
@@ -124,7 +131,7 @@ function Play({ session, welcome, game }: PlayProps) {
             game=${game}
             result=${game.unseenResult}
             onClose=${session.dismiss}
-            onPlayAgain=${session.playAgain}
+            onPlayAgain=${playAgain}
             onNewGame=${session.newGameForm}
           />`
         : null
@@ -132,11 +139,15 @@ function Play({ session, welcome, game }: PlayProps) {
   </div>`;
 }
 
-/** Whose turn it is, in words (read out by screen readers as it changes). */
-export function statusText(game: Game): string {
+/** Said at once when the connection drops, in place of whose turn it is: no move can be sent until it is back. */
+export const CONNECTION_LOST = 'The connection to the server is lost: reconnecting… Your moves wait until it is back.';
+
+/** Whose turn it is, in words (read out by screen readers as it changes), or that the connection is lost. */
+export function statusText(game: Game, connected = true): string {
   const me = mySeat(game);
   if (game.over)
     return game.over.winner === me ? 'Game over: you win!' : `Game over: ${withVerb([seatName(game, game.over.winner)], WINS)}.`;
+  if (!connected) return CONNECTION_LOST;
   const state = game.state;
   if (state === null) return 'Dealing…';
   if (state.toMove !== me) return `${seatName(game, state.view.current)} to play.`;

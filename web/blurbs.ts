@@ -9,6 +9,7 @@
 import type { AgentName } from '../agents/registry.js';
 import type { PresetName } from '../env/rules/rules.js';
 import type { Pairs, RuleField, RuleValue } from './ruleOptions.js';
+import { labelOf } from './words.js';
 
 const AGENT_BLURBS: Record<AgentName, string> = {
   strong: 'The toughest of the quick bots: keeps track of the cards, plans a turn ahead, and calls Yaniv only when an Assaf is unlikely.',
@@ -19,7 +20,21 @@ const AGENT_BLURBS: Record<AgentName, string> = {
   random: 'Plays any legal move at random: an easy first game.',
   hoarder: 'Hoards low cards and calls Yaniv early, taking a few more risks than most.',
   montecarlo: 'Plays out a handful of possible deals before each move, with simple play in each.',
-  level: 'The best bot at a chosen difficulty: lower levels miss more, but never play a silly move.',
+  level:
+    'The best bot held back to a chosen difficulty: the lower the level, the more often it picks a weaker move or lets a chance to call Yaniv go by. Even level 1 never calls Yaniv where the best bot would not, never keeps a lone high card while laying less, and never takes a high card it cannot use.',
+};
+
+/** What a player sees a bot called: its kind in words, never its spec. */
+const AGENT_NAMES: Record<AgentName, string> = {
+  strong: 'Strong bot',
+  neural: 'Trained bot',
+  rollout: 'Deep-thinking bot',
+  intermediate: 'Intermediate bot',
+  novice: 'Novice bot',
+  random: 'Random bot',
+  hoarder: 'Hoarder bot',
+  montecarlo: 'Look-ahead bot',
+  level: 'Level bot',
 };
 
 const PRESET_BLURBS: Record<PresetName, string> = {
@@ -35,6 +50,14 @@ const PRESET_BLURBS: Record<PresetName, string> = {
 function lookup<K extends string>(table: Record<K, string>, name: string): string | undefined {
   const base = name.split(/[:?]/)[0];
   return Object.hasOwn(table, base) ? table[base as K] : undefined;
+}
+
+/** A bot's name for a player: "Strong bot", "Level 3 bot" (`level:3`), "Trained bot" (`neural:runs/x`). */
+export function botName(agent: string): string {
+  const level = /^level:(\d+)/.exec(agent);
+  if (level !== null) return `Level ${level[1]} bot`;
+  const known = lookup(AGENT_NAMES, agent);
+  return known ?? `${labelOf(agent.split(/[:?]/)[0])} bot`;
 }
 
 /** What a bot plays like, for a player. */
@@ -78,19 +101,18 @@ interface PlayedHere {
 }
 
 /**
- * Which trained model a bot plays at the table being set up, for a player (welcome.agents[].plays:
- * the server's own choice, agents/resolve.ts), or null for bots without a model.
+ * How well a bot that plays a trained model knows the table being set up, for a player
+ * (welcome.agents[].plays: the server's own choice, agents/resolve.ts; the model's name stays
+ * behind Details), or null for bots without a model.
  */
 export function modelNote(agent: WelcomeAgent, preset: string, players: number, houseRules: boolean): string | null {
   const played = agent.plays?.[preset]?.[String(players)];
   if (!played) return null;
-  const name = played.model.replace(/^models\//, '');
   const fit =
     played.fit === 'trained'
-      ? `trained for ${preset} at ${players} seats`
+      ? `learned these rules at ${players} players`
       : played.fit === 'nearest-size'
-        ? `trained for ${preset} at another table size: it may play below its best here`
-        : `trained for other rules or table sizes: it may play below its best here`;
-  const house = houseRules ? '; your house rules are new to it' : '';
-  return `plays the model “${name}” (${fit}${house})`;
+        ? `learned these rules at another table size, so it may play below its best here`
+        : `learned other rules or table sizes, so it may play below its best here`;
+  return houseRules ? `${fit}; your house rules are new to it` : fit;
 }

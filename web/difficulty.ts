@@ -12,9 +12,16 @@ export function levelsAt(welcome: Msg<'welcome'>, preset: string, players: numbe
   return welcome.levels.find((l) => l.preset === preset && l.players === players)?.levels ?? [];
 }
 
-/** How a level reads in the page: "Level 3 · rating 1340". */
-export function levelLabel(level: Level): string {
-  return `Level ${level.level} · rating ${Math.round(level.rating)}`;
+/** A level in difficulty words, by where it stands among the `count` levels offered (1 is the weakest, `count` the best bot). */
+export function difficultyWord(level: number, count: number): string {
+  if (level >= count) return 'hardest';
+  const place = count > 1 ? (level - 1) / (count - 1) : 0;
+  return place < 0.15 ? 'beginner' : place < 0.4 ? 'easy' : place < 0.7 ? 'medium' : 'hard';
+}
+
+/** How a level reads in the page: "Level 3 (easy) · rating 1340". */
+export function levelLabel(level: Level, count: number): string {
+  return `Level ${level.level} (${difficultyWord(level.level, count)}) · rating ${Math.round(level.rating)}`;
 }
 
 /** The level every bot seat plays, or '' when the seats differ or are no level. */
@@ -36,7 +43,7 @@ export function Difficulty({ levels, bots, anchor, onPick }: DifficultyProps) {
       >Difficulty
       <select name="difficulty" value=${chosenLevel(bots, levels)} onChange=${(e: Event) => onPick((e.target as HTMLSelectElement).value)}>
         <option value="">seat by seat</option>
-        ${levels.map((l) => html`<option key=${l.name} value=${l.name}>${levelLabel(l)}</option>`)}
+        ${levels.map((l) => html`<option key=${l.name} value=${l.name}>${levelLabel(l, levels.length)}</option>`)}
       </select>
     </label>
     <p class="hint">

@@ -62,3 +62,12 @@ export function tokenPrompt(given: boolean): string {
     ? 'The server did not accept that password. Check it with whoever runs the server, and try again.'
     : 'This server asks for a password (its access token) before you can play. Whoever runs the server can give it to you.';
 }
+
+/** The creator of a friends' table left it: the table is closed for everyone. */
+export const HOST_LEFT = 'The host left the table, so this game is over.';
+
+/** A join the server refused: an invite that no longer opens a seat, said as what to do. */
+export function joinTrouble(error: Pick<Msg<'error'>, 'code' | 'message'>): string {
+  if (error.code !== 'unknown_table') return serverTrouble(error);
+  return 'This invite no longer opens a seat: it expired, every friend’s seat is taken, or the game is over. Ask your friend for a new link.';
+}

@@ -5,10 +5,14 @@
  * plain data: the view renders it, test/web/game.test.ts feeds it messages.
  */
 import type { Msg, ServerMessage } from '../client/protocol.js';
+import { botName } from './blurbs.js';
 import { YOU } from './words.js';
 
-/** The table as created or resumed. */
-export type TableInfo = Omit<Msg<'table_created'>, 'type' | 'id'>;
+/**
+ * The table as created, joined or resumed, with `seat`: the guest seat this page plays (joined,
+ * or resumed with a guest's token); null or absent for the creator, who plays the client seats.
+ */
+export type TableInfo = Omit<Msg<'table_created'>, 'type' | 'id'> & { readonly seat?: number | null };
 
 /** What one seat did on its latest turn: the steps, in order (a discard or Yaniv starts a turn). */
 export interface SeatTurn {
@@ -50,16 +54,28 @@ export interface Game {
   readonly queued: readonly ServerMessage[];
 }
 
-export function newGame(info: TableInfo, rounds: readonly RoundResult[] = []): Game {
+/** What a page keeps of a table across a reload (web/storage.ts): the server sends each of these once. */
+export interface KeptPlays {
+  readonly rounds: readonly RoundResult[];
+  readonly log: readonly Msg<'event'>[];
+  readonly roundStartedAt: number;
+}
+
+/** A table as the page starts it: dealt, joined, or taken back after a reload with the plays it kept (each seat's last move read from the log). */
+export function newGame(info: TableInfo, kept: KeptPlays = { rounds: [], log: [], roundStartedAt: 0 }): Game {
+  const turns = kept.log.reduce(
+    withStep,
+    info.seats.map((): SeatTurn | null => null),
+  );
   return {
     info,
     state: null,
-    turns: info.seats.map(() => null),
-    rounds,
+    turns,
+    rounds: kept.rounds,
     unseenResult: null,
     over: null,
-    roundStartedAt: 0,
-    log: [],
+    roundStartedAt: kept.roundStartedAt,
+    log: kept.log,
     queued: [],
   };
 }
@@ -87,6 +103,8 @@ export function receive(game: Game, message: ServerMessage): Game {
     }
     case 'game_over':
       return { ...game, over: message };
+    case 'seats':
+      return { ...game, info: { ...game.info, seats: message.seats, lobby: message.lobby } };
     default:
       return game;
   }
@@ -105,19 +123,38 @@ export function logEnded(game: Game): boolean {
 
 /** The seat this page plays. */
 export function mySeat(game: Game): number {
-  return game.state?.seat ?? game.info.seats.find((s) => s.player === 'client')?.seat ?? 0;
+  return game.state?.seat ?? game.info.seat ?? game.info.seats.find((s) => s.player === 'client')?.seat ?? 0;
 }
 
-/** "You", or the bot's name and seat. */
+/** Whether this page joined with an invite (then the client seats are the host's). */
+export function isGuest(game: Game): boolean {
+  return typeof game.info.seat === 'number';
+}
+
+/** Whether this page plays the seat: its own seat, and for the creator every client seat. */
+function mine(game: Game, seat: number): boolean {
+  return seat === mySeat(game) || (!isGuest(game) && game.info.seats[seat]?.player === 'client');
+}
+
+/** "You"; a friend by the name they gave; the host; a bot by its name in words, with its seat. */
 export function seatName(game: Game, seat: number): string {
   const info = game.info.seats[seat];
-  if (info === undefined) return `seat ${seat + 1}`;
-  return info.player === 'client' ? YOU : `${info.agent ?? 'bot'} (seat ${seat + 1})`;
+  if (info === undefined) return `Seat ${seat + 1}`;
+  if (mine(game, seat)) return YOU;
+  if (info.player === 'client') return 'Host';
+  if (info.player === 'guest') return info.name ?? `Friend (seat ${seat + 1})`;
+  return `${botName(info.agent ?? 'bot')} (seat ${seat + 1})`;
+}
+
+/** Whether a friend's seat is played by its stand-in bot now (they left, or have not joined). */
+export function standingIn(game: Game, seat: number): boolean {
+  const info = game.info.seats[seat];
+  return info?.player === 'guest' && info.present !== true && !mine(game, seat);
 }
 
 /** A column heading for the seat: "You" or "#3" (the full name is its title). */
 export function shortSeatName(game: Game, seat: number): string {
-  return game.info.seats[seat]?.player === 'client' ? YOU : `#${seat + 1}`;
+  return mine(game, seat) ? YOU : `#${seat + 1}`;
 }
 
 /** Who laid the previous group (the latest discard this round by another seat than the one to move), with its counter. */

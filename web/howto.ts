@@ -1,7 +1,7 @@
 /**
  * The How-to-play page (/rules.html): the rules of the standard game in a player's words
- * (docs/RULES.md is the precise text), with a checker — pick cards, see whether they are a
- * legal group and why (groupCheck.ts, the engine's own code).
+ * (docs/RULES.md is the precise text) first, then a checker below them — pick cards, see whether
+ * they are a legal group and why (groupCheck.ts, the engine's own code).
  */
 import { render } from 'preact';
 import { useState } from 'preact/hooks';
@@ -25,7 +25,8 @@ function Rules() {
     <h2>What the cards are worth</h2>
     <p>
       Ace 1, number cards their number, jack, queen and king 10, joker 0. Everyone is dealt 5 cards; the rest is the deck, and its top card
-      is turned up to start the pile.
+      is turned up to start the pile. With <b>6 players or more</b> the game is played with <b>two decks</b> shuffled together, so every
+      card (the jokers too) is there twice.
     </p>
     <h2>Your turn</h2>
     <p>
@@ -119,8 +120,8 @@ function HowToPlay() {
     </header>
     <main class="howto">
       <h2>How to play</h2>
-      <${Checker} />
       <${Rules} />
+      <${Checker} />
     </main>`;
 }
 

@@ -14,7 +14,8 @@ interface RoundResultProps {
   readonly game: Game;
   readonly result: RoundResult;
   readonly onClose: () => void;
-  readonly onPlayAgain: () => void;
+  /** Null for a friend at someone else's table (only its host deals it again). */
+  readonly onPlayAgain: (() => void) | null;
   readonly onNewGame: () => void;
 }
 
@@ -95,7 +96,8 @@ export function gameOverTitle(game: Game, over: Pick<Msg<'game_over'>, 'winner' 
 interface GameOverProps {
   readonly game: Game;
   readonly over: Msg<'game_over'>;
-  readonly onPlayAgain: () => void;
+  /** Null for a friend at someone else's table (only its host deals it again). */
+  readonly onPlayAgain: (() => void) | null;
   readonly onNewGame: () => void;
 }
 
@@ -117,7 +119,7 @@ export function GameOver({ game, over, onPlayAgain, onNewGame }: GameOverProps) 
     <${GameSummary} game=${game} over=${over} />
     <div class="row">
       <a class="button" href=${recordUrl} download=${`yaniv-game-seed-${over.seed}.json`}>Download the game record</a>
-      <button type="button" class="primary" onClick=${onPlayAgain}>Play again</button>
+      ${onPlayAgain === null ? null : html`<button type="button" class="primary" onClick=${onPlayAgain}>Play again</button>`}
       <button type="button" onClick=${onNewGame}>New game…</button>
     </div>
     <details class="details">

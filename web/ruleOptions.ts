@@ -5,6 +5,7 @@
  * with the preset's value as its default, and the schema's `relevantWhen` (an option that
  * matters only under some values of others, hidden otherwise).
  */
+import type { Rules } from '../env/rules/rules.js';
 import { spaced } from './words.js';
 
 /** A list of [at, to] pairs (milestones: a total landing on `at` becomes `to`). */
@@ -97,11 +98,29 @@ function isRuleValue(value: unknown): value is RuleValue {
   return value === null || value === undefined || ['string', 'number', 'boolean'].includes(typeof value);
 }
 
+/** Every word-valued choice of the rule options (the compiler asks for the words of a new one). */
+type RuleChoiceValue = Extract<Rules[keyof Rules], string>;
+
+const CHOICE_WORDS: Record<RuleChoiceValue, string> = {
+  lowest: 'whoever caught the caller scores 0',
+  othersZero: 'everyone but the caller scores 0',
+  everyone: 'everyone but the caller scores their hand',
+  any: 'any card',
+  ends: 'only a card at an end',
+  lastSurvivor: 'when one player is left',
+  firstOverLimit: 'when the first player goes out',
+  yanivCount: 'after a number of Yaniv calls',
+  rotate: 'the next player in turn',
+  roundWinner: 'the round’s winner',
+  lowestHand: 'the player with the lowest hand',
+};
+
 /** How a field's value reads in a select or a number box. */
 export function valueLabel(value: RuleValue): string {
   if (value === undefined) return 'as the rules decide';
   if (value === null) return 'not set';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (Array.isArray(value)) return value.length === 0 ? 'none' : (value as Pairs).map(([at, to]) => `${at} → ${to}`).join(', ');
-  return typeof value === 'string' ? spaced(value) : String(value);
+  if (typeof value !== 'string') return String(value);
+  return Object.hasOwn(CHOICE_WORDS, value) ? CHOICE_WORDS[value as RuleChoiceValue] : spaced(value);
 }

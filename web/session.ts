@@ -5,8 +5,9 @@
  * decides what each means; this sends it). App (app.ts) only lays it out.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { type Game, type TableInfo, dismissResult, newGame, receive } from './game.js';
-import { LOST_TABLE, connectionTrouble, refusal, serverTrouble } from './errorWords.js';
+import { type Game, type TableInfo, dismissResult, isGuest, newGame, receive } from './game.js';
+import { HOST_LEFT, LOST_TABLE, connectionTrouble, joinTrouble, refusal, serverTrouble } from './errorWords.js';
+import { dropInvite, inviteIn, tableOfInvite } from './invite.js';
 import { type Effect, type Intent, type PlannedDraw, adviceRequest, followUp, resolveIntent, type ActMove } from './intents.js';
 import { belongsToTarget, intentOf } from './keyboard.js';
 import { type Answer, type LinkStatus, type Outgoing, ServerLink } from './link.js';
@@ -62,10 +63,21 @@ export interface Session {
   /** Keys and clicks: what the player means. */
   readonly dispatch: (intent: Intent) => void;
   readonly deal: (settings: TableChoice) => void;
+  /** The invite of the link this page was opened with (`?join=CODE`), until it is used. */
+  readonly joinCode: string | null;
+  /** Takes a friend's seat with the link's invite, under the name the player gave. */
+  readonly join: (name: string) => void;
+  /** The creator starts a table waiting in its lobby (bots in the seats nobody took). */
+  readonly start: () => void;
   readonly newGameForm: () => void;
   readonly playAgain: () => void;
   readonly dismiss: () => void;
   readonly chooseAdvisor: (agent: string) => void;
+}
+
+/** The hand as shown, as one key (the picks are of it). */
+function handOf(game: Game | null): string {
+  return game?.state?.view.hand.join(' ') ?? '';
 }
 
 /** A state setter, as useState gives it. */
@@ -82,7 +94,8 @@ interface SessionCore {
   readonly setGame: Setter<Game | null>;
   readonly setNotice: Setter<Notice | null>;
   readonly setBusy: Setter<boolean>;
-  readonly setSelected: Setter<readonly number[]>;
+  /** Picks cards of the hand as shown now (a new hand clears them). */
+  readonly setSelected: (cards: readonly number[]) => void;
   readonly setSettings: Setter<TableChoice | null>;
 }
 
@@ -91,16 +104,21 @@ export function useSession(): Session {
   const [welcome, setWelcome] = useState<Msg<'welcome'> | null>(null);
   const [game, setGame] = useState<Game | null>(null);
   const [settings, setSettings] = useState<TableChoice | null>(null);
-  const [selected, setSelected] = useState<readonly number[]>([]);
+  // The picks with the hand they were picked from: a new hand (a draw, a new round) clears them in
+  // the same render, never after a pick made meanwhile.
+  const [selection, setSelection] = useState<{ readonly hand: string; readonly cards: readonly number[] }>({ hand: '', cards: [] });
   const [notice, setNotice] = useState<Notice | null>(null);
   const [takeChoice, setTakeChoice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   /** Counts the times the table was taken back, so that the advice is asked again on the new connection. */
   const [resumes, setResumes] = useState(0);
+  const [joinCode, setJoinCode] = useState(() => inviteIn(window.location));
 
   const link = useRef<ServerLink | null>(null);
   const latest = useRef<Game | null>(game);
   latest.current = game;
+  const selected = selection.hand === handOf(game) ? selection.cards : [];
+  const setSelected = (cards: readonly number[]) => setSelection({ hand: handOf(latest.current), cards });
   const actedAt = useRef<number | null>(null);
   const planned = useRef<PlannedDraw | null>(null);
   const request: SendRequest = (message) =>
@@ -109,9 +127,19 @@ export function useSession(): Session {
 
   useConnection(core, link, { setLinkStatus, setWelcome, setResumes });
   const { deal, newGameForm } = tableActions(core);
+  const friends = friendActions(core, () => setJoinCode(null));
   useEffect(() => {
-    if (game !== null) saveTable({ table: game.info.table, token: game.info.token, rounds: game.rounds, settings: settingsOf(game.info) });
-  }, [game?.rounds]);
+    if (game === null) return;
+    const { info, rounds, log, roundStartedAt } = game;
+    saveTable({
+      table: info.table,
+      token: info.token,
+      rounds,
+      log,
+      roundStartedAt,
+      settings: isGuest(game) ? undefined : settingsOf(info),
+    });
+  }, [game?.rounds, game?.log]);
 
   const state = game?.state ?? null;
   const dispatch = useMoves(core, state, { selected, takeChoice, setTakeChoice }, () => advisor.toggle());
@@ -137,6 +165,9 @@ export function useSession(): Session {
     advisor,
     dispatch,
     deal: (chosen) => void deal(chosen),
+    joinCode,
+    join: (name) => joinCode !== null && void friends.join(joinCode, name),
+    start: () => void friends.start(),
     newGameForm,
     playAgain: () => game && void deal(settingsOf(game.info)),
     dismiss: () => setGame((g) => g && dismissResult(g)),
@@ -151,7 +182,7 @@ function useConnection(
   on: { setLinkStatus: Setter<LinkStatus>; setWelcome: Setter<Msg<'welcome'> | null>; setResumes: Setter<number> },
 ): void {
   useEffect(() => {
-    const connection = new ServerLink(() => serverUrl(window.location, loadTable()?.table, loadToken()), {
+    const connection = new ServerLink(() => serverUrl(window.location, tableToReach(), loadToken()), {
       status: on.setLinkStatus,
       locked: () =>
         fetch('/health', { cache: 'no-store' })
@@ -164,13 +195,22 @@ function useConnection(
       ready: (hello) => {
         on.setWelcome(hello);
         const saved = loadTable();
-        if (saved !== null) void resume(core, saved, on.setResumes);
+        if (saved !== null && tableToReach() === saved.table) void resume(core, saved, on.setResumes);
       },
     });
     link.current = connection;
     connection.start();
     return () => connection.stop();
   }, []);
+}
+
+/**
+ * The table this page's connection is for (behind nginx, `?table=` routes it to the table's
+ * process): the one a link's invite opens while the page has not joined it, else the saved one.
+ */
+function tableToReach(): string | undefined {
+  const code = inviteIn(window.location);
+  return code === null ? loadTable()?.table : tableOfInvite(code);
 }
 
 async function resume(core: SessionCore, saved: SavedTable, setResumes: Setter<number>): Promise<void> {
@@ -188,7 +228,7 @@ async function resume(core: SessionCore, saved: SavedTable, setResumes: Setter<n
   core.setNotice(null);
   setResumes((n) => n + 1);
   const info = tableInfo(reply);
-  core.setGame((g) => (g !== null && g.info.table === info.table ? { ...g, info } : newGame(info, saved.rounds)));
+  core.setGame((g) => (g !== null && g.info.table === info.table ? { ...g, info } : newGame(info, saved)));
 }
 
 function tableClosed(core: SessionCore, message: Msg<'table_closed'>): void {
@@ -196,6 +236,7 @@ function tableClosed(core: SessionCore, message: Msg<'table_closed'>): void {
   if (message.reason === 'resumed_elsewhere')
     core.setNotice(onPage('This game is now played in another window or tab. Reload the page to take it back here.'));
   else if (message.reason === 'idle') core.setNotice(onPage('This game was closed after a long pause.', true));
+  else if (message.reason === 'creator_left') core.setNotice(onPage(HOST_LEFT, true));
   else core.setNotice(onPage('The server is shutting down: this game cannot go on.', true));
 }
 
@@ -213,11 +254,8 @@ function tableActions(core: SessionCore): { deal: (chosen: TableChoice) => Promi
     if (reply instanceof Error) return core.setNotice(onPage(connectionTrouble(reply)));
     if (reply.type === 'error') return core.setNotice(onPage(serverTrouble(reply)));
     const info = tableInfo(reply);
-    saveTable({ table: info.table, token: info.token, rounds: [], settings: chosen });
-    core.actedAt.current = null;
-    core.planned.current = null;
-    core.setSelected([]);
-    core.setGame(newGame(info));
+    saveTable({ table: info.table, token: info.token, rounds: [], log: [], roundStartedAt: 0, settings: chosen });
+    seated(core, info);
   }
   function newGameForm(): void {
     const previous = core.latest.current;
@@ -231,6 +269,45 @@ function tableActions(core: SessionCore): { deal: (chosen: TableChoice) => Promi
     core.setNotice(null);
   }
   return { deal, newGameForm };
+}
+
+/** A table this page now plays from its start (dealt or joined): nothing sent or picked yet. */
+function seated(core: SessionCore, info: TableInfo): void {
+  core.actedAt.current = null;
+  core.planned.current = null;
+  core.setSelected([]);
+  core.setGame(newGame(info));
+}
+
+/** Joining a friend's table with the link's invite, and starting one's own table from its lobby. */
+function friendActions(
+  core: SessionCore,
+  used: () => void,
+): { join: (code: string, name: string) => Promise<void>; start: () => Promise<void> } {
+  async function join(code: string, name: string): Promise<void> {
+    core.setBusy(true);
+    core.setNotice(null);
+    const named = name.trim() === '' ? {} : { name: name.trim() };
+    const reply = await core.request({ type: 'join_table', code, ...named }).catch((error: Error) => error);
+    core.setBusy(false);
+    if (reply instanceof Error) return core.setNotice(onPage(connectionTrouble(reply)));
+    if (reply.type === 'error') return core.setNotice(onPage(joinTrouble(reply)));
+    const info = tableInfo(reply);
+    saveTable({ table: info.table, token: info.token, rounds: [], log: [], roundStartedAt: 0 });
+    dropInvite(window.location, window.history);
+    used();
+    seated(core, info);
+  }
+  async function start(): Promise<void> {
+    const table = core.latest.current?.info.table;
+    if (table === undefined) return;
+    core.setBusy(true);
+    const reply = await core.request({ type: 'start_table', table }).catch((error: Error) => error);
+    core.setBusy(false);
+    if (reply instanceof Error) core.setNotice(onPage(connectionTrouble(reply)));
+    else if (reply.type === 'error') core.setNotice(onPage(serverTrouble(reply)));
+  }
+  return { join, start };
 }
 
 /** The player's intents carried out (sent as actions), and the follow-up step after a lay; returns the dispatcher. */
@@ -289,7 +366,6 @@ function useMoves(core: SessionCore, state: Game['state'], picks: Picks, toggleA
     if (move !== null) void act(move, null);
   }, [state]);
 
-  useEffect(() => core.setSelected([]), [state?.view.hand.join(' ')]);
   useEffect(() => setTakeChoice(null), [state?.counter]);
 
   return (intent: Intent): void => {
@@ -371,7 +447,10 @@ function useKeys(dispatch: (intent: Intent) => void, active: () => boolean): voi
   }, []);
 }
 
-function tableInfo(reply: Msg<'table_created'> | Msg<'resumed'>): TableInfo {
-  const { table, token, preset, rules, settledRules, players, seats, thinkMs, moveDeadlineMs, invite, lobby } = reply;
-  return { table, token, preset, rules, settledRules, players, seats, thinkMs, moveDeadlineMs, invite, lobby };
+/** The table as the page keeps it, from the reply that seated it here: `seat` is a friend's seat (joined, or resumed with their token). */
+function tableInfo(reply: Msg<'table_created'> | Msg<'resumed'> | Msg<'joined'>): TableInfo {
+  const { table, token, preset, rules, settledRules, players, seats, thinkMs, moveDeadlineMs, lobby } = reply;
+  const invite = reply.type === 'joined' ? null : reply.invite;
+  const seat = reply.type === 'table_created' ? null : reply.seat;
+  return { table, token, preset, rules, settledRules, players, seats, thinkMs, moveDeadlineMs, invite, lobby, seat };
 }

@@ -8,14 +8,17 @@ import type { TableInfo } from './game.js';
 import { html } from './html.js';
 import type { Outgoing } from './link.js';
 import { MAX_PLAYERS, MIN_PLAYERS, type Msg } from '../client/protocol.js';
-import { agentBlurb, modelNote, presetBlurb } from './blurbs.js';
+import { agentBlurb, botName, modelNote, presetBlurb } from './blurbs.js';
 import { Difficulty, levelLabel, levelsAt } from './difficulty.js';
 import { HouseRules, withRule } from './houseRules.js';
 import { type RuleField, type RuleValue, ruleFields } from './ruleOptions.js';
 
+/** A seat for a friend, who joins with the invite (create_table's `guest`). */
+export const FRIEND = 'guest';
+
 export interface TableChoice {
   readonly preset: string;
-  /** The agent in each seat after the player's (the player sits in seat 1). */
+  /** The agent in each seat after the player's (the player sits in seat 1), or FRIEND. */
   readonly bots: readonly string[];
   readonly rules: Readonly<Record<string, RuleValue>>;
   readonly thinkMs: number;
@@ -36,7 +39,7 @@ export function defaultSettings(welcome: Msg<'welcome'>): TableChoice {
 export function settingsOf(info: TableInfo): TableChoice {
   return {
     preset: info.preset,
-    bots: info.seats.filter((s) => s.player === 'bot').map((s) => s.agent ?? ''),
+    bots: info.seats.filter((s) => s.player !== 'client').map((s) => (s.player === 'guest' ? FRIEND : (s.agent ?? ''))),
     rules: info.rules as Record<string, RuleValue>,
     thinkMs: info.thinkMs,
     seed: null,
@@ -69,23 +72,14 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
   const preset = welcome.presets.find((p) => p.name === settings.preset) ?? welcome.presets[0];
   const fields = ruleFields(welcome.ruleOptions, preset?.options ?? {});
   const players = settings.bots.length + 1;
-  const defaultBot = welcome.agents[0]?.name ?? 'strong';
+  const lastBot = lastBotOf(welcome, settings.bots);
+  const friends = settings.bots.filter((bot) => bot === FRIEND).length;
   const levels = levelsAt(welcome, settings.preset, players);
-  /** The bots kept where they can sit at a table of this preset and size (a level that does not ship there falls back). */
-  const seatable = (bots: readonly string[], preset: string, count: number) => {
-    const offered = levelsAt(welcome, preset, count);
-    return bots.map((bot) => (bot.startsWith('level:') && !offered.some((l) => l.name === bot) ? defaultBot : bot));
-  };
-
-  const setPlayers = (count: number) =>
-    update({
-      bots: seatable(
-        Array.from({ length: count - 1 }, (_, i) => settings.bots[i] ?? settings.bots[settings.bots.length - 1] ?? defaultBot),
-        settings.preset,
-        count,
-      ),
-    });
+  const setPlayers = (count: number) => update({ bots: resizedBots(welcome, settings, count) });
   const setBot = (index: number, agent: string) => update({ bots: settings.bots.map((bot, i) => (i === index ? agent : bot)) });
+  /** The first `count` seats after the player's for friends, bots in the rest. */
+  const setFriends = (count: number) =>
+    update({ bots: settings.bots.map((bot, i) => (i < count ? FRIEND : bot === FRIEND ? lastBot : bot)) });
 
   return html`<form
     class="setup"
@@ -103,7 +97,7 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
         value=${settings.preset}
         onChange=${(e: Event) => {
           const name = (e.target as HTMLSelectElement).value;
-          update({ preset: name, rules: {}, bots: seatable(settings.bots, name, players) });
+          update({ preset: name, rules: {}, bots: seatableBots(welcome, settings.bots, name, players) });
         }}
       >
         ${welcome.presets.map((p) => html`<option key=${p.name} value=${p.name}>${p.name}</option>`)}
@@ -118,6 +112,7 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
         )}
       </select>
     </label>
+    <${Friends} players=${players} friends=${friends} onFriends=${setFriends} />
     <${BotSeats}
       welcome=${welcome}
       settings=${settings}
@@ -142,9 +137,59 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
       onRule=${(field: RuleField, value: RuleValue) => update({ rules: withRule(settings.rules, field, value) })}
       onSeed=${(seed: number | null) => update({ seed })}
     />
-    <button type="submit" class="primary" disabled=${busy}>Deal</button>
+    <${DealButton} friends=${friends} busy=${busy} />
     <${Details} welcome=${welcome} preset=${preset} />
   </form>`;
+}
+
+/** The bots kept where they can sit at a table of this preset and size (a level that does not ship there falls back to the first bot). */
+function seatableBots(welcome: Msg<'welcome'>, bots: readonly string[], preset: string, count: number): string[] {
+  const offered = levelsAt(welcome, preset, count);
+  const fallback = welcome.agents[0]?.name ?? 'strong';
+  return bots.map((bot) => (bot.startsWith('level:') && !offered.some((l) => l.name === bot) ? fallback : bot));
+}
+
+/** The bot new seats get: the last one chosen, else the server's first. */
+function lastBotOf(welcome: Msg<'welcome'>, bots: readonly string[]): string {
+  return bots.findLast((bot) => bot !== FRIEND) ?? welcome.agents[0]?.name ?? 'strong';
+}
+
+/** The seats after the player's at a table of `count`: those kept, new ones like the last bot. */
+function resizedBots(welcome: Msg<'welcome'>, settings: TableChoice, count: number): string[] {
+  const last = lastBotOf(welcome, settings.bots);
+  return seatableBots(
+    welcome,
+    Array.from({ length: count - 1 }, (_, i) => settings.bots[i] ?? last),
+    settings.preset,
+    count,
+  );
+}
+
+/** How many of the seats after the player's are for friends (the first ones). */
+function Friends({
+  players,
+  friends,
+  onFriends,
+}: {
+  readonly players: number;
+  readonly friends: number;
+  readonly onFriends: (count: number) => void;
+}) {
+  return html`<label class="row"
+    >Friends
+    <select name="friends" value=${String(friends)} onChange=${(e: Event) => onFriends(Number((e.target as HTMLSelectElement).value))}>
+      ${Array.from({ length: players }, (_, n) => html`<option key=${n} value=${String(n)}>${n === 0 ? 'none: bots only' : `${n}, invited by a link`}</option>`)}
+    </select>
+  </label>`;
+}
+
+/** Deal, or with friends' seats Invite friends (the table then waits in its lobby). */
+function DealButton({ friends, busy }: { readonly friends: number; readonly busy: boolean }) {
+  return html`${
+      friends > 0
+        ? html`<p class="hint">You get a link to send: the game starts when you say, with bots in the seats nobody took.</p>`
+        : null
+    } <button type="submit" class="primary" disabled=${busy}>${friends > 0 ? 'Invite friends' : 'Deal'}</button>`;
 }
 
 /** The bot of each seat after the client's (a difficulty level for all, or any agent each), with a word on each bot chosen and the model it plays. */
@@ -163,26 +208,28 @@ function BotSeats({
 }) {
   const { bots } = settings;
   const players = bots.length + 1;
+  const botSeats = bots.filter((bot) => bot !== FRIEND);
   // `level` in welcome.agents stands for the levels, offered by name below.
   const seatAgents = welcome.agents.filter((a) => a.name !== 'level');
   return html`<fieldset>
     <legend>Bots</legend>
     <${Difficulty}
       levels=${levels}
-      bots=${bots}
-      anchor=${welcome.levels[0]?.anchor ?? 'intermediate'}
-      onPick=${(level: string) => level !== '' && onBots(bots.map(() => level))}
+      bots=${botSeats}
+      anchor=${botName(welcome.levels[0]?.anchor ?? 'intermediate')}
+      onPick=${(level: string) => level !== '' && onBots(bots.map((bot) => (bot === FRIEND ? bot : level)))}
     />
     ${bots.map(
       (bot, i) =>
         html`<label class="row" key=${i}
           >Seat ${i + 2}
           <select name=${`seat-${i + 2}`} value=${bot} onChange=${(e: Event) => onChange(i, (e.target as HTMLSelectElement).value)}>
-            ${seatAgents.map((a) => html`<option key=${a.name} value=${a.name} title=${agentBlurb(a)}>${a.name}</option>`)}
+            <option value=${FRIEND}>A friend (invited by a link)</option>
+            ${seatAgents.map((a) => html`<option key=${a.name} value=${a.name} title=${agentBlurb(a)}>${botName(a.name)}</option>`)}
             ${
               levels.length > 0
                 ? html`<optgroup label="Levels">
-                    ${levels.map((l) => html`<option key=${l.name} value=${l.name}>${levelLabel(l)}</option>`)}
+                    ${levels.map((l) => html`<option key=${l.name} value=${l.name}>${levelLabel(l, levels.length)}</option>`)}
                   </optgroup>`
                 : null
             }
@@ -190,12 +237,12 @@ function BotSeats({
         </label>`,
     )}
     <ul class="hint bot-blurbs">
-      ${[...new Set(bots)].map((name) => {
+      ${[...new Set(botSeats)].map((name) => {
         const agent = welcome.agents.find((a) => a.name === name || (name.startsWith('level:') && a.name === 'level'));
         const note = agent ? modelNote(agent, settings.preset, players, Object.keys(settings.rules).length > 0) : null;
         return agent
           ? html`<li key=${name}>
-              <b>${name}</b>: ${agentBlurb(agent)}${note ? html` <span class="model-note">It ${note}.</span>` : null}
+              <b>${botName(name)}</b>: ${agentBlurb(agent)}${note ? html` <span class="model-note">It ${note}.</span>` : null}
             </li>`
           : null;
       })}

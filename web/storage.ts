@@ -1,18 +1,19 @@
 /**
  * What the page keeps: in this tab's sessionStorage, so that a reload or a reconnect takes the
- * table back: its id and resume token, and the round results shown so far (the server sends
- * each round_end once), and the access token the player typed; in localStorage, the advisor
+ * table back: its id and resume token, the round results shown so far and the round's plays
+ * (the server sends each round_end and event once: a resume tells only the state), and the
+ * access token the player typed; in localStorage, the advisor
  * as the player left it.
  */
-import type { RoundResult } from './game.js';
+import type { KeptPlays } from './game.js';
 import type { TableChoice } from './setup.js';
 
 const KEY = 'yaniv-arena.table';
 
-export interface SavedTable {
+/** The table, its token (the creator's, or a friend's own seat's), and the plays the server told once (KeptPlays). */
+export interface SavedTable extends KeptPlays {
   readonly table: string;
   readonly token: string;
-  readonly rounds: readonly RoundResult[];
   /** How it was dealt: a table the server no longer has is dealt again like it in one click. */
   readonly settings?: TableChoice;
 }
@@ -32,7 +33,9 @@ export function loadTable(): SavedTable | null {
     const saved = JSON.parse(text) as Partial<SavedTable>;
     if (typeof saved.table !== 'string' || typeof saved.token !== 'string' || !Array.isArray(saved.rounds)) return null;
     const settings = typeof saved.settings === 'object' && saved.settings !== null ? { settings: saved.settings } : {};
-    return { table: saved.table, token: saved.token, rounds: saved.rounds, ...settings };
+    const log = Array.isArray(saved.log) ? saved.log : [];
+    const roundStartedAt = typeof saved.roundStartedAt === 'number' ? saved.roundStartedAt : 0;
+    return { table: saved.table, token: saved.token, rounds: saved.rounds, log, roundStartedAt, ...settings };
   } catch {
     return null;
   }

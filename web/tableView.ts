@@ -6,7 +6,9 @@
  */
 import { Card, CardBacks, Face, cardClass } from './cardView.js';
 import { cardFace, cardsInWords, sortForDisplay } from './cards.js';
-import { type Game, currentTotals, mySeat, previousLayer, seatName } from './game.js';
+import { AdviceLine } from './advisor.js';
+import { botName } from './blurbs.js';
+import { type Game, currentTotals, mySeat, previousLayer, seatName, standingIn } from './game.js';
 import { MoveView } from './moveView.js';
 import { html } from './html.js';
 import { type Intent, isCall } from './intents.js';
@@ -31,7 +33,8 @@ interface TableProps {
 export function TableView({ game, state, selected, advice, busy, notice, takeChoice, dispatch }: TableProps) {
   const view = state.view;
   const me = mySeat(game);
-  const myMove = state.toMove === me && !busy;
+  // Once the game is over nobody is to play: the last state's offers are not live.
+  const myMove = state.toMove === me && !busy && game.over === null;
   const legal = myMove ? state.legal : [];
   const pick = advice?.pick ?? null;
   const crowded = view.handSizes.length > 4;
@@ -76,8 +79,16 @@ export function TableView({ game, state, selected, advice, busy, notice, takeCho
       ${notice === null ? null : html`<p class="notice hand-notice" role="alert">${notice}</p>`}
       <${Hand} state=${state} selected=${selected} pick=${pick} dispatch=${dispatch} />
       <${Moves} state=${state} legal=${legal} selected=${selected} pick=${pick} dispatch=${dispatch} />
+      ${advice !== null && myMove ? html`<${AdviceLine} advice=${advice} />` : null}
     </div>
   </div>`;
+}
+
+/** A tile's name where space is short (phones): a friend's name, else the seat and the bot's kind. */
+function shortName(game: Game, seat: number): string {
+  const info = game.info.seats[seat];
+  if (info?.player === 'guest' && info.name !== undefined) return info.name;
+  return `#${seat + 1} ${info?.player === 'bot' ? botName(info.agent ?? 'bot').replace(/ bot$/, '') : seatName(game, seat)}`;
 }
 
 function canDrawFromDeck(phase: string, legal: readonly LegalAction[], selectedCount: number): boolean {
@@ -90,15 +101,15 @@ function Opponent({ game, state, seat }: { readonly game: Game; readonly state: 
   const out = view.active?.[seat] === false;
   const turn = game.turns[seat];
   const known = view.known[seat] ?? [];
-  return html`<article
-    class=${`seat${view.current === seat && state.toMove !== null ? ' current' : ''}${out ? ' out' : ''}`}
-    aria-label=${seatName(game, seat)}
-  >
-    <h3 title=${seatName(game, seat)}>
-      <span class="long-name">${seatName(game, seat)}</span
-      ><span class="short-name" aria-hidden="true">#${seat + 1} ${game.info.seats[seat]?.agent ?? ''}</span
-      >${view.current === seat && state.toMove !== null ? html` <span class="turn-mark">to play</span>` : null}
+  const toPlay = view.current === seat && state.toMove !== null && game.over === null;
+  const name = seatName(game, seat);
+  return html`<article class=${`seat${toPlay ? ' current' : ''}${out ? ' out' : ''}`} aria-label=${name}>
+    <h3 title=${name}>
+      <span class="name"
+        ><span class="long-name">${name}</span><span class="short-name" aria-hidden="true">${shortName(game, seat)}</span></span
+      >${toPlay ? html`<span class="turn-mark">to play</span>` : null}
     </h3>
+    ${standingIn(game, seat) ? html`<p class="away hint">Away: a bot plays for them</p>` : null}
     <div class="total">
       Total <b>${currentTotals(game)[seat]}</b>${out ? ' · out' : html`<span class="count"> · ${view.handSizes[seat]} cards</span>`}
     </div>

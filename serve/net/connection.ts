@@ -392,8 +392,8 @@ export class Connection implements TableOwner {
     const info = this.tableInfo(table);
     const reply: Msg<'resumed'> =
       role === 'creator'
-        ? { type: 'resumed', id: message.id, ...info, counter: table.game.counter, invite: table.settings.invite ?? null }
-        : { type: 'resumed', id: message.id, ...info, token: message.token, counter: table.game.counter, invite: null };
+        ? { type: 'resumed', id: message.id, ...info, counter: table.game.counter, invite: table.settings.invite ?? null, seat: null }
+        : { type: 'resumed', id: message.id, ...info, token: message.token, counter: table.game.counter, invite: null, seat: role };
     table.afterWrites(() => this.send(reply));
     if (role === 'creator') table.attach(this);
     else if (role !== null) table.attachGuest(role, this);

@@ -5,7 +5,7 @@
  * (dist/client/, `yaniv-arena/client`: no imports but each other) from /client/, the rules
  * core's pure card and group modules (dist/env/rules/, no imports but each other) from
  * /env/rules/ — so that the page checks a group with the engine's own code —, and preact, its
- * hooks and htm, found as Node resolves them (in this package's node_modules or, installed as a
+ * hooks, htm and uqr (VENDOR_MODULES), found as Node resolves them (in this package's node_modules or, installed as a
  * dependency, beside it), under /vendor/: everything from this server, nothing from a CDN.
  *
  * A path is looked up only when each of its segments, once decoded, is a plain file name (no
@@ -57,12 +57,21 @@ export function pageHeaders(html: string): Record<string, string> {
 /** What web/ itself serves: the page's TypeScript is served compiled, from /app/. */
 const PAGE_FILES = new Set(['.html', '.css', '.svg', '.png', '.ico']);
 
-/** The view library, by the names the page's import map gives them: each the ES module its package exports. */
-const VENDOR: Readonly<Record<string, string>> = {
-  'preact.mjs': fileURLToPath(import.meta.resolve('preact')),
-  'preact-hooks.mjs': fileURLToPath(import.meta.resolve('preact/hooks')),
-  'htm.mjs': fileURLToPath(import.meta.resolve('htm')),
+/**
+ * The other packages' modules the page imports (the view library and the invite's QR code), by
+ * the specifier the pages' import maps give each (web/*.html), served as /vendor/NAME: each the
+ * ES module its package exports, which imports nothing.
+ */
+export const VENDOR_MODULES: Readonly<Record<string, string>> = {
+  preact: 'preact.mjs',
+  'preact/hooks': 'preact-hooks.mjs',
+  htm: 'htm.mjs',
+  uqr: 'uqr.mjs',
 };
+
+const VENDOR: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(VENDOR_MODULES).map(([specifier, name]) => [name, fileURLToPath(import.meta.resolve(specifier))]),
+);
 
 /** The rules core's modules the page imports (web/howto.ts: the group checker), compiled. */
 export const BROWSER_RULES: ReadonlySet<string> = new Set(['cards.js', 'groups.js']);

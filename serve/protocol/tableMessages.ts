@@ -56,7 +56,14 @@ export const tableCreated = z
   .strictObject({ type: z.literal('table_created'), id: requestIdSchema, ...tableInfo, invite: inviteInfo })
   .meta({ id: 'TableCreated' });
 export const resumed = z
-  .strictObject({ type: z.literal('resumed'), id: requestIdSchema, ...tableInfo, counter: z.int(), invite: inviteInfo })
+  .strictObject({
+    type: z.literal('resumed'),
+    id: requestIdSchema,
+    ...tableInfo,
+    counter: z.int(),
+    invite: inviteInfo,
+    seat: z.int().nullable().describe("The guest seat a guest's token took back; null for the creator, who plays the client seats."),
+  })
   .meta({ id: 'Resumed' });
 export const joined = z
   .strictObject({

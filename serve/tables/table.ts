@@ -285,7 +285,7 @@ export class ServerTable {
     this.deliver({ type: 'seats', table: this.id, seats: this.seatsInfo(), lobby: this.settings.lobby === true });
   }
 
-  /** A connection took seats over: the table goes on (a restored one from its deadline) and it is sent their state. */
+  /** A connection took seats over: the table goes on (a restored one from its deadline) and it is sent their state (none in the lobby). */
   private resumePlay(seats: readonly number[]): void {
     this.touched();
     if (this.resumeAt !== undefined) {
@@ -293,7 +293,8 @@ export class ServerTable {
       this.resumeAt = undefined;
       this.schedule(at);
     }
-    for (const seat of seats) this.deliver(this.stateFor(seat));
+    // Nothing is dealt in the lobby: the seats' states come with begin (sendStates), never twice.
+    if (!this.settings.lobby) for (const seat of seats) this.deliver(this.stateFor(seat));
     if (this.game.over) this.deliver(this.gameOverMessage());
   }
 

@@ -4,8 +4,9 @@
 // clients saw); a rolling restart (SIGTERM, then start again, each process in turn) during 50 games
 // (no game lost, no step told twice with different moves); Redis restarted with every key lost
 // (the processes go on from memory and write the tables again: a process killed afterwards still
-// has its tables finished elsewhere). Skipped without nginx or redis-server (one line each saying
-// how to install it); in CI they fail.
+// has its tables finished elsewhere); a friend's join that reaches another process than the
+// table's (its owner killed in the lobby) takes the table over with its seats. Skipped without
+// nginx or redis-server (one line each saying how to install it); in CI they fail.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -91,6 +92,43 @@ describe.runIf(available)('behind nginx with the tables in Redis', () => {
     expect(result.ok && result.totals).toEqual(over.totals);
     await owner.close();
     await other.close();
+  });
+
+  it("a friend's join reaching another process (the table's owner killed in its lobby) takes the table over from Redis with its seats; the host resumes there and both finish the game", async () => {
+    const host = await TestClient.greeted(at());
+    const created = await host.request<Msg<'table_created'>>({
+      type: 'create_table',
+      seats: ['client', 'guest', 'novice'],
+      rules: { eliminationLimit: 40 },
+      seed: 21,
+      standIn: 'novice',
+    });
+    expect(created).toMatchObject({ type: 'table_created', lobby: true });
+    const code = created.invite?.code ?? '';
+    const owner = servers.find((s) => s.address === ring.owner(created.table));
+    await owner?.stop('SIGKILL');
+    // The link's page connects by the table's id (the code's part before the dot): with its owner down, nginx names the next process.
+    const friend = await TestClient.greeted(at(code.split('.')[0]));
+    const joined = await friend.request<Msg<'joined'>>({ type: 'join_table', code, name: 'Lee' });
+    expect(joined).toMatchObject({ type: 'joined', seat: 1, lobby: true, seats: [{ seat: 0 }, { seat: 1, name: 'Lee' }, { seat: 2 }] });
+    // The host's connection died with its process: it reconnects by the table's id and resumes where the table is now.
+    const back = await TestClient.greeted(at(created.table));
+    const resumed = await back.request<Msg<'resumed'>>({ type: 'resume', table: created.table, token: created.token });
+    expect(resumed).toMatchObject({
+      type: 'resumed',
+      lobby: true,
+      seat: null,
+      seats: [{ seat: 0 }, { seat: 1, name: 'Lee', present: true }, { seat: 2, agent: 'novice' }],
+    });
+    expect(await back.request({ type: 'start_table', table: created.table })).toMatchObject({ type: 'started' });
+    const [overHost, overFriend] = await Promise.all([
+      playToEnd(back, created.table, chooser(1)),
+      playToEnd(friend, created.table, chooser(2)),
+    ]);
+    expect(overFriend.record).toEqual(overHost.record);
+    const { result } = replay(parseRecord(overHost.record));
+    expect(result.ok && result.totals).toEqual(overHost.totals);
+    await Promise.all([host.close(), friend.close(), back.close()]);
   });
 
   const players = (count: number, rules: object, thinkMs = 0, gate?: () => Promise<void>) =>

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Msg, RunningServer, ServerMessage } from '../../serve/index.js';
 import { TestClient, chooser, playToEnd, startTestServer, until } from './helpers.js';
-import { checkNoLeaks } from './leaks.js';
+import { asSeenBy, checkNoLeaks, onlyOwnSeat } from './leaks.js';
 
 let server: RunningServer;
 let quick: RunningServer;
@@ -47,26 +47,6 @@ async function join(code: string, name: string, url = server.url): Promise<{ gue
   return { guest, joined };
 }
 
-/** The table as one person sees it for the leak check: their seat is the client seat, every other a bot. */
-function asSeenBy(created: Msg<'table_created'>, seat: number): Msg<'table_created'> {
-  return {
-    ...created,
-    seats: created.seats.map((s) =>
-      s.seat === seat ? { seat, player: 'client' } : { seat: s.seat, player: 'bot', agent: s.agent ?? 'strong' },
-    ),
-  };
-}
-
-/** Every frame a person got about the table is about their own seat. */
-function onlyOwnSeat(client: TestClient, table: string, seat: number): void {
-  const seats = new Set(
-    client.frames
-      .filter((m) => 'seat' in m && 'table' in m && m.table === table && m.type !== 'joined')
-      .map((m) => (m as { seat: number }).seat),
-  );
-  expect([...seats]).toEqual([seat]);
-}
-
 describe('a table with guest seats', () => {
   it('two people and a bot: each joins, sees only its own hand and gets its own advice, and the game ends for both', async () => {
     const { creator, created } = await createWithGuests(['client', 'guest', 'strong'], 5);
@@ -85,6 +65,8 @@ describe('a table with guest seats', () => {
 
     const refused = await guest.request({ type: 'start_table', table: created.table });
     expect(refused).toMatchObject({ type: 'error', code: 'not_your_turn', message: expect.stringMatching(/creator/) });
+    // Nothing is dealt in the lobby: no state for anyone until the start.
+    for (const client of [creator, guest]) expect(client.frames.filter((m) => m.type === 'state')).toEqual([]);
     const guestState = guest.next((m) => m.type === 'state');
     expect(await creator.request({ type: 'start_table', table: created.table })).toMatchObject({ type: 'started' });
     expect(await guestState).toMatchObject({ seat: 1 });
@@ -148,7 +130,7 @@ describe('a table with guest seats', () => {
     const back = await TestClient.greeted(server.url);
     const here = creator.next((m) => m.type === 'seats' && m.seats[1].present === true);
     const resumed = await back.request<Msg<'resumed'>>({ type: 'resume', table: created.table, token: joined.token });
-    expect(resumed).toMatchObject({ type: 'resumed', token: joined.token, invite: null });
+    expect(resumed).toMatchObject({ type: 'resumed', token: joined.token, invite: null, seat: 1 });
     await here;
     const [overA, overB] = await Promise.all([play, playToEnd(back, created.table, chooser(5))]);
     expect(overB.record).toEqual(overA.record);
@@ -156,6 +138,28 @@ describe('a table with guest seats', () => {
     const wrong = await back.request({ type: 'resume', table: created.table, token: 'not-a-token' });
     expect(wrong).toMatchObject({ type: 'error', code: 'unknown_table' });
     await Promise.all([creator.close(), back.close()]);
+  });
+
+  it('a resume in the lobby, by the creator or a friend, tells no state: each seat gets its first state once, at the start', async () => {
+    const { creator, created } = await createWithGuests(['client', 'guest', 'strong'], 8);
+    const { guest, joined } = await join(created.invite?.code ?? '', 'Noa');
+    const host = await TestClient.greeted(server.url);
+    const friend = await TestClient.greeted(server.url);
+    expect(await host.request({ type: 'resume', table: created.table, token: created.token })).toMatchObject({ lobby: true, seat: null });
+    expect(await friend.request({ type: 'resume', table: created.table, token: joined.token })).toMatchObject({ lobby: true, seat: 1 });
+    const firsts = [host, friend].map((client) => client.next((m) => m.type === 'state'));
+    expect(await host.request({ type: 'start_table', table: created.table })).toMatchObject({ type: 'started' });
+    await Promise.all(firsts);
+    // Whatever the start sent is in before the answer to a later ping.
+    await Promise.all([host, friend].map((client) => client.request({ type: 'ping' })));
+    for (const [client, seat] of [
+      [host, 0],
+      [friend, 1],
+    ] as const) {
+      const atStart = client.frames.filter((m) => m.type === 'state' && m.counter === 0);
+      expect(atStart.map((m) => m.type === 'state' && m.seat)).toEqual([seat]);
+    }
+    await Promise.all([creator, guest, host, friend].map((client) => client.close()));
   });
 
   it('refuses bad and expired invite codes, naming the code', async () => {

@@ -20,9 +20,11 @@ import { resolveAgent } from '../../agents/resolve.js';
 import { mixSeed } from '../../env/rules/random.js';
 
 /** A game a client played: its frames, the table it created and the game_over it got. */
+type TableCreated = Extract<ServerMessage, { type: 'table_created' }>;
+
 export interface PlayedGame {
   client: { readonly frames: readonly ServerMessage[] };
-  created: Extract<ServerMessage, { type: 'table_created' }>;
+  created: TableCreated;
   over: Extract<ServerMessage, { type: 'game_over' }>;
 }
 
@@ -108,10 +110,11 @@ export function visible(view: PlayerView): Set<string> {
 /**
  * Every state and event frame the client got names only cards its seat could see just before or
  * after that step, and each state's view is exactly the seat's playerView; returns how many frames
- * were checked.
+ * were checked. `states` are the game's true states when the client's own frames cannot give them
+ * (a person who was away for some steps: statesOf of another seat's frames).
  */
-export async function checkNoLeaks(played: PlayedGame): Promise<number> {
-  const states = await statesOf(played);
+export async function checkNoLeaks(played: PlayedGame, states?: readonly GameState[]): Promise<number> {
+  states ??= await statesOf(played);
   let checked = 0;
   for (const frame of played.client.frames) {
     if (frame.type !== 'state' && frame.type !== 'event') continue;
@@ -129,4 +132,24 @@ export async function checkNoLeaks(played: PlayedGame): Promise<number> {
     checked++;
   }
   return checked;
+}
+
+/** The table as one person sees it for the leak check: their seat is the client seat, every other a bot. */
+export function asSeenBy(created: TableCreated, seat: number): TableCreated {
+  return {
+    ...created,
+    seats: created.seats.map((s) =>
+      s.seat === seat ? { seat, player: 'client' } : { seat: s.seat, player: 'bot', agent: s.agent ?? 'strong' },
+    ),
+  };
+}
+
+/** Every frame a person got about the table is about their own seat (the replies that seat them aside). */
+export function onlyOwnSeat(client: { readonly frames: readonly ServerMessage[] }, table: string, seat: number): void {
+  const seats = new Set(
+    client.frames
+      .filter((m) => 'seat' in m && 'table' in m && m.table === table && m.type !== 'joined' && m.type !== 'resumed')
+      .map((m) => (m as { seat: number }).seat),
+  );
+  expect([...seats]).toEqual([seat]);
 }

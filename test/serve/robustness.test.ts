@@ -233,7 +233,7 @@ describe('tables over time', () => {
 
     const second = await TestClient.greeted(server.url);
     const resumed = await second.request<Msg<'resumed'>>({ type: 'resume', table: created.table, token: created.token });
-    expect(resumed).toMatchObject({ type: 'resumed', table: created.table, token: created.token, seats: created.seats });
+    expect(resumed).toMatchObject({ type: 'resumed', table: created.table, token: created.token, seats: created.seats, seat: null });
     const after = (await second.next((m) => m.type === 'state', 0)) as Msg<'state'>;
     expect(after.counter).toBe(resumed.counter);
     expect(after.counter).toBeGreaterThanOrEqual(1);

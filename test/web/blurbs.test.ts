@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeAgents } from '../../agents/registry.js';
 import { PRESETS, PRESET_NAMES, ruleOptionsJsonSchema } from '../../env/index.js';
-import { agentBlurb, modelNote, presetBlurb } from '../../web/blurbs.js';
+import { agentBlurb, botName, modelNote, presetBlurb } from '../../web/blurbs.js';
 import { ruleFields } from '../../web/ruleOptions.js';
 import { labelOf, spaced } from '../../web/words.js';
 
@@ -35,6 +35,19 @@ describe('web/blurbs', () => {
     expect(agentBlurb({ name: 'mystery', description: 'its own words' })).toBe('its own words');
   });
 
+  it('names bots in words, never by their spec, and says what a level does without promising more than level 1 keeps', () => {
+    for (const agent of describeAgents()) expect(botName(agent.name)).toMatch(/^[A-Z][a-z-]+ bot$/);
+    expect(['level:3', 'neural:runs/a?greedy=0', 'strong', 'mystery'].map(botName)).toEqual([
+      'Level 3 bot',
+      'Trained bot',
+      'Strong bot',
+      'Mystery bot',
+    ]);
+    const level = agentBlurb({ name: 'level', description: '' });
+    expect(level).not.toMatch(/never (play|makes?) a (silly|bad)/);
+    expect(level).toMatch(/level 1/);
+  });
+
   it('turns option names and choices into words', () => {
     expect(labelOf('yanivThreshold')).toBe('Yaniv threshold');
     expect(labelOf('assafPenalty')).toBe('Assaf penalty');
@@ -42,7 +55,7 @@ describe('web/blurbs', () => {
     expect(spaced('lastSurvivor')).toBe('last survivor');
   });
 
-  it('says which trained model a bot plays at the table being set up, as the server resolves it', () => {
+  it("says how well the model a bot plays knows the table being set up (as the server resolves it), without the model's name", () => {
     const plays = {
       standard: {
         '2': { model: 'models/standard', fit: 'trained', mismatch: null },
@@ -50,12 +63,14 @@ describe('web/blurbs', () => {
       },
       nepal: { '2': { model: 'models/standard', fit: 'default', mismatch: 'plays rules nepal (trained on standard)' } },
     } as const;
-    expect(modelNote({ plays }, 'standard', 2, false)).toBe('plays the model “standard” (trained for standard at 2 seats)');
-    expect(modelNote({ plays }, 'standard', 5, false)).toMatch(
-      /“standard-34” \(trained for standard at another table size: it may play below its best here\)/,
+    expect(modelNote({ plays }, 'standard', 2, false)).toBe('learned these rules at 2 players');
+    expect(modelNote({ plays }, 'standard', 5, false)).toBe(
+      'learned these rules at another table size, so it may play below its best here',
     );
     expect(modelNote({ plays }, 'nepal', 2, true)).toMatch(/other rules or table sizes.*your house rules are new to it/);
     expect(modelNote({}, 'standard', 2, false)).toBeNull();
-    for (const preset of Object.values(plays)) for (const played of Object.values(preset)) expect(played.model).not.toMatch(JARGON);
+    for (const preset of Object.values(plays))
+      for (const players of Object.keys(preset))
+        expect(modelNote({ plays }, 'standard', Number(players), true)).not.toMatch(/model|standard/);
   });
 });

@@ -7,6 +7,7 @@ import { shippedLevels } from '../../agents/level.js';
 import type { Msg, RunningServer, ServerMessage } from '../../serve/index.js';
 import { startTestServer } from '../serve/helpers.js';
 import { launchChromium } from './browser.js';
+import { difficultyWord } from '../../web/difficulty.js';
 
 let server: RunningServer;
 let browser: Browser | undefined;
@@ -39,7 +40,12 @@ describe('the difficulty picker', () => {
 
     const picker = page.getByLabel('Difficulty');
     const options = await picker.locator('option').allTextContents();
-    expect(options).toEqual(['seat by seat', ...levels.map((l) => `Level ${l.level} · rating ${Math.round(l.rating)}`)]);
+    expect(options).toEqual([
+      'seat by seat',
+      ...levels.map((l) => `Level ${l.level} (${difficultyWord(l.level, levels.length)}) · rating ${Math.round(l.rating)}`),
+    ]);
+    expect(options[1]).toMatch(/^Level 1 \(beginner\)/);
+    expect(options.at(-1)).toMatch(/\(hardest\)/);
     await picker.selectOption('level:3');
     expect(await page.locator('select[name="seat-2"]').inputValue()).toBe('level:3');
     await page.getByLabel('Bot pace').selectOption({ label: 'instant' });

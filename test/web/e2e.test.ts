@@ -263,7 +263,7 @@ async function expectLogMatches(on: Page, heard: readonly ServerMessage[], name:
   expect(await shown()).toEqual(events().map((e) => ({ counter: e.counter, actor: e.actor, kind: e.kind, cards: e.cards.join(' ') })));
   const words = await on.locator('.move-log li[data-counter]').evaluateAll((items) => items.map((li) => li.textContent ?? ''));
   expect(
-    words.every((w) => /^\s*(You|\S+ \(seat \d\))/.test(w) && !CARD_CODE.test(w)),
+    words.every((w) => /^\s*(You|[A-Z][a-z-]+ bot \(seat \d\))/.test(w) && !CARD_CODE.test(w)),
     `${name}: the log in words`,
   ).toBe(true);
   await on.locator('.move-log').screenshot({ path: `${RESULTS}${name}-log.png` });

@@ -8,12 +8,14 @@ import {
   type TableInfo,
   currentTotals,
   dismissResult,
+  isGuest,
   logEnded,
   mySeat,
   newGame,
   previousLayer,
   receive,
   seatName,
+  standingIn,
 } from '../../web/game.js';
 import { TestClient, playToEnd, startTestServer } from '../serve/helpers.js';
 
@@ -189,6 +191,48 @@ describe('web/game', () => {
     ]);
     expect(game.turns.map((turn) => turn?.steps.map((s) => s.text))).toEqual([['discard KH', 'take 9S'], ['discard 4C 4D']]);
     expect(game.turns[1]?.counter).toBe(5);
-    expect([mySeat(game), seatName(game, 0), seatName(game, 1)]).toEqual([0, 'You', 'strong (seat 2)']);
+    expect([mySeat(game), seatName(game, 0), seatName(game, 1)]).toEqual([0, 'You', 'Strong bot (seat 2)']);
+  });
+
+  it("names a friend's table from each side, follows who joined, and rebuilds each seat's last move from a kept log", () => {
+    const seats: TableInfo['seats'] = [
+      { seat: 0, player: 'client' },
+      { seat: 1, player: 'guest', agent: 'strong', present: false },
+      { seat: 2, player: 'bot', agent: 'level:3' },
+    ];
+    const base = {
+      table: 't-1',
+      token: 'x',
+      preset: 'standard',
+      rules: {},
+      settledRules: {},
+      players: 3,
+      thinkMs: 0,
+      moveDeadlineMs: null,
+    };
+    const host = newGame({ ...base, seats, invite: { code: 't-1.s', expiresAt: 1 }, lobby: true });
+    const names = (game: Game) => [0, 1, 2].map((seat) => seatName(game, seat));
+    expect(names(host)).toEqual(['You', 'Friend (seat 2)', 'Level 3 bot (seat 3)']);
+    expect([isGuest(host), standingIn(host, 1)]).toEqual([false, true]);
+    const joined = receive(host, {
+      type: 'seats',
+      table: 't-1',
+      seats: [seats[0], { ...seats[1], name: 'Dana', present: true }, seats[2]],
+      lobby: false,
+    });
+    expect([names(joined), joined.info.lobby, standingIn(joined, 1)]).toEqual([['You', 'Dana', 'Level 3 bot (seat 3)'], false, false]);
+    const friend = newGame({ ...joined.info, invite: null, seat: 1 });
+    expect([mySeat(friend), isGuest(friend), names(friend)]).toEqual([1, true, ['Host', 'You', 'Level 3 bot (seat 3)']]);
+    const laid: Msg<'event'> = {
+      ...{ type: 'event', table: 't-1', seat: 1, counter: 3, actor: 2, action: 1, kind: 'discard', text: 'discard 9S' },
+      ...{ cards: ['9S'], reshuffled: false, timeout: false },
+    };
+    const back = newGame(friend.info, {
+      rounds: [],
+      log: [laid, { ...laid, counter: 4, kind: 'draw', text: 'draw', cards: [] }],
+      roundStartedAt: 0,
+    });
+    expect(back.turns.map((turn) => turn?.steps.map((step) => step.kind) ?? null)).toEqual([null, null, ['discard', 'draw']]);
+    expect(back.log).toHaveLength(2);
   });
 });

@@ -42,11 +42,11 @@ function result(change: Partial<RoundResult>): RoundResult {
 }
 
 describe('web/results words', () => {
-  it('says "You are out", "strong (seat 2) is out" and lists several players with "are"', () => {
+  it('says "You are out", "Strong bot (seat 2) is out" and lists several players with "are"', () => {
     expect(eliminationText(game, result({ eliminated: [0] }))).toBe('You are out of the game.');
-    expect(eliminationText(game, result({ eliminated: [1] }))).toBe('strong (seat 2) is out of the game.');
-    expect(eliminationText(game, result({ eliminated: [2, 0] }))).toBe('You and novice (seat 3) are out of the game.');
-    expect(eliminationText(game, result({ eliminated: [1, 2] }))).toBe('strong (seat 2) and novice (seat 3) are out of the game.');
+    expect(eliminationText(game, result({ eliminated: [1] }))).toBe('Strong bot (seat 2) is out of the game.');
+    expect(eliminationText(game, result({ eliminated: [2, 0] }))).toBe('You and Novice bot (seat 3) are out of the game.');
+    expect(eliminationText(game, result({ eliminated: [1, 2] }))).toBe('Strong bot (seat 2) and Novice bot (seat 3) are out of the game.');
   });
 
   it('lets the winner of an exhausted deck "win" or "wins"', () => {
@@ -54,18 +54,18 @@ describe('web/results words', () => {
       'No card could be drawn: You win with the lowest hand.',
     );
     expect(outcomeText(game, result({ outcome: 'exhausted', caller: null, winner: 2 }))).toBe(
-      'No card could be drawn: novice (seat 3) wins with the lowest hand.',
+      'No card could be drawn: Novice bot (seat 3) wins with the lowest hand.',
     );
   });
 
   it('says who won the game, and why a game stopped at the turn cap ended', () => {
     expect(gameOverTitle(game, { winner: 0, truncated: false })).toBe('You win the game!');
-    expect(gameOverTitle(game, { winner: 1, truncated: false })).toBe('Game over: strong (seat 2) wins.');
+    expect(gameOverTitle(game, { winner: 1, truncated: false })).toBe('Game over: Strong bot (seat 2) wins.');
     expect(gameOverTitle(game, { winner: 0, truncated: true })).toBe(
       'The game went on too long and was stopped: you win with the lowest total.',
     );
     expect(gameOverTitle(game, { winner: 2, truncated: true })).toBe(
-      'The game went on too long and was stopped: novice (seat 3) wins with the lowest total.',
+      'The game went on too long and was stopped: Novice bot (seat 3) wins with the lowest total.',
     );
   });
 
@@ -78,7 +78,7 @@ describe('web/results words', () => {
   it('writes the final totals with a space after each colon and comma (htm drops whitespace at line breaks)', () => {
     const game = newGame(info);
     expect(textOf(html`<${GameSummary} game=${game} over=${{ totals: [203, 12, 40], seed: 9 }} />`)).toBe(
-      '0 rounds. Final totals: You 203, strong (seat 2) 12, novice (seat 3) 40. Seed 9.',
+      '0 rounds. Final totals: You 203, Strong bot (seat 2) 12, Novice bot (seat 3) 40. Seed 9.',
     );
   });
 });

@@ -59,14 +59,21 @@ describe('web/ruleOptions', () => {
     expect(valueLabel([])).toBe('none');
     expect(sameValue([[50, 25]], [[50, 25]])).toBe(true);
     expect(sameValue([[50, 25]], [[50, 20]])).toBe(false);
-    expect([undefined, null, true, false, 7, 'lowest', 'othersZero'].map(valueLabel)).toEqual([
+    expect([undefined, null, true, false, 7, 'othersZero', 'roundWinner', 'someNewChoice'].map(valueLabel)).toEqual([
       'as the rules decide',
       'not set',
       'yes',
       'no',
       '7',
-      'lowest',
-      'others zero',
+      'everyone but the caller scores 0',
+      'the round’s winner',
+      'some new choice',
     ]);
+  });
+
+  it('words every choice of every rule option, with no camelCase name left', () => {
+    const choices = ruleFields(ruleOptionsJsonSchema(), {}).flatMap((field) => field.choices ?? []);
+    expect(choices.length).toBeGreaterThan(5);
+    for (const choice of choices) expect(valueLabel(choice)).not.toMatch(/[a-z][A-Z]/);
   });
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../serve/index.js';
 import { packageRoot } from '../../../agents/models/modelFolder.js';
-import { BROWSER_RULES, StaticSite } from '../../../serve/net/static.js';
+import { BROWSER_RULES, StaticSite, VENDOR_MODULES } from '../../../serve/net/static.js';
 import { startTestServer } from '../helpers.js';
 
 const ROOT = packageRoot();
@@ -62,6 +62,7 @@ describe('StaticSite.lookup', () => {
     ['/vendor/preact.mjs', 'node_modules/preact/dist/preact.mjs', 'text/javascript; charset=utf-8'],
     ['/vendor/preact-hooks.mjs', 'node_modules/preact/hooks/dist/hooks.mjs', 'text/javascript; charset=utf-8'],
     ['/vendor/htm.mjs', 'node_modules/htm/dist/htm.mjs', 'text/javascript; charset=utf-8'],
+    ['/vendor/uqr.mjs', 'node_modules/uqr/dist/index.mjs', 'text/javascript; charset=utf-8'],
     ['/rules.html', 'web/rules.html', 'text/html; charset=utf-8'],
     ['/env/rules/groups.js', 'dist/env/rules/groups.js', 'text/javascript; charset=utf-8'],
     ['/env/rules/cards.js', 'dist/env/rules/cards.js', 'text/javascript; charset=utf-8'],
@@ -73,6 +74,14 @@ describe('StaticSite.lookup', () => {
 
   it.each(REFUSED)('%s is nothing', (path) => {
     expect(site.lookup(path)).toBeNull();
+  });
+
+  it('serves vendored modules that import nothing but each other by their import-map names', () => {
+    for (const name of Object.values(VENDOR_MODULES)) {
+      const code = readFileSync(site.lookup(`/vendor/${name}`)?.file ?? '', 'utf8');
+      const imported = [...code.matchAll(/\b(?:import|from)\s*["']([^"']+)["']/g)].map((m) => m[1]);
+      for (const target of imported) expect(Object.keys(VENDOR_MODULES), `${name} imports ${target}`).toContain(target);
+    }
   });
 
   it('serves only rules modules that import nothing but each other (a browser loads them without an import map)', () => {
@@ -134,7 +143,7 @@ describe('the page over HTTP', () => {
     const html = readFileSync(join(ROOT, page), 'utf8');
     const importMap = /<script type="importmap">([\s\S]*?)<\/script>/.exec(html)?.[1];
     const { imports } = JSON.parse(importMap ?? '{}') as { imports: Record<string, string> };
-    expect(Object.keys(imports).sort()).toEqual(['htm', 'preact', 'preact/hooks']);
+    expect(imports).toEqual(Object.fromEntries(Object.entries(VENDOR_MODULES).map(([specifier, name]) => [specifier, `/vendor/${name}`])));
     for (const url of Object.values(imports)) {
       expect(url).toMatch(/^\/vendor\//);
       const file = await raw(url);
