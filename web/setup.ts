@@ -9,7 +9,7 @@ import { html } from './html.js';
 import type { Outgoing } from './link.js';
 import { MAX_PLAYERS, MIN_PLAYERS, type Msg } from '../client/protocol.js';
 import { agentBlurb, botName, modelNote, presetBlurb } from './blurbs.js';
-import { Difficulty, levelLabel, levelsAt } from './difficulty.js';
+import { Difficulty, levelLabel, levelsAt, levelsRatedAt } from './difficulty.js';
 import { HouseRules, withRule } from './houseRules.js';
 import { type RuleField, type RuleValue, ruleFields } from './ruleOptions.js';
 
@@ -142,10 +142,14 @@ export function Setup({ welcome, initial, busy, onStart }: SetupProps) {
   </form>`;
 }
 
-/** The bots kept where they can sit at a table of this preset and size (a level that does not ship there falls back to the first bot). */
+/**
+ * The bots kept where they can sit at a table of this preset and size: a level beyond those offered
+ * there becomes the top one offered (the best bot stays the best bot), never another kind of bot;
+ * the first bot only where the preset has no levels at all.
+ */
 function seatableBots(welcome: Msg<'welcome'>, bots: readonly string[], preset: string, count: number): string[] {
   const offered = levelsAt(welcome, preset, count);
-  const fallback = welcome.agents[0]?.name ?? 'strong';
+  const fallback = offered.at(-1)?.name ?? welcome.agents[0]?.name ?? 'strong';
   return bots.map((bot) => (bot.startsWith('level:') && !offered.some((l) => l.name === bot) ? fallback : bot));
 }
 
@@ -217,6 +221,7 @@ function BotSeats({
       levels=${levels}
       bots=${botSeats}
       anchor=${botName(welcome.levels[0]?.anchor ?? 'intermediate')}
+      ratedAt=${[levelsRatedAt(welcome, settings.preset, players)].find((size) => size !== players) ?? null}
       onPick=${(level: string) => level !== '' && onBots(bots.map((bot) => (bot === FRIEND ? bot : level)))}
     />
     ${bots.map(

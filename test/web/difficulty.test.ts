@@ -1,6 +1,7 @@
 // The page's difficulty picker in headless Chromium: with a server that serves `level`, the setup
 // offers every shipped level of the table's rules and size with its rating; picking one seats it
-// in every bot seat, and the table the page creates seats it. A table size without levels hides it.
+// in every bot seat, and the table the page creates seats it. A table size without levels rated
+// offers the nearest rated size's, saying so.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { shippedLevels } from '../../agents/level.js';
@@ -45,7 +46,7 @@ describe('the difficulty picker', () => {
       ...levels.map((l) => `Level ${l.level} (${difficultyWord(l.level, levels.length)}) · rating ${Math.round(l.rating)}`),
     ]);
     expect(options[1]).toMatch(/^Level 1 \(beginner\)/);
-    expect(options.at(-1)).toMatch(/\(hardest\)/);
+    expect(options.at(-1)).toMatch(/\(expert\)/);
     await picker.selectOption('level:3');
     expect(await page.locator('select[name="seat-2"]').inputValue()).toBe('level:3');
     await page.getByLabel('Bot pace').selectOption({ label: 'instant' });
@@ -54,12 +55,18 @@ describe('the difficulty picker', () => {
     const created = frames.find((m): m is Msg<'table_created'> => m.type === 'table_created');
     expect(created?.seats[1]).toMatchObject({ player: 'bot', agent: 'level:3' });
 
-    // At a size where no levels ship, no picker (and no level in the seat lists); a new page (the first resumes its table).
+    // At a size where no levels are rated, the nearest rated size's levels, said so; a level chosen
+    // at two seats stays a level when the table grows (a new page: the first resumes its table).
     const other = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await other.goto(`http://127.0.0.1:${server.port}/`);
     await other.getByRole('heading', { name: 'New game' }).waitFor();
+    await other.getByLabel('Difficulty').selectOption('level:2');
+    const sizes = [2, 3, 4, 5, 6, 7, 8].filter((n) => shippedLevels('standard', n) !== null);
+    const nearest = [...sizes].sort((a, b) => Math.abs(a - 7) - Math.abs(b - 7) || b - a)[0];
     await other.getByLabel('Players').selectOption('7');
-    expect(await other.getByLabel('Difficulty').count()).toBe(0);
-    expect(await other.locator('select[name="seat-2"] option[value^="level"]').count()).toBe(0);
+    const offered = await other.getByLabel('Difficulty').locator('option').allTextContents();
+    expect(offered.length - 1).toBe(shippedLevels('standard', nearest)?.levels.length);
+    expect(await other.locator('select[name="seat-2"]').inputValue()).toBe('level:2');
+    await expect.poll(() => other.locator('.setup').textContent()).toContain(`These levels were rated at ${nearest} seats`);
   }, 120_000);
 });
