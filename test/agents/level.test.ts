@@ -116,14 +116,15 @@ describe('levels at a table', () => {
     expect(resolved.via).toMatchObject({ kind: 'neural', model: { kind: 'shipped', folder: 'models/standard' } });
     expect(resolved.spec).toBe(`level?temperature=${String(one?.temperature)}&yaniv=${String(one?.yanivShare)}&best=neural`);
     expect(() => resolveAgent('level:99', { players: 2 })).toThrow(/level:99: the levels are 1 to \d+/);
-    // At 4 seats: the heads-up level's setting (said in the mismatch) over the best bot's model for four seats.
-    const four = resolveAgent('level:3', { players: 4 });
-    const three = levels?.levels[2];
-    expect(four.spec).toBe(
-      `level?temperature=${String(three?.temperature)}&yaniv=${String(three?.yanivShare)}&best=neural%3Amodels%2Fstandard-4`,
+    // At 6 seats, where none are rated: the nearest rated size's setting (said in the mismatch) over the best bot's model for six seats.
+    const six = resolveAgent('level:3', { players: 6 });
+    const four = shippedLevels('standard', 4)?.levels[2];
+    const bestAtSix = resolveAgent('neural', { players: 6 }).model;
+    expect(six.spec).toBe(
+      `level?temperature=${String(four?.temperature)}&yaniv=${String(four?.yanivShare)}&best=${encodeURIComponent(`neural:${bestAtSix?.kind === 'shipped' ? bestAtSix.folder : ''}`)}`,
     );
-    expect(four).toMatchObject({ fit: 'nearest-size', model: { kind: 'shipped', folder: 'models/standard-4' } });
-    expect(four.mismatch).toMatch(/level rated at 2 seats at 4/);
+    expect(six).toMatchObject({ fit: 'nearest-size', model: bestAtSix });
+    expect(six.mismatch).toMatch(/level rated at 4 seats at 6/);
     expect(() => resolveAgent('level:1', { preset: 'dutch', players: 2 })).toThrow(/no levels ship for the dutch rules/);
     expect(() => resolveAgent('level:1?yaniv=1', { players: 2 })).toThrow(/takes no parameters/);
   });

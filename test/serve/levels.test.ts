@@ -54,10 +54,14 @@ describe('levels on the server', () => {
   }, 120_000);
 
   it("seats a level at a size none ship for with its preset's nearest, saying so; refuses one that does not resolve, naming the seat", async () => {
-    const four = await client.request<Created>({ type: 'create_table', seats: ['client', 'level:3', 'level:3', 'level:3'], thinkMs: 0 });
-    // The level's heads-up setting over the best bot's model for four seats (the catalog's), the mismatch naming both.
+    const four = await client.request<Created>({
+      type: 'create_table',
+      seats: ['client', 'level:3', 'level:3', 'level:3', 'level:3', 'level:3'],
+      thinkMs: 0,
+    });
+    // The four-seat level's setting over the best bot's model for six seats (the catalog's), the mismatch naming both.
     expect(four.seats[1]).toMatchObject({ agent: 'level:3', model: { model: 'models/standard-4', fit: 'nearest-size' } });
-    expect(four.seats[1].model?.mismatch).toMatch(/level rated at 2 seats at 4/);
+    expect(four.seats[1].model?.mismatch).toMatch(/level rated at 4 seats at 6/);
     await client.request({ type: 'leave', table: four.table });
     const dutch = await client.request({ type: 'create_table', preset: 'dutch', seats: ['client', 'level:1'] });
     expect(dutch).toMatchObject({
