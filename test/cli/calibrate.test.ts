@@ -35,15 +35,16 @@ describe('reliability by decile', () => {
 });
 
 describe('yaniv calibrate', () => {
-  it('plays the catalog’s model for each table: neural at four seats the four-seat model, level:3 at four seats over it', () => {
-    const run = (agent: string) => yanivWithin(120_000, 'calibrate', '--agent', agent, '--players', '4', '--games', '1', '--worlds', '2');
+  it('plays the catalog’s model for each table: neural at four seats the four-seat model, level:3 at six seats (no levels rated there) over the catalog’s model for six', () => {
+    const run = (agent: string, players = '4') =>
+      yanivWithin(120_000, 'calibrate', '--agent', agent, '--players', players, '--games', '1', '--worlds', '2');
     const neural = run('neural');
     expect(neural.code, neural.stderr).toBe(0);
     expect(neural.stderr).toMatch(/yaniv calibrate: neural plays models\/standard-4 \(trained for standard at 4 seats\)/);
-    const level = run('level:3');
+    const level = run('level:3', '6');
     expect(level.code, level.stderr).toBe(0);
     expect(level.stderr).toMatch(/yaniv calibrate: level:3 plays models\/standard-4 \(nearest-size\)/);
-    expect(level.stderr).toMatch(/warning: level:3 plays its level rated at 2 seats at 4/);
+    expect(level.stderr).toMatch(/warning: level:3 plays its level rated at 4 seats at 6/);
   }, 120_000);
 
   it('plays games, shows the chance at positions and writes the figures and the diagram', () => {
