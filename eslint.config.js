@@ -125,10 +125,11 @@ export default tseslint.config(
                 '../env/rules/*',
                 '!../env/rules/cards.js',
                 '!../env/rules/groups.js',
+                '!../env/rules/tableSizes.js',
               ],
               allowTypeImports: true,
               message:
-                "web/ runs in the browser: it may import only types from the rest of the project (erased when compiled), and the modules serve/net/static.ts serves (client/, the rules core's cards and groups).",
+                "web/ runs in the browser: it may import only types from the rest of the project (erased when compiled), and the modules serve/net/static.ts serves (client/, the rules core's cards, groups and table sizes).",
             },
             {
               regex: '^(?!\\.\\.?/|preact$|preact/hooks$|htm$|uqr$)',

@@ -6,15 +6,19 @@
  * were rated, so a chosen level is never silently replaced when the table grows.
  */
 import { html } from './html.js';
+import { nearestSize } from '../env/rules/tableSizes.js';
 import type { Msg } from '../client/protocol.js';
 
 export type Level = Msg<'welcome'>['levels'][number]['levels'][number];
 
 /** The table size whose levels a table of this preset and size plays (as the server picks them), or null when none are rated for the preset. */
 export function levelsRatedAt(welcome: Msg<'welcome'>, preset: string, players: number): number | null {
-  const sizes = welcome.levels.filter((l) => l.preset === preset).map((l) => l.players);
-  const gap = (size: number) => Math.abs(size - players);
-  return [...sizes].sort((a, b) => gap(a) - gap(b) || b - a)[0] ?? null;
+  return (
+    nearestSize(
+      welcome.levels.filter((l) => l.preset === preset).map((l) => l.players),
+      players,
+    ) ?? null
+  );
 }
 
 /** The levels offered at this preset and table size, weakest first (rated at the nearest size where none are rated at this one; none when the server serves no levels). */

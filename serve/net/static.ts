@@ -73,8 +73,8 @@ const VENDOR: Readonly<Record<string, string>> = Object.fromEntries(
   Object.entries(VENDOR_MODULES).map(([specifier, name]) => [name, fileURLToPath(import.meta.resolve(specifier))]),
 );
 
-/** The rules core's modules the page imports (web/howto.ts: the group checker), compiled. */
-export const BROWSER_RULES: ReadonlySet<string> = new Set(['cards.js', 'groups.js']);
+/** The rules core's modules the page imports (web/howto.ts: the group checker; web/difficulty.ts: the nearest rated size), compiled. */
+export const BROWSER_RULES: ReadonlySet<string> = new Set(['cards.js', 'groups.js', 'tableSizes.js']);
 
 const PLAIN_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 
