@@ -23,7 +23,7 @@ import { modelFor, shippedModels } from './models/catalog.js';
 import { ownSeats, readModelCard, trainingMismatch } from './models/modelCard.js';
 import { DEFAULT_MODEL, resolveModelDir } from './models/modelFolder.js';
 import { levelAgent, levelSetting, levelSpec, resolveLevel } from './level.js';
-import type { StrongConfig } from './bots/strong.js';
+import { ROUND_END_MODELS, type RoundEndModel, type StrongConfig } from './bots/strong.js';
 import type { RuleBot } from './bots/ruleBot.js';
 
 export { type AgentSpec, AgentSpecError } from './agentSpec.js';
@@ -75,13 +75,21 @@ function strongTuning(spec: AgentSpec): Partial<StrongConfig> {
   const lookahead = numberParam(spec, 'look');
   if (callRisk !== undefined && callRisk > 1)
     throw new AgentSpecError(`agent "strong": parameter call must be a risk from 0 to 1 (got ${callRisk})`);
-  return { ...(callRisk !== undefined ? { callRisk } : {}), ...(lookahead !== undefined ? { lookahead } : {}) };
+  const roundEnd = spec.params.end;
+  if (roundEnd !== undefined && !(ROUND_END_MODELS as readonly string[]).includes(roundEnd))
+    throw new AgentSpecError(`agent "strong": parameter end must be ${ROUND_END_MODELS.join(' or ')} (got ${JSON.stringify(roundEnd)})`);
+  return {
+    ...(callRisk !== undefined ? { callRisk } : {}),
+    ...(lookahead !== undefined ? { lookahead } : {}),
+    ...(roundEnd !== undefined ? { roundEnd: roundEnd as RoundEndModel } : {}),
+  };
 }
 
 function strongName(tuning: Partial<StrongConfig>): string {
   const parts = [
     ...(tuning.callRisk !== undefined ? [`call=${tuning.callRisk}`] : []),
     ...(tuning.lookahead !== undefined ? [`look=${tuning.lookahead}`] : []),
+    ...(tuning.roundEnd !== undefined ? [`end=${tuning.roundEnd}`] : []),
   ];
   return parts.length === 0 ? 'strong' : `strong?${parts.join('&')}`;
 }
@@ -134,8 +142,8 @@ const FACTORIES = {
     scores: 'score',
     cheap: true,
     description:
-      "card tracking, the exact Assaf risk before calling, one-turn-ahead discard planning (call=RISK: the highest Assaf risk it calls at, default 0.1; look=SHARE: the share of next turn's best group counted as gone, default 0.8; equity=PRESET: milestone play valued by that preset's shipped game equity, at the table sizes it ships for)",
-    params: ['equity', 'term', 'call', 'look'],
+      "card tracking, the exact Assaf risk before calling, one-turn-ahead discard planning (call=RISK: the highest Assaf risk it calls at, default 0.1; look=SHARE: the share of next turn's best group counted as gone, default 0.8; end=measured|rough: how it reads the chance the round ends before its next turn, for its milestone play, default measured; equity=PRESET: milestone play valued by that preset's shipped game equity, at the table sizes it ships for)",
+    params: ['equity', 'term', 'call', 'look', 'end'],
     create: async (_agent, spec) => {
       const [{ ruleAgent }, { explainStrong, strongBot }] = await Promise.all([import('./bots/ruleAgent.js'), import('./bots/strong.js')]);
       const tuning = strongTuning(spec);
