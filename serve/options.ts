@@ -78,6 +78,9 @@ export const serverOptionsSchema = z.strictObject({
   preset: ruleSelectionSchema.shape.preset.describe('Rule preset of tables whose create_table names neither preset nor rules.'),
   rules: ruleSelectionSchema.shape.rules.describe('Rule overrides of such tables.'),
   thinkMs: intFrom(0, 10_000).default(0).describe('Default bot think delay.'),
+  standInMs: intFrom(0, 600_000)
+    .default(5000)
+    .describe('A guest who leaves a table (a reload, a dropped connection) keeps their turn this long before the stand-in bot plays it, in ms.'),
   moveDeadlineMs: intFrom(100, 3_600_000)
     .nullable()
     .default(120_000)

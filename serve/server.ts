@@ -249,6 +249,7 @@ function openTables(options: ServerOptions, services: Services, log: Logger): Ta
       log,
       now: Date.now,
       idleMs: options.idleTableMs,
+      standInMs: options.standInMs,
     },
     store,
     ownIdFilter(options.peers, options.advertise ?? `${options.host}:${options.port}`),

@@ -50,6 +50,8 @@ export interface TableServices {
   now(): number;
   /** A table no client touches for this long expires (here and in the store). */
   readonly idleMs: number;
+  /** A guest who left keeps their turn this long (a reload, a dropped connection) before the stand-in bot plays it. */
+  readonly standInMs: number;
   /** The store refused a write: another process took the table over. */
   lost(table: ServerTable): void;
   /** Where writes the store did not take are summarised (one line per window for every table). */
@@ -76,6 +78,8 @@ export class ServerTable {
   /** When the client seat to move runs out of time (ms since 1970), or null. */
   private deadline: number | null = null;
   private deciding = false;
+  /** When each guest seat's person left (ms since 1970), while they are away. */
+  private readonly leftAt = new Map<number, number>();
   /** Draining: the table plays no further step here. */
   private halted = false;
   /** Restored from a store and not yet attached: the deadline to go on with. */
@@ -215,6 +219,7 @@ export class ServerTable {
   attachGuest(seat: number, owner: TableOwner): TableOwner | null {
     const previous = this.guests.get(seat) ?? null;
     this.guests.set(seat, owner);
+    this.leftAt.delete(seat);
     if (this.game.toMove === seat && !this.deciding) {
       this.clearTimers();
       this.schedule();
@@ -248,7 +253,11 @@ export class ServerTable {
     if (this.owner === owner) this.owner = null;
     const seats = this.seatsOf(owner).filter((seat) => this.guests.get(seat) === owner);
     if (seats.length === 0) return;
-    for (const seat of seats) this.guests.delete(seat);
+    const now = this.services.now();
+    for (const seat of seats) {
+      this.guests.delete(seat);
+      this.leftAt.set(seat, now);
+    }
     this.sendSeats();
     const toMove = this.game.toMove;
     if (toMove !== null && seats.includes(toMove) && !this.deciding) {
@@ -498,7 +507,8 @@ export class ServerTable {
         this.botImmediate = null;
         this.botMove(seat, info.agent ?? '');
       };
-      if (this.settings.thinkMs > 0 && this.watched) this.botTimer = setTimeout(think, this.settings.thinkMs);
+      const wait = Math.max(this.settings.thinkMs > 0 && this.watched ? this.settings.thinkMs : 0, this.standInGrace(seat));
+      if (wait > 0) this.botTimer = setTimeout(think, wait);
       else this.botImmediate = setImmediate(think);
       return;
     }
@@ -521,6 +531,12 @@ export class ServerTable {
       },
       Math.max(0, this.deadline - now),
     );
+  }
+
+  /** How much longer a guest who just left keeps their turn before the stand-in plays it (0: not a guest who left). */
+  private standInGrace(seat: number): number {
+    const left = this.leftAt.get(seat);
+    return left === undefined ? 0 : Math.max(0, left + this.services.standInMs - this.services.now());
   }
 
   private botMove(seat: number, agent: string, timeout = false): void {

@@ -9,14 +9,18 @@ import { asSeenBy, checkNoLeaks, onlyOwnSeat } from './leaks.js';
 
 let server: RunningServer;
 let quick: RunningServer;
+let patient: RunningServer;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // The stand-in plays an away guest's turn at once here; `patient` keeps it for the guest.
+  server = await startTestServer({ standInMs: 0 });
   quick = await startTestServer({ inviteMs: 1000 });
+  patient = await startTestServer({ standInMs: 600_000 });
 });
 afterAll(async () => {
   await server.close();
   await quick.close();
+  await patient.close();
 });
 
 const RULES = { preset: 'standard', rules: { eliminationLimit: 60 } };
@@ -137,6 +141,25 @@ describe('a table with guest seats', () => {
     onlyOwnSeat(back, created.table, 1);
     const wrong = await back.request({ type: 'resume', table: created.table, token: 'not-a-token' });
     expect(wrong).toMatchObject({ type: 'error', code: 'unknown_table' });
+    await Promise.all([creator.close(), back.close()]);
+  });
+
+  it('a guest who reloads on their turn finds it still theirs: the stand-in waits --stand-in-ms first', async () => {
+    const { creator, created } = await createWithGuests(['client', 'guest'], 12, patient.url);
+    const { guest, joined } = await join(created.invite?.code ?? '', 'Kim', patient.url);
+    await creator.request({ type: 'start_table', table: created.table });
+    const play = playToEnd(creator, created.table, chooser(2));
+    const mine = await guest.next((m) => m.type === 'state' && m.table === created.table && m.legal.length > 0);
+    const away = creator.next((m) => m.type === 'seats' && m.seats[1].present === false);
+    await guest.close();
+    await away;
+    const back = await TestClient.greeted(patient.url);
+    const resumed = await back.request<Msg<'resumed'>>({ type: 'resume', table: created.table, token: joined.token });
+    expect(resumed).toMatchObject({ type: 'resumed', seat: 1 });
+    const again = await back.next((m) => m.type === 'state' && m.table === created.table, 0);
+    expect(again.type === 'state' && mine.type === 'state' && again.counter === mine.counter && again.legal.length > 0).toBe(true);
+    expect(creator.frames.some((m) => m.type === 'event' && m.table === created.table && m.actor === 1)).toBe(false);
+    await Promise.all([play, playToEnd(back, created.table, chooser(5))]);
     await Promise.all([creator.close(), back.close()]);
   });
 

@@ -47,6 +47,7 @@ describe('a table bound to a shared store', () => {
         log: pino({ level: 'silent' }),
         now: Date.now,
         idleMs: 60_000,
+        standInMs: 5000,
         lost: () => undefined,
       },
     );

@@ -97,6 +97,7 @@ async function botTable(agents: readonly string[], seed: number, rules: Record<s
       log: silent,
       now: Date.now,
       idleMs: 60_000,
+      standInMs: 5000,
       lost: () => undefined,
     },
   );
