@@ -142,7 +142,7 @@ const FACTORIES = {
     scores: 'score',
     cheap: true,
     description:
-      "card tracking, the exact Assaf risk before calling, one-turn-ahead discard planning (call=RISK: the highest Assaf risk it calls at, default 0.1; look=SHARE: the share of next turn's best group counted as gone, default 0.8; end=measured|rough: how it reads the chance the round ends before its next turn, for its milestone play, default measured; equity=PRESET: milestone play valued by that preset's shipped game equity, at the table sizes it ships for)",
+      "card tracking, the exact Assaf risk before calling, one-turn-ahead discard planning (call=RISK: the highest Assaf risk it calls at, default 0.1; look=SHARE: the share of next turn's best group counted as gone, default 0.8; end=rough|measured: how it reads the chance the round ends before its next turn, for its milestone play, default rough; equity=PRESET: milestone play valued by that preset's shipped game equity, at the table sizes it ships for)",
     params: ['equity', 'term', 'call', 'look', 'end'],
     create: async (_agent, spec) => {
       const [{ ruleAgent }, { explainStrong, strongBot }] = await Promise.all([import('./bots/ruleAgent.js'), import('./bots/strong.js')]);

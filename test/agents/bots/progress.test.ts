@@ -232,14 +232,14 @@ describe("strong's chance that the round ends before its next turn (which weight
     expect(roundEndChance(playerView(state, 0))).toBe(0);
   });
 
-  it('is read from how often rounds did end, by the unseen cards of the opponent likeliest to call', () => {
+  it('is a rough 0.5 or 0.1, or read from how often rounds did end, by the unseen cards of the opponent likeliest to call', () => {
     // Seat 1 holds two cards nobody has seen (2 points a card: 4 ≤ threshold 7), then five.
     const close = game({ hands: ['KS QS', '5D 6D'], discard: '9H', deck: '8D 8C 7D' });
     const far = game({ hands: ['KS QS', '5D 6D 2C 3C 4H'], discard: '9H', deck: '8D 8C 7D' });
-    expect(roundEndChance(playerView(close, 0))).toBe(0.21);
-    expect(roundEndChance(playerView(far, 0))).toBe(0.003);
-    // The guess strong used before (`strong?end=rough`).
-    expect(roundEndChance(playerView(close, 0), 'rough')).toBe(0.5);
-    expect(roundEndChance(playerView(far, 0), 'rough')).toBe(0.1);
+    expect(roundEndChance(playerView(close, 0), 'measured')).toBe(0.21);
+    expect(roundEndChance(playerView(far, 0), 'measured')).toBe(0.003);
+    // The rough guess strong plays by (it wins more games).
+    expect(roundEndChance(playerView(close, 0))).toBe(0.5);
+    expect(roundEndChance(playerView(far, 0))).toBe(0.1);
   });
 });
