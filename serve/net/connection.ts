@@ -211,6 +211,7 @@ export class Connection implements TableOwner {
   private createTable(message: ClientRequest<'create_table'>): void {
     if (this.ctx.draining())
       throw new ProtocolError('draining', 'this server process is stopping and takes no new tables: reconnect and create it again');
+    const old = message.follows === undefined ? null : this.followed(message.follows);
     this.checkRoom();
     const { settings, settled } = newTable(message, {
       options: this.ctx.options,
@@ -220,6 +221,7 @@ export class Connection implements TableOwner {
     const table = this.ctx.tables.create(settings, this.address, this.ctx.options.inviteMs);
     this.keep(table);
     table.owner = this;
+    const followers = old === null ? [] : this.seatFollowers(old, table);
     const { preset, seats } = table.settings;
     this.log.info({ event: 'table_created', table: table.id, seats: message.seats, preset, players: seats.length }, 'table created');
     const created: Msg<'table_created'> = {
@@ -229,7 +231,31 @@ export class Connection implements TableOwner {
       invite: table.settings.invite ?? null,
     };
     table.afterWrites(() => this.send(created));
+    if (old !== null) this.playedAgain(old, table, followers);
     table.start();
+  }
+
+  /** The table a create_table follows (play again with friends): one this connection created. */
+  private followed(id: string): ServerTable {
+    const old = this.tableOf(id);
+    if (old.owner !== this)
+      throw new ProtocolError('not_your_turn', 'only the creator of a table plays it again with its guests', 'follows');
+    return old;
+  }
+
+  /** The guests still at the table before take their seats at the new one (nothing is told yet). */
+  private seatFollowers(old: ServerTable, table: ServerTable): ReturnType<ServerTable['seatFollowers']> {
+    const here = [...old.guests].filter(([, guest]) => guest !== this);
+    return table.seatFollowers(here.map(([seat, owner]) => ({ seat, owner, name: old.guestName(seat) })));
+  }
+
+  /** Each guest seated is told its seat at the new table (next_table), and the creator leaves the table before. */
+  private playedAgain(old: ServerTable, table: ServerTable, followers: ReturnType<ServerTable['seatFollowers']>): void {
+    const info = this.tableInfo(table);
+    for (const { seat, token, owner } of followers)
+      owner.follow(old, table, { type: 'next_table', follows: old.id, ...info, token, seat, counter: table.game.counter });
+    this.log.info({ event: 'table_followed', table: table.id, follows: old.id, guests: followers.length }, 'played again with friends');
+    this.leaveTable(old);
   }
 
   private tableInfo(table: ServerTable, settled = settledRules(table.settings)) {
@@ -422,6 +448,12 @@ export class Connection implements TableOwner {
 
   private leave(message: ClientRequest<'leave'>): void {
     const table = this.tableOf(message.table);
+    this.leaveTable(table);
+    this.send({ type: 'left', id: message.id, table: table.id });
+  }
+
+  /** This connection leaves a table: the creator's leaving ends it for its guests still there. */
+  private leaveTable(table: ServerTable): void {
     this.tables.delete(table.id);
     if (table.owner === this) {
       const guests = table.owners().filter((owner) => owner !== this);
@@ -429,7 +461,6 @@ export class Connection implements TableOwner {
       for (const guest of guests) guest.tableClosed(table, 'creator_left');
     } else table.detach(this);
     this.log.info({ event: 'table_left', table: table.id }, 'table left');
-    this.send({ type: 'left', id: message.id, table: table.id });
   }
 
   // ---------------------------------------------------------------- TableOwner
@@ -444,6 +475,14 @@ export class Connection implements TableOwner {
     table.detach(this);
     this.log.info({ event: 'table_closed', table: table.id, reason }, 'table closed');
     this.send({ type: 'table_closed', table: table.id, reason });
+  }
+
+  follow(old: ServerTable, next: ServerTable, told: Msg<'next_table'>): void {
+    if (this.tables.get(old.id) === old) this.tables.delete(old.id);
+    old.detach(this);
+    this.keep(next);
+    this.log.info({ event: 'table_followed', table: next.id, follows: old.id, seat: told.seat }, 'a guest followed to the next table');
+    next.afterWrites(() => this.send(told));
   }
 
   /** The server is stopping: each table of this connection is told closed before the socket is. */
