@@ -52,13 +52,24 @@ export interface Game {
   readonly log: readonly Msg<'event'>[];
   /** What the server said while a round result waited for the player: shown once it is dismissed. */
   readonly queued: readonly ServerMessage[];
+  /** The games played before this one with the same table (Play again), for the running score. */
+  readonly series: Series;
 }
+
+/** The games before this one in a row of Play again: the seat that won each, in order. */
+export interface Series {
+  readonly winners: readonly number[];
+}
+
+export const NO_SERIES: Series = { winners: [] };
 
 /** What a page keeps of a table across a reload (web/storage.ts): the server sends each of these once. */
 export interface KeptPlays {
   readonly rounds: readonly RoundResult[];
   readonly log: readonly Msg<'event'>[];
   readonly roundStartedAt: number;
+  /** The games before this one (none: a first game). */
+  readonly series?: Series;
 }
 
 /** A table as the page starts it: dealt, joined, or taken back after a reload with the plays it kept (each seat's last move read from the log). */
@@ -77,7 +88,13 @@ export function newGame(info: TableInfo, kept: KeptPlays = { rounds: [], log: []
     roundStartedAt: kept.roundStartedAt,
     log: kept.log,
     queued: [],
+    series: kept.series ?? NO_SERIES,
   };
+}
+
+/** The series the next game of Play again continues: this one's, with this game's winner once it is over. */
+export function nextSeries(game: Game): Series {
+  return { winners: [...game.series.winners, ...(game.over === null ? [] : [game.over.winner])] };
 }
 
 /** Messages of the next round, held back while a round result waits for the player. */
