@@ -37,16 +37,16 @@ export function loadTable(): SavedTable | null {
     const log = Array.isArray(saved.log) ? saved.log : [];
     const roundStartedAt = typeof saved.roundStartedAt === 'number' ? saved.roundStartedAt : 0;
     const series = seriesOf(saved.series);
-    return { table: saved.table, token: saved.token, rounds: saved.rounds, log, roundStartedAt, series, ...settings };
+    return { table: saved.table, token: saved.token, rounds: saved.rounds, log, roundStartedAt, ...series, ...settings };
   } catch {
     return null;
   }
 }
 
-/** A kept series read back: the winners' seats, else none (a first game). */
-function seriesOf(value: unknown): Series {
+/** A kept series read back: the winners' seats (nothing when there is none, or it is malformed: a first game). */
+function seriesOf(value: unknown): { series?: Series } {
   const winners = (value as Partial<Series> | null | undefined)?.winners;
-  return Array.isArray(winners) && winners.every((w) => Number.isInteger(w) && (w as number) >= 0) ? { winners } : { winners: [] };
+  return Array.isArray(winners) && winners.every((w) => Number.isInteger(w) && (w as number) >= 0) ? { series: { winners } } : {};
 }
 
 export function forgetTable(): void {
