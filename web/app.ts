@@ -34,8 +34,15 @@ export function App() {
       <h1>Yaniv</h1>
       <span class=${`link ${linkStatus}`} role="status">${LINK_WORDS[linkStatus]}</span>
       <a class="button how-to" href="/rules.html" target="_blank" rel="noopener">How to play</a>
-      <button type="button" class="sound" aria-pressed=${session.sound.on ? 'true' : 'false'} onClick=${session.sound.toggle}>
-        ${session.sound.on ? 'Sound on' : 'Sound off'}
+      <button
+        type="button"
+        class="sound"
+        aria-label="Sound"
+        title=${session.sound.on ? 'Sound on' : 'Sound off'}
+        aria-pressed=${session.sound.on ? 'true' : 'false'}
+        onClick=${session.sound.toggle}
+      >
+        ${session.sound.on ? '♪ on' : '♪ off'}
       </button>
       ${game ? html`<button type="button" onClick=${session.newGameForm}>New game…</button>` : null}
     </header>

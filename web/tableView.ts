@@ -202,8 +202,9 @@ function Hand({ state, selected, pick, myMove, dispatch }: HandProps) {
   const known = view.known[view.seat] ?? [];
   return html`<section class="hand" aria-label="Your hand">
     <h2>
-      ${myMove ? html`<span class="your-turn-mark">Your turn</span> ` : null}Your hand
-      <span class="value">${view.handValue ?? ''} points</span> <span class="total">· total ${view.totals[view.seat]}</span>
+      ${myMove ? html`<span class="your-turn-mark">Your turn</span>${' '}` : null}${'Your hand '}<span class="value"
+        >${view.handValue ?? ''} points</span
+      >${' '}<span class="total">· total ${view.totals[view.seat]}</span>
     </h2>
     <div class="cards" role="group" aria-label="Pick cards to lay">
       ${hand.map((name, i) => {

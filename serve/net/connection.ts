@@ -27,6 +27,7 @@ import {
 import { parseClientMessageAtEdge, requestIdOf } from '../protocol/protocolEdge.js';
 import { type ServerTable, type TableOwner, tableKindOf } from '../tables/table.js';
 import type { TableRegistry } from '../tables/tables.js';
+import { followedBy, seatFollowers, tellFollowers } from '../tables/tableFollow.js';
 import { newTable, settledRules } from '../tables/tablePolicy.js';
 
 /** What every connection shares. */
@@ -211,7 +212,7 @@ export class Connection implements TableOwner {
   private createTable(message: ClientRequest<'create_table'>): void {
     if (this.ctx.draining())
       throw new ProtocolError('draining', 'this server process is stopping and takes no new tables: reconnect and create it again');
-    const old = message.follows === undefined ? null : this.followed(message.follows);
+    const old = message.follows === undefined ? null : followedBy(this.tableOf(message.follows), this);
     this.checkRoom();
     const { settings, settled } = newTable(message, {
       options: this.ctx.options,
@@ -221,7 +222,7 @@ export class Connection implements TableOwner {
     const table = this.ctx.tables.create(settings, this.address, this.ctx.options.inviteMs);
     this.keep(table);
     table.owner = this;
-    const followers = old === null ? [] : this.seatFollowers(old, table);
+    const followers = old === null ? [] : seatFollowers(old, table);
     const { preset, seats } = table.settings;
     this.log.info({ event: 'table_created', table: table.id, seats: message.seats, preset, players: seats.length }, 'table created');
     const created: Msg<'table_created'> = {
@@ -231,31 +232,12 @@ export class Connection implements TableOwner {
       invite: table.settings.invite ?? null,
     };
     table.afterWrites(() => this.send(created));
-    if (old !== null) this.playedAgain(old, table, followers);
+    if (old !== null) {
+      tellFollowers(old, table, followers, this.tableInfo(table));
+      this.log.info({ event: 'table_followed', table: table.id, follows: old.id, guests: followers.length }, 'played again');
+      this.leaveTable(old);
+    }
     table.start();
-  }
-
-  /** The table a create_table follows (play again with friends): one this connection created. */
-  private followed(id: string): ServerTable {
-    const old = this.tableOf(id);
-    if (old.owner !== this)
-      throw new ProtocolError('not_your_turn', 'only the creator of a table plays it again with its guests', 'follows');
-    return old;
-  }
-
-  /** The guests still at the table before take their seats at the new one (nothing is told yet). */
-  private seatFollowers(old: ServerTable, table: ServerTable): ReturnType<ServerTable['seatFollowers']> {
-    const here = [...old.guests].filter(([, guest]) => guest !== this);
-    return table.seatFollowers(here.map(([seat, owner]) => ({ seat, owner, name: old.guestName(seat) })));
-  }
-
-  /** Each guest seated is told its seat at the new table (next_table), and the creator leaves the table before. */
-  private playedAgain(old: ServerTable, table: ServerTable, followers: ReturnType<ServerTable['seatFollowers']>): void {
-    const info = this.tableInfo(table);
-    for (const { seat, token, owner } of followers)
-      owner.follow(old, table, { type: 'next_table', follows: old.id, ...info, token, seat, counter: table.game.counter });
-    this.log.info({ event: 'table_followed', table: table.id, follows: old.id, guests: followers.length }, 'played again with friends');
-    this.leaveTable(old);
   }
 
   private tableInfo(table: ServerTable, settled = settledRules(table.settings)) {
@@ -481,7 +463,6 @@ export class Connection implements TableOwner {
     if (this.tables.get(old.id) === old) this.tables.delete(old.id);
     old.detach(this);
     this.keep(next);
-    this.log.info({ event: 'table_followed', table: next.id, follows: old.id, seat: told.seat }, 'a guest followed to the next table');
     next.afterWrites(() => this.send(told));
   }
 

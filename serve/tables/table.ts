@@ -240,32 +240,6 @@ export class ServerTable {
     return { seat, token };
   }
 
-  /**
-   * Play again with friends: the people of the table before take their guest seats here at once,
-   * in the lobby (each the same seat, when it is a free guest seat here; the others are left out),
-   * with nothing sent: table_created and next_table tell it. Returns the seats taken with their tokens.
-   */
-  seatFollowers(
-    followers: readonly { readonly seat: number; readonly owner: TableOwner; readonly name?: string }[],
-  ): { seat: number; token: string; owner: TableOwner }[] {
-    const seated: { seat: number; token: string; owner: TableOwner }[] = [];
-    let settings = this.settings;
-    for (const { seat: wanted, owner, name } of followers) {
-      if (settings.seats[wanted]?.player !== 'guest' || this.guests.has(wanted) || this.owners().includes(owner)) continue;
-      const taken = takeGuestSeat(settings, name, this.services.now(), wanted);
-      settings = taken.settings;
-      this.guests.set(taken.seat, owner);
-      seated.push({ seat: taken.seat, token: taken.token, owner });
-    }
-    if (seated.length > 0) this.resettle(settings);
-    return seated;
-  }
-
-  /** The name a guest seat's person gave (undefined for any other seat). */
-  guestName(seat: number): string | undefined {
-    return this.settings.guests?.find((g) => g.seat === seat)?.name;
-  }
-
   /** Who a token lets in: the creator, a joined guest seat, or nobody. */
   roleOf(token: string): 'creator' | number | null {
     return tokenRole(this.settings, token);

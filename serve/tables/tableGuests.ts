@@ -20,31 +20,31 @@ export function inviteOpens(settings: TableSettings, code: string): boolean {
   return settings.invite !== undefined && sameSecret(code, settings.invite.code);
 }
 
-/**
- * The first guest seat nobody joined (or the guest seat `wanted`, when free), taken for `name`:
- * the new settings and the seat's own token; unknown_table naming the code when none is free or
- * the invite expired.
- */
+/** The first guest seat nobody joined, taken for `name`: the new settings and the seat's own token; unknown_table naming the code when none is free or the invite expired. */
 export function takeGuestSeat(
   settings: TableSettings,
   name: string | undefined,
   now: number,
-  wanted?: number,
 ): { settings: TableSettings; seat: number; token: string } {
   const { invite } = settings;
   if (!invite) throw new ProtocolError('unknown_table', `table ${settings.id} takes no guests`, 'code');
   if (invite.expiresAt <= now) throw new ProtocolError('unknown_table', 'the invite has expired: ask for a new one', 'code');
   const joined = new Set((settings.guests ?? []).map((g) => g.seat));
-  const free = settings.seats.find((s) => s.player === 'guest' && !joined.has(s.seat) && (wanted === undefined || s.seat === wanted));
-  if (!free)
-    throw new ProtocolError(
-      'unknown_table',
-      `${wanted === undefined ? 'every guest seat' : `seat ${wanted + 1}`} of this table is taken`,
-      'code',
-    );
-  const token = randomBytes(18).toString('base64url');
+  const free = settings.seats.find((s) => s.player === 'guest' && !joined.has(s.seat));
+  if (!free) throw new ProtocolError('unknown_table', 'every guest seat of this table is taken', 'code');
+  const token = newSeatToken();
   const guest = { seat: free.seat, token, name: name ?? `Guest ${free.seat + 1}` };
   return { settings: { ...settings, guests: [...(settings.guests ?? []), guest] }, seat: free.seat, token };
+}
+
+/** A guest seat's own token (resume takes the seat back with it). */
+export function newSeatToken(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+/** The name a guest seat's person gave; "Guest" and the seat number for a seat nobody joined. */
+export function guestName(settings: TableSettings, seat: number): string {
+  return settings.guests?.find((g) => g.seat === seat)?.name ?? `Guest ${seat + 1}`;
 }
 
 /** The seats as told to players: a guest seat with its person's name and whether they are here. */

@@ -29,7 +29,11 @@ afterAll(async () => {
 function instrument(): void {
   const seen = { flights: 0, audio: 0 };
   Object.assign(window, { seen });
-  const animate = Element.prototype.animate;
+  // The page's own animate, kept as the descriptor holds it (it is called with the element as `this`).
+  const animate = Object.getOwnPropertyDescriptor(Element.prototype, 'animate')?.value as (
+    this: Element,
+    ...args: Parameters<Element['animate']>
+  ) => Animation;
   Element.prototype.animate = function (this: Element, frames, options) {
     if (typeof options === 'object' && options.id === 'flight') seen.flights++;
     return animate.call(this, frames, options);
