@@ -100,10 +100,19 @@ export function nextSeries(game: Game): Series {
 /** Messages of the next round, held back while a round result waits for the player. */
 const HELD_BACK: ReadonlySet<ServerMessage['type']> = new Set(['state', 'event', 'round_end']);
 
+/**
+ * Whether a message waits behind the round result shown: the next round's plays, and the game's
+ * end when a later round's result waits too (a player who is out sees the bots' last rounds one
+ * result at a time, the game over with the last).
+ */
+function heldBack(game: Game, message: ServerMessage): boolean {
+  return HELD_BACK.has(message.type) || (message.type === 'game_over' && game.queued.some((queued) => queued.type === 'round_end'));
+}
+
 /** The game after one server message (messages of other tables change nothing). */
 export function receive(game: Game, message: ServerMessage): Game {
   if (!('table' in message) || message.table !== game.info.table) return game;
-  if (game.unseenResult !== null && HELD_BACK.has(message.type)) return { ...game, queued: [...game.queued, message] };
+  if (game.unseenResult !== null && heldBack(game, message)) return { ...game, queued: [...game.queued, message] };
   switch (message.type) {
     case 'state':
       return { ...game, state: message };

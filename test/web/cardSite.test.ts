@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Msg } from '../../serve/index.js';
 import { routeOf } from '../../web/flights.js';
-import { type Game, type RoundResult, type TableInfo, newGame, nextSeries, receive } from '../../web/game.js';
+import { type Game, type RoundResult, type TableInfo, dismissResult, newGame, nextSeries, receive } from '../../web/game.js';
 import { whatHappened } from '../../web/happened.js';
 import { moveInWords } from '../../web/moveWords.js';
 import { seriesText, seriesWins } from '../../web/series.js';
@@ -65,6 +65,21 @@ describe('what just happened', () => {
       ...{ hands: [['AS'], ['KS'], ['4S']], handValues: [1, 10, 4], points: [0, 10, 34], totals: [0, 10, 34], eliminated: [] },
     });
     expect(whatHappened(game)).toBe('Strong bot (seat 3) called Yaniv with 4: Assaf! You had 1.');
+  });
+});
+
+describe('the end of a game a player is out of', () => {
+  it("shows the game over with the last round's result, not in an earlier one's still open", () => {
+    const end = (n: number): Msg<'round_end'> => ({
+      ...{ type: 'round_end', table: 't-1', seat: 0, counter: n * 10, round: n, outcome: 'yaniv', caller: 1, winner: 1 },
+      ...{ hands: [null, [], []], handValues: [null, 3, 12], points: [null, 0, 12], totals: [20, 0, 12 * n], eliminated: [] },
+    });
+    const shown = [end(1), end(2), over(1)].reduce(receive, newGame(info));
+    expect([shown.unseenResult?.round, shown.over]).toEqual([1, null]);
+    const last = dismissResult(shown);
+    expect([last.unseenResult?.round, last.over?.winner, last.queued]).toEqual([2, 1, []]);
+    // The last round's result and the game's end together: the end is shown with it at once.
+    expect(receive(receive(newGame(info), end(1)), over(1)).over?.winner).toBe(1);
   });
 });
 
