@@ -1,7 +1,8 @@
 // A complete client of `yaniv serve` in TypeScript, on the package's typed client
 // (`yaniv-arena/client`; here, inside the repository, by its path): it connects, creates a table
 // against the strong bot, and plays the whole game by asking the advisor what to play;
-// `playWithAFriend` shows a table two connections share (an invite, a guest seat, a bot in the rest).
+// `playWithAFriend` shows a table two connections share (an invite, a guest seat, a bot in the rest),
+// and the host playing again with the same friend (create_table with follows).
 //   npm start                       # in one terminal: the server
 //   node dist/examples/client.js    # in another (or: node dist/examples/client.js ws://HOST:PORT/)
 // In a project of your own: `npm install yaniv-arena ws`, then
@@ -35,7 +36,8 @@ export async function playOneGame(url = 'ws://127.0.0.1:8080/', log: (line: stri
 /**
  * A table with a friend: one connection creates it with a guest seat, another joins with the
  * invite code (each on its own device in real life), the creator starts it with a bot in the rest,
- * and each plays only its own seat with its own advice.
+ * and each plays only its own seat with its own advice; then the host plays again with the same
+ * friend (`follows`): the friend is told `next_table` with its seat there. Returns both games' ends, for each.
  */
 export async function playWithAFriend(url = 'ws://127.0.0.1:8080/'): Promise<Msg<'game_over'>[]> {
   const host = await YanivClient.connect(url, { WebSocket, client: 'examples/client.ts (host)' });
@@ -48,6 +50,12 @@ export async function playWithAFriend(url = 'ws://127.0.0.1:8080/'): Promise<Msg
   const byAdvice = (client: YanivClient) => async (state: Msg<'state'>) =>
     (await client.advise({ table: state.table, outlook: false })).pick.action;
   const results = await Promise.all([host.playOut(table.table, byAdvice(host)), friend.playOut(joined.table, byAdvice(friend))]);
+  // Play again with the same friend: `follows` takes each guest still here to the same seat at the new table (told next_table).
+  const told = friend.next('next_table');
+  const again = await host.createTable({ seats: ['client', 'guest', 'strong'], rules: { eliminationLimit: 50 }, follows: table.table });
+  const next = await told;
+  await host.startTable({ table: again.table });
+  results.push(...(await Promise.all([host.playOut(again.table, byAdvice(host)), friend.playOut(next.table, byAdvice(friend))])));
   host.close();
   friend.close();
   return results;

@@ -9,10 +9,12 @@ import { html } from './html.js';
 import type { LinkStatus } from './link.js';
 import { JoinForm, Lobby } from './lobby.js';
 import { MoveLog } from './moveLog.js';
+import { WhatHappened } from './happened.js';
 import { GameOver, RoundResultDialog, ScoreTable } from './results.js';
 import { RulesInPlay } from './rulesInPlay.js';
 import { type Session, useSession } from './session.js';
 import { Setup, defaultSettings } from './setup.js';
+import { StatsPanel } from './statsPanel.js';
 import { TableView } from './tableView.js';
 import { TokenForm } from './tokenForm.js';
 import { WINS, withVerb } from './words.js';
@@ -32,6 +34,16 @@ export function App() {
       <h1>Yaniv</h1>
       <span class=${`link ${linkStatus}`} role="status">${LINK_WORDS[linkStatus]}</span>
       <a class="button how-to" href="/rules.html" target="_blank" rel="noopener">How to play</a>
+      <button
+        type="button"
+        class="sound"
+        aria-label="Sound"
+        title=${session.sound.on ? 'Sound on' : 'Sound off'}
+        aria-pressed=${session.sound.on ? 'true' : 'false'}
+        onClick=${session.sound.toggle}
+      >
+        ${session.sound.on ? '♪ on' : '♪ off'}
+      </button>
       ${game ? html`<button type="button" onClick=${session.newGameForm}>New game…</button>` : null}
     </header>
     <main>
@@ -58,11 +70,12 @@ export function App() {
               ? session.joinCode !== null
                 ? html`<${JoinForm} busy=${session.busy} onJoin=${session.join} />`
                 : html`<${Setup}
-                    welcome=${welcome}
-                    initial=${session.settings ?? defaultSettings(welcome)}
-                    busy=${session.busy}
-                    onStart=${session.deal}
-                  />`
+                      welcome=${welcome}
+                      initial=${session.settings ?? defaultSettings(welcome)}
+                      busy=${session.busy}
+                      onStart=${session.deal}
+                    />
+                    <${StatsPanel} stats=${session.stats} onReset=${session.resetStats} />`
               : game.info.lobby
                 ? html`<${Lobby} game=${game} busy=${session.busy} onStart=${session.start} />`
                 : html`<${Play} session=${session} welcome=${welcome} game=${game} />`
@@ -89,7 +102,10 @@ function Play({ session, welcome, game }: PlayProps) {
   const playAgain = isGuest(game) ? null : session.playAgain;
   return html`<div class="play">
     <div class="main-column">
-      <p class=${`status${connected || game.over ? '' : ' lost'}`} role="status" aria-live="polite">${statusText(game, connected)}</p>
+      <p class=${`status${connected || game.over ? '' : ' lost'}${myMove ? ' your-turn' : ''}`} role="status" aria-live="polite">
+        ${statusText(game, connected)}
+      </p>
+      <${WhatHappened} game=${game} />
       <${RulesInPlay} info=${game.info} welcome=${welcome} />
       ${
         state
@@ -124,6 +140,7 @@ function Play({ session, welcome, game }: PlayProps) {
         onAgent=${session.chooseAdvisor}
       />
       <${ScoreTable} game=${game} />
+      <${StatsPanel} stats=${session.stats} onReset=${session.resetStats} />
     </aside>
     ${
       game.unseenResult

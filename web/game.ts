@@ -52,13 +52,24 @@ export interface Game {
   readonly log: readonly Msg<'event'>[];
   /** What the server said while a round result waited for the player: shown once it is dismissed. */
   readonly queued: readonly ServerMessage[];
+  /** The games played before this one with the same table (Play again), for the running score. */
+  readonly series: Series;
 }
+
+/** The games before this one in a row of Play again: the seat that won each, in order. */
+export interface Series {
+  readonly winners: readonly number[];
+}
+
+export const NO_SERIES: Series = { winners: [] };
 
 /** What a page keeps of a table across a reload (web/storage.ts): the server sends each of these once. */
 export interface KeptPlays {
   readonly rounds: readonly RoundResult[];
   readonly log: readonly Msg<'event'>[];
   readonly roundStartedAt: number;
+  /** The games before this one (none: a first game). */
+  readonly series?: Series;
 }
 
 /** A table as the page starts it: dealt, joined, or taken back after a reload with the plays it kept (each seat's last move read from the log). */
@@ -77,16 +88,31 @@ export function newGame(info: TableInfo, kept: KeptPlays = { rounds: [], log: []
     roundStartedAt: kept.roundStartedAt,
     log: kept.log,
     queued: [],
+    series: kept.series ?? NO_SERIES,
   };
+}
+
+/** The series the next game of Play again continues: this one's, with this game's winner once it is over. */
+export function nextSeries(game: Game): Series {
+  return { winners: [...game.series.winners, ...(game.over === null ? [] : [game.over.winner])] };
 }
 
 /** Messages of the next round, held back while a round result waits for the player. */
 const HELD_BACK: ReadonlySet<ServerMessage['type']> = new Set(['state', 'event', 'round_end']);
 
+/**
+ * Whether a message waits behind the round result shown: the next round's plays, and the game's
+ * end when a later round's result waits too (a player who is out sees the bots' last rounds one
+ * result at a time, the game over with the last).
+ */
+function heldBack(game: Game, message: ServerMessage): boolean {
+  return HELD_BACK.has(message.type) || (message.type === 'game_over' && game.queued.some((queued) => queued.type === 'round_end'));
+}
+
 /** The game after one server message (messages of other tables change nothing). */
 export function receive(game: Game, message: ServerMessage): Game {
   if (!('table' in message) || message.table !== game.info.table) return game;
-  if (game.unseenResult !== null && HELD_BACK.has(message.type)) return { ...game, queued: [...game.queued, message] };
+  if (game.unseenResult !== null && heldBack(game, message)) return { ...game, queued: [...game.queued, message] };
   switch (message.type) {
     case 'state':
       return { ...game, state: message };

@@ -4,7 +4,7 @@
  * player did ("laid", "took"). The table is typed over the protocol's kinds, so a new kind
  * does not compile until it has its words.
  */
-import { cardsInWords } from './cards.js';
+import { cardsInGlyphs, cardsInWords } from './cards.js';
 import type { LegalAction } from '../client/protocol.js';
 
 export type MoveKind = LegalAction['kind'];
@@ -35,4 +35,10 @@ export interface Move {
 export function moveInWords(move: Move, tense: keyof MoveWords): string {
   const words = MOVE_WORDS[move.kind][tense];
   return move.cards.length === 0 ? words : `${words} ${cardsInWords(move.cards)}`;
+}
+
+/** The same in a short line of text, the cards as glyphs: "laid 7♠ 7♦", "took 3♣". */
+export function moveInGlyphs(move: Move, tense: keyof MoveWords): string {
+  const words = MOVE_WORDS[move.kind][tense];
+  return move.cards.length === 0 ? words : `${words} ${cardsInGlyphs(move.cards)}`;
 }

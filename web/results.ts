@@ -8,6 +8,8 @@ import { Card } from './cardView.js';
 import { type Game, type RoundResult, currentTotals, mySeat, seatName, shortSeatName } from './game.js';
 import { html } from './html.js';
 import type { Msg } from '../client/protocol.js';
+import { SeriesScore } from './series.js';
+import { StandingsChart } from './standings.js';
 import { IS, WINS, withVerb } from './words.js';
 
 interface RoundResultProps {
@@ -117,6 +119,8 @@ export function GameOver({ game, over, onPlayAgain, onNewGame }: GameOverProps) 
   return html`<section class="game-over" aria-label="Game over">
     <h2>${gameOverTitle(game, over)}</h2>
     <${GameSummary} game=${game} over=${over} />
+    <${SeriesScore} game=${game} />
+    <${StandingsChart} game=${game} />
     <div class="row">
       <a class="button" href=${recordUrl} download=${`yaniv-game-seed-${over.seed}.json`}>Download the game record</a>
       ${onPlayAgain === null ? null : html`<button type="button" class="primary" onClick=${onPlayAgain}>Play again</button>`}
@@ -143,6 +147,7 @@ export function ScoreTable({ game }: { readonly game: Game }) {
   const totals = currentTotals(game);
   const notes = adjustmentNotes(game);
   return html`<div class="scores-box">
+    <${SeriesScore} game=${game} />
     <table class="scores">
       <caption>
         Scores

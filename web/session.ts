@@ -5,7 +5,7 @@
  * decides what each means; this sends it). App (app.ts) only lays it out.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { type Game, type TableInfo, dismissResult, isGuest, newGame, receive } from './game.js';
+import { type Game, type Series, type TableInfo, dismissResult, isGuest, mySeat, newGame, nextSeries, receive } from './game.js';
 import { HOST_LEFT, LOST_TABLE, connectionTrouble, joinTrouble, refusal, serverTrouble } from './errorWords.js';
 import { dropInvite, inviteIn, tableOfInvite } from './invite.js';
 import { type Effect, type Intent, type PlannedDraw, adviceRequest, followUp, resolveIntent, type ActMove } from './intents.js';
@@ -13,7 +13,20 @@ import { belongsToTarget, intentOf } from './keyboard.js';
 import { type Answer, type LinkStatus, type Outgoing, ServerLink } from './link.js';
 import type { Msg } from '../client/protocol.js';
 import { type TableChoice, createTableRequest, settingsOf } from './setup.js';
-import { type SavedTable, forgetTable, loadAdvisor, loadTable, loadToken, saveAdvisor, saveTable, saveToken } from './storage.js';
+import { type Sound, useSound } from './sound.js';
+import { NO_STATS, type Stats, countGame } from './stats.js';
+import {
+  type SavedTable,
+  forgetTable,
+  loadAdvisor,
+  loadStats,
+  loadTable,
+  loadToken,
+  saveAdvisor,
+  saveStats,
+  saveTable,
+  saveToken,
+} from './storage.js';
 
 /**
  * ws://host/ of the page's own server, with the page's ?token= (or the one the player typed) when
@@ -73,6 +86,10 @@ export interface Session {
   readonly playAgain: () => void;
   readonly dismiss: () => void;
   readonly chooseAdvisor: (agent: string) => void;
+  readonly sound: Sound;
+  /** The player's statistics in this browser, and starting them afresh. */
+  readonly stats: Stats;
+  readonly resetStats: () => void;
 }
 
 /** The hand as shown, as one key (the picks are of it). */
@@ -130,18 +147,21 @@ export function useSession(): Session {
   const friends = friendActions(core, () => setJoinCode(null));
   useEffect(() => {
     if (game === null) return;
-    const { info, rounds, log, roundStartedAt } = game;
+    const { info, rounds, log, roundStartedAt, series } = game;
     saveTable({
       table: info.table,
       token: info.token,
       rounds,
       log,
       roundStartedAt,
+      series,
       settings: isGuest(game) ? undefined : settingsOf(info),
     });
-  }, [game?.rounds, game?.log]);
+  }, [game?.rounds, game?.log, game?.info.table]);
+  const [stats, setStats] = useStats(game);
 
   const state = game?.state ?? null;
+  const sound = useSound(game, state !== null && game?.over === null && state.toMove === mySeat(game) && state.legal.length > 0);
   const dispatch = useMoves(core, state, { selected, takeChoice, setTakeChoice }, () => advisor.toggle());
   const advisor = useAdvisor(welcome, state, resumes, request, () =>
     actedAt.current === latest.current?.state?.counter ? 'sending' : planned.current,
@@ -169,10 +189,50 @@ export function useSession(): Session {
     join: (name) => joinCode !== null && void friends.join(joinCode, name),
     start: () => void friends.start(),
     newGameForm,
-    playAgain: () => game && void deal(settingsOf(game.info)),
+    playAgain: () => game && void playAgain(game, deal, friends.start),
     dismiss: () => setGame((g) => g && dismissResult(g)),
     chooseAdvisor: advisor.choose,
+    sound,
+    stats,
+    resetStats: () => {
+      if (!window.confirm('Reset your statistics? This cannot be undone.')) return;
+      // The games counted stay remembered, so that a reload of a finished game does not count it again.
+      const fresh = { ...NO_STATS, counted: stats.counted };
+      saveStats(fresh);
+      setStats(fresh);
+    },
   };
+}
+
+/** The player's statistics: each finished game counted once, as it ends (countGame skips a table counted before). */
+function useStats(game: Game | null): [Stats, Setter<Stats>] {
+  const [stats, setStats] = useState(loadStats);
+  useEffect(() => {
+    if (game?.over == null) return;
+    const kept = loadStats();
+    const counted = countGame(kept, game);
+    if (counted === kept) return;
+    saveStats(counted);
+    setStats(counted);
+  }, [game?.over, game?.info.table]);
+  return [stats, setStats];
+}
+
+/**
+ * Play again: the same settings, and the running score goes on. At a table with friends, they come
+ * along (create_table `follows`: each still there is told next_table); when every friend's seat is
+ * taken again, the game starts at once.
+ */
+async function playAgain(previous: Game, deal: Deal, start: (table?: string) => Promise<void>): Promise<void> {
+  const withFriends = previous.info.seats.some((s) => s.player === 'guest');
+  const info = await deal(settingsOf(previous.info), { series: nextSeries(previous), follows: withFriends ? previous.info.table : null });
+  if (info?.lobby === true && info.seats.every((s) => s.player !== 'guest' || s.present === true)) await start(info.table);
+}
+
+/** A deal that continues a series: the games before, and the friends' table it follows (null: none). */
+interface Rematch {
+  readonly series: Series;
+  readonly follows: string | null;
 }
 
 /** The connection: started once; the saved table taken back at each welcome (a reload, a dropped connection). */
@@ -191,6 +251,7 @@ function useConnection(
       message: (message) => {
         core.setGame((g) => (g === null ? g : receive(g, message)));
         if (message.type === 'table_closed') tableClosed(core, message);
+        if (message.type === 'next_table') followed(core, message);
       },
       ready: (hello) => {
         on.setWelcome(hello);
@@ -240,22 +301,44 @@ function tableClosed(core: SessionCore, message: Msg<'table_closed'>): void {
   else core.setNotice(onPage('The server is shutting down: this game cannot go on.', true));
 }
 
-/** Dealing a new table (leaving the one before), and going back to the new-game form. */
-function tableActions(core: SessionCore): { deal: (chosen: TableChoice) => Promise<void>; newGameForm: () => void } {
+/** The host played again with friends: this page follows to its seat at the next table, and the running score goes on. */
+function followed(core: SessionCore, message: Msg<'next_table'>): void {
+  const previous = core.latest.current;
+  if (previous === null || previous.info.table !== message.follows) return;
+  const info = tableInfo(message);
+  const series = nextSeries(previous);
+  saveTable({ table: info.table, token: info.token, rounds: [], log: [], roundStartedAt: 0, series });
+  seated(core, info, series);
+}
+
+type Deal = (chosen: TableChoice, then?: Rematch) => Promise<TableInfo | null>;
+
+/**
+ * Dealing a new table (leaving the one before; a rematch with friends leaves it on the server's
+ * side as its guests follow), and going back to the new-game form. `deal` resolves with the table
+ * dealt (null if refused).
+ */
+function tableActions(core: SessionCore): { deal: Deal; newGameForm: () => void } {
   const { request } = core;
-  async function deal(chosen: TableChoice): Promise<void> {
+  async function deal(chosen: TableChoice, then?: Rematch): Promise<TableInfo | null> {
     core.setSettings(chosen);
     core.setBusy(true);
     core.setNotice(null);
     const previous = core.latest.current;
-    if (previous !== null) await request({ type: 'leave', table: previous.info.table }).catch(() => null);
-    const reply = await request(createTableRequest(chosen)).catch((error: Error) => error);
+    const follows = then?.follows ?? null;
+    if (previous !== null && follows === null) await request({ type: 'leave', table: previous.info.table }).catch(() => null);
+    const wanted = { ...createTableRequest(chosen), ...(follows === null ? {} : { follows }) };
+    const reply = await request(wanted).catch((error: Error) => error);
     core.setBusy(false);
-    if (reply instanceof Error) return core.setNotice(onPage(connectionTrouble(reply)));
-    if (reply.type === 'error') return core.setNotice(onPage(serverTrouble(reply)));
+    if (reply instanceof Error || reply.type === 'error') {
+      core.setNotice(onPage(reply instanceof Error ? connectionTrouble(reply) : serverTrouble(reply)));
+      return null;
+    }
     const info = tableInfo(reply);
-    saveTable({ table: info.table, token: info.token, rounds: [], log: [], roundStartedAt: 0, settings: chosen });
-    seated(core, info);
+    const series = then?.series;
+    saveTable({ table: info.table, token: info.token, rounds: [], log: [], roundStartedAt: 0, series, settings: chosen });
+    seated(core, info, series);
+    return info;
   }
   function newGameForm(): void {
     const previous = core.latest.current;
@@ -271,19 +354,19 @@ function tableActions(core: SessionCore): { deal: (chosen: TableChoice) => Promi
   return { deal, newGameForm };
 }
 
-/** A table this page now plays from its start (dealt or joined): nothing sent or picked yet. */
-function seated(core: SessionCore, info: TableInfo): void {
+/** A table this page now plays from its start (dealt, joined or followed; a rematch continues `series`): nothing sent or picked yet. */
+function seated(core: SessionCore, info: TableInfo, series?: Series): void {
   core.actedAt.current = null;
   core.planned.current = null;
   core.setSelected([]);
-  core.setGame(newGame(info));
+  core.setGame(newGame(info, { rounds: [], log: [], roundStartedAt: 0, series }));
 }
 
 /** Joining a friend's table with the link's invite, and starting one's own table from its lobby. */
 function friendActions(
   core: SessionCore,
   used: () => void,
-): { join: (code: string, name: string) => Promise<void>; start: () => Promise<void> } {
+): { join: (code: string, name: string) => Promise<void>; start: (table?: string) => Promise<void> } {
   async function join(code: string, name: string): Promise<void> {
     core.setBusy(true);
     core.setNotice(null);
@@ -298,8 +381,7 @@ function friendActions(
     used();
     seated(core, info);
   }
-  async function start(): Promise<void> {
-    const table = core.latest.current?.info.table;
+  async function start(table = core.latest.current?.info.table): Promise<void> {
     if (table === undefined) return;
     core.setBusy(true);
     const reply = await core.request({ type: 'start_table', table }).catch((error: Error) => error);
@@ -447,10 +529,10 @@ function useKeys(dispatch: (intent: Intent) => void, active: () => boolean): voi
   }, []);
 }
 
-/** The table as the page keeps it, from the reply that seated it here: `seat` is a friend's seat (joined, or resumed with their token). */
-function tableInfo(reply: Msg<'table_created'> | Msg<'resumed'> | Msg<'joined'>): TableInfo {
+/** The table as the page keeps it, from the reply that seated it here: `seat` is a friend's seat (joined, followed, or resumed with their token). */
+function tableInfo(reply: Msg<'table_created'> | Msg<'resumed'> | Msg<'joined'> | Msg<'next_table'>): TableInfo {
   const { table, token, preset, rules, settledRules, players, seats, thinkMs, moveDeadlineMs, lobby } = reply;
-  const invite = reply.type === 'joined' ? null : reply.invite;
+  const invite = reply.type === 'joined' || reply.type === 'next_table' ? null : reply.invite;
   const seat = reply.type === 'table_created' ? null : reply.seat;
   return { table, token, preset, rules, settledRules, players, seats, thinkMs, moveDeadlineMs, invite, lobby, seat };
 }

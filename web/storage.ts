@@ -2,11 +2,12 @@
  * What the page keeps: in this tab's sessionStorage, so that a reload or a reconnect takes the
  * table back: its id and resume token, the round results shown so far and the round's plays
  * (the server sends each round_end and event once: a resume tells only the state), and the
- * access token the player typed; in localStorage, the advisor
- * as the player left it.
+ * access token the player typed; in localStorage, the advisor as the player left it, whether
+ * sounds are on, and the player's statistics (web/stats.ts).
  */
-import type { KeptPlays } from './game.js';
+import type { KeptPlays, Series } from './game.js';
 import type { TableChoice } from './setup.js';
+import { NO_STATS, type Stats, parseStats } from './stats.js';
 
 const KEY = 'yaniv-arena.table';
 
@@ -35,10 +36,17 @@ export function loadTable(): SavedTable | null {
     const settings = typeof saved.settings === 'object' && saved.settings !== null ? { settings: saved.settings } : {};
     const log = Array.isArray(saved.log) ? saved.log : [];
     const roundStartedAt = typeof saved.roundStartedAt === 'number' ? saved.roundStartedAt : 0;
-    return { table: saved.table, token: saved.token, rounds: saved.rounds, log, roundStartedAt, ...settings };
+    const series = seriesOf(saved.series);
+    return { table: saved.table, token: saved.token, rounds: saved.rounds, log, roundStartedAt, ...series, ...settings };
   } catch {
     return null;
   }
+}
+
+/** A kept series read back: the winners' seats (nothing when there is none, or it is malformed: a first game). */
+function seriesOf(value: unknown): { series?: Series } {
+  const winners = (value as Partial<Series> | null | undefined)?.winners;
+  return Array.isArray(winners) && winners.every((w) => Number.isInteger(w) && (w as number) >= 0) ? { series: { winners } } : {};
 }
 
 export function forgetTable(): void {
@@ -90,5 +98,43 @@ export function loadAdvisor(): AdvisorChoice | null {
     return typeof saved?.on === 'boolean' && typeof saved.agent === 'string' ? { on: saved.on, agent: saved.agent } : null;
   } catch {
     return null;
+  }
+}
+
+const SOUND_KEY = 'yaniv-arena.sound';
+
+/** Whether the player turned sounds on (off unless they did). */
+export function loadSound(): boolean {
+  try {
+    return localStorage.getItem(SOUND_KEY) === 'on';
+  } catch {
+    return false;
+  }
+}
+
+export function saveSound(on: boolean): void {
+  try {
+    localStorage.setItem(SOUND_KEY, on ? 'on' : 'off');
+  } catch {
+    // not kept
+  }
+}
+
+const STATS_KEY = 'yaniv-arena.stats';
+
+/** The player's statistics in this browser: what was kept if it reads back whole, else none (bad or old data starts afresh). */
+export function loadStats(): Stats {
+  try {
+    return parseStats(JSON.parse(localStorage.getItem(STATS_KEY) ?? 'null')) ?? NO_STATS;
+  } catch {
+    return NO_STATS;
+  }
+}
+
+export function saveStats(stats: Stats): void {
+  try {
+    localStorage.setItem(STATS_KEY, JSON.stringify(stats));
+  } catch {
+    // not kept
   }
 }

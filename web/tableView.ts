@@ -4,11 +4,13 @@
  * is, the player's hand and the moves on offer. Only legal moves are offered; a selection that
  * is no legal group is still sent, so that the server says why (see selection.ts).
  */
+import { useRef } from 'preact/hooks';
 import { Card, CardBacks, Face, cardClass } from './cardView.js';
 import { cardFace, cardsInWords, sortForDisplay } from './cards.js';
 import { AdviceLine } from './advisor.js';
 import { botName } from './blurbs.js';
 import { type Game, currentTotals, mySeat, previousLayer, seatName, standingIn } from './game.js';
+import { useFlights } from './flights.js';
 import { MoveView } from './moveView.js';
 import { html } from './html.js';
 import { type Intent, isCall } from './intents.js';
@@ -38,7 +40,11 @@ export function TableView({ game, state, selected, advice, busy, notice, takeCho
   const legal = myMove ? state.legal : [];
   const pick = advice?.pick ?? null;
   const crowded = view.handSizes.length > 4;
-  return html`<div class="table">
+  // The turn marker does not flicker while a move is on its way (busy).
+  const yourTurn = state.toMove === me && state.legal.length > 0 && game.over === null;
+  const root = useRef<HTMLDivElement>(null);
+  useFlights(game, root);
+  return html`<div class="table" ref=${root}>
     <section class=${`opponents${crowded ? ' crowded' : ''}`} aria-label="Opponents">
       ${view.handSizes.map((_, seat) => (seat === me ? null : html`<${Opponent} key=${seat} game=${game} state=${state} seat=${seat} />`))}
     </section>
@@ -75,9 +81,9 @@ export function TableView({ game, state, selected, advice, busy, notice, takeCho
           : null
       }
     </section>
-    <div class="dock">
+    <div class=${`dock${yourTurn ? ' my-turn' : ''}`}>
       ${notice === null ? null : html`<p class="notice hand-notice" role="alert">${notice}</p>`}
-      <${Hand} state=${state} selected=${selected} pick=${pick} dispatch=${dispatch} />
+      <${Hand} state=${state} selected=${selected} pick=${pick} myMove=${yourTurn} dispatch=${dispatch} />
       <${Moves} state=${state} legal=${legal} selected=${selected} pick=${pick} dispatch=${dispatch} />
       ${advice !== null && myMove ? html`<${AdviceLine} advice=${advice} />` : null}
     </div>
@@ -103,7 +109,7 @@ function Opponent({ game, state, seat }: { readonly game: Game; readonly state: 
   const known = view.known[seat] ?? [];
   const toPlay = view.current === seat && state.toMove !== null && game.over === null;
   const name = seatName(game, seat);
-  return html`<article class=${`seat${toPlay ? ' current' : ''}${out ? ' out' : ''}`} aria-label=${name}>
+  return html`<article class=${`seat${toPlay ? ' current' : ''}${out ? ' out' : ''}`} aria-label=${name} data-seat=${seat}>
     <h3 title=${name}>
       <span class="name"
         ><span class="long-name">${name}</span><span class="short-name" aria-hidden="true">${shortName(game, seat)}</span></span
@@ -184,17 +190,21 @@ interface HandProps {
   readonly state: Msg<'state'>;
   readonly selected: readonly number[];
   readonly pick: LegalAction | null;
+  /** The player is to move: the hand says "Your turn". */
+  readonly myMove: boolean;
   readonly dispatch: Dispatch;
 }
 
-function Hand({ state, selected, pick, dispatch }: HandProps) {
+function Hand({ state, selected, pick, myMove, dispatch }: HandProps) {
   const view = state.view;
   const hand = sortForDisplay(view.hand);
   const advised = pick?.kind === 'discard' ? advisedIndices(hand, pick.cards) : new Set<number>();
   const known = view.known[view.seat] ?? [];
   return html`<section class="hand" aria-label="Your hand">
     <h2>
-      Your hand <span class="value">${view.handValue ?? ''} points</span> <span class="total">· total ${view.totals[view.seat]}</span>
+      ${myMove ? html`<span class="your-turn-mark">Your turn</span>${' '}` : null}${'Your hand '}<span class="value"
+        >${view.handValue ?? ''} points</span
+      >${' '}<span class="total">· total ${view.totals[view.seat]}</span>
     </h2>
     <div class="cards" role="group" aria-label="Pick cards to lay">
       ${hand.map((name, i) => {

@@ -27,6 +27,7 @@ import {
 import { parseClientMessageAtEdge, requestIdOf } from '../protocol/protocolEdge.js';
 import { type ServerTable, type TableOwner, tableKindOf } from '../tables/table.js';
 import type { TableRegistry } from '../tables/tables.js';
+import { followedBy, seatFollowers, tellFollowers } from '../tables/tableFollow.js';
 import { newTable, settledRules } from '../tables/tablePolicy.js';
 
 /** What every connection shares. */
@@ -211,6 +212,7 @@ export class Connection implements TableOwner {
   private createTable(message: ClientRequest<'create_table'>): void {
     if (this.ctx.draining())
       throw new ProtocolError('draining', 'this server process is stopping and takes no new tables: reconnect and create it again');
+    const old = message.follows === undefined ? null : followedBy(this.tableOf(message.follows), this);
     this.checkRoom();
     const { settings, settled } = newTable(message, {
       options: this.ctx.options,
@@ -220,6 +222,7 @@ export class Connection implements TableOwner {
     const table = this.ctx.tables.create(settings, this.address, this.ctx.options.inviteMs);
     this.keep(table);
     table.owner = this;
+    const followers = old === null ? [] : seatFollowers(old, table);
     const { preset, seats } = table.settings;
     this.log.info({ event: 'table_created', table: table.id, seats: message.seats, preset, players: seats.length }, 'table created');
     const created: Msg<'table_created'> = {
@@ -229,6 +232,11 @@ export class Connection implements TableOwner {
       invite: table.settings.invite ?? null,
     };
     table.afterWrites(() => this.send(created));
+    if (old !== null) {
+      tellFollowers(old, table, followers, this.tableInfo(table));
+      this.log.info({ event: 'table_followed', table: table.id, follows: old.id, guests: followers.length }, 'played again');
+      this.leaveTable(old);
+    }
     table.start();
   }
 
@@ -422,6 +430,12 @@ export class Connection implements TableOwner {
 
   private leave(message: ClientRequest<'leave'>): void {
     const table = this.tableOf(message.table);
+    this.leaveTable(table);
+    this.send({ type: 'left', id: message.id, table: table.id });
+  }
+
+  /** This connection leaves a table: the creator's leaving ends it for its guests still there. */
+  private leaveTable(table: ServerTable): void {
     this.tables.delete(table.id);
     if (table.owner === this) {
       const guests = table.owners().filter((owner) => owner !== this);
@@ -429,7 +443,6 @@ export class Connection implements TableOwner {
       for (const guest of guests) guest.tableClosed(table, 'creator_left');
     } else table.detach(this);
     this.log.info({ event: 'table_left', table: table.id }, 'table left');
-    this.send({ type: 'left', id: message.id, table: table.id });
   }
 
   // ---------------------------------------------------------------- TableOwner
@@ -444,6 +457,13 @@ export class Connection implements TableOwner {
     table.detach(this);
     this.log.info({ event: 'table_closed', table: table.id, reason }, 'table closed');
     this.send({ type: 'table_closed', table: table.id, reason });
+  }
+
+  follow(old: ServerTable, next: ServerTable, told: Msg<'next_table'>): void {
+    if (this.tables.get(old.id) === old) this.tables.delete(old.id);
+    old.detach(this);
+    this.keep(next);
+    next.afterWrites(() => this.send(told));
   }
 
   /** The server is stopping: each table of this connection is told closed before the socket is. */

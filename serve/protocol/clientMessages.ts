@@ -64,6 +64,11 @@ const createTable = z
         'The bot that plays a guest seat nobody has joined (once the table starts), or whose person is away (left, disconnected, or out of time for a step) until they return (default: the first agent).',
       ),
     seed: seed.optional().describe('Seeds the deals and the bots (default: random). Revealed with the record at the end.'),
+    follows: tableId
+      .optional()
+      .describe(
+        'Play again with friends: a table this connection created. Each guest still at it takes the same guest seat at the new table (told next_table, with its own token), and the table before is left, as with leave.',
+      ),
     thinkMs: intFrom(0, 10_000).optional().describe("Delay before each bot step, in ms (default: the server's, welcome.limits.thinkMs)."),
     moveDeadlineMs: intFrom(100, 3_600_000)
       .nullable()

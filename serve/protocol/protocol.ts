@@ -12,7 +12,7 @@ import { type ClientMessageType, PROTOCOL_VERSION, SUBPROTOCOLS, clientMessageSc
 export * from './clientMessages.js';
 import { ERROR_CODES, ERROR_MEANINGS } from './errors.js';
 import { cardSchema, viewJsonSchema } from './viewJson.js';
-import { tableClosed, tableCreated, resumed, joined, started, seatsMessage } from './tableMessages.js';
+import { tableClosed, tableCreated, resumed, joined, started, seatsMessage, nextTable } from './tableMessages.js';
 import {
   adviceMovesSchema,
   advisedMoveSchema,
@@ -284,6 +284,7 @@ export const serverMessageSchema = z
     joined,
     started,
     seatsMessage,
+    nextTable,
   ])
   .describe('Any message the server sends.')
   .meta({ id: 'ServerMessage' });

@@ -1,7 +1,7 @@
 /**
  * The protocol's messages about a table as a whole (protocol.ts holds the unions): its id, what
  * table_created, resumed and joined tell of it, and the messages of tables people join (issue 42):
- * join_table, start_table, joined, started, seats.
+ * join_table, start_table, joined, started, seats, and next_table (playing again with the same people).
  */
 import { z } from 'zod';
 import { presetNameSchema, ruleOverridesSchema } from '../../env/index.js';
@@ -76,6 +76,19 @@ export const joined = z
   })
   .describe('The answer to join_table.')
   .meta({ id: 'Joined' });
+export const nextTable = z
+  .strictObject({
+    type: z.literal('next_table'),
+    follows: z.string().describe('The table played before, which this connection has now left.'),
+    ...tableInfo,
+    token: z.string().describe("This seat's own token at the new table: resume takes the seat back after a reconnect."),
+    seat: z.int().describe('The guest seat taken at the new table (the same seat as before).'),
+    counter: z.int(),
+  })
+  .describe(
+    'Told to each guest still at a table when its creator plays again with friends (create_table with follows): the guest now holds the same seat at the new table, with its own token, as if it had joined it; the table before is left. A guest who had left is told nothing.',
+  )
+  .meta({ id: 'NextTable' });
 export const started = z
   .strictObject({ type: z.literal('started'), id: requestIdSchema, table: z.string() })
   .describe('The answer to start_table; the state of each seat follows.')

@@ -40,6 +40,8 @@ export interface TableOwner {
   deliver(message: ServerMessage): void;
   /** The server closed the table or moved it to another connection. */
   tableClosed(table: ServerTable, reason: Msg<'table_closed'>['reason']): void;
+  /** The creator played again with friends: this guest leaves `old` for its seat at `next` (told `told`). */
+  follow(old: ServerTable, next: ServerTable, told: Msg<'next_table'>): void;
 }
 
 export interface TableServices {

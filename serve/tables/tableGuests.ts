@@ -32,9 +32,19 @@ export function takeGuestSeat(
   const joined = new Set((settings.guests ?? []).map((g) => g.seat));
   const free = settings.seats.find((s) => s.player === 'guest' && !joined.has(s.seat));
   if (!free) throw new ProtocolError('unknown_table', 'every guest seat of this table is taken', 'code');
-  const token = randomBytes(18).toString('base64url');
+  const token = newSeatToken();
   const guest = { seat: free.seat, token, name: name ?? `Guest ${free.seat + 1}` };
   return { settings: { ...settings, guests: [...(settings.guests ?? []), guest] }, seat: free.seat, token };
+}
+
+/** A guest seat's own token (resume takes the seat back with it). */
+export function newSeatToken(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+/** The name a guest seat's person gave; "Guest" and the seat number for a seat nobody joined. */
+export function guestName(settings: TableSettings, seat: number): string {
+  return settings.guests?.find((g) => g.seat === seat)?.name ?? `Guest ${seat + 1}`;
 }
 
 /** The seats as told to players: a guest seat with its person's name and whether they are here. */

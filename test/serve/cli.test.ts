@@ -117,9 +117,11 @@ describe('examples/client.ts', () => {
     expect(stdout).toMatch(/game over: seat \d wins with totals \[\d+,\d+\]; seed -?\d+/);
   });
 
-  it('plays a table with a friend: a guest seat joined by invite, each connection its own seat, one game for both', async () => {
-    const [forHost, forFriend] = await playWithAFriend(server.url);
+  it('plays a table with a friend: a guest seat joined by invite, each connection its own seat, one game for both; then again with the same friend', async () => {
+    const [forHost, forFriend, againHost, againFriend] = await playWithAFriend(server.url);
     expect(forFriend.record).toEqual(forHost.record);
     expect(forHost.totals).toHaveLength(3);
+    expect(againFriend.record).toEqual(againHost.record);
+    expect(againHost.table).not.toBe(forHost.table);
   });
 });

@@ -134,6 +134,44 @@ describe('a table with a guest seat across two servers sharing one memory store'
   });
 });
 
+describe('play again with friends across two servers sharing one memory store', () => {
+  it("the next table holds its followers' seats in the store: a follower's new token takes the seat back on the other server", async () => {
+    const shared = new MemoryTables();
+    const [first, second] = await Promise.all([
+      startTestServer(OPTIONS, undefined, { store: new MemoryTableStore(shared) }),
+      startTestServer(OPTIONS, undefined, { store: new MemoryTableStore(shared) }),
+    ]);
+    try {
+      const host = await TestClient.greeted(first.url);
+      const table = { type: 'create_table', seats: ['client', 'guest', 'novice'], standIn: 'novice', rules: RULES } as const;
+      const created = await host.request<Msg<'table_created'>>({ ...table, seed: 5 });
+      const guest = await TestClient.greeted(first.url);
+      await guest.request({ type: 'join_table', code: created.invite?.code, name: 'Lee' });
+      const told = guest.next((m) => m.type === 'next_table');
+      const again = await host.request<Msg<'table_created'>>({ ...table, seed: 6, follows: created.table });
+      const next = (await told) as Msg<'next_table'>;
+      expect(next).toMatchObject({ table: again.table, follows: created.table, seat: 1 });
+      // The guest's connection drops; it comes back through the other process with its new token.
+      await guest.close();
+      const back = await TestClient.greeted(second.url);
+      const resumed = await back.request<Msg<'resumed'>>({ type: 'resume', table: again.table, token: next.token });
+      expect(resumed).toMatchObject({
+        type: 'resumed',
+        seat: 1,
+        seats: [{ seat: 0 }, { seat: 1, name: 'Lee' }, { seat: 2 }],
+      });
+      const hostBack = await TestClient.greeted(second.url);
+      await hostBack.request({ type: 'resume', table: again.table, token: again.token });
+      expect(await hostBack.request({ type: 'start_table', table: again.table })).toMatchObject({ type: 'started' });
+      const [overA, overB] = await Promise.all([playToEnd(hostBack, again.table, chooser(1)), playToEnd(back, again.table, chooser(2))]);
+      expect(overB.record).toEqual(overA.record);
+      await Promise.all([host.close(), back.close(), hostBack.close()]);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+});
+
 describe.skipIf(!available)('two servers sharing one redis-server', () => {
   let redis: RedisServer;
   let first: RunningServer;

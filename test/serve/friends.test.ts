@@ -209,4 +209,57 @@ describe('a table with guest seats', () => {
     expect(client.frames.some((m) => m.type === 'seats')).toBe(false);
     await client.close();
   });
+
+  it('play again with friends: the guests still there follow the creator to the next table, each to the same seat; one who left is told nothing', async () => {
+    const { creator, created } = await createWithGuests(['client', 'guest', 'guest', 'strong'], 21);
+    const code = created.invite?.code ?? '';
+    const stays = await join(code, 'Dana');
+    const goes = await join(code, 'Eli');
+    await creator.request({ type: 'start_table', table: created.table });
+    const [overA, overB] = await Promise.all([
+      playToEnd(creator, created.table, chooser(6)),
+      playToEnd(stays.guest, created.table, chooser(7)),
+      goes.guest.request({ type: 'leave', table: created.table }),
+    ]);
+    expect(overB.record).toEqual(overA.record);
+
+    // Only the creator of the table may play it again with its guests.
+    const notMine = await stays.guest.request({ type: 'create_table', seats: ['client', 'strong'], follows: created.table });
+    expect(notMine).toMatchObject({ type: 'error', code: 'not_your_turn', field: 'follows' });
+
+    const told = stays.guest.next((m) => m.type === 'next_table');
+    const again = await creator.request<Msg<'table_created'>>({
+      type: 'create_table',
+      seats: ['client', 'guest', 'guest', 'strong'],
+      follows: created.table,
+      seed: 22,
+      thinkMs: 0,
+      moveDeadlineMs: null,
+      standIn: 'strong',
+      ...RULES,
+    });
+    expect(again).toMatchObject({ type: 'table_created', lobby: true });
+    expect(again.table).not.toBe(created.table);
+    // The friend still there already holds seat 2 at the new table; the seat of the one who left waits for the invite.
+    expect(again.seats[1]).toMatchObject({ player: 'guest', name: 'Dana', present: true });
+    expect(again.seats[2]).toMatchObject({ player: 'guest', present: false });
+    const next = (await told) as Msg<'next_table'>;
+    expect(next).toMatchObject({ follows: created.table, table: again.table, seat: 1, lobby: true, counter: 0 });
+    expect(next.token).not.toBe(again.token);
+    expect(next.token).not.toBe(stays.joined.token);
+    // The table before is left, for both: no table_closed for the friend who followed.
+    expect(stays.guest.frames.some((m) => m.type === 'table_closed')).toBe(false);
+    expect(await creator.request({ type: 'leave', table: created.table })).toMatchObject({ type: 'error', code: 'unknown_table' });
+    expect(await stays.guest.request({ type: 'leave', table: created.table })).toMatchObject({ type: 'error', code: 'unknown_table' });
+    expect(goes.guest.frames.some((m) => m.type === 'next_table')).toBe(false);
+
+    // The follower's token takes its seat back on a new connection; the game runs for both once started.
+    const back = await TestClient.greeted(server.url);
+    expect(await back.request({ type: 'resume', table: again.table, token: next.token })).toMatchObject({ type: 'resumed', seat: 1 });
+    expect(await creator.request({ type: 'start_table', table: again.table })).toMatchObject({ type: 'started' });
+    const [overC, overD] = await Promise.all([playToEnd(creator, again.table, chooser(8)), playToEnd(back, again.table, chooser(9))]);
+    expect(overD.record).toEqual(overC.record);
+    onlyOwnSeat(back, again.table, 1);
+    await Promise.all([creator.close(), stays.guest.close(), goes.guest.close(), back.close()]);
+  });
 });

@@ -360,7 +360,7 @@ describe('the page in headless Chromium', () => {
     await expectInView(page, '.hand-notice', 'the refusal');
     await page.keyboard.press('Escape');
     expect(await page.locator('.hand button[aria-pressed="true"]').count()).toBe(0);
-    expect(await page.locator('[aria-live="polite"]').textContent()).toMatch(/^Your turn/);
+    expect(await page.locator('.status[aria-live="polite"]').textContent()).toMatch(/^Your turn/);
 
     await page.keyboard.press('a');
     expect(await page.locator('input[name="advisor"]').isChecked()).toBe(true);
@@ -446,7 +446,7 @@ describe('the page in headless Chromium', () => {
     expect(await page.locator('table.scores tbody tr').count()).toBe(0);
     await page.locator('.hand button.card').first().waitFor();
     await page.setViewportSize({ width: 390, height: 844 });
-    await expect.poll(() => page.locator('[aria-live="polite"]').textContent()).toMatch(/^Your turn|to play\.$/);
+    await expect.poll(() => page.locator('.status[aria-live="polite"]').textContent()).toMatch(/^Your turn|to play\.$/);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(await page.getByRole('button', { name: /^Yaniv!/ }).count()).toBe(1);
     expect(await page.getByRole('button', { name: /, key 1$/ }).count()).toBe(1);

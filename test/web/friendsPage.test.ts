@@ -258,4 +258,41 @@ describe('the page with friends', () => {
     expect([...host.errors, ...friend.errors]).toEqual([]);
     await Promise.all([host.context.close(), friend.context.close()]);
   }, 120_000);
+
+  it("the host's Play again keeps the friend: both are at the next table, the friend in the same seat, and the games won go on", async () => {
+    const { host, friend } = await friendsTable(3, 15, '-again');
+    await Promise.all([playToEnd(host, 'host-again'), playToEnd(friend, 'friend-again')]);
+    const first = host.frames.find((m): m is Msg<'table_created'> => m.type === 'table_created') as Msg<'table_created'>;
+    const followed = friend.frames.length;
+    await host.page.getByRole('region', { name: 'Game over' }).getByRole('button', { name: 'Play again' }).tap();
+    // Every friend's seat is taken again: the game starts at once, for both, each with their own hand.
+    await Promise.all(
+      [host, friend].map((p) =>
+        p.page.waitForFunction(
+          () =>
+            document.querySelector('.hand button.card') !== null &&
+            !/^Game over/.test(document.querySelector('.status')?.textContent ?? ''),
+        ),
+      ),
+    );
+    const next = friend.frames.slice(followed).find((m): m is Msg<'next_table'> => m.type === 'next_table');
+    expect(next).toMatchObject({ follows: first.table, seat: 1 });
+    const again = host.frames.findLast((m): m is Msg<'table_created'> => m.type === 'table_created');
+    expect(again?.table).toBe(next?.table);
+    expect(again?.table).not.toBe(first.table);
+    for (const { page } of [host, friend]) {
+      expect(await page.locator('.scores-box .series-score').textContent()).toMatch(/^Games won \(1 played\): /);
+      await expectNoSidewaysScroll(page, 'the next table');
+    }
+    expect(await friend.page.locator('.seat h3 .long-name').allTextContents()).toContain('Host');
+    expect(await host.page.locator('.seat h3 .long-name').allTextContents()).toContain(LONG_NAME);
+    // The friend's page keeps the new seat: a reload takes it back, with the running score.
+    await friend.page.reload();
+    await friend.page.locator('.hand button.card').first().waitFor();
+    expect(friend.frames.findLast((m): m is Msg<'resumed'> => m.type === 'resumed')).toMatchObject({ table: next?.table, seat: 1 });
+    expect(await friend.page.locator('.scores-box .series-score').textContent()).toMatch(/^Games won \(1 played\): /);
+    await friend.page.screenshot({ path: `${RESULTS}friends-play-again.png`, fullPage: true });
+    expect([...host.errors, ...friend.errors]).toEqual([]);
+    await Promise.all([host.context.close(), friend.context.close()]);
+  }, 240_000);
 });

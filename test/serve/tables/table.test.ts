@@ -62,6 +62,7 @@ describe('a table bound to a shared store', () => {
           setImmediate(() => table.act(owner, 0, { action: message.legal[0].action }, message.counter, () => undefined));
       },
       tableClosed: () => undefined,
+      follow: () => undefined,
     };
     table.owner = owner;
     table.bind(store, { id: 't-slow', fence: 1 }, false);
