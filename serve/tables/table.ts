@@ -1,14 +1,12 @@
 /**
- * A server table: a `TableGame` with seats (the creator connection's, guests' who joined with
- * the invite (serve/tables/tableGuests.ts), and bots that decide through the
- * inference pool), a bot think delay, a per-step deadline for client seats, and the messages
- * each client seat receives (its own view only: `playerView` is the one gate). It knows
- * nothing of sockets: it hands messages to whichever owner is attached (a connection), so a
- * client that reconnects takes the table over with its token.
+ * A server table: a `TableGame` with seats (the creator connection's, guests' who joined with the invite
+ * (serve/tables/tableGuests.ts), and bots that decide through the inference pool), a bot think delay, a
+ * per-step deadline for client seats, and the messages each client seat receives (its own view only:
+ * `playerView` is the one gate). It knows nothing of sockets: it hands messages to whichever owner is
+ * attached (a connection), so a client that reconnects takes the table over with its token.
  *
  * Bound to a shared table store (`bind`), its journal (serve/tables/tableJournal.ts) writes every step,
- * and no message showing a step goes out before the step is written. Without a store, messages go
- * out at once.
+ * and no message showing a step goes out before the step is written. Without a store, messages go out at once.
  */
 import type { Logger } from 'pino';
 import type { ResolvedAgent, TableKind } from '../../agents/resolve.js';
@@ -22,6 +20,8 @@ import { type StepReport, TableGame } from './tableGame.js';
 import type { UnwrittenLog } from './unwrittenLog.js';
 import { StaleStateError, movingError } from './tableErrors.js';
 import { seatsAsTold, takeGuestSeat, tokenRole } from './tableGuests.js';
+import { GuestPresence } from './guestPresence.js';
+import { gameOverMessage } from './gameMessages.js';
 import { TableJournal } from './tableJournal.js';
 import type { TableSettings } from './tableRecord.js';
 import type { Claim, TableSnapshot, TableStore } from './tableStore.js';
@@ -65,7 +65,7 @@ export class ServerTable {
   /** The creator's connection (it plays the client seats), or null while it is away. */
   owner: TableOwner | null = null;
   /** The guest seats whose person is connected, and their connections. */
-  readonly guests = new Map<number, TableOwner>();
+  readonly guests = new GuestPresence<TableOwner>();
   /** Last time a client did something here (create, act, advise, resume). */
   lastActivity: number;
   /** The client address that created or last resumed it: the per-address table limit counts it there (serve/tables.ts). */
@@ -80,8 +80,6 @@ export class ServerTable {
   /** When the client seat to move runs out of time (ms since 1970), or null. */
   private deadline: number | null = null;
   private deciding = false;
-  /** When each guest seat's person left (ms since 1970), while they are away. */
-  private readonly leftAt = new Map<number, number>();
   /** Draining: the table plays no further step here. */
   private halted = false;
   /** Restored from a store and not yet attached: the deadline to go on with. */
@@ -221,7 +219,6 @@ export class ServerTable {
   attachGuest(seat: number, owner: TableOwner): TableOwner | null {
     const previous = this.guests.get(seat) ?? null;
     this.guests.set(seat, owner);
-    this.leftAt.delete(seat);
     if (this.game.toMove === seat && !this.deciding) {
       this.clearTimers();
       this.schedule();
@@ -255,11 +252,7 @@ export class ServerTable {
     if (this.owner === owner) this.owner = null;
     const seats = this.seatsOf(owner).filter((seat) => this.guests.get(seat) === owner);
     if (seats.length === 0) return;
-    const now = this.services.now();
-    for (const seat of seats) {
-      this.guests.delete(seat);
-      this.leftAt.set(seat, now);
-    }
+    for (const seat of seats) this.guests.leave(seat, this.services.now());
     this.sendSeats();
     const toMove = this.game.toMove;
     if (toMove !== null && seats.includes(toMove) && !this.deciding) {
@@ -306,7 +299,7 @@ export class ServerTable {
     }
     // Nothing is dealt in the lobby: the seats' states come with begin (sendStates), never twice.
     if (!this.settings.lobby) for (const seat of seats) this.deliver(this.stateFor(seat));
-    if (this.game.over) this.deliver(this.gameOverMessage());
+    if (this.game.over) this.deliver(gameOverMessage(this.id, this.settings.seed, this.game));
   }
 
   private touched(): void {
@@ -473,7 +466,7 @@ export class ServerTable {
     }
     if (report.gameOver) {
       this.sendStates();
-      this.deliver(this.gameOverMessage());
+      this.deliver(gameOverMessage(this.id, this.settings.seed, this.game));
       this.services.log.info(
         { event: 'game_over', table: this.id, counter, winner: this.game.winner(), truncated: this.game.truncated },
         this.game.truncated ? `game stopped at the turn cap (${this.settings.maxTurns} turns)` : 'game over',
@@ -482,20 +475,6 @@ export class ServerTable {
     }
     this.schedule();
     if (watched) this.sendStates();
-  }
-
-  private gameOverMessage(): Msg<'game_over'> {
-    const s = this.game.state;
-    return {
-      type: 'game_over',
-      table: this.id,
-      counter: this.game.counter,
-      winner: this.game.winner(),
-      truncated: this.game.truncated,
-      totals: Array.from(s.totals),
-      record: this.game.record(),
-      seed: this.settings.seed,
-    };
   }
 
   /** Starts the bot's think delay, or the client seat's deadline (`resumeAt`: the one a restored table had). */
@@ -509,7 +488,8 @@ export class ServerTable {
         this.botImmediate = null;
         this.botMove(seat, info.agent ?? '');
       };
-      const wait = Math.max(this.settings.thinkMs > 0 && this.watched ? this.settings.thinkMs : 0, this.standInGrace(seat));
+      const grace = this.guests.graceLeft(seat, this.services.now(), this.services.standInMs);
+      const wait = Math.max(this.settings.thinkMs > 0 && this.watched ? this.settings.thinkMs : 0, grace);
       if (wait > 0) this.botTimer = setTimeout(think, wait);
       else this.botImmediate = setImmediate(think);
       return;
@@ -533,12 +513,6 @@ export class ServerTable {
       },
       Math.max(0, this.deadline - now),
     );
-  }
-
-  /** How much longer a guest who just left keeps their turn before the stand-in plays it (0: not a guest who left). */
-  private standInGrace(seat: number): number {
-    const left = this.leftAt.get(seat);
-    return left === undefined ? 0 : Math.max(0, left + this.services.standInMs - this.services.now());
   }
 
   private botMove(seat: number, agent: string, timeout = false): void {
