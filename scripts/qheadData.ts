@@ -13,9 +13,11 @@ import { createAgentFor } from '../agents/resolve.js';
 import { playMatch } from '../agents/tournament/match.js';
 import type { Agent, DecisionInput } from '../env/gym/agent.js';
 import { legalActionIds } from '../env/gym/actionMask.js';
+import { actionContextOfView } from '../env/gym/actionFeatures.js';
 import { mixSeed, randomInt, seededRng } from '../env/rules/random.js';
 import { resolveRules } from '../env/rules/rules.js';
 import { type QHeadSample, sparseObservation } from '../agents/equity/qHeadData.js';
+import { roundStartEquity } from '../agents/equity/qHead.js';
 
 const TEACHER_WORLDS = 32;
 const JUDGE_WORLDS = 8;
@@ -64,7 +66,10 @@ function recording(agent: Agent, game: number, samples: Omit<QHeadSample, 'won'>
       const seed = mixSeed(SEED, game, view.turn, view.seat);
       const teacher = figures(moveOutlooks(view, candidates, equity, seed, { worlds: TEACHER_WORLDS }));
       const judged = figures(moveOutlooks(view, candidates, equity, mixSeed(seed, 8), { worlds: JUDGE_WORLDS }));
-      samples.push({ game, players, seat: view.seat, phase: view.phase, ...sparseObservation(input.observation), candidates, teacher, judged });
+      const context = Array.from(actionContextOfView(view));
+      const roundStart = equity ? roundStartEquity(view, equity) : 0.5;
+      const observation = sparseObservation(input.observation);
+      samples.push({ game, players, seat: view.seat, phase: view.phase, ...observation, context, roundStart, candidates, teacher, judged });
       return decision;
     },
   };

@@ -19,6 +19,10 @@ export const qHeadSampleSchema = z.strictObject({
   /** The observation's nonzero entries: their indices and values. */
   index: z.array(z.number().int().nonnegative()),
   value: z.array(z.number()),
+  /** The seat's action context (env/gym/actionFeatures.ts): what the moves' features read of the view. */
+  context: z.array(z.number().int()),
+  /** The seat's game equity as the round began (totals, who is in, who started): the head's anchor. */
+  roundStart: z.number().min(0).max(1),
   candidates: z.array(z.number().int().nonnegative()).min(1),
   /** The judge's playouts with the teacher's budget (32 worlds). */
   teacher: figuresSchema,
