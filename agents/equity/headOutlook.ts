@@ -35,13 +35,15 @@ export interface TableHead {
 const loaded = new Map<string, Promise<TableHead | null>>();
 
 /**
- * The evaluation of a table's moves: its shipped model's q head, or null when that model has none
- * or was trained under other rules (the advice plays its moves out then). Loaded once per model.
+ * The evaluation of a table's moves: its shipped model's q head, or null when that model has none,
+ * was trained under other rules, or its head was not trained at this table size (the advice plays
+ * its moves out then). Loaded once per model.
  */
 export function tableHead(table: TableKind): Promise<TableHead | null> {
   const rules = ruleChoiceOf(table);
   const chosen = modelFor(rules, table.players);
-  if (!chosen.card.qHead || !trainedUnder(chosen.card, rules)) return Promise.resolve(null);
+  const measured = chosen.card.qHead?.players.includes(table.players) ?? false;
+  if (!chosen.card.qHead || !measured || !trainedUnder(chosen.card, rules)) return Promise.resolve(null);
   const { folder } = chosen;
   const file = chosen.card.qHead.file;
   let found = loaded.get(folder);
