@@ -90,7 +90,8 @@ function strongName(tuning: Partial<StrongConfig>): string {
 async function suggesting(inner: Agent, table: TableKind, spec: AgentSpec): Promise<Agent> {
   const [{ tableHead }, { suggestAgent }] = await Promise.all([import('./equity/headOutlook.js'), import('./equity/suggest.js')]);
   const head = await tableHead(table);
-  if (head === null) throw new AgentSpecError(`agent "neural": suggest=1, but the model of this table (${table.players} players) has no q head`);
+  if (head === null)
+    throw new AgentSpecError(`agent "neural": suggest=1, but the model of this table (${table.players} players) has no q head`);
   const raw = spec.params.margin;
   const margin = raw === undefined ? undefined : Number(raw);
   if (margin !== undefined && !(raw?.trim() !== '' && margin >= 0 && margin <= 1))
@@ -229,7 +230,9 @@ const FACTORIES = {
           ? main
           : (await import('./bots/duel.js')).withDuellist(
               main,
-              await creator.create(creator.resolve(`neural:${duel}${greedy === undefined ? '' : `?greedy=${spec.params.greedy}`}`, agent.table)),
+              await creator.create(
+                creator.resolve(`neural:${duel}${greedy === undefined ? '' : `?greedy=${spec.params.greedy}`}`, agent.table),
+              ),
             );
       return booleanParam(spec, 'suggest') ? suggesting(played, agent.table, spec) : played;
     },

@@ -95,5 +95,7 @@ for (let game = resumeAt(out); game < games; game++) {
   appendFileSync(out, lines.join(''));
   positions += lines.length;
   if (game % 10 === 9)
-    console.log(`${players} seats: game ${game + 1}/${games}, ${positions} positions this run, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    console.log(
+      `${players} seats: game ${game + 1}/${games}, ${positions} positions this run, ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    );
 }

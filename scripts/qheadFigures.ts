@@ -11,7 +11,8 @@ import type { QHead } from '../agents/equity/qHead.js';
 const ORDER_GAP = 0.02;
 
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
-const quantile = (xs: readonly number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
+const quantile = (xs: readonly number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
 const argmax = (xs: readonly number[]) => xs.reduce((best, x, i) => (x > xs[best] ? i : best), 0);
 const round = (x: number, digits = 4) => Number(x.toFixed(digits));
 
@@ -118,6 +119,11 @@ export function heldOutFigures(
   console.log(JSON.stringify({ all: summary(all), byPlayers }, null, 2));
   return {
     margin: round(quantile(all.pairErrors, 0.95)),
-    heldOut: { positions: test.length, win95: round(quantile(all.head, 0.95)), points95: round(quantile(all.headPoints, 0.95), 2), byPlayers },
+    heldOut: {
+      positions: test.length,
+      win95: round(quantile(all.head, 0.95)),
+      points95: round(quantile(all.headPoints, 0.95), 2),
+      byPlayers,
+    },
   };
 }

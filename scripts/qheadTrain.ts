@@ -35,7 +35,6 @@ if (!dir || files.length === 0) {
 }
 
 await initBackend('cpu');
-tf.setBackend('cpu');
 const { network } = await loadNetwork(dir, MODEL_CONTRACT);
 const trunk = new SinglePolicyValueEvaluator(network);
 const trunkUnits = network.config.hiddenUnits[network.config.hiddenUnits.length - 1];

@@ -23,7 +23,7 @@ import { trainedUnder } from '../models/modelCard.js';
 import { packageRoot } from '../models/modelFolder.js';
 import { type CalibrationMap, calibrateEstimate } from './calibrationMap.js';
 import { type Estimate, type MoveOutlook, judgeMeans, viewReasons } from './moveOutlook.js';
-import { Q_HEAD_VERSION, QHead, type MoveValues, moveContext, qHeadFileSchema, roundStartEquity } from './qHead.js';
+import { QHead, type MoveValues, moveContext, qHeadFileSchema, roundStartEquity } from './qHead.js';
 
 /** A table's evaluation: its model's trunk and the head on it. */
 export interface TableHead {
@@ -57,13 +57,18 @@ export function tableHead(table: TableKind): Promise<TableHead | null> {
 async function loadHead(dir: string, file: string, folder: string): Promise<TableHead> {
   const where = path.join(dir, file);
   const head = parseConfig(qHeadFileSchema, JSON.parse(readFileSync(where, 'utf8')), where);
-  if (head.version !== Q_HEAD_VERSION) throw new Error(`${where}: version ${head.version}, this build reads ${Q_HEAD_VERSION}`);
   const { network } = await loadNetwork(dir, MODEL_CONTRACT);
   return { folder, trunk: new SinglePolicyValueEvaluator(network), head: new QHead(head) };
 }
 
 /** The head's values of `candidates` from one pass of the trunk over the seat's observation. */
-export function headValues(table: TableHead, view: PlayerView, observation: Float32Array, equity: GameEquity, candidates: readonly number[]): MoveValues {
+export function headValues(
+  table: TableHead,
+  view: PlayerView,
+  observation: Float32Array,
+  equity: GameEquity,
+  candidates: readonly number[],
+): MoveValues {
   const h = table.trunk.trunkOf(observation);
   return table.head.values(h, moveContext(view), roundStartEquity(view, equity), candidates, (a) => table.trunk.baseLogit(h, a));
 }

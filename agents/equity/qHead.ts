@@ -86,7 +86,14 @@ export function roundStartEquity(view: PlayerView, equity: GameEquity): number {
 }
 
 /** A move's inputs beyond the trunk's into out[offset ..): the round-start equity's logit, its policy logit, its action features, its move kind. */
-export function writeMoveInputs(context: Int16Array, anchor: number, action: number, logit: number, out: Float32Array, offset: number): void {
+export function writeMoveInputs(
+  context: Int16Array,
+  anchor: number,
+  action: number,
+  logit: number,
+  out: Float32Array,
+  offset: number,
+): void {
   out.fill(0, offset, offset + Q_HEAD_MOVE_INPUTS);
   out[offset] = anchor * LOGIT_SCALE;
   out[offset + 1] = logit * LOGIT_SCALE;
@@ -117,7 +124,9 @@ export class QHead {
   constructor(readonly file: QHeadFile) {
     [this.first, this.second] = file.layers;
     if (this.first.inputs !== file.trunkUnits + Q_HEAD_MOVE_INPUTS)
-      throw new Error(`the q head's first layer takes ${this.first.inputs} inputs: ${file.trunkUnits} of the trunk and ${Q_HEAD_MOVE_INPUTS} a move`);
+      throw new Error(
+        `the q head's first layer takes ${this.first.inputs} inputs: ${file.trunkUnits} of the trunk and ${Q_HEAD_MOVE_INPUTS} a move`,
+      );
     this.state = new Float64Array(this.first.units);
   }
 

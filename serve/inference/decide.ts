@@ -243,7 +243,16 @@ function finish(
   };
   if (request.outlook === false) return advised(request, decision.action, advice);
   const evaluation: Evaluation | undefined = head ? { table: head, observation: input.observation } : undefined;
-  const outlook = outlookOf(view, ids, decision.action, policy?.actions ?? [], request.seed, OUTLOOK_DEFAULTS, request.unmeasured, evaluation);
+  const outlook = outlookOf(
+    view,
+    ids,
+    decision.action,
+    policy?.actions ?? [],
+    request.seed,
+    OUTLOOK_DEFAULTS,
+    request.unmeasured,
+    evaluation,
+  );
   const moves = outlook.moves.map(({ action, ...played }) => ({ ...(byId.get(action) as LegalAction), ...played }));
   const pick = byId.get(moves[0].action) as LegalAction;
   return advised(request, pick.action, { ...advice, pick, moves, worlds: outlook.worlds, win: outlook.win, winReason: outlook.winReason });

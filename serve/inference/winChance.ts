@@ -69,7 +69,15 @@ export function outlookOf(
   const candidates = outlookCandidates(view, legal, pick, ranked);
   const byHead = evaluation && table.equity ? { ...evaluation, equity: table.equity } : null;
   const judged = byHead
-    ? headOutlooks(byHead.table, view, byHead.observation, determinize(view, seededRng(mixSeed(seed, 0x0a11))), candidates, byHead.equity, table.calibration)
+    ? headOutlooks(
+        byHead.table,
+        view,
+        byHead.observation,
+        determinize(view, seededRng(mixSeed(seed, 0x0a11))),
+        candidates,
+        byHead.equity,
+        table.calibration,
+      )
     : moveOutlooks(view, candidates, table.equity, seed, budget, table.calibration);
   const worlds = byHead ? 0 : budget.worlds;
   const moves = STANDINGS.flatMap((standing) => judged.filter((m) => m.standing === standing));

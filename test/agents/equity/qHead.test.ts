@@ -8,7 +8,14 @@ import { legalActionIds } from '../../../env/gym/actionMask.js';
 import { equityForTable } from '../../../agents/equity/equityPlayouts.js';
 import { type TableHead, headValues, tableHead } from '../../../agents/equity/headOutlook.js';
 import { judgeMeans } from '../../../agents/equity/moveOutlook.js';
-import { Q_HEAD_MOVE_INPUTS, equityLogit, moveContext, qHeadFileSchema, roundStartEquity, writeMoveInputs } from '../../../agents/equity/qHead.js';
+import {
+  Q_HEAD_MOVE_INPUTS,
+  equityLogit,
+  moveContext,
+  qHeadFileSchema,
+  roundStartEquity,
+  writeMoveInputs,
+} from '../../../agents/equity/qHead.js';
 import { PHASE_GAME_OVER } from '../../../env/rules/state.js';
 import { type PlayerView, playerView } from '../../../env/rules/view.js';
 import { MaskScratch, writeActionMask } from '../../../env/gym/actionMask.js';
