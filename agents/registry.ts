@@ -89,9 +89,10 @@ function strongName(tuning: Partial<StrongConfig>): string {
 /** `neural?suggest=1`: the agent playing the advisor's suggestion by its table model's q head (agents/equity/suggest.ts). */
 async function suggesting(inner: Agent, table: TableKind, spec: AgentSpec): Promise<Agent> {
   const [{ tableHead }, { suggestAgent }] = await Promise.all([import('./equity/headOutlook.js'), import('./equity/suggest.js')]);
-  const head = await tableHead(table);
+  const { resolveRules } = await import('../env/rules/rules.js');
+  const head = await tableHead({ rules: resolveRules({ ...ruleChoiceOf(table), players: table.players }), players: table.players });
   if (head === null)
-    throw new AgentSpecError(`agent "neural": suggest=1, but the model of this table (${table.players} players) has no q head`);
+    throw new AgentSpecError(`agent "neural": suggest=1, but no shipped model has a q head for this table (${table.players} players)`);
   const raw = spec.params.margin;
   const margin = raw === undefined ? undefined : Number(raw);
   if (margin !== undefined && !(raw?.trim() !== '' && margin >= 0 && margin <= 1))

@@ -1,7 +1,7 @@
 /**
  * The advice's figures from the model's own evaluation (agents/equity/qHead.ts) instead of
- * playouts: the table's shipped model (agents/models/catalog.ts `modelFor`), when its card names a
- * q head and it was trained under the table's rules, evaluates its trunk once on the seat's
+ * playouts: the shipped model trained under the table's rules, when its card names a q head
+ * trained at the table's size, evaluates its trunk once on the seat's
  * observation, and the head gives every candidate's chance to win and points from it. The same
  * judgement as the playouts' (`judgeMeans`: the first candidate unless another is above it by more
  * than the head's margin; moves within the margin are about the same), the chance shown through
@@ -17,9 +17,8 @@ import type { PlayerView } from '../../env/rules/view.js';
 import { loadNetwork } from '../../nn/persistence.js';
 import { SinglePolicyValueEvaluator } from '../../nn/singleEvaluator.js';
 import { parseConfig } from '../../nn/config.js';
-import { type TableKind, ruleChoiceOf } from '../agentSpec.js';
-import { modelFor } from '../models/catalog.js';
-import { trainedUnder } from '../models/modelCard.js';
+import { shippedModels } from '../models/catalog.js';
+import { resolveRules } from '../../env/rules/rules.js';
 import { packageRoot } from '../models/modelFolder.js';
 import { type CalibrationMap, calibrateEstimate } from './calibrationMap.js';
 import { type Estimate, type MoveOutlook, judgeMeans, viewReasons } from './moveOutlook.js';
@@ -35,20 +34,22 @@ export interface TableHead {
 const loaded = new Map<string, Promise<TableHead | null>>();
 
 /**
- * The evaluation of a table's moves: its shipped model's q head, or null when that model has none,
- * was trained under other rules, or its head was not trained at this table size (the advice plays
- * its moves out then). Loaded once per model.
+ * The evaluation of the moves of the seat's table: the q head of the shipped model trained under
+ * exactly these rules (the view's own, resolved) whose head was trained at this table size, or
+ * null when none is (the advice plays its moves out then). Loaded once per model.
  */
-export function tableHead(table: TableKind): Promise<TableHead | null> {
-  const rules = ruleChoiceOf(table);
-  const chosen = modelFor(rules, table.players);
-  const measured = chosen.card.qHead?.players.includes(table.players) ?? false;
-  if (!chosen.card.qHead || !measured || !trainedUnder(chosen.card, rules)) return Promise.resolve(null);
-  const { folder } = chosen;
-  const file = chosen.card.qHead.file;
+export function tableHead(view: Pick<PlayerView, 'rules' | 'players'>): Promise<TableHead | null> {
+  const rules = JSON.stringify(view.rules);
+  const entry = shippedModels().find(
+    ({ card }) =>
+      card.qHead?.players.includes(view.players) === true &&
+      JSON.stringify(resolveRules({ preset: card.rules.preset, rules: card.rules.rules, players: view.players })) === rules,
+  );
+  if (!entry?.card.qHead) return Promise.resolve(null);
+  const { folder } = entry;
   let found = loaded.get(folder);
   if (!found) {
-    found = loadHead(path.join(packageRoot(), folder), file, folder);
+    found = loadHead(path.join(packageRoot(), folder), entry.card.qHead.file, folder);
     loaded.set(folder, found);
   }
   return found;

@@ -168,18 +168,18 @@ export async function decideBatch(requests: readonly DecideRequest[]): Promise<D
   });
   for (const [spec, group] of groups) {
     let agent: Agent;
-    let head: TableHead | null = null;
+    const heads = new Map<number, TableHead | null>();
     try {
-      const played = requests[group[0].index].agent;
-      agent = await agentFor(played);
-      if (group.some(({ index }) => requests[index].explain && requests[index].outlook !== false)) head = await tableHead(played.table);
+      agent = await agentFor(requests[group[0].index].agent);
+      for (const { index, prepared } of group)
+        if (requests[index].explain && requests[index].outlook !== false) heads.set(index, await tableHead(prepared.view));
     } catch (error) {
       for (const { index } of group) results[index] = failure(error);
       continue;
     }
     const decide = (index: number, prepared: Prepared, decision: ReturnType<Agent['act']>) => {
       try {
-        results[index] = finish(requests[index], spec, prepared, decision, head);
+        results[index] = finish(requests[index], spec, prepared, decision, heads.get(index) ?? null);
       } catch (error) {
         results[index] = failure(error);
       }

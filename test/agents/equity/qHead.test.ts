@@ -21,11 +21,12 @@ import { type PlayerView, playerView } from '../../../env/rules/view.js';
 import { MaskScratch, writeActionMask } from '../../../env/gym/actionMask.js';
 import { ACTION_COUNT } from '../../../env/gym/actionLayout.js';
 import { randomPositions } from '../../env/gym/envPositions.js';
+import { resolveRules } from '../../../env/rules/rules.js';
 
 let table: TableHead;
 
 beforeAll(async () => {
-  const head = await tableHead({ players: 2 });
+  const head = await tableHead({ rules: resolveRules({ players: 2 }), players: 2 });
   if (!head) throw new Error('models/standard ships no q head');
   table = head;
 });
