@@ -94,6 +94,20 @@ function strongName(tuning: Partial<StrongConfig>): string {
   return parts.length === 0 ? 'strong' : `strong?${parts.join('&')}`;
 }
 
+/** `neural?suggest=1`: the agent playing the advisor's suggestion by its table model's q head (agents/equity/suggest.ts). */
+async function suggesting(inner: Agent, table: TableKind, spec: AgentSpec): Promise<Agent> {
+  const [{ tableHead }, { suggestAgent }] = await Promise.all([import('./equity/headOutlook.js'), import('./equity/suggest.js')]);
+  const { resolveRules } = await import('../env/rules/rules.js');
+  const head = await tableHead({ rules: resolveRules({ ...ruleChoiceOf(table), players: table.players }), players: table.players });
+  if (head === null)
+    throw new AgentSpecError(`agent "neural": suggest=1, but no shipped model has a q head for this table (${table.players} players)`);
+  const raw = spec.params.margin;
+  const margin = raw === undefined ? undefined : Number(raw);
+  if (margin !== undefined && !(raw?.trim() !== '' && margin >= 0 && margin <= 1))
+    throw new AgentSpecError(`agent "neural": parameter margin must be a chance from 0 to 1 (got ${JSON.stringify(raw)})`);
+  return suggestAgent(inner, head, margin);
+}
+
 /** A yes/no parameter (1/0/true/false), or the error naming it. */
 function booleanParam(spec: AgentSpec, key: string): boolean | undefined {
   const raw = spec.params[key];
@@ -205,8 +219,8 @@ const FACTORIES = {
     scores: 'probability',
     cheap: false,
     description:
-      "a trained policy-value network (neural:PATH for a model folder or training run; the shipped model without; greedy=0 samples; own=N: the most seats in play at which the network's own pick plays, above which its adviser's choice leads — default the largest size it trained at; duel=FOLDER: the model that decides once two seats are left in play)",
-    params: ['greedy', 'own', 'duel'],
+      "a trained policy-value network (neural:PATH for a model folder or training run; the shipped model without; greedy=0 samples; own=N: the most seats in play at which the network's own pick plays, above which its adviser's choice leads — default the largest size it trained at; duel=FOLDER: the model that decides once two seats are left in play; suggest=1: plays the advisor's suggestion where the table's model evaluates moves itself, its pick unless the model's q head rates another listed move higher beyond the head's margin, or margin=M)",
+    params: ['greedy', 'own', 'duel', 'suggest', 'margin'],
     takesArg: true,
     resolve: resolveNeural,
     create: async (agent, spec, creator) => {
@@ -220,10 +234,16 @@ const FACTORIES = {
         await loadNeuralAgent(spec.arg, { ...(greedy !== undefined ? { greedy } : {}), ...(adviser ? { adviser, ownUpTo } : {}) })
       ).agent;
       const duel = spec.params.duel;
-      if (duel === undefined) return main;
-      const { withDuellist } = await import('./bots/duel.js');
-      const duellist = `neural:${duel}${greedy === undefined ? '' : `?greedy=${spec.params.greedy}`}`;
-      return withDuellist(main, await creator.create(creator.resolve(duellist, agent.table)));
+      const played =
+        duel === undefined
+          ? main
+          : (await import('./bots/duel.js')).withDuellist(
+              main,
+              await creator.create(
+                creator.resolve(`neural:${duel}${greedy === undefined ? '' : `?greedy=${spec.params.greedy}`}`, agent.table),
+              ),
+            );
+      return booleanParam(spec, 'suggest') ? suggesting(played, agent.table, spec) : played;
     },
   },
   level: {

@@ -22,6 +22,10 @@ export const ModelMetadataSchema = z.strictObject({
     .describe('version of the per-action features an action-scoring network (network.actionFeatures > 0) was trained on'),
   network: NetworkConfigSchema.describe('config the network was built from'),
   training: z.record(z.string(), z.unknown()).describe('training config of the run that produced it, opaque here'),
+  qHead: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("the model's move-evaluation head beside it, opaque here (agents/models/modelCard.ts reads it)"),
   backend: z.string().describe('tfjs backend that wrote it'),
   tfjsVersion: z.string().describe('tfjs version that wrote it'),
   createdAt: z.string().describe('ISO time of writing'),

@@ -58,8 +58,11 @@ export class SinglePolicyValueEvaluator {
     this.logits = new Float64Array(net.config.actionCount);
   }
 
-  /** With an action-scoring head, `actionFeatures` holds [actionCount, K] (read at legal actions only). */
-  evaluate(observation: Float32Array, mask: ArrayLike<number>, actionFeatures?: Float32Array): SingleOutput {
+  /**
+   * The trunk alone: the top hidden layer's activations for one observation (a buffer of this
+   * evaluator's, overwritten by the next call), what a head on the frozen trunk reads.
+   */
+  trunkOf(observation: ArrayLike<number>): Float64Array {
     let input: ArrayLike<number> = observation;
     this.trunk.forEach((layer, i) => {
       const out = this.hidden[i];
@@ -67,7 +70,20 @@ export class SinglePolicyValueEvaluator {
       for (let j = 0; j < out.length; j++) out[j] = this.activation(out[j]);
       input = out;
     });
-    const h = input;
+    return this.hidden[this.hidden.length - 1];
+  }
+
+  /** An action's policy logit from the trunk's top layer, without the action-scoring term (the policy head's own part). */
+  baseLogit(h: ArrayLike<number>, action: number): number {
+    const { kernel, bias, units: actions } = this.policy;
+    let logit = bias[action];
+    for (let j = 0; j < h.length; j++) if (h[j] !== 0) logit += h[j] * kernel[j * actions + action];
+    return logit;
+  }
+
+  /** With an action-scoring head, `actionFeatures` holds [actionCount, K] (read at legal actions only). */
+  evaluate(observation: Float32Array, mask: ArrayLike<number>, actionFeatures?: Float32Array): SingleOutput {
+    const h = this.trunkOf(observation);
     const { kernel, bias, units: actions } = this.policy;
     const probabilities = new Float32Array(actions);
     const width = this.gate.length;

@@ -147,6 +147,25 @@ export function judge(values: readonly (readonly number[])[]): Standing[] {
   return values.map((v, i) => (i === best ? 'suggested' : surelyAbove(values[best], v) ? 'worse' : 'same'));
 }
 
+/**
+ * The same judgement from one figure per move (the model's own evaluation, agents/equity/qHead.ts):
+ * the first candidate is suggested unless another's figure is above it by more than `margin` (what
+ * the evaluation cannot tell apart), then the best of those, until none beats the suggestion; every
+ * other move is `worse` where the suggestion is above it by more than `margin`, else `same`.
+ */
+export function judgeMeans(means: readonly number[], margin: number): Standing[] {
+  let best = 0;
+  for (;;) {
+    let next = -1;
+    means.forEach((m, i) => {
+      if (i !== best && m > means[best] + margin && (next < 0 || m > means[next])) next = i;
+    });
+    if (next < 0) break;
+    best = next;
+  }
+  return means.map((m, i) => (i === best ? 'suggested' : means[best] > m + margin ? 'worse' : 'same'));
+}
+
 /** Whether `a` beats `b` world by world beyond the noise (the 95% interval of the mean difference is above 0). */
 function surelyAbove(a: readonly number[], b: readonly number[]): boolean {
   const diff = estimate(
@@ -211,16 +230,8 @@ function percent(share: number): string {
 
 /** `bestMilestones`: the most rounds any candidate landed on a milestone in (a move that lands far less often misses one). */
 function reasonsFor(view: PlayerView, action: number, tally: Tally, bestMilestones: number): Reason[] {
-  const reasons: Reason[] = [];
-  const move = actionToMove(view, action);
+  const reasons = assafReason(view, action);
   const worlds = tally.points.length;
-  if (move.type === 'yaniv') {
-    const { risk } = assafRisk(view);
-    reasons.push({
-      kind: 'assaf',
-      text: `Assaf risk ${percent(risk)}: the chance another player holds as few points or fewer, when you would score ${view.handValue} + ${view.rules.assafPenalty}`,
-    });
-  }
   const milestone = tally.milestones / worlds;
   const missed = (bestMilestones - tally.milestones) / worlds;
   if (milestone >= WORTH_SAYING)
@@ -236,16 +247,37 @@ function reasonsFor(view: PlayerView, action: number, tally: Tally, bestMileston
       kind: 'elimination',
       text: `puts you over ${view.rules.eliminationLimit} (out of the game) in ${percent(out)} of the rounds played out`,
     });
-  if (move.type === 'discard') {
-    const cards = usefulToNext(view, tally.pickable ?? []);
-    if (cards.length > 0)
-      reasons.push({
-        kind: 'nextTakes',
-        text: 'the next player may take a card of this discard that helps them',
-        cards: cards.map(cardName),
-      });
-  }
-  return reasons;
+  return [...reasons, ...nextTakes(view, action, tally.pickable ?? [])];
+}
+
+/** The Assaf risk of a call (exact, from the view). */
+export function assafReason(view: PlayerView, action: number): Reason[] {
+  if (action !== YANIV_ACTION) return [];
+  const { risk } = assafRisk(view);
+  return [
+    {
+      kind: 'assaf',
+      text: `Assaf risk ${percent(risk)}: the chance another player holds as few points or fewer, when you would score ${view.handValue} + ${view.rules.assafPenalty}`,
+    },
+  ];
+}
+
+/** A discard's cards the next seat may take and use (`pickable`: the cards of the group it lays that may be taken). */
+function nextTakes(view: PlayerView, action: number, pickable: readonly Card[]): Reason[] {
+  if (actionToMove(view, action).type !== 'discard') return [];
+  const cards = usefulToNext(view, pickable);
+  if (cards.length === 0) return [];
+  return [{ kind: 'nextTakes', text: 'the next player may take a card of this discard that helps them', cards: cards.map(cardName) }];
+}
+
+/**
+ * The reasons that need no playout: the Assaf risk of a call, and which card of a discard the next
+ * seat may take and use (the group laid is the same in every world: one world, drawn from the view, shows it).
+ */
+export function viewReasons(view: PlayerView, action: number, world: GameState): Reason[] {
+  const s = cloneState(world);
+  applyAction(s, actionToMove(view, action));
+  return [...assafReason(view, action), ...nextTakes(view, action, pickableCards(s))];
 }
 
 /** The cards of the group just laid (in a draw step) that the next seat may take (a quick discard aside). */

@@ -49,6 +49,17 @@ const trainingSchema = z.looseObject({
   benchmark: benchmarkSchema.nullable().default(null),
 });
 
+/**
+ * The model's own evaluation of moves, when it ships one (agents/equity/qHead.ts): its format and
+ * file in the folder, the positions it was trained on and what it measured on held-out ones.
+ */
+const qHeadCardSchema = z.looseObject({
+  version: z.string().min(1).describe('The head file\'s format (yaniv-qhead/1)'),
+  file: z.string().min(1).describe('The head file, in the model folder'),
+  positions: z.number().int().nonnegative().describe('The positions it was trained on'),
+  players: z.array(tableSize).min(1).describe('The table sizes of those positions'),
+});
+
 /** metadata.json as a card reads it: the contract, the network's shape, the training record. */
 export const modelMetadataCardSchema = z.looseObject({
   formatVersion: z.literal(1, { error: 'must be 1 (a yaniv-arena model folder)' }),
@@ -58,6 +69,7 @@ export const modelMetadataCardSchema = z.looseObject({
   network: z.looseObject({ hiddenUnits: z.array(z.number().int().positive()).min(1) }),
   createdAt: z.string(),
   training: trainingSchema,
+  qHead: qHeadCardSchema.optional(),
 });
 
 /** What a client is told of a trained model: its contract, network, training and measured strength. */
@@ -83,6 +95,8 @@ export interface ModelCard {
   returnHorizon: 'round' | 'game' | null;
   /** The agent whose choice the network reads as a feature (yaniv train --adviser), null if none: it decides with the model. */
   adviser: string | null;
+  /** The model's own evaluation of moves (a q head beside it), null for a model without one. */
+  qHead: z.output<typeof qHeadCardSchema> | null;
 }
 
 /** A card from metadata.json's parsed JSON; throws ConfigError naming the field (`what` says whose). */
@@ -104,6 +118,7 @@ export function parseModelCard(raw: unknown, what: string): ModelCard {
     reward: training.reward,
     returnHorizon: training.returnHorizon,
     adviser: training.hyperParameters?.adviser ?? null,
+    qHead: meta.qHead ?? null,
   };
 }
 

@@ -31,7 +31,8 @@ import {
 import type { Agent, DecisionInput } from '../../env/gym/agent.js';
 import { agentAbilities } from '../../agents/registry.js';
 import { type ResolvedAgent, type TableKind, createAgent, resolveAgent } from '../../agents/resolve.js';
-import { outlookOf } from './winChance.js';
+import { type Evaluation, outlookOf } from './winChance.js';
+import { type TableHead, tableHead } from '../../agents/equity/headOutlook.js';
 import { OUTLOOK_DEFAULTS } from '../../agents/equity/moveOutlook.js';
 import { ProtocolError } from '../protocol/errors.js';
 import { describeLegal } from '../protocol/moves.js';
@@ -167,15 +168,18 @@ export async function decideBatch(requests: readonly DecideRequest[]): Promise<D
   });
   for (const [spec, group] of groups) {
     let agent: Agent;
+    const heads = new Map<number, TableHead | null>();
     try {
       agent = await agentFor(requests[group[0].index].agent);
+      for (const { index, prepared } of group)
+        if (requests[index].explain && requests[index].outlook !== false) heads.set(index, await tableHead(prepared.view));
     } catch (error) {
       for (const { index } of group) results[index] = failure(error);
       continue;
     }
     const decide = (index: number, prepared: Prepared, decision: ReturnType<Agent['act']>) => {
       try {
-        results[index] = finish(requests[index], spec, prepared, decision);
+        results[index] = finish(requests[index], spec, prepared, decision, heads.get(index) ?? null);
       } catch (error) {
         results[index] = failure(error);
       }
@@ -206,7 +210,13 @@ export async function decideBatch(requests: readonly DecideRequest[]): Promise<D
   return results;
 }
 
-function finish(request: DecideRequest, spec: string, { view, input }: Prepared, decision: ReturnType<Agent['act']>): DecideResult {
+function finish(
+  request: DecideRequest,
+  spec: string,
+  { view, input }: Prepared,
+  decision: ReturnType<Agent['act']>,
+  head: TableHead | null,
+): DecideResult {
   if (!input.mask[decision.action]) throw new Error(`agent ${spec} chose the illegal action ${decision.action}`);
   if (!request.explain) return { ok: true, action: decision.action };
   const ids = legalActionIds(input.mask);
@@ -232,11 +242,20 @@ function finish(request: DecideRequest, spec: string, { view, input }: Prepared,
     winReason: NO_OUTLOOK,
   };
   if (request.outlook === false) return advised(request, decision.action, advice);
-  const budget = OUTLOOK_DEFAULTS;
-  const outlook = outlookOf(view, ids, decision.action, policy?.actions ?? [], request.seed, budget, request.unmeasured);
+  const evaluation: Evaluation | undefined = head ? { table: head, observation: input.observation } : undefined;
+  const outlook = outlookOf(
+    view,
+    ids,
+    decision.action,
+    policy?.actions ?? [],
+    request.seed,
+    OUTLOOK_DEFAULTS,
+    request.unmeasured,
+    evaluation,
+  );
   const moves = outlook.moves.map(({ action, ...played }) => ({ ...(byId.get(action) as LegalAction), ...played }));
   const pick = byId.get(moves[0].action) as LegalAction;
-  return advised(request, pick.action, { ...advice, pick, moves, worlds: budget.worlds, win: outlook.win, winReason: outlook.winReason });
+  return advised(request, pick.action, { ...advice, pick, moves, worlds: outlook.worlds, win: outlook.win, winReason: outlook.winReason });
 }
 
 function advised(request: DecideRequest, action: number, advice: Advice): DecideResult {

@@ -18,6 +18,9 @@ import {
 } from '../../agents/equity/moveOutlook.js';
 import { seatEquities } from '../../env/gym/equity.js';
 import type { PlayerView } from '../../env/rules/view.js';
+import { determinize } from '../../env/rules/determinize.js';
+import { mixSeed, seededRng } from '../../env/rules/random.js';
+import { type TableHead, headOutlooks } from '../../agents/equity/headOutlook.js';
 
 export interface WinChance {
   /** P(the seat wins the game), 0..1: the suggested move played out. */
@@ -31,15 +34,26 @@ export interface WinChance {
   readonly equity: 'shipped' | 'playouts';
 }
 
+/** The model's own evaluation of the table's moves and the seat's observation it reads (serve/inference/decide.ts). */
+export interface Evaluation {
+  readonly table: TableHead;
+  readonly observation: Float32Array;
+}
+
 export interface Outlook {
   /** Per move played out, the suggestion first, then the moves judged the same, then those judged worse (each in the candidates' order). */
   readonly moves: readonly MoveOutlook[];
   readonly win: WinChance | null;
   /** Why there is no chance to win, in words (null when there is one). */
   readonly winReason: string | null;
+  /** The worlds each move was played out in; 0: the figures are the model's own evaluation. */
+  readonly worlds: number;
 }
 
-/** Plays out the pick and the moves worth weighing and judges them; the same seed, the same answer. */
+/**
+ * Judges the pick and the moves worth weighing: by the model's own evaluation where the table's
+ * model has one (`evaluation`, and a game equity), else played out; the same seed, the same answer.
+ */
 export function outlookOf(
   view: PlayerView,
   legal: readonly number[],
@@ -49,12 +63,26 @@ export function outlookOf(
   budget: OutlookBudget = OUTLOOK_DEFAULTS,
   /** When set, the reason an equity not yet known is not measured for this request (serve/ruleSetBudget.ts). */
   unmeasured?: string,
+  evaluation?: Evaluation,
 ): Outlook {
   const table = equityForTable(view.rules, view.players, unmeasured);
-  const judged = moveOutlooks(view, outlookCandidates(view, legal, pick, ranked), table.equity, seed, budget, table.calibration);
+  const candidates = outlookCandidates(view, legal, pick, ranked);
+  const byHead = evaluation && table.equity ? { ...evaluation, equity: table.equity } : null;
+  const judged = byHead
+    ? headOutlooks(
+        byHead.table,
+        view,
+        byHead.observation,
+        determinize(view, seededRng(mixSeed(seed, 0x0a11))),
+        candidates,
+        byHead.equity,
+        table.calibration,
+      )
+    : moveOutlooks(view, candidates, table.equity, seed, budget, table.calibration);
+  const worlds = byHead ? 0 : budget.worlds;
   const moves = STANDINGS.flatMap((standing) => judged.filter((m) => m.standing === standing));
   const played = moves[0].win;
-  if (!table.equity || !played) return { moves, win: null, winReason: table.reason ?? 'no game equity for this table' };
+  if (!table.equity || !played) return { moves, win: null, winReason: table.reason ?? 'no game equity for this table', worlds };
   // A total below 0 (a client may send one: the view allows start totals of any sign) is at least
   // as far from elimination as 0, and the equity starts at 0: 0 stands for it.
   const totals = view.totals.map((total) => Math.max(total, 0));
@@ -63,5 +91,6 @@ export function outlookOf(
     moves,
     win: { probability: played.mean, low: played.low, high: played.high, roundStart, equity: table.source },
     winReason: null,
+    worlds,
   };
 }

@@ -186,5 +186,5 @@ export const adviceWorldsSchema = z
   .int()
   .optional()
   .describe(
-    'How many worlds each move was played out in (absent with outlook: false): one budget at every table size, whatever the server’s load. A version-1 addition.',
+    'How many worlds each move was played out in (absent with outlook: false): one budget at every table size, whatever the server’s load; 0 when the figures are the table model’s own evaluation (its q head, one pass for every move) instead. A version-1 addition.',
   );
