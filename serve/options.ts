@@ -80,7 +80,9 @@ export const serverOptionsSchema = z.strictObject({
   thinkMs: intFrom(0, 10_000).default(0).describe('Default bot think delay.'),
   standInMs: intFrom(0, 600_000)
     .default(5000)
-    .describe('A guest who leaves a table (a reload, a dropped connection) keeps their turn this long before the stand-in bot plays it, in ms.'),
+    .describe(
+      'A guest who leaves a table (a reload, a dropped connection) keeps their turn this long before the stand-in bot plays it, in ms.',
+    ),
   moveDeadlineMs: intFrom(100, 3_600_000)
     .nullable()
     .default(120_000)
