@@ -29,18 +29,20 @@ export type Knot = [number, number];
 
 const share = z.number().min(0).max(1);
 
+/** Where a map came from: everything but its knots. */
+export const calibrationProvenanceSchema = z.strictObject({
+  format: z.literal(CALIBRATION_FORMAT),
+  preset: z.string().min(1),
+  players: z.int().min(2).max(8),
+  agent: z.string().min(1),
+  games: z.int().min(1),
+  seed: z.int(),
+  worlds: z.int().min(1),
+  positions: z.int().min(1),
+});
+
 export const calibrationMapSchema = z
-  .strictObject({
-    format: z.literal(CALIBRATION_FORMAT),
-    preset: z.string().min(1),
-    players: z.int().min(2).max(8),
-    agent: z.string().min(1),
-    games: z.int().min(1),
-    seed: z.int(),
-    worlds: z.int().min(1),
-    positions: z.int().min(1),
-    knots: z.array(z.tuple([share, share])).min(2),
-  })
+  .strictObject({ ...calibrationProvenanceSchema.shape, knots: z.array(z.tuple([share, share])).min(2) })
   .superRefine((map, ctx) => {
     for (let i = 1; i < map.knots.length; i++) {
       const [x0, y0] = map.knots[i - 1];
