@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Shown, reliability, wilson, worstGap } from '../../agents/equity/calibration.js';
+import { readCalibrationCheck } from '../../agents/equity/calibrationChecks.js';
 import { scratchFolder, yaniv, yanivWithin } from './processes.js';
 
 const folder = scratchFolder('yaniv-calibrate-');
@@ -78,7 +79,8 @@ describe('yaniv calibrate', () => {
     );
     expect(child.code, child.stderr).toBe(0);
     expect(child.stdout).toMatch(/2 players: \d+ positions from 3 games/);
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { sizes: { players: number; deciles: { positions: number }[] }[] };
+    // What the shipped held-out checks are read with (models/calibration).
+    const report = readCalibrationCheck(json);
     expect(report.sizes[0].players).toBe(2);
     expect(report.sizes[0].deciles.reduce((a, d) => a + d.positions, 0)).toBeGreaterThan(3);
     expect(readFileSync(chart, 'utf8')).toMatch(/^<svg/);
