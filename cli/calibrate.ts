@@ -7,9 +7,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
-import type * as vl from 'vega-lite';
 import { z } from 'zod';
-import { type Decile, measureShownChances, reliability } from '../agents/equity/calibration.js';
+import { CALIBRATION_TARGET, type Decile, measureShownChances, reliability, worstGap } from '../agents/equity/calibration.js';
+import { type SizeCalibration, reliabilitySpec } from '../agents/equity/calibrationChecks.js';
 import { CALIBRATION_FORMAT, CalibrationError, type CalibrationMap, MIN_BLOCK, fitIsotonic } from '../agents/equity/calibrationMap.js';
 import { OUTLOOK_DEFAULTS } from '../agents/equity/moveOutlook.js';
 import { agentSpecSchema } from '../agents/registry.js';
@@ -33,7 +33,6 @@ export const calibrateOptionsSchema = z.strictObject({
   seed: intFrom(-(2 ** 31), 2 ** 31 - 1)
     .default(1)
     .describe('The same seed gives the same result.'),
-  minPositions: intFrom(1).default(200).describe('A decile with fewer positions is reported but not held to the target.'),
   json: z.string().min(1).optional().describe('Write the figures as JSON to this file.'),
   chart: z.string().min(1).optional().describe('Write the reliability diagram (SVG) to this file.'),
   fit: z
@@ -54,65 +53,17 @@ const CALIBRATE_FLAGS: FlagSpecs<typeof calibrateOptionsSchema.shape> = {
 };
 const FLAGS = schemaFlags(calibrateOptionsSchema, CALIBRATE_FLAGS);
 
-/** The target: every decile with enough positions within this many points of its mean shown chance. */
-export const CALIBRATION_TARGET = 0.03;
-
-export interface SizeCalibration {
-  readonly players: number;
-  readonly positions: number;
-  readonly games: number;
-  readonly deciles: readonly Decile[];
-  /** The largest |actual − predicted| over the deciles with enough positions. */
-  readonly worstGap: number;
-  /** Where a calibration map shipped: the chance before it, by decile, and the map's provenance. */
-  readonly unmapped?: { readonly deciles: readonly Decile[]; readonly worstGap: number; readonly map: Omit<CalibrationMap, 'knots'> };
+/** Whether a decile meets the target, or why it is not held to it. */
+export function verdict(d: Decile): string {
+  const target = CALIBRATION_TARGET * 100;
+  if (!d.judged) return `not judged (interval ±${(((d.actualHigh - d.actualLow) / 2) * 100).toFixed(1)} > ±${target})`;
+  return Math.abs(d.actual - d.predicted) * 100 <= target ? `within ±${target}` : 'MISSES';
 }
 
-function worstGapOf(deciles: readonly Decile[], minPositions: number): number {
-  return Math.max(0, ...deciles.filter((d) => d.positions >= minPositions).map((d) => Math.abs(d.actual - d.predicted)));
-}
-
-/** The reliability diagram: each decile's share won (with its interval) against its mean shown chance, the diagonal for reference. */
-export function reliabilitySpec(sizes: readonly SizeCalibration[], title: string): vl.TopLevelSpec {
-  const values = sizes.flatMap((s) => s.deciles.map((d) => ({ ...d, table: `${s.players} players` })));
-  const x = { field: 'predicted', type: 'quantitative' as const, scale: { domain: [0, 1] }, title: 'chance to win shown (decile mean)' };
-  const y = { field: 'actual', type: 'quantitative' as const, scale: { domain: [0, 1] }, title: 'share of those positions won' };
-  const color = { field: 'table', type: 'nominal' as const, title: null };
-  return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title,
-    width: 420,
-    height: 420,
-    layer: [
-      {
-        data: {
-          values: [
-            { predicted: 0, actual: 0 },
-            { predicted: 1, actual: 1 },
-          ],
-        },
-        mark: { type: 'line', color: '#999', strokeDash: [4, 4] },
-        encoding: { x, y },
-      },
-      {
-        data: { values },
-        layer: [
-          { mark: { type: 'rule' }, encoding: { x, y: { ...y, field: 'actualLow' }, y2: { field: 'actualHigh' }, color } },
-          { mark: { type: 'line', point: true }, encoding: { x, y, color } },
-          {
-            mark: { type: 'text', dx: 6, dy: 10, fontSize: 9, align: 'left' },
-            encoding: { x, y, color, text: { field: 'positions', type: 'quantitative' } },
-          },
-        ],
-      },
-    ],
-  };
-}
-
-function formatSize(size: SizeCalibration, minPositions: number): string {
+function formatSize(size: SizeCalibration): string {
   const rows = size.deciles.map((d) => {
     const gap = (d.actual - d.predicted) * 100;
-    const judged = d.positions < minPositions ? 'too few' : Math.abs(gap) <= CALIBRATION_TARGET * 100 ? 'within ±3' : 'MISSES';
+    const judged = verdict(d);
     return `  ${(d.low * 100).toFixed(0).padStart(3)}–${(d.high * 100).toFixed(0).padEnd(3)}% ${String(d.positions).padStart(6)}  shown ${(d.predicted * 100).toFixed(1).padStart(5)}%  won ${(d.actual * 100).toFixed(1).padStart(5)}% (${(d.actualLow * 100).toFixed(1)}–${(d.actualHigh * 100).toFixed(1)})  ${gap >= 0 ? '+' : ''}${gap.toFixed(1)}  ${judged}`;
   });
   const map = size.unmapped
@@ -180,14 +131,14 @@ export function calibrateCommand(): Command {
       const unmapped = calibration
         ? (({ knots: _knots, ...map }) => ({
             deciles: reliability(raw),
-            worstGap: worstGapOf(reliability(raw), options.minPositions),
+            worstGap: worstGap(reliability(raw)),
             map,
           }))(calibration)
         : undefined;
-      sizes.push({ players, positions: positions.length, games, deciles, worstGap: worstGapOf(deciles, options.minPositions), unmapped });
+      sizes.push({ players, positions: positions.length, games, deciles, worstGap: worstGap(deciles), unmapped });
       if (options.fit)
         writeFit(options.fit, { ...choice, players, agent: options.agent, games, seed: options.seed, worlds: options.worlds }, positions);
-      console.log(formatSize(sizes[sizes.length - 1], options.minPositions) + '\n');
+      console.log(formatSize(sizes[sizes.length - 1]) + '\n');
     }
     const seconds = (performance.now() - started) / 1000;
     const title = `yaniv calibrate: ${options.agent} at every seat, ${describeRuleChoice(choice)}, ${options.games} games a size, ${options.worlds} worlds, seed ${options.seed}`;

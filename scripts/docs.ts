@@ -23,6 +23,8 @@ import { ERROR_CODES, ERROR_MEANINGS } from '../serve/protocol/errors.js';
 import { REPLY_TYPES, clientMessageSchema } from '../serve/protocol/protocol.js';
 import { shippedModels } from '../agents/models/catalog.js';
 import { EQUITY_FLAGS, equityOptionsSchema } from '../agents/equity/equityOptions.js';
+import { CALIBRATION_TARGET, type Decile } from '../agents/equity/calibration.js';
+import { shippedCalibrationChecks } from '../agents/equity/calibrationChecks.js';
 import { ACTOR_FLAGS, DEFAULT_HYPER_PARAMETERS, TRAIN_FLAGS, actorOptionsSchema } from '../training/config.js';
 
 type Generated = Record<string, () => string>;
@@ -181,6 +183,33 @@ export function shippedModelsTable(): string {
   );
 }
 
+/** A decile's gap in points: plain when judged and within the target, bold when judged and missing it, in parentheses when not judged. */
+function decileCell(d: Decile | undefined): string {
+  if (!d) return '—';
+  const gap = (d.actual - d.predicted) * 100;
+  const text = `${gap >= 0 ? '+' : '−'}${Math.abs(gap).toFixed(1)}`;
+  if (!d.judged) return `(${text})`;
+  return Math.abs(gap) <= CALIBRATION_TARGET * 100 ? text : `**${text}**`;
+}
+
+/** The held-out checks of models/calibration: per preset and table size, each decile's gap (share won − chance shown). */
+export function calibrationDecilesTable(): string {
+  const heads = Array.from({ length: 10 }, (_, d) => `${d * 10}–${d * 10 + 10}%`);
+  const rows = shippedCalibrationChecks().map(({ preset, size }) => {
+    const cells = heads.map((_, d) => decileCell(size.deciles.find((x) => Math.round(x.low * 10) === d)));
+    const judged = size.deciles.filter((d) => d.judged);
+    const within = judged.filter((d) => Math.abs(d.actual - d.predicted) <= CALIBRATION_TARGET).length;
+    const fitted = size.unmapped ? `${size.unmapped.map.games.toLocaleString('en-US')}` : 'no map';
+    const before = size.unmapped ? (size.unmapped.worstGap * 100).toFixed(1) : '—';
+    return `| ${preset} | ${size.players} | ${fitted} | ${size.games.toLocaleString('en-US')} | ${size.positions.toLocaleString('en-US')} | ${cells.join(' | ')} | ${within} of ${judged.length} | ${(size.worstGap * 100).toFixed(1)} (${before}) |`;
+  });
+  return [
+    `| preset | seats | map fitted on (games, seed 1) | held-out games | positions | ${heads.join(' | ')} | judged within ±${CALIBRATION_TARGET * 100} | worst judged gap (before the map) |`,
+    `| --- | --- | --- | --- | --- | ${heads.map(() => '---').join(' | ')} | --- | --- |`,
+    ...rows,
+  ].join('\n');
+}
+
 const envTables: Generated = {
   'env-options': envOptionsMarkdown,
   'reward-schemes': rewardSchemesTable,
@@ -194,6 +223,7 @@ export const GENERATED_FILES: Record<string, Generated> = {
   'README.md': {
     'shipped-models': shippedModelsTable,
   },
+  'models/README.md': { 'calibration-deciles': calibrationDecilesTable },
   'docs/rules-notes.md': {
     'rule-options': ruleOptionsTable,
     presets: presetsTable,

@@ -9,6 +9,7 @@
  * a 95% Wilson interval (positions of one game are correlated, so the intervals are somewhat
  * narrow). The picture and the command: cli/calibrate.ts; the figures: models/README.md.
  */
+import { z } from 'zod';
 import { Episode, parseEnvOptions } from '../../env/gym/episode.js';
 import { Table } from '../../env/gym/table.js';
 import type { Agent } from '../../env/gym/agent.js';
@@ -97,23 +98,42 @@ export function measureShownChances(options: CalibrationOptions): ShownChances {
   return { positions: shown, calibration };
 }
 
-export interface Decile {
+/** The target: every judged decile's share won within this many points (as a share) of its mean shown chance. */
+export const CALIBRATION_TARGET = 0.03;
+
+const share = z.number().min(0).max(1);
+
+/** One decile of the shown chance, as `yaniv calibrate --json` writes it (models/calibration/*.json). */
+export const decileSchema = z.strictObject({
   /** The decile of the shown chance: [low, high). */
-  readonly low: number;
-  readonly high: number;
-  readonly positions: number;
+  low: share,
+  high: share,
+  positions: z.int().min(1),
   /** The mean shown chance. */
-  readonly predicted: number;
+  predicted: share,
   /** The share won, with its 95% Wilson interval. */
-  readonly actual: number;
-  readonly actualLow: number;
-  readonly actualHigh: number;
-}
+  actual: share,
+  actualLow: share,
+  actualHigh: share,
+  /**
+   * Held to the target: its 95% interval's half-width is at most the target (about 1,070 positions
+   * at a share near 50%, 385 near 10%), so that a gap of ±3 points can be told from noise. A decile
+   * with fewer positions is reported with its gap but not judged.
+   */
+  judged: z.boolean(),
+});
+
+export type Decile = Readonly<z.infer<typeof decileSchema>>;
 
 /** The 95% Wilson interval of `wins` in `n`, as a pair (the bench's interval, agents/tournament/stats.ts). */
 export function wilson(wins: number, n: number): [number, number] {
   const { low, high } = wilsonInterval(wins, n);
   return [low, high];
+}
+
+/** The largest |share won − mean shown chance| over the judged deciles (0 when none is judged). */
+export function worstGap(deciles: readonly Decile[]): number {
+  return Math.max(0, ...deciles.filter((d) => d.judged).map((d) => Math.abs(d.actual - d.predicted)));
 }
 
 /** The positions by decile of the shown chance (empty deciles left out). */
@@ -132,6 +152,7 @@ export function reliability(shown: readonly Pick<Shown, 'shown' | 'won'>[]): Dec
       actual: wins / inside.length,
       actualLow,
       actualHigh,
+      judged: (actualHigh - actualLow) / 2 <= CALIBRATION_TARGET,
     });
   }
   return deciles;

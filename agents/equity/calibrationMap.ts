@@ -8,7 +8,7 @@
  * `.json` of models/equity stays equity data). Applied in one place, `calibrateEstimate`, to the
  * mean and both ends of the interval; a table without a map is shown the playouts' chance as is.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Rules } from '../../env/rules/rules.js';
@@ -29,18 +29,20 @@ export type Knot = [number, number];
 
 const share = z.number().min(0).max(1);
 
+/** Where a map came from: everything but its knots. */
+export const calibrationProvenanceSchema = z.strictObject({
+  format: z.literal(CALIBRATION_FORMAT),
+  preset: z.string().min(1),
+  players: z.int().min(2).max(8),
+  agent: z.string().min(1),
+  games: z.int().min(1),
+  seed: z.int(),
+  worlds: z.int().min(1),
+  positions: z.int().min(1),
+});
+
 export const calibrationMapSchema = z
-  .strictObject({
-    format: z.literal(CALIBRATION_FORMAT),
-    preset: z.string().min(1),
-    players: z.int().min(2).max(8),
-    agent: z.string().min(1),
-    games: z.int().min(1),
-    seed: z.int(),
-    worlds: z.int().min(1),
-    positions: z.int().min(1),
-    knots: z.array(z.tuple([share, share])).min(2),
-  })
+  .strictObject({ ...calibrationProvenanceSchema.shape, knots: z.array(z.tuple([share, share])).min(2) })
   .superRefine((map, ctx) => {
     for (let i = 1; i < map.knots.length; i++) {
       const [x0, y0] = map.knots[i - 1];
@@ -82,6 +84,21 @@ export function readCalibrationMap(file: string): CalibrationMap {
 /** The shipped calibration map file of a preset and table size. */
 export function shippedCalibrationFile(preset: string, players: number): string {
   return path.join(packageRoot(), EQUITY_DIR, 'calibration', `${preset}-${players}.json`);
+}
+
+/** Every shipped calibration map, each checked (and its file name against the table it holds). */
+export function shippedCalibrationMaps(): CalibrationMap[] {
+  const folder = path.dirname(shippedCalibrationFile('standard', 2));
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => {
+      const map = readCalibrationMap(path.join(folder, name));
+      if (name !== `${map.preset}-${map.players}.json`)
+        throw new CalibrationError(`${name} holds the calibration map of ${map.preset} with ${map.players} players`);
+      return map;
+    });
 }
 
 const shipped = new Map<string, CalibrationMap | null>();

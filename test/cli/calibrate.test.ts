@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Shown, reliability, wilson } from '../../agents/equity/calibration.js';
+import { type Shown, reliability, wilson, worstGap } from '../../agents/equity/calibration.js';
+import { readCalibrationCheck } from '../../agents/equity/calibrationChecks.js';
 import { scratchFolder, yaniv, yanivWithin } from './processes.js';
 
 const folder = scratchFolder('yaniv-calibrate-');
@@ -24,6 +25,16 @@ describe('reliability by decile', () => {
     ]);
     expect(deciles[0].predicted).toBeCloseTo(0.065, 12);
     for (const d of deciles) expect(d.actualLow <= d.actual && d.actual <= d.actualHigh).toBe(true);
+  });
+
+  it('judges a decile only when its 95% interval is within ±3 points, and takes the worst gap over those', () => {
+    const positions = (n: number, shown: number, wonShare: number): Shown[] =>
+      Array.from({ length: n }, (_, i) => ({ shown, raw: shown, won: i < n * wonShare, game: i }));
+    // Near 50% the half-width reaches 3 points at about 1,070 positions; near 5%, about 200.
+    const [rare, few, many] = reliability([...positions(1100, 0.55, 0.5), ...positions(1000, 0.4, 0.5), ...positions(250, 0.05, 0.04)]);
+    expect([few.judged, many.judged, rare.judged]).toEqual([false, true, true]);
+    expect((many.actualHigh - many.actualLow) / 2).toBeLessThanOrEqual(0.03);
+    expect(worstGap([many, few, rare])).toBeCloseTo(0.05, 12);
   });
 
   it('gives the textbook Wilson interval', () => {
@@ -68,7 +79,8 @@ describe('yaniv calibrate', () => {
     );
     expect(child.code, child.stderr).toBe(0);
     expect(child.stdout).toMatch(/2 players: \d+ positions from 3 games/);
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { sizes: { players: number; deciles: { positions: number }[] }[] };
+    // What the shipped held-out checks are read with (models/calibration).
+    const report = readCalibrationCheck(json);
     expect(report.sizes[0].players).toBe(2);
     expect(report.sizes[0].deciles.reduce((a, d) => a + d.positions, 0)).toBeGreaterThan(3);
     expect(readFileSync(chart, 'utf8')).toMatch(/^<svg/);
