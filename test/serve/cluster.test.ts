@@ -81,32 +81,34 @@ function lastCounter(frames: readonly ServerMessage[], table: string): number {
   return states[states.length - 1].counter;
 }
 
+/** Two servers sharing one in-memory table store (as two processes share Redis), closed after `run`. */
+async function withSharedStore(run: (first: RunningServer, second: RunningServer) => Promise<void>): Promise<void> {
+  const shared = new MemoryTables();
+  const [first, second] = await Promise.all([
+    startTestServer(OPTIONS, undefined, { store: new MemoryTableStore(shared) }),
+    startTestServer(OPTIONS, undefined, { store: new MemoryTableStore(shared) }),
+  ]);
+  try {
+    await run(first, second);
+  } finally {
+    await Promise.all([first.close(), second.close()]);
+  }
+}
+
 describe('two servers sharing one memory store', () => {
   it('a table resumed on the other server finishes as the same game', async () => {
-    const shared = new MemoryTables();
-    const [first, second] = await Promise.all([
-      startTestServer(OPTIONS, undefined, { store: new MemoryTableStore(shared) }),
-      startTestServer(OPTIONS, undefined, { store: new MemoryTableStore(shared) }),
-    ]);
-    try {
+    await withSharedStore(async (first, second) => {
       const reference = await referenceGame(7, 3);
       const { over } = await gameAcross(first, second, 7, 3, 6);
       expect(over.record).toEqual(reference.record);
       expect(over.totals).toEqual(reference.totals);
-    } finally {
-      await Promise.all([first.close(), second.close()]);
-    }
+    });
   });
 });
 
 describe('a table with a guest seat across two servers sharing one memory store', () => {
   it('a joiner reaching the other server takes the table over from the store with its seats; the creator resumes there', async () => {
-    const shared = new MemoryTables();
-    const [first, second] = await Promise.all([
-      startTestServer(OPTIONS, undefined, { store: new MemoryTableStore(shared) }),
-      startTestServer(OPTIONS, undefined, { store: new MemoryTableStore(shared) }),
-    ]);
-    try {
+    await withSharedStore(async (first, second) => {
       const a = await TestClient.greeted(first.url);
       const created = await a.request<Msg<'table_created'>>({
         type: 'create_table',
@@ -128,20 +130,13 @@ describe('a table with a guest seat across two servers sharing one memory store'
       const [overA, overB] = await Promise.all([playToEnd(back, created.table, chooser(1)), playToEnd(b, created.table, chooser(2))]);
       expect(overB.record).toEqual(overA.record);
       await Promise.all([a.close(), b.close(), back.close()]);
-    } finally {
-      await Promise.all([first.close(), second.close()]);
-    }
+    });
   });
 });
 
 describe('play again with friends across two servers sharing one memory store', () => {
   it("the next table holds its followers' seats in the store: a follower's new token takes the seat back on the other server", async () => {
-    const shared = new MemoryTables();
-    const [first, second] = await Promise.all([
-      startTestServer(OPTIONS, undefined, { store: new MemoryTableStore(shared) }),
-      startTestServer(OPTIONS, undefined, { store: new MemoryTableStore(shared) }),
-    ]);
-    try {
+    await withSharedStore(async (first, second) => {
       const host = await TestClient.greeted(first.url);
       const table = { type: 'create_table', seats: ['client', 'guest', 'novice'], standIn: 'novice', rules: RULES } as const;
       const created = await host.request<Msg<'table_created'>>({ ...table, seed: 5 });
@@ -166,9 +161,7 @@ describe('play again with friends across two servers sharing one memory store', 
       const [overA, overB] = await Promise.all([playToEnd(hostBack, again.table, chooser(1)), playToEnd(back, again.table, chooser(2))]);
       expect(overB.record).toEqual(overA.record);
       await Promise.all([host.close(), back.close(), hostBack.close()]);
-    } finally {
-      await Promise.all([first.close(), second.close()]);
-    }
+    });
   });
 });
 
