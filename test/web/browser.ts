@@ -2,7 +2,9 @@
 // @sparticuz/chromium ships inside itself (a dev dependency: `npm ci` brings it, no apt step and
 // no download at run time); YANIV_CHROMIUM=/path/to/chromium points at a system browser instead.
 import chromiumPackage from '@sparticuz/chromium';
-import { type Browser, chromium } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type Page, chromium } from 'playwright-core';
+import { onTestFailed } from 'vitest';
 
 /** The flags of a headless run on a closed network: no sandbox (root in CI), no background connections. */
 const FLAGS = [
@@ -39,4 +41,20 @@ export async function launchChromium(): Promise<Browser> {
         `set YANIV_CHROMIUM to a system browser's path to use that instead: ${(error as Error).message}`,
     );
   }
+}
+
+/** Where the browser tests write their screenshots. */
+export const RESULTS = fileURLToPath(new URL('../../test-results/', import.meta.url));
+
+/** The page's uncaught errors as they happen, and a full-page screenshot (`NAME-failure.png`) if the test fails. */
+export function watchPage(page: Page, name: string): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  onTestFailed(() =>
+    page.screenshot({ path: `${RESULTS}${name}-failure.png`, fullPage: true }).then(
+      () => undefined,
+      () => undefined,
+    ),
+  );
+  return errors;
 }

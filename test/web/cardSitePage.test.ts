@@ -5,12 +5,11 @@
 // player's statistics counted once per game, kept across a reload, reset after a confirm, and
 // started afresh from damaged data.
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../serve/index.js';
 import { startTestServer } from '../serve/helpers.js';
-import { launchChromium } from './browser.js';
+import { RESULTS, launchChromium, watchPage } from './browser.js';
 
-const RESULTS = new URL('../../test-results/', import.meta.url).pathname;
 const PHONE = { viewport: { width: 360, height: 780 }, hasTouch: true, isMobile: true } as const;
 const DESKTOP = { viewport: { width: 1280, height: 800 } } as const;
 
@@ -51,14 +50,7 @@ async function open(name: string, options: BrowserContextOptions): Promise<{ con
   const context = await browser.newContext(options);
   await context.addInitScript(instrument);
   const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  onTestFailed(() =>
-    page.screenshot({ path: `${RESULTS}cardsite-${name}-failure.png`, fullPage: true }).then(
-      () => undefined,
-      () => undefined,
-    ),
-  );
+  const errors = watchPage(page, `cardsite-${name}`);
   return { context, page, errors };
 }
 

@@ -6,13 +6,12 @@
 // with the round's plays, the round result fits the phone, and once the game is over nobody is to
 // play. At 6 seats a friend's long name never hides the "to play" marker of their tile.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Msg, RunningServer, ServerMessage } from '../../serve/index.js';
 import { asSeenBy, checkNoLeaks, onlyOwnSeat, statesOf } from '../serve/leaks.js';
 import { startTestServer } from '../serve/helpers.js';
-import { launchChromium } from './browser.js';
+import { RESULTS, launchChromium, watchPage } from './browser.js';
 
-const RESULTS = new URL('../../test-results/', import.meta.url).pathname;
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true } as const;
 const LONG_NAME = 'Dana Katz-Abramovich from upstairs';
 
@@ -39,17 +38,10 @@ async function phone(name: string): Promise<Phone> {
   const context = await browser.newContext(PHONE);
   const page = await context.newPage();
   const frames: ServerMessage[] = [];
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
+  const errors = watchPage(page, `friends-${name}`);
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   page.on('websocket', (socket) =>
     socket.on('framereceived', ({ payload }) => frames.push(JSON.parse(payload.toString()) as ServerMessage)),
-  );
-  onTestFailed(() =>
-    page.screenshot({ path: `${RESULTS}friends-${name}-failure.png`, fullPage: true }).then(
-      () => undefined,
-      () => undefined,
-    ),
   );
   return { context, page, frames, errors };
 }

@@ -3,14 +3,13 @@
 // suggestion sits in one line beside the hand, on the first screen, with the rest on demand; the
 // How-to-play page opens with the rules (two decks from 6 players) and has the checker below them.
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { PRESETS } from '../../env/index.js';
 import { ServeProcess } from '../../scripts/serveProcess.js';
 import { CONNECTION_LOST, statusText } from '../../web/app.js';
 import { newGame } from '../../web/game.js';
-import { launchChromium } from './browser.js';
+import { RESULTS, launchChromium, watchPage } from './browser.js';
 
-const RESULTS = new URL('../../test-results/', import.meta.url).pathname;
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true } as const;
 
 let browser: Browser | undefined;
@@ -30,14 +29,7 @@ async function serve(agents: string): Promise<ServeProcess> {
 async function phonePage(name: string): Promise<{ page: Page; errors: string[] }> {
   browser ??= await launchChromium();
   const page = await (await browser.newContext(PHONE)).newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  onTestFailed(() =>
-    page.screenshot({ path: `${RESULTS}noticed-${name}-failure.png`, fullPage: true }).then(
-      () => undefined,
-      () => undefined,
-    ),
-  );
+  const errors = watchPage(page, `noticed-${name}`);
   return { page, errors };
 }
 
