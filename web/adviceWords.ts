@@ -41,14 +41,20 @@ export function percentRange({ low, high }: { readonly low: number; readonly hig
   return `${Math.round(low * 100)}–${Math.round(high * 100)}%`;
 }
 
+/** Whether the moves' figures are the table model's own evaluation (`worlds` 0: its q head) rather than moves played out. */
+function judgedByModel(worlds: number | undefined): boolean {
+  return worlds === 0;
+}
+
 /** The chance to win the game as the advice panel says it, or null when there is none (winReasonInWords says why). */
-export function winInWords(win: Msg<'advice'>['win']): { text: string; note: string } | null {
+export function winInWords(win: Msg<'advice'>['win'], worlds?: number): { text: string; note: string } | null {
   if (win === null) return null;
+  const how = judgedByModel(worlds)
+    ? 'the trained model’s own judgement of the suggested move, from what you can see'
+    : 'the suggested move played out from what you can see, by players like the strong bot';
   return {
     text: `Your chance to win this game: ${percent(win.probability)}`,
-    note: `likely ${percentRange(win)}; the suggested move played out from what you can see, by players like the strong bot${
-      win.equity === 'playouts' ? ', the game’s outlook measured by the server for these rules' : ''
-    }`,
+    note: `likely ${percentRange(win)}; ${how}${win.equity === 'playouts' ? ', the game’s outlook measured by the server for these rules' : ''}`,
   };
 }
 
@@ -70,13 +76,21 @@ export const STANDING_TAGS: Record<AdvisedMove['standing'], string | null> = {
  * Who suggests the move; when the moves played out overrule the bot's own choice, the words
  * around what it alone would pick (`before` the move, `after` it).
  */
-export function suggestionInWords(advice: Pick<Msg<'advice'>, 'agent' | 'pick' | 'agentPick' | 'moves'>): {
+export function suggestionInWords(advice: Pick<Msg<'advice'>, 'agent' | 'pick' | 'agentPick' | 'moves' | 'worlds'>): {
   lead: string;
   overruled: { before: string; after: string } | null;
 } {
   if (advice.pick.action === advice.agentPick.action) return { lead: `${advice.agent} suggests `, overruled: null };
   // Its own pick is worse than the suggestion beyond the noise, or (rarely: another move beat it, and the suggestion beat that one) about the same.
   const standing = advice.moves?.find((m) => m.action === advice.agentPick.action)?.standing;
+  if (judgedByModel(advice.worlds))
+    return {
+      lead: 'Judged by the trained model from what you can see, the advisor suggests ',
+      overruled: {
+        before: `${advice.agent} on its own would pick `,
+        after: standing === 'worse' ? ', which the model judges worse.' : ', which the model judges below another move.',
+      },
+    };
   return {
     lead: 'Played out from what you can see, the advisor suggests ',
     overruled: {

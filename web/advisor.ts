@@ -79,7 +79,7 @@ function AdviceBody({
 }) {
   if (!myMove) return html`<p class="hint">The advisor speaks on your turn.</p>`;
   if (advice === null) return html`<p class="hint">Thinking…</p>`;
-  const win = winInWords(advice.win);
+  const win = winInWords(advice.win, advice.worlds);
   const noWin = winReasonInWords(advice.winReason);
   const suggestion = suggestionInWords({ ...advice, agent: botName(advice.agent) });
   return html`<div class="advice" data-counter=${counter}>

@@ -40,6 +40,10 @@ describe('web/adviceWords', () => {
     expect(overruled.lead).toMatch(/advisor suggests $/);
     expect(overruled.overruled).toEqual({ before: 'strong on its own would pick ', after: ', which played out worse.' });
     expect(STANDING_TAGS).toEqual({ suggested: 'suggested', same: 'about the same', worse: null });
+    // Figures from the table model's own evaluation (worlds 0) are not called played out.
+    const byModel = suggestionInWords({ agent: 'strong', pick: take, agentPick: discard, moves, worlds: 0 });
+    expect(byModel.lead).toBe('Judged by the trained model from what you can see, the advisor suggests ');
+    expect(byModel.overruled?.after).toBe(', which the model judges worse.');
   });
 });
 
@@ -49,6 +53,8 @@ describe('web/adviceWords winInWords', () => {
     expect(winInWords(win)?.text).toBe('Your chance to win this game: 63%');
     expect(winInWords(win)?.note).toMatch(/^likely 58–68%; the suggested move played out/);
     expect(winInWords({ ...win, equity: 'playouts' })?.note).toMatch(/measured by the server for these rules/);
+    expect(winInWords(win, 8)?.note).toMatch(/played out/);
+    expect(winInWords(win, 0)?.note).toBe('likely 58–68%; the trained model’s own judgement of the suggested move, from what you can see');
     expect(winInWords(null)).toBeNull();
     expect(winReasonInWords(null)).toBeNull();
     expect(winReasonInWords('this game is won by Yaniv calls')).toBe('No chance to win is shown here: this game is won by Yaniv calls.');
