@@ -23,7 +23,7 @@ import { modelFor, shippedModels } from './models/catalog.js';
 import { ownSeats, readModelCard, trainingMismatch } from './models/modelCard.js';
 import { DEFAULT_MODEL, resolveModelDir } from './models/modelFolder.js';
 import { levelAgent, levelSetting, levelSpec, resolveLevel } from './level.js';
-import { ROUND_END_MODELS, type RoundEndModel, type StrongConfig } from './bots/strong.js';
+import type { RoundEndModel, StrongConfig } from './bots/strong.js';
 import type { RuleBot } from './bots/ruleBot.js';
 
 export { type AgentSpec, AgentSpecError } from './agentSpec.js';
@@ -69,15 +69,18 @@ function numberParam(spec: AgentSpec, key: string): number | undefined {
   return value;
 }
 
-/** `strong`'s own knobs: call=RISK (the highest Assaf risk it calls at), look=SHARE (next turn's group counted as gone). */
-function strongTuning(spec: AgentSpec): Partial<StrongConfig> {
+/**
+ * `strong`'s own knobs: call=RISK (the highest Assaf risk it calls at), look=SHARE (next turn's group
+ * counted as gone), end=MODEL (one of `roundEndModels`, passed in from the lazily imported bot).
+ */
+function strongTuning(spec: AgentSpec, roundEndModels: readonly RoundEndModel[]): Partial<StrongConfig> {
   const callRisk = numberParam(spec, 'call');
   const lookahead = numberParam(spec, 'look');
   if (callRisk !== undefined && callRisk > 1)
     throw new AgentSpecError(`agent "strong": parameter call must be a risk from 0 to 1 (got ${callRisk})`);
   const roundEnd = spec.params.end;
-  if (roundEnd !== undefined && !(ROUND_END_MODELS as readonly string[]).includes(roundEnd))
-    throw new AgentSpecError(`agent "strong": parameter end must be ${ROUND_END_MODELS.join(' or ')} (got ${JSON.stringify(roundEnd)})`);
+  if (roundEnd !== undefined && !(roundEndModels as readonly string[]).includes(roundEnd))
+    throw new AgentSpecError(`agent "strong": parameter end must be ${roundEndModels.join(' or ')} (got ${JSON.stringify(roundEnd)})`);
   return {
     ...(callRisk !== undefined ? { callRisk } : {}),
     ...(lookahead !== undefined ? { lookahead } : {}),
@@ -159,8 +162,11 @@ const FACTORIES = {
       "card tracking, the exact Assaf risk before calling, one-turn-ahead discard planning (call=RISK: the highest Assaf risk it calls at, default 0.1; look=SHARE: the share of next turn's best group counted as gone, default 0.8; end=rough|measured: how it reads the chance the round ends before its next turn, for its milestone play, default rough; equity=PRESET: milestone play valued by that preset's shipped game equity, at the table sizes it ships for)",
     params: ['equity', 'term', 'call', 'look', 'end'],
     create: async (_agent, spec) => {
-      const [{ ruleAgent }, { explainStrong, strongBot }] = await Promise.all([import('./bots/ruleAgent.js'), import('./bots/strong.js')]);
-      const tuning = strongTuning(spec);
+      const [{ ruleAgent }, { ROUND_END_MODELS, explainStrong, strongBot }] = await Promise.all([
+        import('./bots/ruleAgent.js'),
+        import('./bots/strong.js'),
+      ]);
+      const tuning = strongTuning(spec, ROUND_END_MODELS);
       const preset = spec.params.equity;
       if (preset === undefined) return ruleAgent(strongName(tuning), strongBot(tuning), explainStrong(tuning));
       const { shippedEquity, shippedEquitySizes } = await import('./equity/equity.js');

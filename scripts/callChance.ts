@@ -46,7 +46,7 @@ function roughKey(view: PlayerView): string {
   return `${roundEndChance(view)} k${fewest}${stallPenalty(view.turn, seatsInPlay(view)) > 0 ? ' stalled' : ''}`;
 }
 
-export function couldCall(view: PlayerView): number {
+function couldCall(view: PlayerView): number {
   return assafRisk({ ...view, handValue: view.rules.yanivThreshold }).risk;
 }
 

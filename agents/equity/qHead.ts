@@ -79,7 +79,11 @@ export function equityLogit(p: number): number {
   return Math.log(q / (1 - q));
 }
 
-/** The seat's game equity as the round began: every total (below 0 counts as 0), who is in, who started. */
+/**
+ * The seat's game equity as the round began: every total, who is in, who started. A total below 0 (a
+ * client may send one: the view allows start totals of any sign) is at least as far from elimination
+ * as 0, and the equity starts at 0: 0 stands for it.
+ */
 export function roundStartEquity(view: PlayerView, equity: GameEquity): number {
   const totals = view.totals.map((total) => Math.max(total, 0));
   return seatEquities(equity, totals, view.active, view.starter)[view.seat];

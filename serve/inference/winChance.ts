@@ -16,11 +16,11 @@ import {
   moveOutlooks,
   outlookCandidates,
 } from '../../agents/equity/moveOutlook.js';
-import { seatEquities } from '../../env/gym/equity.js';
 import type { PlayerView } from '../../env/rules/view.js';
 import { determinize } from '../../env/rules/determinize.js';
 import { mixSeed, seededRng } from '../../env/rules/random.js';
 import { type TableHead, headOutlooks } from '../../agents/equity/headOutlook.js';
+import { roundStartEquity } from '../../agents/equity/qHead.js';
 
 export interface WinChance {
   /** P(the seat wins the game), 0..1: the suggested move played out. */
@@ -83,10 +83,7 @@ export function outlookOf(
   const moves = STANDINGS.flatMap((standing) => judged.filter((m) => m.standing === standing));
   const played = moves[0].win;
   if (!table.equity || !played) return { moves, win: null, winReason: table.reason ?? 'no game equity for this table', worlds };
-  // A total below 0 (a client may send one: the view allows start totals of any sign) is at least
-  // as far from elimination as 0, and the equity starts at 0: 0 stands for it.
-  const totals = view.totals.map((total) => Math.max(total, 0));
-  const roundStart = seatEquities(table.equity, totals, view.active, view.starter)[view.seat];
+  const roundStart = roundStartEquity(view, table.equity);
   return {
     moves,
     win: { probability: played.mean, low: played.low, high: played.high, roundStart, equity: table.source },
