@@ -24,7 +24,8 @@ export interface WorkerTask {
   games: ScheduledGame[];
 }
 
-export type WorkerMessage = { index: number; result: MatchResult } | { error: string };
+/** A worker's result, or its error with the error's name (so that an AgentSpecError stays one across the thread). */
+export type WorkerMessage = { index: number; result: MatchResult } | { error: string; name: string };
 
 /** The games dealt round-robin over `config.workers` threads (one: this thread). `workerUrl`: the compiled worker.js. */
 export function threadDispatcher(workerUrl = new URL('./worker.js', import.meta.url)): GameDispatcher {
@@ -42,7 +43,7 @@ function runWorker(url: URL, task: WorkerTask, report: ReportGame): Promise<void
   return new Promise((resolve, reject) => {
     const worker = new Worker(url, { workerData: task });
     worker.on('message', (message: WorkerMessage) => {
-      if ('error' in message) reject(new Error(message.error));
+      if ('error' in message) reject(Object.assign(new Error(message.error), { name: message.name }));
       else report(message.index, message.result);
     });
     worker.on('error', reject);

@@ -8,5 +8,5 @@ const post = (message: WorkerMessage) => parentPort?.postMessage(message);
 try {
   await playScheduled(task.config, task.games, (index, result) => post({ index, result }));
 } catch (error) {
-  post({ error: error instanceof Error ? error.message : String(error) });
+  post(error instanceof Error ? { error: error.message, name: error.name } : { error: String(error), name: 'Error' });
 }
