@@ -58,3 +58,12 @@ export function watchPage(page: Page, name: string): string[] {
   );
   return errors;
 }
+
+/** Waits until the page wants the player: a dialog open (a round's result), their turn, or the game over. */
+export async function playerMoment(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => document.querySelector('.dialog') !== null || /^(Your turn|Game over)/.test(document.querySelector('.status')?.textContent ?? ''),
+    undefined,
+    { timeout: 30_000 },
+  );
+}

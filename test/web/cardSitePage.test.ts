@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../serve/index.js';
 import { startTestServer } from '../serve/helpers.js';
-import { RESULTS, launchChromium, watchPage } from './browser.js';
+import { RESULTS, launchChromium, playerMoment, watchPage } from './browser.js';
 
 const PHONE = { viewport: { width: 360, height: 780 }, hasTouch: true, isMobile: true } as const;
 const DESKTOP = { viewport: { width: 1280, height: 800 } } as const;
@@ -87,12 +87,7 @@ const latestPlay = (page: Page) =>
 /** Plays by clicks (the first card and the deck) until the game is over, putting each round result away. */
 async function playToEnd(page: Page): Promise<void> {
   for (let moments = 0; moments < 300; moments++) {
-    await page.waitForFunction(
-      () =>
-        document.querySelector('.dialog') !== null || /^(Your turn|Game over)/.test(document.querySelector('.status')?.textContent ?? ''),
-      undefined,
-      { timeout: 30_000 },
-    );
+    await playerMoment(page);
     if ((await page.locator('.dialog').count()) > 0) {
       const over = (await page.getByRole('region', { name: 'Game over' }).count()) > 0;
       await page.locator('.dialog > button').click();

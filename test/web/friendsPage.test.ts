@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Msg, RunningServer, ServerMessage } from '../../serve/index.js';
 import { asSeenBy, checkNoLeaks, onlyOwnSeat, statesOf } from '../serve/leaks.js';
 import { startTestServer } from '../serve/helpers.js';
-import { RESULTS, launchChromium, watchPage } from './browser.js';
+import { RESULTS, launchChromium, playerMoment, watchPage } from './browser.js';
 
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true } as const;
 const LONG_NAME = 'Dana Katz-Abramovich from upstairs';
@@ -134,12 +134,7 @@ async function playToEnd(who: Phone, name: string, reload?: () => Promise<void>)
   const { page } = who;
   let turns = 0;
   for (let moments = 0; moments < 400; moments++) {
-    await page.waitForFunction(
-      () =>
-        document.querySelector('.dialog') !== null || /^(Your turn|Game over)/.test(document.querySelector('.status')?.textContent ?? ''),
-      undefined,
-      { timeout: 30_000 },
-    );
+    await playerMoment(page);
     if (await resultOpen(page)) {
       await expectResultFits(page, name);
       if (turns > 0 && moments < 40) await page.screenshot({ path: `${RESULTS}friends-${name}-round-result.png` });
