@@ -3,6 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { RULE_LIMITS } from '../../env/index.js';
 import { scratchFolder, yaniv } from './processes.js';
 
 const folder = scratchFolder('yaniv-rule-flags-');
@@ -65,6 +66,20 @@ describe('rule flags', () => {
 
   it.each([
     [['--rule', 'yanivThreshold=31'], 'rule option "yanivThreshold" must be an integer from 0 to 30 (got 31)'],
+    // Issue 39: the options a game's length grows with have the maximum the protocol and the page have (RULE_LIMITS).
+    [
+      ['--rule', `eliminationLimit=${RULE_LIMITS.total + 1}`],
+      `rule option "eliminationLimit" must be an integer from 1 to ${RULE_LIMITS.total} (got ${RULE_LIMITS.total + 1})`,
+    ],
+    [['--rule', 'assafPenalty=1e15'], `rule option "assafPenalty" must be an integer from 0 to ${RULE_LIMITS.penalty}`],
+    [
+      ['--rule', `yanivsToWin=${RULE_LIMITS.yanivsToWin + 1}`],
+      `rule option "yanivsToWin" must be an integer from 1 to ${RULE_LIMITS.yanivsToWin}`,
+    ],
+    [
+      ['--rule', `milestones=${JSON.stringify(Array.from({ length: RULE_LIMITS.milestones + 1 }, (_, i) => [i + 1, 0]))}`],
+      `rule option "milestones" must have at most ${RULE_LIMITS.milestones} pairs`,
+    ],
     [['--rule', 'assafScoring=all'], 'rule option "assafScoring" must be one of "lowest", "othersZero", "everyone" (got "all")'],
     [['--rule', 'slapdowns=true'], 'unknown rule option "slapdowns"; the rule options are decks, jokersPerDeck'],
     [['--rule', '__proto__=1'], 'unknown rule option "__proto__"'],
