@@ -273,3 +273,20 @@ function checkDealable(rules: Rules, players: number): void {
 export function ruleOptionsJsonSchema(): unknown {
   return z.toJSONSchema(ruleOptionsSchema, { io: 'input' });
 }
+
+/** Whether a schema is `ruleOverridesSchema` or one derived from it (described, defaulted): the same check. */
+export function isRuleOverrides(schema: { readonly _zod: { readonly def: object } }): boolean {
+  const def = schema._zod.def as { type?: unknown; fn?: unknown };
+  return def.type === 'custom' && def.fn === (ruleOverridesSchema._zod.def as { fn?: unknown }).fn;
+}
+
+/**
+ * What rule overrides may hold, as JSON Schema for documents that describe them (the protocol's
+ * `rules`): every rule option with its range, none required and no defaults (the preset's
+ * values apply), nothing else. `resolveRules` checks the same, with the words.
+ */
+export function ruleOverridesJsonSchema(): Record<string, unknown> {
+  const { properties } = z.toJSONSchema(ruleOptionsSchema, { io: 'input' }) as { properties: Record<string, Record<string, unknown>> };
+  const options = Object.fromEntries(Object.entries(properties).map(([name, { default: _, ...option }]) => [name, option]));
+  return { type: 'object', properties: options, additionalProperties: false };
+}

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { MODEL_FITS } from '../../agents/models/catalog.js';
 import { SCORE_KINDS } from '../../agents/registry.js';
+import { isRuleOverrides, ruleOverridesJsonSchema } from '../../env/index.js';
 import { type ClientMessageType, PROTOCOL_VERSION, SUBPROTOCOLS, clientMessageSchema } from './clientMessages.js';
 
 export * from './clientMessages.js';
@@ -323,8 +324,14 @@ export function protocolJsonSchema(): Record<string, unknown> {
     target: 'draft-2020-12',
     io: 'input',
     unrepresentable: 'any',
+    // Rule overrides are checked by resolveRules (with the preset), not at the edge: documented once, with every option's range.
+    override: ({ zodSchema, jsonSchema }) => {
+      if (!isRuleOverrides(zodSchema)) return;
+      for (const key of ['type', 'propertyNames', 'additionalProperties']) delete jsonSchema[key];
+      jsonSchema.$ref = '#/$defs/RuleOverrides';
+    },
   });
-  const { $defs } = generated as { $defs: Record<string, unknown> };
+  const $defs = { ...(generated as { $defs: Record<string, unknown> }).$defs, RuleOverrides: ruleOverridesJsonSchema() };
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'yaniv-serve-protocol-v1',

@@ -3,7 +3,9 @@
 // codecs and the message union refuse what is not a message with a named reason.
 import { readFileSync } from 'node:fs';
 import { decode } from '@msgpack/msgpack';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
+import { RULE_LIMITS } from '../../../env/index.js';
 import { CODECS } from '../../../serve/protocol/codec.js';
 import { ProtocolError } from '../../../serve/protocol/errors.js';
 import { protocolJsonSchema } from '../../../serve/protocol/protocol.js';
@@ -14,6 +16,22 @@ const SCHEMA_FILE = new URL('../../../serve/protocol.schema.json', import.meta.u
 describe('serve/protocol.schema.json', () => {
   it('is what `yaniv schema` generates from the zod schemas (run `node dist/cli/main.js schema > serve/protocol.schema.json` after a change)', () => {
     expect(JSON.parse(readFileSync(SCHEMA_FILE, 'utf8'))).toEqual(protocolJsonSchema());
+  });
+
+  it("gives rule overrides every option's range, as the server, the page and the CLI (issue 39)", () => {
+    // strict: false for the annotations the page reads (relevantWhen).
+    const valid = new Ajv2020({ strict: false }).compile(protocolJsonSchema());
+    const create = (rules: object) => ({ type: 'create_table', id: 1, seats: ['client', 'strong'], rules });
+    expect(valid(create({ eliminationLimit: RULE_LIMITS.total, milestones: [[50, 25]] }))).toBe(true);
+    for (const rules of [
+      { eliminationLimit: 1e15 },
+      { eliminationLimit: RULE_LIMITS.total + 1 },
+      { assafPenalty: RULE_LIMITS.penalty + 1 },
+      { yanivsToWin: RULE_LIMITS.yanivsToWin + 1 },
+      { milestones: Array.from({ length: RULE_LIMITS.milestones + 1 }, (_, i) => [i + 1, 0]) },
+      { slapdowns: true },
+    ])
+      expect(valid(create(rules)), JSON.stringify(rules).slice(0, 60)).toBe(false);
   });
 });
 
