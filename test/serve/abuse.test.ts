@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { RULE_LIMITS } from '../../env/index.js';
 import { packageRoot } from '../../agents/models/modelFolder.js';
 import pino from 'pino';
@@ -26,6 +26,18 @@ import { TestClient, health, startTestServer, until } from './helpers.js';
 const ATTACKER = { localAddress: '127.0.0.2' };
 /** How long the honest player may wait for its advice while the server is under attack. */
 const HONEST_ADVICE_MS = 5000;
+
+/** What the honest player got over the suite (issue 39's figure, printed at its end): its advice times and tables. */
+const honest = { adviceMs: [] as number[], tables: 0, visits: 0 };
+afterAll(() => {
+  const ms = [...honest.adviceMs].sort((a, b) => a - b);
+  if (ms.length === 0) return;
+  const median = ms.length % 2 ? ms[(ms.length - 1) / 2] : (ms[ms.length / 2 - 1] + ms[ms.length / 2]) / 2;
+  console.log(
+    `honest player under the abuse suite: ${honest.tables} of ${honest.visits} tables created; ${ms.length} advice answers, ` +
+      `median ${median.toFixed(0)} ms, max ${ms[ms.length - 1].toFixed(0)} ms (bound ${HONEST_ADVICE_MS} ms)`,
+  );
+});
 
 const running: RunningServer[] = [];
 const clients: TestClient[] = [];
@@ -63,6 +75,7 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 
 /** The honest player, from 127.0.0.1: connects, creates a table and has its advice answered within 5 s. */
 async function honestServed(server: RunningServer): Promise<void> {
+  honest.visits++;
   const client = await within(TestClient.greeted(server.url), HONEST_ADVICE_MS, 'the honest connection');
   clients.push(client);
   const since = client.frames.length;
@@ -72,9 +85,12 @@ async function honestServed(server: RunningServer): Promise<void> {
     'the honest table',
   );
   expect(created).toMatchObject({ type: 'table_created' });
+  honest.tables++;
   await client.next((m) => m.type === 'state' && m.table === created.table && m.legal.length > 0, since);
+  const asked = performance.now();
   const advice = await within(client.request({ type: 'advise', table: created.table }), HONEST_ADVICE_MS, 'the honest advice');
   expect(advice.type).toBe('advice');
+  honest.adviceMs.push(performance.now() - asked);
   await client.close();
 }
 
