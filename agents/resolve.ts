@@ -19,8 +19,19 @@ export { type ModelSource, type PublishedModel, type ResolvedAgent, type TableKi
 /** The published version of a served agent, if one plays where it fits (a server's ModelVersions). */
 export type PublishedLookup = (agent: string) => PublishedModel | null;
 
-/** Per (spec, table kind): advice may name any rule overrides, each a key (the least recently asked go first). */
-const resolved = new LRUCache<string, ResolvedAgent>({ max: 1024 });
+/**
+ * Per (spec, table kind): advice may name any rule overrides, each a key (the least recently asked
+ * go first), before they are checked. Weighed by the key's length (the client's rules, which the
+ * answer holds again): the valid rule options write well under RESOLVED_ENTRY_MAX, so a key past
+ * it (a message's worth of junk) is answered and not kept, and all together hold a few MB at most.
+ */
+export const RESOLVED_ENTRY_MAX = 16 * 1024;
+const resolved = new LRUCache<string, ResolvedAgent>({
+  max: 1024,
+  maxSize: 2 * 1024 * 1024,
+  maxEntrySize: RESOLVED_ENTRY_MAX,
+  sizeCalculation: (_answer, key) => key.length,
+});
 
 /**
  * What a spec plays at a table of this kind; throws AgentSpecError for a bad spec. Remembered per

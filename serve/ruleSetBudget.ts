@@ -7,9 +7,20 @@
  * chance to win (`unmeasured` says why), as quickly as any other. A preset as it is (no
  * overrides) is never counted: there are few of them.
  */
+import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
 const MINUTE_MS = 60_000;
+
+/**
+ * A rule set as the budget keeps it: a digest of what the client sent (checked later, by the
+ * request), so that an entry holds a few bytes whatever the message's size (up to --max-payload).
+ */
+export function ruleSetKey(preset: string, rules: object, players: number): string {
+  return createHash('sha256')
+    .update(JSON.stringify([preset, rules, players]))
+    .digest('base64url');
+}
 
 export class RuleSetBudget {
   /** Per address, the new sets it asked within the minute (by key, when) and whether one is being measured. */
@@ -27,7 +38,7 @@ export class RuleSetBudget {
   take(address: string, preset: string, rules: object, players: number): { done: () => void } | { unmeasured: string } {
     const none = { done: () => undefined };
     if (Object.keys(rules).length === 0) return none;
-    const key = JSON.stringify([preset, rules, players]);
+    const key = ruleSetKey(preset, rules, players);
     let entry = this.byAddress.get(address);
     if (!entry) this.byAddress.set(address, (entry = { recent: new Map(), measuring: false }));
     const now = this.now();

@@ -4,7 +4,7 @@
 // and levels (agents/level.ts), each told apart by the policy it plays. The commands (calibrate,
 // equity, the bench's agents section) are checked through their entry points (test/cli, test/bench).
 import { describe, expect, it } from 'vitest';
-import { createAgent, resolveAgent } from '../../agents/resolve.js';
+import { RESOLVED_ENTRY_MAX, createAgent, resolveAgent } from '../../agents/resolve.js';
 import { agentFor, playedAgent } from '../../serve/inference/decide.js';
 import { actorAgents } from '../../training/actor.js';
 import { opponentKey } from '../../training/league.js';
@@ -45,4 +45,17 @@ describe('the model each caller plays is the catalog’s for its table', () => {
     // Made from that resolution, named by the setting and the model it plays.
     expect((await createAgent(level)).name).toBe(level.spec);
   }, 120_000);
+});
+
+describe('the resolution cache (issue 39: bounded for anything a client sends)', () => {
+  it('keeps an answer for rules a table can have, and answers but does not keep rules past what valid options write', () => {
+    const table = (rules: Record<string, unknown>) => ({ preset: 'standard', rules, players: 2 });
+    const house = table({ eliminationLimit: 300, milestones: Array.from({ length: 20 }, (_, i) => [i * 25 + 1, i * 20]) });
+    expect(JSON.stringify(house.rules).length).toBeLessThan(RESOLVED_ENTRY_MAX / 8);
+    expect(resolveAgent('strong', house)).toBe(resolveAgent('strong', house));
+    const junk = table({ note: 'x'.repeat(RESOLVED_ENTRY_MAX) });
+    const first = resolveAgent('strong', junk);
+    expect(first.spec).toBe('strong');
+    expect(resolveAgent('strong', junk)).not.toBe(first);
+  });
 });

@@ -2,7 +2,7 @@
 // (serve/ruleSetBudget.ts): one at a time, `perMinute` a minute, a set asked before always, a
 // preset as it is never counted; each address on its own.
 import { describe, expect, it } from 'vitest';
-import { RuleSetBudget } from '../../serve/ruleSetBudget.js';
+import { RuleSetBudget, ruleSetKey } from '../../serve/ruleSetBudget.js';
 
 describe('RuleSetBudget', () => {
   it('measures one new set at a time and perMinute a minute per address; sets asked before and presets go free', () => {
@@ -22,5 +22,13 @@ describe('RuleSetBudget', () => {
     expect(budget.take('a', 'dutch', {}, 3)).toHaveProperty('done');
     now += 60_000;
     expect(take('a', 102)).toHaveProperty('done');
+  });
+
+  it('keeps each set as a digest: a set as large as a message holds a few bytes, and sets stay apart', () => {
+    const large = { eliminationLimit: 300, note: 'x'.repeat(60_000) };
+    expect(ruleSetKey('standard', large, 3)).toHaveLength(43);
+    expect(ruleSetKey('standard', large, 3)).toBe(ruleSetKey('standard', { ...large }, 3));
+    const others = [ruleSetKey('standard', large, 4), ruleSetKey('dutch', large, 3), ruleSetKey('standard', { eliminationLimit: 300 }, 3)];
+    expect(new Set([ruleSetKey('standard', large, 3), ...others]).size).toBe(4);
   });
 });
