@@ -69,6 +69,34 @@ describe.runIf(nginxAvailable())('yaniv serve behind nginx', () => {
     }
   });
 
+  it("the template's per-address request rate: upgrades past the burst get 429 from nginx, the first ones go through", async () => {
+    const tight = await NginxServer.start(
+      servers.map((s) => s.address),
+      undefined,
+      undefined,
+      { connections: 1000, requestsPerSecond: 1, burst: 2 },
+    );
+    const url = `${tight.url}?token=${TOKEN}`;
+    try {
+      const tries = Array.from({ length: 10 }, () => new TestClient(url));
+      const outcomes = await Promise.all(
+        tries.map((c) =>
+          c.opened.then(
+            () => 'open',
+            (error: Error) => error.message,
+          ),
+        ),
+      );
+      await Promise.all(tries.map((c) => c.close()));
+      // One a second and a burst of 2: within the second or two this takes, at most 3 or 4 are let through.
+      expect(outcomes.filter((o) => o === 'open').length).toBeGreaterThanOrEqual(1);
+      expect(outcomes.filter((o) => o === 'HTTP 429').length).toBeGreaterThanOrEqual(5);
+      expect(outcomes.every((o) => o === 'open' || o === 'HTTP 429')).toBe(true);
+    } finally {
+      await tight.dispose();
+    }
+  });
+
   it('200 clients play whole games through it: nothing lost, crossed or leaked, each table on the process its id hashes to', async () => {
     const count = LONG ? 400 : 200;
     const played = await Promise.all(
