@@ -6,7 +6,7 @@
  */
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { Logger } from 'pino';
-import { BASE_HEADERS, StaticSite, serveStatic } from './static.js';
+import { BASE_HEADERS, BASE_HEADER_LINES, StaticSite, serveStatic } from './static.js';
 import type { TableStore } from '../tables/tableStore.js';
 
 /**
@@ -54,7 +54,7 @@ export function createHttpServer(root: string, log: Logger, answers: HttpAnswers
   http.on('error', (error) => log.error({ event: 'http_error', err: error.message }, 'HTTP server error'));
   http.on('clientError', (error, socket) => {
     log.debug({ event: 'client_error', err: error.message }, 'bad HTTP request');
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    if (socket.writable) socket.end(`HTTP/1.1 400 Bad Request\r\n${BASE_HEADER_LINES}Content-Length: 0\r\nConnection: close\r\n\r\n`);
     else socket.destroy();
   });
   return http;

@@ -31,6 +31,11 @@ export const CONTENT_TYPES: Readonly<Record<string, string>> = {
 /** The headers of every HTTP answer of the server (files, JSON, errors): no content-type sniffing. */
 export const BASE_HEADERS: Readonly<Record<string, string>> = { 'X-Content-Type-Options': 'nosniff' };
 
+/** BASE_HEADERS as raw header lines, for the answers written straight to a socket (a refused upgrade, a request that is not HTTP). */
+export const BASE_HEADER_LINES = Object.entries(BASE_HEADERS)
+  .map(([name, value]) => `${name}: ${value}\r\n`)
+  .join('');
+
 /**
  * A page's policy: scripts, styles, images and connections (its WebSocket) from its own server
  * only, its inline scripts (the import map) allowed by their hashes, computed from the page

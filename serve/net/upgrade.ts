@@ -9,6 +9,7 @@ import type { Duplex } from 'node:stream';
 import { sameSecret } from '../../support/secret.js';
 import { type ServerOptions, addressShare } from '../options.js';
 import { SUBPROTOCOLS } from '../protocol/protocol.js';
+import { BASE_HEADER_LINES } from './static.js';
 
 export interface Refusal {
   readonly status: number;
@@ -152,6 +153,6 @@ const REASONS: Readonly<Record<number, string>> = {
 export function refuse(socket: Duplex, { status, code, message }: Refusal): void {
   const body = JSON.stringify({ error: { code, message } });
   socket.end(
-    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${status === 401 ? 'WWW-Authenticate: Bearer\r\n' : ''}\r\n${body}`,
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\nContent-Type: application/json\r\n${BASE_HEADER_LINES}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${status === 401 ? 'WWW-Authenticate: Bearer\r\n' : ''}\r\n${body}`,
   );
 }

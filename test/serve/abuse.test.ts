@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { RULE_LIMITS } from '../../env/index.js';
@@ -254,6 +255,16 @@ describe('the issue\'s "Found" list, each fixed', () => {
     for (const path of ['/', '/style.css', '/app/main.js', '/nothing-here', '/health'])
       expect((await raw(server, path, {})).headers['x-content-type-options'], path).toBe('nosniff');
     expect((await raw(server, '/nothing-here', {})).headers['content-type']).toBe('application/json');
+    // A request that is not HTTP is answered 400 by the server itself, with the same header.
+    const garbage = await new Promise<string>((resolve, reject) => {
+      let answer = '';
+      const socket = connect(server.port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+      socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+      socket.on('end', () => resolve(answer));
+      socket.on('error', reject);
+    });
+    expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
+    expect(garbage.toLowerCase()).toContain('x-content-type-options: nosniff');
     await honestServed(server);
   });
 
