@@ -48,8 +48,14 @@ export const serverOptionsSchema = z.strictObject({
   maxConnectionsPerAddress: intFrom(1)
     .nullable()
     .default(null)
-    .describe('Connections open at once from one client address (see --trust-proxy); more are refused (HTTP 503).'),
-  helloTimeoutMs: intFrom(100, 600_000).default(10_000).describe('A connection that has not said hello within this is closed (1008).'),
+    .describe(
+      'Connections open at once from one client address (see --trust-proxy); more are refused (HTTP 503). Its sockets (page requests besides) are held to twice this: more are closed at once.',
+    ),
+  helloTimeoutMs: intFrom(100, 600_000)
+    .default(10_000)
+    .describe(
+      'A connection that has not said hello within this is closed (1008); a socket whose HTTP request (the page, the upgrade) is not in within it gets 408.',
+    ),
   maxTables: intFrom(1).default(1000).describe('Tables on the whole server.'),
   maxTablesPerAddress: intFrom(1)
     .nullable()

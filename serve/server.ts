@@ -8,6 +8,7 @@
  * inference workers.
  */
 import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
 import { hostname } from 'node:os';
 import pino, { type Logger } from 'pino';
 import { MIN_PLAYERS, resolveRules } from '../env/index.js';
@@ -17,6 +18,7 @@ import { connectRedis } from '../support/redis.js';
 import type { ServerContext } from './net/connection.js';
 import { type Health, createHttpServer, listen } from './net/http.js';
 import { hostServed } from './net/upgrade.js';
+import { SOCKETS_PER_CONNECTION, guardSockets } from './net/socketShares.js';
 import { ModelVersions } from './inference/models.js';
 import { type ServerOptions, type ServerOptionsInput, addressShare, parseServerOptions } from './options.js';
 import { InferencePool } from './inference/pool.js';
@@ -53,6 +55,15 @@ export interface StartOptions {
   store?: TableStore;
 }
 
+/** The HTTP server: health and the page, every socket held to its address's share, upgrades to `sockets`. */
+function openHttp(options: ServerOptions, log: Logger, health: () => Health, sockets: Sockets): Server {
+  const http = createHttpServer(packageRoot(), log, { health, hostServed: (req) => hostServed(req, options) }, options.helloTimeoutMs);
+  const share = addressShare(options.maxConnectionsPerAddress, options.maxConnections);
+  guardSockets(http, { perAddress: SOCKETS_PER_CONNECTION * share, trusted: options.trustProxy }, log);
+  http.on('upgrade', (req, socket, head) => sockets.upgrade(req, socket, head));
+  return http;
+}
+
 /** How long a client told to reconnect (drain) should wait: the tables are handed over before it is told. */
 const RECONNECT_RETRY_MS = 200;
 
@@ -79,8 +90,7 @@ export async function startServer(input: ServerOptionsInput = {}, start: StartOp
   };
   const sockets = new Sockets(ctx, log);
   const health = healthOf({ options, services, tables, sockets, draining: () => shuttingDown });
-  const http = createHttpServer(packageRoot(), log, { health, hostServed: (req) => hostServed(req, options) });
-  http.on('upgrade', (req, socket, head) => sockets.upgrade(req, socket, head));
+  const http = openHttp(options, log, health, sockets);
   const sweeper = sweepIdleTables(tables, options.idleTableMs, log);
   let port: number;
   try {

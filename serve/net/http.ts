@@ -47,14 +47,28 @@ export interface HttpAnswers {
   readonly hostServed: (req: IncomingMessage) => boolean;
 }
 
-/** An HTTP server answering health and the page (WebSocket upgrades are the caller's). */
-export function createHttpServer(root: string, log: Logger, answers: HttpAnswers): Server {
+/** Node's own default for a whole request (a page's file, an upgrade): the bound on `requestMs` is above it only if asked. */
+const NODE_REQUEST_TIMEOUT_MS = 300_000;
+
+/**
+ * An HTTP server answering health and the page (WebSocket upgrades are the caller's). A socket
+ * whose request headers are not complete within `requestMs` (the hello timeout) is answered 408
+ * and closed, checked every quarter of it (at most every second): Node's default left a silent
+ * socket open for a minute or more.
+ */
+export function createHttpServer(root: string, log: Logger, answers: HttpAnswers, requestMs: number): Server {
   const site = new StaticSite(root);
-  const http = createServer((req, res) => answerHttp(req, res, site, log, answers));
+  const timeouts = {
+    headersTimeout: requestMs,
+    requestTimeout: Math.max(NODE_REQUEST_TIMEOUT_MS, requestMs),
+    connectionsCheckingInterval: Math.min(1000, Math.max(25, Math.floor(requestMs / 4))),
+  };
+  const http = createServer(timeouts, (req, res) => answerHttp(req, res, site, log, answers));
   http.on('error', (error) => log.error({ event: 'http_error', err: error.message }, 'HTTP server error'));
-  http.on('clientError', (error, socket) => {
+  http.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     log.debug({ event: 'client_error', err: error.message }, 'bad HTTP request');
-    if (socket.writable) socket.end(`HTTP/1.1 400 Bad Request\r\n${BASE_HEADER_LINES}Content-Length: 0\r\nConnection: close\r\n\r\n`);
+    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\n${BASE_HEADER_LINES}Content-Length: 0\r\nConnection: close\r\n\r\n`);
     else socket.destroy();
   });
   return http;

@@ -118,6 +118,24 @@ function raw(server: RunningServer, path: string, headers: Record<string, string
   });
 }
 
+/** A TCP socket from the attacker's address that sends `text` (nothing by default); `ended` has what came back once it closed. */
+async function rawSocket(server: RunningServer, text = '') {
+  const socket = connect({ port: server.port, host: '127.0.0.1', ...ATTACKER });
+  let answer = '';
+  const held = { socket, closed: false, ended: Promise.resolve('') };
+  held.ended = new Promise<string>((resolve, reject) => {
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    socket.on('close', () => {
+      held.closed = true;
+      resolve(answer);
+    });
+    socket.on('error', reject);
+  });
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  if (text) socket.write(text);
+  return held;
+}
+
 /** The shared memory store with a load that takes a network round trip, as Redis's does: resumes in flight overlap. */
 class RemoteStore extends MemoryTableStore {
   override async load(id: string): Promise<StoredTable | null> {
@@ -179,7 +197,8 @@ describe('the issue\'s "Found" list, each fixed', () => {
     // 40 sockets that never say hello: before the fix they took every connection (the next player got 503).
     const silent = await Promise.allSettled(Array.from({ length: 40 }, () => attacker(server)));
     expect(silent.filter((s) => s.status === 'fulfilled').length).toBeLessThan(40);
-    for (const s of silent) if (s.status === 'rejected') expect(String(s.reason)).toMatch(/HTTP 503/);
+    // Past its share of connections an upgrade gets 503; past twice that its socket is closed at once.
+    for (const s of silent) if (s.status === 'rejected') expect(String(s.reason)).toMatch(/HTTP 503|ECONNRESET|socket hang up/);
     await honestServed(server);
     await Promise.all(clients.splice(0).map((c) => c.close()));
     // Tables created and abandoned from one address: before the fix they filled --max-tables for everyone.
@@ -290,6 +309,24 @@ describe('the new limits', () => {
     const silent = await attacker(server);
     expect(await within(silent.closedPromise, 5000, 'the silent socket closed')).toBe(1008);
     await honestServed(server);
+  });
+
+  it('a socket that sends no request, or not all of it, is answered 408 and closed within --hello-timeout-ms', async () => {
+    const server = await serve({ helloTimeoutMs: 300 });
+    const [silent, partial] = await Promise.all([rawSocket(server), rawSocket(server, 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n')]);
+    // Before, Node's default held both for a minute or more.
+    for (const socket of [silent, partial]) expect(await within(socket.ended, 5000, 'the socket closed')).toMatch(/^HTTP\/1\.1 408 /);
+    await honestServed(server);
+  });
+
+  it("an address's sockets past twice its connection share are closed at once; another address is served", async () => {
+    const server = await serve({ maxConnectionsPerAddress: 3 });
+    const sockets = await Promise.all(Array.from({ length: 9 }, () => rawSocket(server)));
+    // Six held (3 WebSockets' worth and as many page requests), the other three closed unanswered.
+    await until(() => sockets.filter((s) => s.closed).length === 3, 'the sockets past the share closed');
+    await Promise.all(sockets.filter((s) => s.closed).map((s) => expect(s.ended).resolves.toBe('')));
+    await honestServed(server);
+    for (const s of sockets) s.socket.destroy();
   });
 
   it("an address at its share of tables: its abandoned ones past the grace make room, another address's are kept", async () => {
