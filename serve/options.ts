@@ -103,7 +103,9 @@ export const serverOptionsSchema = z.strictObject({
     .describe('A table no client touched for this long is closed.'),
   workers: intFrom(0, 64)
     .default(Math.max(1, availableParallelism() - 1))
-    .describe('Inference worker threads (0: on the main thread).'),
+    .describe(
+      'Inference worker threads (0: on the main thread, for tests and tiny deployments, where --request-deadline-ms cannot stop a request).',
+    ),
   batchMax: intFrom(1, 4096).default(64).describe("Largest inference batch (a cheap agent's, such as strong's: at most 16)."),
   batchWindowMs: intFrom(0, 1000).default(0).describe('How long a batch waits for company (0: the rest of the event-loop turn).'),
   slowMs: intFrom(1).default(100).describe('Requests slower than this are logged.'),

@@ -32,6 +32,11 @@ describe('serve/protocol.schema.json', () => {
       { slapdowns: true },
     ])
       expect(valid(create(rules)), JSON.stringify(rules).slice(0, 60)).toBe(false);
+    // PROTOCOL.md says the ranges in words: the same numbers.
+    const words = readFileSync(new URL('../../../serve/PROTOCOL.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(words).toContain(
+      `(\`eliminationLimit\` and the totals of \`milestones\` up to ${RULE_LIMITS.total}, the Assaf penalties up to ${RULE_LIMITS.penalty}, \`yanivsToWin\` up to ${RULE_LIMITS.yanivsToWin}, at most ${RULE_LIMITS.milestones} milestones`,
+    );
   });
 });
 
