@@ -807,41 +807,23 @@ describe('Rule options and presets', () => {
     expect([...PRESET_NAMES].sort()).toEqual([...named].sort());
   });
 
-  it.each([
-    ['standard', {}],
-    ['israeli5', { yanivThreshold: 5 }],
-    ['pagat', { yanivThreshold: 5, nextStarter: 'roundWinner' }],
-    [
-      'dutch',
-      {
-        yanivThreshold: 4,
-        assafScoring: 'othersZero',
-        assafTiePenalty: 20,
-        milestones: [
-          [50, 0],
-          [100, 50],
-          [150, 100],
-          [200, 150],
-        ],
-        nextStarter: 'roundWinner',
-      },
-    ],
-    [
-      'norwegian',
-      {
-        yanivThreshold: 5,
-        pickFromSet: 'ends',
-        assafScoring: 'everyone',
-        milestones: [
-          [100, 50],
-          [200, 100],
-        ],
-        nextStarter: 'lowestHand',
-      },
-    ],
-    ['nepal', { jokersPerDeck: 0, jackValue: 0, yanivThreshold: 5 }],
-    ['family', { assaf: false }],
-  ])('preset %s is standard with %j', (preset, changes) => {
+  /**
+   * Each preset's changes to standard as RULES.md lists them (its `option: value` pairs, JSON
+   * values), read from the specification rather than copied here; `decks` depends on the table
+   * size and is checked by the deck counts below.
+   */
+  const presetChanges = [...RULES_MD.matchAll(/^- `(\w+)` —([\s\S]*?)(?=\n- |\n\n)/gm)].map(([, preset, text]) => {
+    const pairs = [...text.matchAll(/`(\w+): ([^`]+)`/g)].filter(([, option]) => option !== 'decks');
+    return [preset, Object.fromEntries(pairs.map(([, option, value]) => [option, JSON.parse(value) as unknown]))] as const;
+  });
+
+  it('RULES.md lists the changes of every preset but standard', () => {
+    expect(presetChanges.map(([preset]) => preset).sort()).toEqual([...PRESET_NAMES].sort());
+    for (const [preset, changes] of presetChanges) expect(Object.keys(changes).length > 0, preset).toBe(preset !== 'standard');
+    expect(Object.fromEntries(presetChanges).dutch).toMatchObject({ yanivThreshold: 4, assafTiePenalty: 20 });
+  });
+
+  it.each(presetChanges)('preset %s is standard with the changes RULES.md lists, %j', (preset, changes) => {
     expect(resolveRules({ preset, players: 3 })).toEqual({ ...standard, ...changes });
   });
 
