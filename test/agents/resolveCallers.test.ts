@@ -1,17 +1,20 @@
 // Every caller that plays an agent resolves it for its table (agents/resolve.ts), so plain
 // `neural` plays the catalog's model for the table: here the trainer's opponents, teacher and
-// adviser (training/league.ts, training/actor.ts), the server's decisions (serve/inference/decide.ts),
-// levels (agents/level.ts), the bridge's opponents (bridge/sessions.ts) and tournaments' seats
-// (agents/tournament/play.ts: the bench and rate), each told apart by the policy it plays or the
-// games it plays. The commands (calibrate, equity, the bench's agents section) print the
-// resolution their agents are made from (`seatAgents`), checked through their entry points
-// (test/cli/calibrate.test.ts, test/cli/equity.test.ts, test/bench/agents.test.ts).
+// adviser (training/league.ts, training/actor.ts), the server's decisions
+// (serve/inference/decide.ts) and the seats its tables keep (serve/tables/seatAgents.ts), levels
+// (agents/level.ts), the bridge's opponents (bridge/sessions.ts) and tournaments' seats
+// (agents/tournament/play.ts: the bench and rate), each told apart by the policy it plays, the
+// games it plays or the model its seat names. The commands (calibrate, equity, the bench's agents
+// section) print the resolution their agents are made from (`seatAgents`), checked through their
+// entry points (test/cli/calibrate.test.ts, test/cli/equity.test.ts, test/bench/agents.test.ts).
 import { describe, expect, it } from 'vitest';
 import { createAgent, resolveAgent, seatAgents } from '../../agents/resolve.js';
 import { playScheduled } from '../../agents/tournament/play.js';
 import type { MatchResult } from '../../agents/tournament/match.js';
 import { opponentAgents } from '../../bridge/sessions.js';
 import type { Agent } from '../../env/gym/agent.js';
+import type { Msg } from '../../serve/index.js';
+import { TestClient, startTestServer } from '../serve/helpers.js';
 import { agentFor, playedAgent } from '../../serve/inference/decide.js';
 import { actorAgents } from '../../training/actor.js';
 import { opponentKey } from '../../training/league.js';
@@ -43,6 +46,22 @@ describe('the model each caller plays is the catalog’s for its table', () => {
     expect(await playsModel(four, 'models/standard-4', 4)).toBe(true);
     const two = await agentFor(playedAgent(resolveAgent('neural', { players: 2 })));
     expect(await playsModel(two, 'models/standard', 2)).toBe(true);
+  }, 120_000);
+
+  it('the server’s tables: neural seats at a four-seat table keep the four-seat model (serve/tables/seatAgents.ts)', async () => {
+    const server = await startTestServer({ agents: ['neural'], workers: 0 });
+    const client = await TestClient.connect(server.url);
+    try {
+      await client.request({ type: 'hello', version: 1 });
+      const seats = ['client', 'neural', 'neural', 'neural'];
+      const created = await client.request<Msg<'table_created'>>({ type: 'create_table', seats, thinkMs: 0 });
+      for (const seat of created.seats.slice(1)) {
+        expect(seat).toMatchObject({ agent: 'neural', model: { model: 'models/standard-4', fit: 'trained', mismatch: null } });
+      }
+    } finally {
+      await client.close();
+      await server.close();
+    }
   }, 120_000);
 
   it('a level at four seats: its best bot plays the four-seat model', async () => {
