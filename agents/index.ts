@@ -1,4 +1,4 @@
-// `yaniv-arena/agents`: the agents by spec (`createAgentFor('strong', table)`, or `createAgent(resolveAgent(spec, table))`),
+// `yaniv-arena/agents`: the agents by spec (`createAgentFor('strong', table)`; `resolveAgent` says what a spec plays there),
 // the agents themselves, and tournaments. The `neural` agent loads tfjs when first made.
 export { AGENT_NAMES, type AgentName, AgentSpecError, agentAbilities, describeAgents, parseAgentSpec } from './registry.js';
 export { type ResolvedAgent, type TableKind, createAgent, createAgentFor, resolveAgent } from './resolve.js';

@@ -50,6 +50,8 @@ export interface Factory extends AgentAbilities {
   readonly seatsByArg?: boolean;
   /** Decides in well under a millisecond with no inference (a server answers it without a worker thread). */
   readonly cheap: boolean;
+  /** A server may publish new versions of the model it plays while serving (serve/inference/models.ts); its `resolve` takes them as `resolver.published`. */
+  readonly publishable?: boolean;
   /**
    * What a spec of this agent plays at a table (`raw` as written, `spec` parsed); without it, the
    * spec itself and no model. A published version (resolver.published) is one more model source.
@@ -228,6 +230,7 @@ const FACTORIES = {
       "a trained policy-value network (neural:PATH for a model folder or training run; the shipped model without; greedy=0 samples; own=N: the most seats in play at which the network's own pick plays, above which its adviser's choice leads — default the largest size it trained at; duel=FOLDER: the model that decides once two seats are left in play; suggest=1: plays the advisor's suggestion where the table's model evaluates moves itself, its pick unless the model's q head rates another listed move higher beyond the head's margin, or margin=M)",
     params: ['greedy', 'own', 'duel', 'suggest', 'margin'],
     takesArg: true,
+    publishable: true,
     resolve: resolveNeural,
     create: async (agent, spec, creator) => {
       const { loadNeuralAgent } = await import('./models/neural.js');
@@ -308,6 +311,12 @@ export function agentAbilities(spec: string): AgentAbilities {
 export function decidesCheaply(spec: string): boolean {
   const { cheap }: Factory = FACTORIES[parseAgentSpec(spec).name as AgentName];
   return cheap;
+}
+
+/** Whether a server may publish versions of the model the agent a spec names plays (see Factory.publishable); throws AgentSpecError. */
+export function takesPublishedModels(spec: string): boolean {
+  const { publishable }: Factory = FACTORIES[parseAgentSpec(spec).name as AgentName];
+  return publishable === true;
 }
 
 /** Reads `name[:arg][?k=v&…]` and checks it against the registry; throws AgentSpecError naming the problem. */

@@ -3,7 +3,9 @@
  * table size. Every caller that seats or asks an agent — the bench and tournaments, calibrate and
  * equity, server tables and advice, the trainer's opponents, teacher and adviser, the bridge, the
  * server's welcome — resolves through `resolveAgent`, and `createAgent` takes only what it
- * returns, so the same table always gets the same model. How a spec resolves is its registry
+ * returns, so the same table always gets the same model. Callers make agents through this
+ * module's entries, which resolve first (`createAgentFor`, `seatAgents`); `createAgent` itself is
+ * called here and by the registry's rows (through their `Creator`) only. How a spec resolves is its registry
  * row's (agents/registry.ts): plain `neural` plays the shipped model for the table's (rules,
  * seats) (agents/models/catalog.ts) or a version published for the table, `neural:PATH` plays
  * PATH, `level:K` its level's setting for the table's preset and size over its best bot
@@ -85,6 +87,21 @@ export async function createAgent(agent: ResolvedAgent): Promise<Agent> {
 /** The agent a spec plays at a table of this kind, loaded. */
 export async function createAgentFor(spec: string, table: TableKind, published?: PublishedLookup): Promise<Agent> {
   return createAgent(resolveAgent(spec, table, published));
+}
+
+/** A spec at every seat of a table: what it resolves to there and the agents made from that one resolution. */
+export interface SeatedAgents {
+  readonly resolved: ResolvedAgent;
+  readonly agents: Agent[];
+}
+
+/**
+ * `seats` agents of one spec at a table of this kind, each made from the same resolution it
+ * returns, so that what a command prints it plays (`modelLines([resolved])`) is what it plays.
+ */
+export async function seatAgents(spec: string, table: TableKind, seats = 1): Promise<SeatedAgents> {
+  const resolved = resolveAgent(spec, table);
+  return { resolved, agents: await Promise.all(Array.from({ length: seats }, () => createAgent(resolved))) };
 }
 
 /** The folder of the model a resolution plays, for people and for the protocol (null: no model). */

@@ -3,7 +3,7 @@
 // mean and the 99th percentile, over the positions of heads-up and four-player games played by strong.
 // Each agent is resolved for the table size (agents/resolve.ts): the row names the model it plays.
 import { isAgentName } from '../agents/registry.js';
-import { createAgent, createAgentFor, modelFolder, resolveAgent } from '../agents/resolve.js';
+import { createAgentFor, modelFolder, seatAgents } from '../agents/resolve.js';
 import type { DecisionInput } from '../env/gym/agent.js';
 import { YanivEnv } from '../env/gym/yanivEnv.js';
 import { playerView } from '../env/rules/view.js';
@@ -34,8 +34,10 @@ export async function run(): Promise<void> {
   for (const players of [2, 4]) {
     const inputs = await positions(players, POSITIONS);
     for (const spec of agents) {
-      const resolved = resolveAgent(spec, { players });
-      const agent = await createAgent(resolved);
+      const {
+        resolved,
+        agents: [agent],
+      } = await seatAgents(spec, { players });
       const model = modelFolder(resolved);
       for (const input of inputs.slice(0, 200)) agent.act(input);
       const times: number[] = [];

@@ -304,7 +304,7 @@ class VectorSession implements Session {
 }
 
 /** The agents of the other seats: one spec for all (one agent), or one per seat (the learner's entry ignored). */
-async function opponentAgents(
+export async function opponentAgents(
   specs: string | readonly (string | null)[],
   table: TableKind,
   seat: number | 'rotate',

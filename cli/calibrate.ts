@@ -13,7 +13,7 @@ import { type SizeCalibration, reliabilitySpec } from '../agents/equity/calibrat
 import { CALIBRATION_FORMAT, CalibrationError, type CalibrationMap, MIN_BLOCK, fitIsotonic } from '../agents/equity/calibrationMap.js';
 import { OUTLOOK_DEFAULTS } from '../agents/equity/moveOutlook.js';
 import { agentSpecSchema } from '../agents/registry.js';
-import { createAgent, modelLines, resolveAgent } from '../agents/resolve.js';
+import { modelLines, seatAgents } from '../agents/resolve.js';
 import { MAX_PLAYERS, MIN_PLAYERS } from '../env/rules/rules.js';
 import { type FlagSpecs, schemaFlags } from '../support/schemaFlags.js';
 import { renderVegaLite } from '../support/vegaSvg.js';
@@ -111,9 +111,8 @@ export function calibrateCommand(): Command {
     for (const players of options.players) {
       choice = readRuleSelection(ruleFlags, players);
       // The agent as it plays at this table (plain neural: the catalog's model for these rules and seats).
-      const played = resolveAgent(options.agent, { ...choice, players });
-      for (const line of modelLines([played])) process.stderr.write(`yaniv calibrate: ${line}\n`);
-      const agents = await Promise.all(Array.from({ length: players }, () => createAgent(played)));
+      const { resolved, agents } = await seatAgents(options.agent, { ...choice, players }, players);
+      for (const line of modelLines([resolved])) process.stderr.write(`yaniv calibrate: ${line}\n`);
       const { positions, calibration } = measureShownChances({
         ...choice,
         players,

@@ -4,7 +4,7 @@
 // totals, fitted by the learned predictor.
 import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { createAgent, modelLines, resolveAgent } from '../agents/resolve.js';
+import { modelLines, seatAgents } from '../agents/resolve.js';
 import { solveEquityData } from '../agents/equity/equity.js';
 import { fitSeatPredictor } from '../agents/equity/equityFit.js';
 import { measureRoundModel, measureSeatStates, playFromSpot } from '../agents/equity/equityModel.js';
@@ -120,9 +120,8 @@ export function equityCommand(): Command {
     // Refused before any round is simulated, not after.
     if (players === 2) checkSolvable(resolveRules({ ...choice, players }));
     // The agent as it plays at this table (plain neural: the catalog's model for these rules and seats).
-    const played = resolveAgent(flags.agent, { ...choice, players });
-    for (const line of modelLines([played])) process.stderr.write(`yaniv equity: ${line}\n`);
-    const agents = await Promise.all(Array.from({ length: players }, () => createAgent(played)));
+    const { resolved, agents } = await seatAgents(flags.agent, { ...choice, players }, players);
+    for (const line of modelLines([resolved])) process.stderr.write(`yaniv equity: ${line}\n`);
     const started = Date.now();
     const data = players === 2 ? measureHeadsUp(flags, choice, agents, seed) : measureSeats(flags, choice, agents, seed);
     const measured = (Date.now() - started) / 1000;

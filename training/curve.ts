@@ -53,9 +53,9 @@ export function readMetrics(dir: string): Record<string, unknown>[] {
   return lines;
 }
 
-/** The Vega-Lite spec of the curve. */
-export function curveSpec(lines: readonly Record<string, unknown>[], title: string): vl.TopLevelSpec {
-  const winRates = linesOf(lines, evaluationLine).flatMap((line) =>
+/** The win-rate points: one per evaluation and opponent, with its 95% interval. */
+function winRateRows(lines: readonly Record<string, unknown>[]) {
+  return linesOf(lines, evaluationLine).flatMap((line) =>
     line.results.map((r) => ({
       episodes: line.episodes,
       matchup: r.players > 2 ? `vs ${r.players - 1} × ${r.opponent} (1 of ${r.players} seats)` : `vs ${r.opponent}, heads-up`,
@@ -65,7 +65,11 @@ export function curveSpec(lines: readonly Record<string, unknown>[], title: stri
       games: r.games,
     })),
   );
-  const losses = linesOf(lines, iterationLine)
+}
+
+/** The loss points: each iteration's total loss and, under PPO, its value error (losses that were not numbers left out). */
+function lossRows(lines: readonly Record<string, unknown>[]) {
+  return linesOf(lines, iterationLine)
     .flatMap((line) => [
       {
         episodes: line.episodes,
@@ -75,62 +79,75 @@ export function curveSpec(lines: readonly Record<string, unknown>[], title: stri
       ...(line.valueLoss !== undefined ? [{ episodes: line.episodes, series: 'PPO: value error', value: line.valueLoss ?? NaN }] : []),
     ])
     .filter((row) => Number.isFinite(row.value));
+}
+
+/** The x axis both panels share: episodes played, from 0 to the last line's. */
+type EpisodeAxis = { field: 'episodes'; type: 'quantitative'; title: string; scale: { domain: number[] } };
+
+/** One panel of the curve's column. */
+type Panel = Extract<vl.TopLevelSpec, { vconcat: unknown }>['vconcat'][number];
+
+/** The upper panel: the win rates as lines over their interval bands, and the even line at 50%. */
+function winRatePanel(values: ReturnType<typeof winRateRows>, x: EpisodeAxis): Panel {
+  const color = { field: 'matchup', type: 'nominal', title: null } as const;
+  return {
+    width: 640,
+    height: 260,
+    title: 'win rate, greedy, duplicate deals (band: 95% Wilson interval)',
+    data: { values },
+    layer: [
+      {
+        mark: { type: 'errorband', opacity: 0.2 },
+        encoding: { x, y: { field: 'low', type: 'quantitative', title: 'win rate' }, y2: { field: 'high' }, color },
+      },
+      {
+        mark: { type: 'line', point: true },
+        encoding: {
+          x,
+          y: { field: 'winRate', type: 'quantitative', scale: { domain: [0, 1] }, axis: { format: '%' }, title: 'win rate' },
+          color,
+          tooltip: [
+            { field: 'winRate', format: '.1%' },
+            { field: 'low', format: '.1%' },
+            { field: 'high', format: '.1%' },
+            { field: 'games' },
+          ],
+        },
+      },
+      {
+        data: { values: [{ y: 0.5 }] },
+        mark: { type: 'rule', strokeDash: [4, 4], color: 'gray' },
+        encoding: { y: { field: 'y', type: 'quantitative' } },
+      },
+    ],
+  };
+}
+
+/** The lower panel: the losses per iteration. */
+function lossPanel(values: ReturnType<typeof lossRows>, x: EpisodeAxis): Panel {
+  return {
+    width: 640,
+    height: 180,
+    title: 'loss per iteration',
+    data: { values },
+    mark: { type: 'line', strokeWidth: 1 },
+    encoding: {
+      x,
+      y: { field: 'value', type: 'quantitative', title: 'loss' },
+      color: { field: 'series', type: 'nominal', title: null },
+    },
+  };
+}
+
+/** The Vega-Lite spec of the curve: the win rates above the losses, on one episode axis. */
+export function curveSpec(lines: readonly Record<string, unknown>[], title: string): vl.TopLevelSpec {
   const last = Math.max(1, ...lines.map((l) => (typeof l.episodes === 'number' ? l.episodes : 0)));
   // Both panels on the same episode axis, from 0.
-  const x = { field: 'episodes', type: 'quantitative' as const, title: 'episodes played', scale: { domain: [0, last] } };
+  const x: EpisodeAxis = { field: 'episodes', type: 'quantitative', title: 'episodes played', scale: { domain: [0, last] } };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title,
-    vconcat: [
-      {
-        width: 640,
-        height: 260,
-        title: 'win rate, greedy, duplicate deals (band: 95% Wilson interval)',
-        data: { values: winRates },
-        layer: [
-          {
-            mark: { type: 'errorband', opacity: 0.2 },
-            encoding: {
-              x,
-              y: { field: 'low', type: 'quantitative', title: 'win rate' },
-              y2: { field: 'high' },
-              color: { field: 'matchup', type: 'nominal', title: null },
-            },
-          },
-          {
-            mark: { type: 'line', point: true },
-            encoding: {
-              x,
-              y: { field: 'winRate', type: 'quantitative', scale: { domain: [0, 1] }, axis: { format: '%' }, title: 'win rate' },
-              color: { field: 'matchup', type: 'nominal', title: null },
-              tooltip: [
-                { field: 'winRate', format: '.1%' },
-                { field: 'low', format: '.1%' },
-                { field: 'high', format: '.1%' },
-                { field: 'games' },
-              ],
-            },
-          },
-          {
-            data: { values: [{ y: 0.5 }] },
-            mark: { type: 'rule', strokeDash: [4, 4], color: 'gray' },
-            encoding: { y: { field: 'y', type: 'quantitative' } },
-          },
-        ],
-      },
-      {
-        width: 640,
-        height: 180,
-        title: 'loss per iteration',
-        data: { values: losses },
-        mark: { type: 'line', strokeWidth: 1 },
-        encoding: {
-          x,
-          y: { field: 'value', type: 'quantitative', title: 'loss' },
-          color: { field: 'series', type: 'nominal', title: null },
-        },
-      },
-    ],
+    vconcat: [winRatePanel(winRateRows(lines), x), lossPanel(lossRows(lines), x)],
     resolve: { scale: { color: 'independent' }, legend: { color: 'independent' } },
     config: { legend: { orient: 'right', labelLimit: 320 } },
   };

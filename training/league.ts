@@ -8,7 +8,7 @@
  */
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { AgentSpecError, parseAgentSpec } from '../agents/registry.js';
-import { createAgent, resolveAgent } from '../agents/resolve.js';
+import { createAgentFor, resolveAgent } from '../agents/resolve.js';
 import { PANEL, isPanelAgent } from '../agents/tournament/panel.js';
 import type { Agent } from '../env/gym/agent.js';
 import type { Rng } from '../env/rules/random.js';
@@ -169,9 +169,11 @@ export async function opponentAgents(
   for (const { spec } of opponents) {
     if (spec === SELF || spec === PAST) continue;
     for (const players of table.sizes) {
-      const resolved = resolveAgent(spec, { preset: table.preset, rules: table.rules, players });
-      let agent = byResolved.get(resolved.spec);
-      if (!agent) byResolved.set(resolved.spec, (agent = await createAgent(resolved)));
+      const kind = { preset: table.preset, rules: table.rules, players };
+      // What it plays at this size names the agent; the same (spec, kind) resolves to that same value when made.
+      const played = resolveAgent(spec, kind).spec;
+      let agent = byResolved.get(played);
+      if (!agent) byResolved.set(played, (agent = await createAgentFor(spec, kind)));
       agents.set(opponentKey(spec, players), agent);
     }
   }

@@ -1,9 +1,8 @@
 /**
- * The How-to-play page (/rules.html): the rules of the standard game in a player's words
+ * The How-to-play view (/rules.html, shown by the page's entry, web/main.ts): the rules of the standard game in a player's words
  * (docs/RULES.md is the precise text) first, then a checker below them — pick cards, see whether
  * they are a legal group and why (groupCheck.ts, the engine's own code).
  */
-import { render } from 'preact';
 import { useState } from 'preact/hooks';
 import { RANKS, SUITS } from '../env/rules/cards.js';
 import { Card, Face, cardClass } from './cardView.js';
@@ -113,7 +112,8 @@ function Checker() {
   </section>`;
 }
 
-function HowToPlay() {
+/** The How-to-play view (web/main.ts shows it at /rules.html). */
+export function HowToPlay() {
   return html`<header class="top">
       <h1>Yaniv</h1>
       <a class="button" href="/">Play</a>
@@ -124,8 +124,3 @@ function HowToPlay() {
       <${Checker} />
     </main>`;
 }
-
-const root = document.getElementById('app');
-if (root === null) throw new Error('web/rules.html has no #app element');
-root.textContent = '';
-render(html`<${HowToPlay} />`, root);

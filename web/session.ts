@@ -14,19 +14,9 @@ import { type Answer, type LinkStatus, type Outgoing, ServerLink } from './link.
 import type { Msg } from '../client/protocol.js';
 import { type TableChoice, createTableRequest, settingsOf } from './setup.js';
 import { type Sound, useSound } from './sound.js';
-import { NO_STATS, type Stats, countGame } from './stats.js';
-import {
-  type SavedTable,
-  forgetTable,
-  loadAdvisor,
-  loadStats,
-  loadTable,
-  loadToken,
-  saveAdvisor,
-  saveStats,
-  saveTable,
-  saveToken,
-} from './storage.js';
+import type { Stats } from './stats.js';
+import { useStats } from './statsKept.js';
+import { type SavedTable, forgetTable, loadAdvisor, loadTable, loadToken, saveAdvisor, saveTable, saveToken } from './storage.js';
 
 /**
  * ws://host/ of the page's own server, with the page's ?token= (or the one the player typed) when
@@ -145,20 +135,8 @@ export function useSession(): Session {
   useConnection(core, link, { setLinkStatus, setWelcome, setResumes });
   const { deal, newGameForm } = tableActions(core);
   const friends = friendActions(core, () => setJoinCode(null));
-  useEffect(() => {
-    if (game === null) return;
-    const { info, rounds, log, roundStartedAt, series } = game;
-    saveTable({
-      table: info.table,
-      token: info.token,
-      rounds,
-      log,
-      roundStartedAt,
-      series,
-      settings: isGuest(game) ? undefined : settingsOf(info),
-    });
-  }, [game?.rounds, game?.log, game?.info.table]);
-  const [stats, setStats] = useStats(game);
+  useSavedTable(game);
+  const [stats, resetStats] = useStats(game);
 
   const state = game?.state ?? null;
   const sound = useSound(game, state !== null && game?.over === null && state.toMove === mySeat(game) && state.legal.length > 0);
@@ -194,28 +172,25 @@ export function useSession(): Session {
     chooseAdvisor: advisor.choose,
     sound,
     stats,
-    resetStats: () => {
-      if (!window.confirm('Reset your statistics? This cannot be undone.')) return;
-      // The games counted stay remembered, so that a reload of a finished game does not count it again.
-      const fresh = { ...NO_STATS, counted: stats.counted };
-      saveStats(fresh);
-      setStats(fresh);
-    },
+    resetStats,
   };
 }
 
-/** The player's statistics: each finished game counted once, as it ends (countGame skips a table counted before). */
-function useStats(game: Game | null): [Stats, Setter<Stats>] {
-  const [stats, setStats] = useState(loadStats);
+/** The table as it stands, saved in the browser whenever its rounds or log change, so that a reload takes it back. */
+function useSavedTable(game: Game | null): void {
   useEffect(() => {
-    if (game?.over == null) return;
-    const kept = loadStats();
-    const counted = countGame(kept, game);
-    if (counted === kept) return;
-    saveStats(counted);
-    setStats(counted);
-  }, [game?.over, game?.info.table]);
-  return [stats, setStats];
+    if (game === null) return;
+    const { info, rounds, log, roundStartedAt, series } = game;
+    saveTable({
+      table: info.table,
+      token: info.token,
+      rounds,
+      log,
+      roundStartedAt,
+      series,
+      settings: isGuest(game) ? undefined : settingsOf(info),
+    });
+  }, [game?.rounds, game?.log, game?.info.table]);
 }
 
 /**

@@ -60,11 +60,7 @@ export interface NeuralOptions {
 
 /** Wraps a loaded policy-value network as an Agent. */
 export function neuralAgent(net: Network<PolicyValueConfig>, options: NeuralOptions = {}): Agent {
-  if (net.config.observationSize !== OBSERVATION_SIZE || net.config.actionCount !== ACTION_COUNT) {
-    throw new Error(
-      `network takes ${net.config.observationSize} inputs and ${net.config.actionCount} actions; the game has ${OBSERVATION_SIZE} and ${ACTION_COUNT}`,
-    );
-  }
+  checkGameShape(net);
   const scoring = net.config.actionFeatures;
   const advised = scoring > 0 && readsAdviser(scoring);
   const adviser = advised ? options.adviser : undefined;
@@ -96,17 +92,7 @@ export function neuralAgent(net: Network<PolicyValueConfig>, options: NeuralOpti
     const order = legal.map((_, i) => i).sort((i, j) => weights[j] - weights[i]);
     const actions = order.map((i) => legal[i]);
     const scores = order.map((i) => weights[i]);
-    let action = actions[0];
-    if (!greedy) {
-      let u = uniformFloat64(rng) * scores.reduce((s, p) => s + p, 0);
-      for (let i = 0; i < actions.length; i++) {
-        u -= scores[i];
-        if (u < 0 || i === actions.length - 1) {
-          action = actions[i];
-          break;
-        }
-      }
-    }
+    const action = greedy ? actions[0] : sampled(actions, scores, rng);
     return { action, policy: { actions, scores, value } };
   };
 
@@ -140,6 +126,25 @@ export function neuralAgent(net: Network<PolicyValueConfig>, options: NeuralOpti
       return inputs.map((input, i) => decide(out.probabilities, i * ACTION_COUNT, input, out.values[i], advised?.[i]));
     },
   };
+}
+
+/** Refuses a network whose inputs or actions are not the game's. */
+function checkGameShape(net: Network<PolicyValueConfig>): void {
+  if (net.config.observationSize !== OBSERVATION_SIZE || net.config.actionCount !== ACTION_COUNT) {
+    throw new Error(
+      `network takes ${net.config.observationSize} inputs and ${net.config.actionCount} actions; the game has ${OBSERVATION_SIZE} and ${ACTION_COUNT}`,
+    );
+  }
+}
+
+/** An action drawn with a chance in proportion to its score (the last where rounding leaves some over). */
+function sampled(actions: readonly number[], scores: readonly number[], rng: Rng): number {
+  let u = uniformFloat64(rng) * scores.reduce((s, p) => s + p, 0);
+  for (let i = 0; i < actions.length - 1; i++) {
+    u -= scores[i];
+    if (u < 0) return actions[i];
+  }
+  return actions[actions.length - 1];
 }
 
 /**

@@ -78,80 +78,100 @@ export interface PlayedGame {
   result: MatchResult;
 }
 
+/** What a summary adds up over an agent's finished games, and how many of its games hit the turn cap. */
+interface AgentTotals {
+  games: number;
+  unfinished: number;
+  wins: number;
+  places: number;
+  squaredPlaces: number;
+  rounds: number;
+  turns: number;
+  seat: SeatSums;
+}
+
+const emptyTotals = (): AgentTotals => ({
+  games: 0,
+  unfinished: 0,
+  wins: 0,
+  places: 0,
+  squaredPlaces: 0,
+  rounds: 0,
+  turns: 0,
+  seat: zeroSeatSums(),
+});
+
+/** Adds one finished game to the totals of the agent at each seat. */
+function addSeats(totals: AgentTotals[], index: ReadonlyMap<string, number>, { seats, result }: PlayedGame): void {
+  seats.forEach((name, seat) => {
+    const t = totals[index.get(name) as number];
+    const s = result.seats[seat];
+    addSeatStats(t.seat, s);
+    t.games++;
+    if (s.won) t.wins++;
+    t.places += s.rank + 1;
+    t.squaredPlaces += (s.rank + 1) ** 2;
+    t.rounds += result.rounds;
+    t.turns += result.turns;
+  });
+}
+
+/** Adds one finished game's meetings: each pair of seats held by two different agents, the one ahead scoring 1 (a tie ½). */
+function addMeetings(wins: number[][], meetings: number[][], index: ReadonlyMap<string, number>, { seats, result }: PlayedGame): void {
+  seats.forEach((a, seatA) =>
+    seats.forEach((b, seatB) => {
+      if (seatA === seatB || a === b) return;
+      const i = index.get(a) as number;
+      const j = index.get(b) as number;
+      const rankA = result.seats[seatA].rank;
+      const rankB = result.seats[seatB].rank;
+      meetings[i][j]++;
+      wins[i][j] += rankA < rankB ? 1 : rankA === rankB ? 0.5 : 0;
+    }),
+  );
+}
+
+/** One agent's figures from its totals. */
+function agentSummary(agent: string, t: AgentTotals): AgentSummary {
+  const seat = t.seat;
+  return {
+    agent,
+    games: t.games + t.unfinished,
+    unfinished: t.unfinished,
+    wins: t.wins,
+    winRate: t.games ? t.wins / t.games : 0,
+    winRate95: wilson(t.wins, t.games),
+    meanPlace: per(t.places, t.games),
+    meanPlace95: meanInterval(t.places, t.squaredPlaces, t.games),
+    meanRoundPenalty: per(seat.roundPoints, seat.rounds),
+    yanivCallsPerGame: per(seat.yanivCalls, t.games),
+    yanivSuccessRate: per(seat.yanivSuccesses, seat.yanivCalls),
+    assafSufferedPerGame: per(seat.assafSuffered, t.games),
+    assafCausedPerGame: per(seat.assafCaused, t.games),
+    milestonePointsPerGame: per(seat.milestonePoints, t.games),
+    meanRoundsPerGame: per(t.rounds, t.games),
+    meanTurnsPerGame: per(t.turns, t.games),
+    microsPerDecision: per(seat.decisionNanos, seat.decisions) / 1000,
+  };
+}
+
 export function summarize(agentNames: readonly string[], games: readonly PlayedGame[]): TournamentSummary {
   const index = new Map(agentNames.map((name, i) => [name, i]));
   const n = agentNames.length;
-  const totals = agentNames.map(() => ({
-    games: 0,
-    unfinished: 0,
-    wins: 0,
-    places: 0,
-    squaredPlaces: 0,
-    rounds: 0,
-    turns: 0,
-    seat: zeroSeatSums(),
-  }));
+  const totals = agentNames.map(emptyTotals);
   const wins = agentNames.map(() => new Array<number>(n).fill(0));
   const meetings = agentNames.map(() => new Array<number>(n).fill(0));
-
-  for (const { seats, result } of games) {
-    if (result.truncated) {
-      for (const name of seats) totals[index.get(name) as number].unfinished++;
+  for (const game of games) {
+    if (game.result.truncated) {
+      for (const name of game.seats) totals[index.get(name) as number].unfinished++;
       continue;
     }
-    const inGame = new Set<number>();
-    seats.forEach((name, seat) => {
-      const i = index.get(name) as number;
-      const t = totals[i];
-      const s = result.seats[seat];
-      addSeatStats(t.seat, s);
-      t.games++;
-      if (s.won) t.wins++;
-      t.places += s.rank + 1;
-      t.squaredPlaces += (s.rank + 1) ** 2;
-      t.rounds += result.rounds;
-      t.turns += result.turns;
-      inGame.add(i);
-    });
-    seats.forEach((a, seatA) =>
-      seats.forEach((b, seatB) => {
-        if (seatA === seatB || a === b) return;
-        const i = index.get(a) as number;
-        const j = index.get(b) as number;
-        const rankA = result.seats[seatA].rank;
-        const rankB = result.seats[seatB].rank;
-        meetings[i][j]++;
-        wins[i][j] += rankA < rankB ? 1 : rankA === rankB ? 0.5 : 0;
-      }),
-    );
+    addSeats(totals, index, game);
+    addMeetings(wins, meetings, index, game);
   }
-
-  const agents = agentNames.map((agent, i): AgentSummary => {
-    const t = totals[i];
-    const seat = t.seat;
-    return {
-      agent,
-      games: t.games + t.unfinished,
-      unfinished: t.unfinished,
-      wins: t.wins,
-      winRate: t.games ? t.wins / t.games : 0,
-      winRate95: wilson(t.wins, t.games),
-      meanPlace: per(t.places, t.games),
-      meanPlace95: meanInterval(t.places, t.squaredPlaces, t.games),
-      meanRoundPenalty: per(seat.roundPoints, seat.rounds),
-      yanivCallsPerGame: per(seat.yanivCalls, t.games),
-      yanivSuccessRate: per(seat.yanivSuccesses, seat.yanivCalls),
-      assafSufferedPerGame: per(seat.assafSuffered, t.games),
-      assafCausedPerGame: per(seat.assafCaused, t.games),
-      milestonePointsPerGame: per(seat.milestonePoints, t.games),
-      meanRoundsPerGame: per(t.rounds, t.games),
-      meanTurnsPerGame: per(t.turns, t.games),
-      microsPerDecision: per(seat.decisionNanos, seat.decisions) / 1000,
-    };
-  });
   const score = wins.map((row, i) => row.map((w, j) => (meetings[i][j] ? w / meetings[i][j] : 0)));
   return {
-    agents,
+    agents: agentNames.map((agent, i) => agentSummary(agent, totals[i])),
     headToHead: { score, meetings },
     elo: eloRatings(agentNames, wins, meetings),
     games: games.length,

@@ -30,7 +30,7 @@ import {
 } from '../../env/index.js';
 import type { Agent, DecisionInput } from '../../env/gym/agent.js';
 import { agentAbilities } from '../../agents/registry.js';
-import { type ResolvedAgent, type TableKind, createAgent, resolveAgent } from '../../agents/resolve.js';
+import { type ResolvedAgent, type TableKind, createAgentFor } from '../../agents/resolve.js';
 import { type Evaluation, outlookOf } from './winChance.js';
 import { type TableHead, tableHead } from '../../agents/equity/headOutlook.js';
 import { OUTLOOK_DEFAULTS } from '../../agents/equity/moveOutlook.js';
@@ -88,7 +88,7 @@ const agents = new Map<string, Promise<Agent>>();
 export function agentFor(played: PlayedAgent): Promise<Agent> {
   let agent = agents.get(played.spec);
   if (!agent) {
-    const created = createAgent(resolveAgent(played.spec, played.table));
+    const created = createAgentFor(played.spec, played.table);
     agents.set(played.spec, created);
     created.catch(() => agents.delete(played.spec));
     agent = created;

@@ -25,7 +25,7 @@ import type { FlagSpecs } from '../../support/schemaFlags.js';
 import { MODEL_CONTRACT } from '../../env/gym/modelContract.js';
 import { type ModelCard, readModelCard } from '../../agents/models/modelCard.js';
 import { resolveModelDir } from '../../agents/models/modelFolder.js';
-import { parseAgentSpec } from '../../agents/registry.js';
+import { AgentSpecError, parseAgentSpec, takesPublishedModels } from '../../agents/registry.js';
 import {
   type PublishedLookup,
   type PublishedModel,
@@ -48,13 +48,23 @@ export function modelKeys(agent: string) {
   return { counter: `${base}counter`, latest: `${base}latest`, version: (v: number) => `${base}v${v}` };
 }
 
+/** Whether a spec names an agent whose registry row takes published models (a bad spec does not). */
+function publishableSpec(spec: string): boolean {
+  try {
+    return takesPublishedModels(spec);
+  } catch (error) {
+    if (error instanceof AgentSpecError) return false;
+    throw error;
+  }
+}
+
 /** The settings of `yaniv publish-model` (its flags). */
 export const publishModelSchema = z.strictObject({
   redis: redisUrlSchema().describe('The Redis the servers use (yaniv serve --redis).'),
   agent: z
     .string()
     .min(1)
-    .refine((spec) => /^neural(?:[:?]|$)/.test(spec), { error: 'must be a neural agent as served (e.g. neural)' })
+    .refine(publishableSpec, { error: 'must be a neural agent as served (e.g. neural)' })
     .default('neural')
     .describe('The served agent the model replaces (as in yaniv serve --agents).'),
 });
@@ -181,9 +191,9 @@ export class ModelVersions {
     private readonly log: Logger,
   ) {}
 
-  /** The agents a model can be published for: the served neural ones. */
+  /** The agents a model can be published for: the served ones whose registry row takes published models. */
   private publishable(agent: string): boolean {
-    return this.agents.includes(agent) && parseAgentSpec(agent).name === 'neural';
+    return this.agents.includes(agent) && takesPublishedModels(agent);
   }
 
   /** Announces this build's versions, adopts each agent's latest version, and follows new ones. */

@@ -6,8 +6,7 @@
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import type { TableKind } from '../../agents/resolve.js';
-import { z } from 'zod';
-import { DEFAULT_PRESET, MIN_PLAYERS, recordSchema } from '../../env/index.js';
+import { DEFAULT_PRESET } from '../../env/index.js';
 import { type Codec, checkShape } from '../protocol/codec.js';
 import { type DecideRequest, type DecideResult, type PositionSource, playedAgent } from '../inference/decide.js';
 import { ProtocolError } from '../protocol/errors.js';
@@ -28,6 +27,7 @@ import { parseClientMessageAtEdge, requestIdOf } from '../protocol/protocolEdge.
 import { type ServerTable, type TableOwner, tableKindOf } from '../tables/table.js';
 import type { TableRegistry } from '../tables/tables.js';
 import { followedBy, seatFollowers, tellFollowers } from '../tables/tableFollow.js';
+import { sentPosition } from './adviceSource.js';
 import { newTable, settledRules } from '../tables/tablePolicy.js';
 
 /** What every connection shares. */
@@ -321,19 +321,7 @@ export class Connection implements TableOwner {
         `${JSON.stringify(agent.slice(0, 60))} is not an agent this server plays (${[...this.ctx.agents].join(', ')})`,
         'agent',
       );
-    let source: PositionSource;
-    let table: TableKind;
-    if (message.table !== undefined) {
-      const played = this.tableOf(message.table);
-      source = { kind: 'playerView', view: played.adviceView(message.seat, this) };
-      table = tableKindOf(played.settings);
-    } else if (message.view !== undefined) {
-      source = { kind: 'view', view: message.view };
-      table = { preset: message.view.preset ?? DEFAULT_PRESET, rules: message.view.rules ?? {}, players: message.view.players };
-    } else {
-      source = { kind: 'position', position: message.position, seat: message.seat ?? 0 };
-      table = recordTable(message.position);
-    }
+    const { source, table } = message.table !== undefined ? this.seatAsked(message.table, message.seat) : sentPosition(message);
     const played = this.ctx.models.current(agent, table);
     const reply = { id: message.id, agent, model: playedModelOf(played), encoding: this.codec.encoding };
     const outlook = message.outlook ?? true;
@@ -358,6 +346,12 @@ export class Connection implements TableOwner {
       if (ms > options.slowMs) this.ctx.slow.record(agent, ms);
       this.answerAdvice(message.id, result);
     });
+  }
+
+  /** What advice on a seat of one of this client's tables asks about: that seat's view, at its table's kind. */
+  private seatAsked(id: string, seat: number | undefined): { source: PositionSource; table: TableKind } {
+    const played = this.tableOf(id);
+    return { source: { kind: 'playerView', view: played.adviceView(seat, this) }, table: tableKindOf(played.settings) };
   }
 
   private answerAdvice(id: RequestId, result: DecideResult): void {
@@ -526,18 +520,4 @@ export class Connection implements TableOwner {
     );
     this.send({ type: 'error', id, code: 'internal', message: 'the server failed on this request; nothing was applied' });
   }
-}
-
-/** The head of a yaniv-position/1 document's record: what table it is of (checked; the rest is decide's to check). */
-const positionTableSchema = z.object({ record: recordSchema.pick({ preset: true, rules: true, players: true }) });
-
-/**
- * The table a yaniv-position/1 document's record is of (its preset, overrides and size); the
- * default preset heads-up where its head is malformed: decide reports that, naming the field.
- */
-function recordTable(position: unknown): TableKind {
-  const parsed = positionTableSchema.safeParse(position);
-  if (!parsed.success) return { preset: DEFAULT_PRESET, rules: {}, players: MIN_PLAYERS };
-  const { preset, rules, players } = parsed.data.record;
-  return { preset, rules, players };
 }

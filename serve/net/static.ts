@@ -1,5 +1,6 @@
 /**
- * The browser page on the server's own HTTP port. `GET /` is web/index.html; the page's other
+ * The browser page on the server's own HTTP port. `GET /` is web/index.html, the one page shell,
+ * and so is each of PAGE_PATHS (its entry module shows the view the path names); the page's other
  * files come from web/ (by extension: markup, styles, images — never its TypeScript), its
  * modules compiled by tsc (web/*.ts → dist/web/*.js) from /app/, the package's protocol client
  * (dist/client/, `yaniv-arena/client`: no imports but each other) from /client/, the rules
@@ -59,12 +60,15 @@ export function pageHeaders(html: string): Record<string, string> {
   return { 'Content-Security-Policy': policy.join('; '), 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer' };
 }
 
+/** The page's paths besides `/`, each served the one page shell: its entry (web/main.ts) shows the game, or How to play at rules.html. */
+export const PAGE_PATHS: ReadonlySet<string> = new Set(['index.html', 'rules.html']);
+
 /** What web/ itself serves: the page's TypeScript is served compiled, from /app/. */
 const PAGE_FILES = new Set(['.html', '.css', '.svg', '.png', '.ico']);
 
 /**
  * The other packages' modules the page imports (the view library and the invite's QR code), by
- * the specifier the pages' import maps give each (web/*.html), served as /vendor/NAME: each the
+ * the specifier the page's import map gives each (web/index.html), served as /vendor/NAME: each the
  * ES module its package exports, which imports nothing.
  */
 export const VENDOR_MODULES: Readonly<Record<string, string>> = {
@@ -106,7 +110,7 @@ export class StaticSite {
   lookup(urlPath: string): StaticFile | null {
     const segments = decodeSegments(urlPath);
     if (segments === null) return null;
-    if (segments.length === 0) return this.inside(this.page, ['index.html']);
+    if (segments.length === 0 || (segments.length === 1 && PAGE_PATHS.has(segments[0]))) return this.inside(this.page, ['index.html']);
     const [first, ...rest] = segments;
     const extension = extname(segments[segments.length - 1]);
     if (first === 'vendor') {

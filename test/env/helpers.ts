@@ -44,7 +44,7 @@ export function handText(s: GameState, seat: number): string {
   return text(Array.from(handOf(s, seat)).sort((a, b) => a - b));
 }
 
-export interface Table {
+export interface DealTable {
   preset?: string;
   rules?: RuleOptionsInput;
   /** Defaults to the number of hands in the deal. */
@@ -65,7 +65,7 @@ export interface DealText {
 }
 
 /** A game in its first round, dealt exactly as written. Seats with a null hand are out of the game. */
-export function game(deal: DealText, table: Table = {}): GameState {
+export function game(deal: DealText, table: DealTable = {}): GameState {
   const players = table.players ?? deal.hands.length;
   const rules = resolveRules({ preset: table.preset, rules: table.rules ?? {}, players });
   const s = newGame({ rules, players, seed: table.seed ?? 1, startTotals: table.totals });

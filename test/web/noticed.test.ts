@@ -102,6 +102,8 @@ describe('what a player noticed', () => {
     const { page, errors } = await phonePage('rules');
     await page.goto(`http://127.0.0.1:${port}/rules.html`);
     await page.getByRole('heading', { name: 'The aim' }).waitFor();
+    // The one page shell (web/index.html) at rules.html: its entry shows How to play, under its own title.
+    expect(await page.title()).toBe('Yaniv — how to play');
     const order = await page.evaluate(() => ({
       aim: document.querySelector('.howto-text h2')?.getBoundingClientRect().top ?? Infinity,
       checker: document.querySelector('.checker')?.getBoundingClientRect().top ?? -Infinity,

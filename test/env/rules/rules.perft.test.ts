@@ -3,13 +3,13 @@
 // below was counted by hand from the rules, as the comments show, not copied from the engine.
 import { describe, expect, it } from 'vitest';
 import { type GameState, legalTurns } from '../../../env/index.js';
-import { type Table, discards, game, play } from '../helpers.js';
+import { type DealTable, discards, game, play } from '../helpers.js';
 
 /** A position is dealt under the rules of each row: [label, rules, discards, turns]. */
 interface Perft {
   name: string;
-  position: (table: Table) => GameState;
-  counts: [string, Table, number, number][];
+  position: (table: DealTable) => GameState;
+  counts: [string, DealTable, number, number][];
 }
 
 const positions: Perft[] = [

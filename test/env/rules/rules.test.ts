@@ -27,7 +27,7 @@ import {
 import { scoreRound } from '../../../env/rules/scoring.js';
 import {
   type DealText,
-  type Table,
+  type DealTable,
   card,
   cards,
   discards,
@@ -247,7 +247,7 @@ describe('A turn', () => {
 });
 
 /** A game where seat 0 holds exactly these cards (plus a king so that it keeps a card). */
-function holding(group: string, table: Table = {}): ReturnType<typeof game> {
+function holding(group: string, table: DealTable = {}): ReturnType<typeof game> {
   return game({ hands: [`${group} KC`, '2D 3D'], discard: '9D', deck: '4D' }, table);
 }
 
@@ -255,7 +255,7 @@ describe('Legal discard groups', () => {
   const JOKERS4 = { rules: { jokersPerDeck: 4 } } as const;
   const TWO_DECKS = { rules: { decks: 2 } } as const;
   // [laid, type, the order the generator lists it in, table]
-  const legal: [string, 'single' | 'set' | 'run', string, Table?][] = [
+  const legal: [string, 'single' | 'set' | 'run', string, DealTable?][] = [
     ['KH', 'single', 'KH'],
     ['JK', 'single', 'JK'],
     ['8H 8D', 'set', '8H 8D'],
@@ -342,7 +342,7 @@ describe('Legal discard groups', () => {
 });
 
 /** Seat 0 lays `group` and draws from the deck; returns the position where seat 1 may take from it. */
-function laidBySeat0(group: string, table: Table = {}) {
+function laidBySeat0(group: string, table: DealTable = {}) {
   return play(game({ hands: [`${group} 2C`, '3D 9C 10H KD QD'], discard: '4H', deck: 'QC 10C' }, table), `${group} / deck`);
 }
 
@@ -350,7 +350,7 @@ describe('Which cards of the previous group may be taken', () => {
   const ANY_RUN = { rules: { pickFromRun: 'any' } } as const;
   const SET_ENDS = { rules: { pickFromSet: 'ends' } } as const;
   // [laid by the previous player, rules, what may be taken]
-  const table: [string, string, Table, string][] = [
+  const table: [string, string, DealTable, string][] = [
     ['7H', 'standard', {}, '7H'],
     ['4S 5S 6S 7S', 'standard: run ends', {}, '4S 7S'],
     ['7S 6S 5S 4S', 'standard: run ends', {}, '4S 7S'],
@@ -462,7 +462,7 @@ function playTurnWith(s: ReturnType<typeof game>, line: string, order: (pile: nu
 }
 
 /** Seat `caller` calls Yaniv at once with the hands as dealt. */
-function call(hands: (string | null)[], caller: number, table: Table = {}) {
+function call(hands: (string | null)[], caller: number, table: DealTable = {}) {
   const s = game({ hands, discard: '9S', deck: '9H 9D', starter: caller }, table);
   return showdown(s, 'yaniv');
 }
@@ -537,7 +537,7 @@ describe('Showdown and scoring a round', () => {
 });
 
 /** Seat `caller` calls at once; totals before the round as given. */
-function round(hands: (string | null)[], caller: number, totals: number[], table: Table = {}) {
+function round(hands: (string | null)[], caller: number, totals: number[], table: DealTable = {}) {
   const s = play(game({ hands, discard: '9S', deck: '9H 9D', starter: caller }, { ...table, totals }), 'yaniv');
   return { s, result: s.lastResult! };
 }
@@ -807,41 +807,23 @@ describe('Rule options and presets', () => {
     expect([...PRESET_NAMES].sort()).toEqual([...named].sort());
   });
 
-  it.each([
-    ['standard', {}],
-    ['israeli5', { yanivThreshold: 5 }],
-    ['pagat', { yanivThreshold: 5, nextStarter: 'roundWinner' }],
-    [
-      'dutch',
-      {
-        yanivThreshold: 4,
-        assafScoring: 'othersZero',
-        assafTiePenalty: 20,
-        milestones: [
-          [50, 0],
-          [100, 50],
-          [150, 100],
-          [200, 150],
-        ],
-        nextStarter: 'roundWinner',
-      },
-    ],
-    [
-      'norwegian',
-      {
-        yanivThreshold: 5,
-        pickFromSet: 'ends',
-        assafScoring: 'everyone',
-        milestones: [
-          [100, 50],
-          [200, 100],
-        ],
-        nextStarter: 'lowestHand',
-      },
-    ],
-    ['nepal', { jokersPerDeck: 0, jackValue: 0, yanivThreshold: 5 }],
-    ['family', { assaf: false }],
-  ])('preset %s is standard with %j', (preset, changes) => {
+  /**
+   * Each preset's changes to standard as RULES.md lists them (its `option: value` pairs, JSON
+   * values), read from the specification rather than copied here; `decks` depends on the table
+   * size and is checked by the deck counts below.
+   */
+  const presetChanges = [...RULES_MD.matchAll(/^- `(\w+)` —([\s\S]*?)(?=\n- |\n\n)/gm)].map(([, preset, text]) => {
+    const pairs = [...text.matchAll(/`(\w+): ([^`]+)`/g)].filter(([, option]) => option !== 'decks');
+    return [preset, Object.fromEntries(pairs.map(([, option, value]) => [option, JSON.parse(value) as unknown]))] as const;
+  });
+
+  it('RULES.md lists the changes of every preset but standard', () => {
+    expect(presetChanges.map(([preset]) => preset).sort()).toEqual([...PRESET_NAMES].sort());
+    for (const [preset, changes] of presetChanges) expect(Object.keys(changes).length > 0, preset).toBe(preset !== 'standard');
+    expect(Object.fromEntries(presetChanges).dutch).toMatchObject({ yanivThreshold: 4, assafTiePenalty: 20 });
+  });
+
+  it.each(presetChanges)('preset %s is standard with the changes RULES.md lists, %j', (preset, changes) => {
     expect(resolveRules({ preset, players: 3 })).toEqual({ ...standard, ...changes });
   });
 
@@ -954,7 +936,7 @@ describe('Rule options and presets', () => {
 
   describe('quickDiscard', () => {
     const QUICK = { rules: { quickDiscard: true } } as const;
-    const quick = (hand: string, deck: string, table: Table = QUICK) =>
+    const quick = (hand: string, deck: string, table: DealTable = QUICK) =>
       game({ hands: [`${hand} KH`, '2C 3D 9C 10H QD'], discard: '7D', deck: `${deck} 2H 3H` }, table);
 
     it.each([

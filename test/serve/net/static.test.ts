@@ -63,7 +63,7 @@ describe('StaticSite.lookup', () => {
     ['/vendor/preact-hooks.mjs', 'node_modules/preact/hooks/dist/hooks.mjs', 'text/javascript; charset=utf-8'],
     ['/vendor/htm.mjs', 'node_modules/htm/dist/htm.mjs', 'text/javascript; charset=utf-8'],
     ['/vendor/uqr.mjs', 'node_modules/uqr/dist/index.mjs', 'text/javascript; charset=utf-8'],
-    ['/rules.html', 'web/rules.html', 'text/html; charset=utf-8'],
+    ['/rules.html', 'web/index.html', 'text/html; charset=utf-8'],
     ['/env/rules/groups.js', 'dist/env/rules/groups.js', 'text/javascript; charset=utf-8'],
     ['/env/rules/cards.js', 'dist/env/rules/cards.js', 'text/javascript; charset=utf-8'],
     ['/client/client.js', 'dist/client/client.js', 'text/javascript; charset=utf-8'],
@@ -133,14 +133,15 @@ describe('the page over HTTP', () => {
     const main = await raw('/app/main.js');
     expect(main.status).toBe(200);
     expect(main.headers['content-type']).toBe('text/javascript; charset=utf-8');
-    expect(main.body).toContain("from './app.js'");
+    expect(main.body).toContain("import('./app.js')");
     const css = await raw('/style.css');
     expect([css.status, css.headers['content-type']]).toEqual([200, 'text/css; charset=utf-8']);
   });
 
-  // Both pages carry the import map (a static HTML file each): they must carry the same one.
-  it.each(['web/index.html', 'web/rules.html'])("serves every module of %s's import map, from this server", async (page) => {
-    const html = readFileSync(join(ROOT, page), 'utf8');
+  // The one page shell carries the import map, at / and at rules.html alike.
+  it.each(['/', '/rules.html'])('serves every module of the import map of the page at %s, from this server', async (path) => {
+    const html = (await raw(path)).body;
+    expect(html).toBe(readFileSync(join(ROOT, 'web/index.html'), 'utf8'));
     const importMap = /<script type="importmap">([\s\S]*?)<\/script>/.exec(html)?.[1];
     const { imports } = JSON.parse(importMap ?? '{}') as { imports: Record<string, string> };
     expect(imports).toEqual(Object.fromEntries(Object.entries(VENDOR_MODULES).map(([specifier, name]) => [specifier, `/vendor/${name}`])));
