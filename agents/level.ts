@@ -172,7 +172,7 @@ export interface LevelTable {
 }
 
 /** The table sizes levels ship for under a preset (models/levels/PRESET-N.json). */
-function shippedLevelSizes(preset: string): number[] {
+export function shippedLevelSizes(preset: string): number[] {
   const folder = path.join(packageRoot(), LEVELS_FOLDER);
   if (!existsSync(folder)) return [];
   const prefix = `${preset}-`;

@@ -4,6 +4,9 @@
 //     RATE.json rated settings `level?temperature=T` beside the best bot: the temperature of each
 //     level is read off the measured rating-against-temperature curve (linear in log(1 + T)
 //     between the settings rated), for ratings evenly spaced from --lowest to the best bot's.
+//   node dist/scripts/levels.js plan RATE.json --from models/levels/standard-5.json --levels 5 --lowest 1476 --out …
+//     RATE.json rated the levels of --from themselves (level:1 … level:L, the last the best bot): a
+//     re-plan reads their temperatures from that file, where a first measurement spaced them unevenly.
 //   node dist/scripts/levels.js publish RATE.json --out models/levels/standard-2.json
 //     RATE.json rated level:1 … level:L themselves: their measured ratings replace the planned ones.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -11,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { LEVELS_FORMAT, type LevelsFile, levelsFileSchema, yanivShareAt } from '../agents/level.js';
 import type { RatingFit } from '../agents/tournament/rating.js';
 
-interface RateReport {
+export interface RateReport {
   config: { agents: string[]; games: number; players: number; seed: number; preset: string; rules: Record<string, unknown> };
   results: RatingFit;
 }
@@ -40,15 +43,23 @@ export function temperatureFor(points: readonly { temperature: number; rating: n
   );
 }
 
-function plan(report: RateReport, levels: number, lowest: number, best: string): LevelsFile {
+/** The temperature a rated agent played: `level?temperature=T`, or `level:K` of the levels file it was rated from (the best bot's own level is T = 0). */
+function temperatureOf(agent: string, from: LevelsFile | null): number | undefined {
+  const match = /^level\?temperature=([\d.]+)$/.exec(agent);
+  if (match) return Number(match[1]);
+  return from?.levels.find((l) => `level:${l.level}` === agent)?.temperature;
+}
+
+/** The levels read off a rating-against-temperature run: ratings evenly spaced from `lowest` to the best bot's. */
+export function plan(report: RateReport, levels: number, lowest: number, best: string, from: LevelsFile | null): LevelsFile {
   const ratings = report.results.ratings;
-  const top = ratings.find((r) => r.agent === best);
+  const top = ratings.find((r) => r.agent === best || temperatureOf(r.agent, from) === 0);
   if (!top) throw new Error(`${best} was not rated`);
   const points = [
     { temperature: 0, rating: top.rating },
     ...ratings.flatMap((r) => {
-      const match = /^level\?temperature=([\d.]+)$/.exec(r.agent);
-      return match ? [{ temperature: Number(match[1]), rating: r.rating }] : [];
+      const temperature = temperatureOf(r.agent, from);
+      return temperature !== undefined && temperature > 0 ? [{ temperature, rating: r.rating }] : [];
     }),
   ];
   const step = (top.rating - lowest) / (levels - 1);
@@ -101,19 +112,23 @@ if (process.argv[1]?.endsWith('levels.js')) {
       levels: { type: 'string', default: '8' },
       lowest: { type: 'string' },
       best: { type: 'string', default: 'neural' },
+      from: { type: 'string' },
       out: { type: 'string' },
     },
   });
   const [mode, reportFile] = positionals;
   if (!values.out || !reportFile || (mode !== 'plan' && mode !== 'publish')) {
-    console.error('usage: levels.js plan RATE.json --lowest R [--levels 8] --out FILE | levels.js publish RATE.json --out FILE');
+    console.error(
+      'usage: levels.js plan RATE.json --lowest R [--levels 8] [--from LEVELS.json] --out FILE | levels.js publish RATE.json --out FILE',
+    );
     process.exit(2);
   }
   const report = readReport(reportFile);
+  const levelsIn = (file: string) => levelsFileSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
   const file =
     mode === 'plan'
-      ? plan(report, Number(values.levels), Number(values.lowest), values.best)
-      : publish(report, levelsFileSchema.parse(JSON.parse(readFileSync(values.out, 'utf8'))));
+      ? plan(report, Number(values.levels), Number(values.lowest), values.best, values.from ? levelsIn(values.from) : null)
+      : publish(report, levelsIn(values.out));
   writeFileSync(values.out, JSON.stringify(levelsFileSchema.parse(file), null, 2) + '\n');
   console.log(file.levels.map((l) => `level:${l.level} T=${l.temperature} yaniv ${l.yanivShare.toFixed(2)} → ${l.rating}`).join('\n'));
 }

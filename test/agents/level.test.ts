@@ -3,7 +3,9 @@
 // apart (no hidden card reaches it), never makes an absurd move the best bot would not, and at
 // level 1 still makes most of the best bot's Yaniv calls.
 import { describe, expect, it } from 'vitest';
-import { HIGH_CARD, absurdMove, levelAgent, shippedLevels, yanivShareAt } from '../../agents/level.js';
+import { HIGH_CARD, absurdMove, levelAgent, shippedLevelSizes, shippedLevels, yanivShareAt } from '../../agents/level.js';
+import { PRESET_NAMES } from '../../env/rules/rules.js';
+import { nearestSize } from '../../env/rules/tableSizes.js';
 import { createAgentFor, resolveAgent } from '../../agents/resolve.js';
 import { HandSlots, TAKE_START, YANIV_ACTION, discardIdOf } from '../../env/gym/actionLayout.js';
 import { writeActionMask, MaskScratch } from '../../env/gym/actionMask.js';
@@ -101,6 +103,36 @@ describe('level agents', async () => {
   });
 });
 
+/** The first table size (of 5–8) the preset ships no levels for, and the rated size a level there plays. */
+function unratedSize(preset: string): { unrated: number; nearest: number } {
+  const sizes = shippedLevelSizes(preset);
+  const unrated = [5, 6, 7, 8].find((n) => !sizes.includes(n));
+  if (unrated === undefined) throw new Error(`levels ship for ${preset} at every size: pick another unrated table for this test`);
+  return { unrated, nearest: nearestSize(sizes, unrated) ?? 0 };
+}
+
+describe('the shipped levels', () => {
+  const shipped = PRESET_NAMES.flatMap((preset) => shippedLevelSizes(preset).map((players) => ({ preset, players })));
+  it.each(shipped)(
+    '$preset at $players seats: at least 5 levels, measured at that table, rising, each inside its interval',
+    ({ preset, players }) => {
+      const file = shippedLevels(preset, players);
+      expect(file).toMatchObject({ preset, players });
+      const levels = file?.levels ?? [];
+      expect(levels.length).toBeGreaterThanOrEqual(5);
+      expect(levels.map((l) => l.level)).toEqual(levels.map((_, i) => i + 1));
+      // Measured by a `yaniv rate` at this table of every level (not a plan's targets).
+      expect(file?.ratedBy).toMatch(new RegExp(`^yaniv rate .* --players ${players} --rules ${preset} `));
+      for (const l of levels) expect(file?.ratedBy).toMatch(new RegExp(`[',]level:${l.level}[,']`));
+      for (const [i, l] of levels.entries()) {
+        expect(l.low < l.rating && l.rating < l.high).toBe(true);
+        if (i > 0) expect(l.rating).toBeGreaterThan(levels[i - 1].rating);
+      }
+      expect(levels.at(-1)?.temperature).toBe(0);
+    },
+  );
+});
+
 describe('levels at a table', () => {
   it('resolve to their shipped setting over the best bot for the table, the nearest shipped size where none ship for it, or an error naming what ships', () => {
     const levels = shippedLevels('standard', 2);
@@ -116,15 +148,16 @@ describe('levels at a table', () => {
     expect(resolved.via).toMatchObject({ kind: 'neural', model: { kind: 'shipped', folder: 'models/standard' } });
     expect(resolved.spec).toBe(`level?temperature=${String(one?.temperature)}&yaniv=${String(one?.yanivShare)}&best=neural`);
     expect(() => resolveAgent('level:99', { players: 2 })).toThrow(/level:99: the levels are 1 to \d+/);
-    // At 6 seats, where none are rated: the nearest rated size's setting (said in the mismatch) over the best bot's model for six seats.
-    const six = resolveAgent('level:3', { players: 6 });
-    const four = shippedLevels('standard', 4)?.levels[2];
-    const bestAtSix = resolveAgent('neural', { players: 6 }).model;
-    expect(six.spec).toBe(
-      `level?temperature=${String(four?.temperature)}&yaniv=${String(four?.yanivShare)}&best=${encodeURIComponent(`neural:${bestAtSix?.kind === 'shipped' ? bestAtSix.folder : ''}`)}`,
+    // At a size where none are rated: the nearest rated size's setting (said in the mismatch) over the best bot's model for that size.
+    const { unrated, nearest } = unratedSize('standard');
+    const there = resolveAgent('level:3', { players: unrated });
+    const rated = shippedLevels('standard', nearest)?.levels[2];
+    const bestThere = resolveAgent('neural', { players: unrated }).model;
+    expect(there.spec).toBe(
+      `level?temperature=${String(rated?.temperature)}&yaniv=${String(rated?.yanivShare)}&best=${encodeURIComponent(`neural:${bestThere?.kind === 'shipped' ? bestThere.folder : ''}`)}`,
     );
-    expect(six).toMatchObject({ fit: 'nearest-size', model: bestAtSix });
-    expect(six.mismatch).toMatch(/level rated at 4 seats at 6/);
+    expect(there).toMatchObject({ fit: 'nearest-size', model: bestThere });
+    expect(there.mismatch).toMatch(new RegExp(`level rated at ${nearest} seats at ${unrated}`));
     expect(() => resolveAgent('level:1', { preset: 'dutch', players: 2 })).toThrow(/no levels ship for the dutch rules/);
     expect(() => resolveAgent('level:1?yaniv=1', { players: 2 })).toThrow(/takes no parameters/);
   });

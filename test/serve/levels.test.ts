@@ -3,8 +3,10 @@
 // level that does not ship for the table is refused naming the seat, and advice comes from the
 // advisor asked, whatever level sits at the table.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shippedLevels } from '../../agents/level.js';
+import { shippedLevelSizes, shippedLevels } from '../../agents/level.js';
 import { resolveAgent } from '../../agents/resolve.js';
+import { PRESET_NAMES } from '../../env/rules/rules.js';
+import { nearestSize } from '../../env/rules/tableSizes.js';
 import type { Msg, RunningServer, ServerMessage } from '../../serve/index.js';
 import { TestClient, playToEnd, startTestServer } from './helpers.js';
 
@@ -24,6 +26,9 @@ type Created = Extract<ServerMessage, { type: 'table_created' }>;
 describe('levels on the server', () => {
   it('welcome lists the shipped levels, weakest first, each with its rating and interval', async () => {
     const welcome = await client.request<Msg<'welcome'>>({ type: 'hello', version: 1 });
+    // Every shipped file, at every preset and size it ships for.
+    const shipped = PRESET_NAMES.flatMap((preset) => shippedLevelSizes(preset).map((players) => `${preset}-${players}`));
+    expect(welcome.levels.map((l) => `${l.preset}-${l.players}`)).toEqual(shipped);
     const heads = welcome.levels.find((l) => l.preset === 'standard' && l.players === 2);
     const file = shippedLevels('standard', 2);
     expect(heads?.levels.length).toBe(file?.levels.length);
@@ -54,15 +59,21 @@ describe('levels on the server', () => {
   }, 120_000);
 
   it("seats a level at a size none ship for with its preset's nearest, saying so; refuses one that does not resolve, naming the seat", async () => {
-    const four = await client.request<Created>({
+    // The first size of 5–8 without levels of its own plays the nearest rated size's levels over the catalog's model there, the mismatch naming both.
+    const sizes = shippedLevelSizes('standard');
+    const unrated = [5, 6, 7, 8].find((n) => !sizes.includes(n)) ?? 0;
+    const there = await client.request<Created>({
       type: 'create_table',
-      seats: ['client', 'level:3', 'level:3', 'level:3', 'level:3', 'level:3'],
+      seats: ['client', ...Array.from({ length: unrated - 1 }, () => 'level:3')],
       thinkMs: 0,
     });
-    // The four-seat level's setting over the best bot's model for six seats (the catalog's), the mismatch naming both.
-    expect(four.seats[1]).toMatchObject({ agent: 'level:3', model: { model: 'models/standard-4', fit: 'nearest-size' } });
-    expect(four.seats[1].model?.mismatch).toMatch(/level rated at 4 seats at 6/);
-    await client.request({ type: 'leave', table: four.table });
+    const model = resolveAgent('neural', { players: unrated }).model;
+    expect(there.seats[1]).toMatchObject({
+      agent: 'level:3',
+      model: { model: model?.kind === 'shipped' ? model.folder : '', fit: 'nearest-size' },
+    });
+    expect(there.seats[1].model?.mismatch).toMatch(new RegExp(`level rated at ${nearestSize(sizes, unrated)} seats at ${unrated}`));
+    await client.request({ type: 'leave', table: there.table });
     const dutch = await client.request({ type: 'create_table', preset: 'dutch', seats: ['client', 'level:1'] });
     expect(dutch).toMatchObject({
       type: 'error',

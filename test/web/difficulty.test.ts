@@ -8,7 +8,7 @@ import { shippedLevels } from '../../agents/level.js';
 import type { Msg, RunningServer, ServerMessage } from '../../serve/index.js';
 import { startTestServer } from '../serve/helpers.js';
 import { launchChromium } from './browser.js';
-import { difficultyWord } from '../../web/difficulty.js';
+import { difficultyWord, levelLabel } from '../../web/difficulty.js';
 
 let server: RunningServer;
 let browser: Browser | undefined;
@@ -68,5 +68,14 @@ describe('the difficulty picker', () => {
     expect(offered.length - 1).toBe(shippedLevels('standard', nearest)?.levels.length);
     expect(await other.locator('select[name="seat-2"]').inputValue()).toBe('level:2');
     await expect.poll(() => other.locator('.setup').textContent()).toContain(`These levels were rated at ${nearest} seats`);
+
+    // At five seats, where levels are rated: those, each with its own rating, and no word of another size.
+    const five = shippedLevels('standard', 5)?.levels ?? [];
+    expect(five.length).toBeGreaterThanOrEqual(5);
+    await other.getByLabel('Players').selectOption('5');
+    await expect
+      .poll(async () => (await other.getByLabel('Difficulty').locator('option').allTextContents()).slice(1))
+      .toEqual(five.map((l) => levelLabel({ ...l, name: `level:${l.level}` }, five.length)));
+    expect(await other.locator('.setup').textContent()).not.toContain('These levels were rated at');
   }, 120_000);
 });
