@@ -260,6 +260,29 @@ describe('the issue\'s "Found" list, each fixed', () => {
     await honestServed(server);
   });
 
+  it('4e. /health answers the served hosts and what a health probe names (an IP address, localhost, no Host), not a rebound name', async () => {
+    const server = await serve({ allowHosts: ['yaniv.example'] });
+    const rebound = await raw(server, '/health', { Host: `rebound.example:${server.port}` });
+    // Before, /health answered any Host: a page on a rebound name read the server's counts.
+    expect(rebound.status).toBe(403);
+    expect(rebound.body).toMatch(/host rebound\.example:\d+ is not one this server serves .*IP address or localhost/);
+    expect(rebound.body).not.toContain('connections');
+    const probes = ['127.0.0.1', `localhost:${server.port}`, 'yaniv.example', '10.1.2.3:8080', '[::1]:8080', '[fd00::7]'];
+    for (const host of probes) expect((await raw(server, '/health', { Host: host })).status, host).toBe(200);
+    // An HTTP/1.0 check (HAProxy's httpchk) names no Host: no browser sends such a request.
+    const hostless = await new Promise<string>((resolve, reject) => {
+      let answer = '';
+      const socket = connect(server.port, '127.0.0.1', () => socket.write('GET /health HTTP/1.0\r\n\r\n'));
+      socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+      socket.on('end', () => resolve(answer));
+      socket.on('error', reject);
+    });
+    expect(hostless).toMatch(/^HTTP\/1\.1 200 /);
+    // The page itself is still for the served hosts only.
+    expect((await raw(server, '/', { Host: '10.1.2.3:8080' })).status).toBe(403);
+    await honestServed(server);
+  });
+
   it('4c. the page has a Content-Security-Policy, a frame policy and a Referrer-Policy; every answer says nosniff', async () => {
     const server = await serve();
     const page = await raw(server, '/', {});
@@ -304,6 +327,35 @@ describe('the issue\'s "Found" list, each fixed', () => {
 });
 
 describe('the new limits', () => {
+  it("an address's connections share one message budget: past it each flooding one is told once and closed (1008); another address is served", async () => {
+    const perAddress = 1000;
+    const server = await serve({ maxMessagesPerSecond: 200, maxMessagesPerSecondPerAddress: perAddress });
+    const flooders = await Promise.all(Array.from({ length: 20 }, () => greetedAttacker(server)));
+    // Each under its own limit (150 in its burst of 200), 3,000 together: before, none was closed.
+    const pongs = (c: TestClient) => c.frames.filter((m) => m.type === 'pong').length;
+    const flood = async () => {
+      for (const client of flooders) for (let i = 0; i < 150 && client.closeCode === null; i++) client.send({ type: 'ping', id: i });
+      await until(() => flooders.every((c) => c.closeCode !== null || pongs(c) === 150), 'each flooder closed or answered');
+    };
+    await Promise.all([flood(), honestServed(server)]);
+    const closed = flooders.filter((c) => c.closeCode === 1008);
+    // The budget's burst and what it refilled while the flood came in: far from all 3,000.
+    expect(flooders.reduce((n, c) => n + pongs(c), 0)).toBeLessThan(2 * perAddress);
+    expect(closed.length).toBeGreaterThan(5);
+    for (const client of closed) {
+      const errors = client.frames.filter((m): m is Msg<'error'> => m.type === 'error');
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({
+        code: 'rate_limited',
+        message: expect.stringMatching(/more than 1000 messages a second from your address/),
+      });
+    }
+    // The budget refills: a new connection of that address is served.
+    await Promise.all(flooders.map((c) => c.close()));
+    const again = await greetedAttacker(server);
+    expect(await again.request({ type: 'ping' })).toMatchObject({ type: 'pong' });
+  });
+
   it('a socket that never says hello is closed (1008) after --hello-timeout-ms', async () => {
     const server = await serve({ helloTimeoutMs: 200 });
     const silent = await attacker(server);
