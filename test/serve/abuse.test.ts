@@ -118,6 +118,17 @@ function raw(server: RunningServer, path: string, headers: Record<string, string
   });
 }
 
+/** Sends `text` over a TCP socket from 127.0.0.1; what came back once the server ended it. */
+function rawText(server: RunningServer, text: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let answer = '';
+    const socket = connect(server.port, '127.0.0.1', () => socket.write(text));
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
 /** A TCP socket from the attacker's address that sends `text` (nothing by default); `ended` has what came back once it closed. */
 async function rawSocket(server: RunningServer, text = '') {
   const socket = connect({ port: server.port, host: '127.0.0.1', ...ATTACKER });
@@ -270,13 +281,7 @@ describe('the issue\'s "Found" list, each fixed', () => {
     const probes = ['127.0.0.1', `localhost:${server.port}`, 'yaniv.example', '10.1.2.3:8080', '[::1]:8080', '[fd00::7]'];
     for (const host of probes) expect((await raw(server, '/health', { Host: host })).status, host).toBe(200);
     // An HTTP/1.0 check (HAProxy's httpchk) names no Host: no browser sends such a request.
-    const hostless = await new Promise<string>((resolve, reject) => {
-      let answer = '';
-      const socket = connect(server.port, '127.0.0.1', () => socket.write('GET /health HTTP/1.0\r\n\r\n'));
-      socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
-      socket.on('end', () => resolve(answer));
-      socket.on('error', reject);
-    });
+    const hostless = await rawText(server, 'GET /health HTTP/1.0\r\n\r\n');
     expect(hostless).toMatch(/^HTTP\/1\.1 200 /);
     // The page itself is still for the served hosts only.
     expect((await raw(server, '/', { Host: '10.1.2.3:8080' })).status).toBe(403);
@@ -298,13 +303,7 @@ describe('the issue\'s "Found" list, each fixed', () => {
       expect((await raw(server, path, {})).headers['x-content-type-options'], path).toBe('nosniff');
     expect((await raw(server, '/nothing-here', {})).headers['content-type']).toBe('application/json');
     // A request that is not HTTP is answered 400 by the server itself, with the same header.
-    const garbage = await new Promise<string>((resolve, reject) => {
-      let answer = '';
-      const socket = connect(server.port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
-      socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
-      socket.on('end', () => resolve(answer));
-      socket.on('error', reject);
-    });
+    const garbage = await rawText(server, 'NOT HTTP AT ALL\r\n\r\n');
     expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
     expect(garbage.toLowerCase()).toContain('x-content-type-options: nosniff');
     await honestServed(server);
