@@ -42,11 +42,6 @@ export class AddressShares {
     return this.held.get(address)?.connections ?? 0;
   }
 
-  /** Addresses with a connection. */
-  get addresses(): number {
-    return this.held.size;
-  }
-
   /** Counts one more connection of `address` (its bucket made with its first, dropped with its last). */
   add(address: string): AddressSeat {
     const entry = this.held.get(address) ?? { connections: 0, messages: new TokenBucket(this.messagesPerSecond) };
