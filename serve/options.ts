@@ -15,6 +15,9 @@ import type { FlagSpecs } from '../support/schemaFlags.js';
  */
 export const DEFAULT_AGENTS = ['neural', 'strong', 'rollout', 'intermediate', 'novice', 'random', 'level'];
 
+/** How many connections' worth of messages one address may send by default (--max-messages-per-second-per-address). */
+export const MESSAGES_PER_ADDRESS_FACTOR = 5;
+
 /** HOST:PORT as an nginx `server` line writes it (a name or IPv4 address, or [IPv6]). */
 const ADDRESS = /^(?:[^\s:[\]]+|\[[0-9a-fA-F:.]+\]):\d{1,5}$/;
 
@@ -73,6 +76,12 @@ export const serverOptionsSchema = z.strictObject({
   maxMessagesPerSecond: intFrom(1)
     .default(2000)
     .describe("Per connection (a burst of one second's worth is allowed); a client past it is told rate_limited and closed (1008)."),
+  maxMessagesPerSecondPerAddress: intFrom(1, 100_000_000)
+    .nullable()
+    .default(null)
+    .describe(
+      "Shared by all connections of one client address (see --trust-proxy; a burst of one second's worth is allowed); the connection whose message is past it is told rate_limited and closed (1008).",
+    ),
   maxPending: intFrom(1).default(256).describe('Advice requests in progress per connection.'),
   maxPayload: intFrom(1024, 16 * 1024 * 1024)
     .default(64 * 1024)
@@ -161,6 +170,7 @@ export const SERVE_FLAGS: FlagSpecs<typeof serverOptionsSchema.shape> = {
   ...RULE_SELECTION_FLAGS,
   workers: { defaultText: 'cores − 1 (at least 1)' },
   maxConnectionsPerAddress: { defaultText: 'max-connections / 10' },
+  maxMessagesPerSecondPerAddress: { defaultText: `max-messages-per-second × ${MESSAGES_PER_ADDRESS_FACTOR}` },
   maxTablesPerAddress: { defaultText: 'max-tables / 10' },
   redis: { value: '<url>', env: REDIS_ENV },
   peers: { value: '<list>' },
@@ -184,6 +194,11 @@ export type ServerOptions = z.output<typeof serverOptionsSchema>;
 /** One address's share of a server-wide limit: its own setting, else a tenth of the whole (at least 1). */
 export function addressShare(own: number | null, whole: number): number {
   return own ?? Math.max(1, Math.floor(whole / 10));
+}
+
+/** The messages a second all connections of one address share: its own setting, else five connections' worth. */
+export function messagesPerAddress(options: Pick<ServerOptions, 'maxMessagesPerSecond' | 'maxMessagesPerSecondPerAddress'>): number {
+  return options.maxMessagesPerSecondPerAddress ?? options.maxMessagesPerSecond * MESSAGES_PER_ADDRESS_FACTOR;
 }
 
 export function parseServerOptions(input: ServerOptionsInput): ServerOptions {

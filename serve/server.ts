@@ -8,7 +8,7 @@
  * inference workers.
  */
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { hostname } from 'node:os';
 import pino, { type Logger } from 'pino';
 import { MIN_PLAYERS, resolveRules } from '../env/index.js';
@@ -17,7 +17,7 @@ import { resolveAgent } from '../agents/resolve.js';
 import { connectRedis } from '../support/redis.js';
 import type { ServerContext } from './net/connection.js';
 import { type Health, createHttpServer, listen } from './net/http.js';
-import { hostServed } from './net/upgrade.js';
+import { healthHostServed, hostServed } from './net/upgrade.js';
 import { SOCKETS_PER_CONNECTION, guardSockets } from './net/socketShares.js';
 import { ModelVersions } from './inference/models.js';
 import { type ServerOptions, type ServerOptionsInput, addressShare, parseServerOptions } from './options.js';
@@ -57,7 +57,12 @@ export interface StartOptions {
 
 /** The HTTP server: health and the page, every socket held to its address's share, upgrades to `sockets`. */
 function openHttp(options: ServerOptions, log: Logger, health: () => Health, sockets: Sockets): Server {
-  const http = createHttpServer(packageRoot(), log, { health, hostServed: (req) => hostServed(req, options) }, options.helloTimeoutMs);
+  const answers = {
+    health,
+    hostServed: (req: IncomingMessage) => hostServed(req, options),
+    healthHostServed: (req: IncomingMessage) => healthHostServed(req, options),
+  };
+  const http = createHttpServer(packageRoot(), log, answers, options.helloTimeoutMs);
   const share = addressShare(options.maxConnectionsPerAddress, options.maxConnections);
   guardSockets(http, { perAddress: SOCKETS_PER_CONNECTION * share, trusted: options.trustProxy }, log);
   http.on('upgrade', (req, socket, head) => sockets.upgrade(req, socket, head));

@@ -10,7 +10,6 @@ import { DEFAULT_PRESET } from '../../env/index.js';
 import { type Codec, checkShape } from '../protocol/codec.js';
 import { type DecideRequest, type DecideResult, type PositionSource, playedAgent } from '../inference/decide.js';
 import { ProtocolError } from '../protocol/errors.js';
-import type { ServerOptions } from '../options.js';
 import type { InferencePool } from '../inference/pool.js';
 import { type ModelVersions, playedModelOf } from '../inference/models.js';
 import type { SlowLog } from '../inference/slowLog.js';
@@ -29,6 +28,8 @@ import type { TableRegistry } from '../tables/tables.js';
 import { followedBy, seatFollowers, tellFollowers } from '../tables/tableFollow.js';
 import { sentPosition } from './adviceSource.js';
 import { newTable, settledRules } from '../tables/tablePolicy.js';
+import { TokenBucket } from './addressShares.js';
+import { type ServerOptions, messagesPerAddress } from '../options.js';
 
 /** What every connection shares. */
 export interface ServerContext {
@@ -59,30 +60,17 @@ const BEFORE_HELLO: ReadonlySet<ClientMessageType> = new Set(['hello', 'ping']);
 /** WebSocket close codes the server uses. */
 export const CLOSE = { goingAway: 1001, policy: 1008, tooBig: 1009, serviceRestart: 1012, tryAgainLater: 1013 } as const;
 
-/** A token bucket: `rate` messages a second, bursts up to one second's worth. */
-class RateLimit {
-  private tokens: number;
-  private last = Date.now();
-  constructor(private readonly rate: number) {
-    this.tokens = rate;
-  }
-  take(): boolean {
-    const now = Date.now();
-    this.tokens = Math.min(this.rate, this.tokens + ((now - this.last) * this.rate) / 1000);
-    this.last = now;
-    if (this.tokens < 1) return false;
-    this.tokens--;
-    return true;
-  }
-}
-
 export class Connection implements TableOwner {
   /** Heartbeat: set by every pong, cleared by every ping. */
   alive = true;
   private greeted = false;
   private pending = 0;
   private readonly tables = new Map<string, ServerTable>();
-  private readonly rate: RateLimit;
+  private readonly rate: TokenBucket;
+  /** The client's address (serve/net/upgrade.ts `clientAddress`): its tables count toward its limit. */
+  readonly address: string | null;
+  /** The message budget this connection shares with the others of its address. */
+  private readonly addressRate: TokenBucket | null;
   private readonly log: Logger;
   /** Closes a connection that has not said hello in time. */
   private helloTimer: NodeJS.Timeout | null;
@@ -95,10 +83,11 @@ export class Connection implements TableOwner {
     private readonly ws: WebSocket,
     private readonly codec: Codec,
     private readonly ctx: ServerContext,
-    /** The client's address (serve/upgrade.ts `clientAddress`): its tables count toward its limit. */
-    readonly address: string | null = null,
+    from: { readonly address: string; readonly messages: TokenBucket } | null = null,
   ) {
-    this.rate = new RateLimit(ctx.options.maxMessagesPerSecond);
+    this.rate = new TokenBucket(ctx.options.maxMessagesPerSecond);
+    this.address = from?.address ?? null;
+    this.addressRate = from?.messages ?? null;
     this.log = ctx.log.child({ conn: id });
     const helloMs = ctx.options.helloTimeoutMs;
     this.helloTimer = setTimeout(() => {
@@ -146,7 +135,8 @@ export class Connection implements TableOwner {
   receive(data: Buffer, isBinary: boolean): void {
     if (this.limited) return;
     this.messages++;
-    if (!this.rate.take()) return this.overLimit(data, isBinary);
+    if (!this.rate.take()) return this.overLimit(data, isBinary, 'connection');
+    if (this.addressRate && !this.addressRate.take()) return this.overLimit(data, isBinary, 'address');
     let id: RequestId | null = null;
     try {
       const value = this.codec.read(data, isBinary);
@@ -159,19 +149,32 @@ export class Connection implements TableOwner {
     }
   }
 
-  /** Past the rate limit: one error (to the message's id), then the connection is closed (1008) and nothing more it sends is read. */
-  private overLimit(data: Buffer, isBinary: boolean): void {
+  /**
+   * Past the rate limit of the connection or of its address: one error (to the message's id), then
+   * the connection is closed (1008) and nothing more it sends is read.
+   */
+  private overLimit(data: Buffer, isBinary: boolean, whose: 'connection' | 'address'): void {
     this.limited = true;
-    const rate = this.ctx.options.maxMessagesPerSecond;
-    this.log.warn({ event: 'rate_limited', messages: this.messages }, 'closing a client past the rate limit');
+    const { options } = this.ctx;
+    const [rate, what] =
+      whose === 'connection'
+        ? [options.maxMessagesPerSecond, 'on this connection']
+        : [messagesPerAddress(options), 'from your address, all its connections together (--max-messages-per-second-per-address)'];
+    this.log.warn(
+      { event: 'rate_limited', limit: whose, ip: this.address, messages: this.messages },
+      'closing a client past the rate limit',
+    );
     let id: RequestId | null = null;
     try {
       id = requestIdOf(this.codec.read(data, isBinary));
     } catch {
       // Not a message: the error goes without an id.
     }
-    this.fail(id, new ProtocolError('rate_limited', `more than ${rate} messages a second on this connection: closing it`));
-    this.ws.close(CLOSE.policy, `more than ${rate} messages a second`);
+    this.fail(id, new ProtocolError('rate_limited', `more than ${rate} messages a second ${what}: closing this connection`));
+    this.ws.close(
+      CLOSE.policy,
+      `more than ${rate} messages a second ${whose === 'connection' ? 'on this connection' : 'from your address'}`,
+    );
     this.terminateSoon();
   }
 

@@ -1,8 +1,8 @@
 /**
  * The server's plain HTTP answers: `GET /health` (200 while serving, 503 while stopping, so that a
- * load balancer sends nothing new to a stopping process), the browser page (serve/net/static.ts) to
- * a Host the server serves, and a JSON error for anything else or a malformed request; every
- * answer with `X-Content-Type-Options: nosniff`.
+ * load balancer sends nothing new to a stopping process) and the browser page (serve/net/static.ts),
+ * each to a Host the server serves (403 otherwise: a DNS name rebound to this server), and a JSON
+ * error for anything else or a malformed request; every answer with `X-Content-Type-Options: nosniff`.
  */
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { Logger } from 'pino';
@@ -41,10 +41,12 @@ export interface Health {
   readonly queued: number;
 }
 
-/** How the server answers: its health, and whether a request's Host is one it serves (serve/upgrade.ts `hostServed`). */
+/** How the server answers: its health, and whether a request's Host is one it serves (serve/net/upgrade.ts `hostServed`). */
 export interface HttpAnswers {
   readonly health: () => Health;
   readonly hostServed: (req: IncomingMessage) => boolean;
+  /** The same for `GET /health`, which also answers the Hosts health probes name (serve/net/upgrade.ts `healthHostServed`). */
+  readonly healthHostServed: (req: IncomingMessage) => boolean;
 }
 
 /** Node's own default for a whole request (a page's file, an upgrade): the bound on `requestMs` is above it only if asked. */
@@ -96,17 +98,18 @@ function answerHttp(req: IncomingMessage, res: ServerResponse, site: StaticSite,
   res.on('error', () => undefined);
   const path = URL.parse(req.url ?? '/', 'http://localhost')?.pathname;
   if (path === undefined) return sendJson(res, 400, { error: { code: 'bad_message', message: 'the request target is not a URL path' } });
-  if (req.method === 'GET' && path === '/health') {
-    const body = answers.health();
-    return sendJson(res, body.status === 'ok' ? 200 : 503, body, { 'Cache-Control': 'no-store' });
-  }
-  if (!answers.hostServed(req))
+  const asksHealth = req.method === 'GET' && path === '/health';
+  if (!(asksHealth ? answers.healthHostServed(req) : answers.hostServed(req)))
     return sendJson(res, 403, {
       error: {
         code: 'unauthorized',
-        message: `host ${(req.headers.host ?? '').slice(0, 100)} is not one this server serves (--allow-host)`,
+        message: `host ${(req.headers.host ?? '').slice(0, 100)} is not one this server serves (--allow-host${asksHealth ? '; /health also answers an IP address or localhost' : ''})`,
       },
     });
+  if (asksHealth) {
+    const body = answers.health();
+    return sendJson(res, body.status === 'ok' ? 200 : 503, body, { 'Cache-Control': 'no-store' });
+  }
   serveStatic(site, req, res, path).then(
     (served) => {
       if (!served) sendJson(res, 404, { error: { code: 'bad_message', message: `nothing at ${req.method ?? ''} ${path.slice(0, 100)}` } });

@@ -8,14 +8,16 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { CODECS } from '../protocol/codec.js';
+import { AddressShares, type AddressSeat } from './addressShares.js';
 import { CLOSE, Connection, type ServerContext } from './connection.js';
 import { type Encoding, SUBPROTOCOLS } from '../protocol/protocol.js';
+import { messagesPerAddress } from '../options.js';
 import { chooseSubprotocol, clientAddress, refuse, upgradeRefusal } from './upgrade.js';
 
 export class Sockets {
   private readonly connections = new Set<Connection>();
-  /** Open connections per client address (`clientAddress`), for the per-address limit; none kept at 0. */
-  private readonly perAddress = new Map<string, number>();
+  /** Open connections and the shared message budget per client address (`clientAddress`). */
+  private readonly perAddress: AddressShares;
   private readonly wss: WebSocketServer;
   private readonly heartbeat: NodeJS.Timeout;
   private nextId = 1;
@@ -24,6 +26,7 @@ export class Sockets {
     private readonly ctx: ServerContext,
     private readonly log: Logger,
   ) {
+    this.perAddress = new AddressShares(messagesPerAddress(ctx.options));
     this.wss = new WebSocketServer({
       noServer: true,
       maxPayload: ctx.options.maxPayload,
@@ -46,7 +49,7 @@ export class Sockets {
     const refusal = upgradeRefusal(req, this.ctx.options, {
       shuttingDown: this.ctx.draining(),
       connections: this.size,
-      fromAddress: this.perAddress.get(address) ?? 0,
+      fromAddress: this.perAddress.connections(address),
     });
     if (refusal) {
       this.log.info(
@@ -56,22 +59,14 @@ export class Sockets {
       return refuse(socket, refusal);
     }
     // Counted from now: upgrades that arrive while this one completes see it.
-    this.perAddress.set(address, (this.perAddress.get(address) ?? 0) + 1);
-    let counted = true;
-    const uncount = () => {
-      if (!counted) return;
-      counted = false;
-      const left = (this.perAddress.get(address) ?? 1) - 1;
-      if (left > 0) this.perAddress.set(address, left);
-      else this.perAddress.delete(address);
-    };
-    socket.once('close', uncount);
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, req, address, uncount));
+    const seat = this.perAddress.add(address);
+    socket.once('close', seat.release);
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, req, address, seat));
   }
 
-  private accept(ws: WebSocket, req: IncomingMessage, address: string, uncount: () => void): void {
+  private accept(ws: WebSocket, req: IncomingMessage, address: string, seat: AddressSeat): void {
     const encoding: Encoding = ws.protocol === SUBPROTOCOLS.msgpack ? 'msgpack' : 'json';
-    const connection = new Connection(this.nextId++, ws, CODECS[encoding], this.ctx, address);
+    const connection = new Connection(this.nextId++, ws, CODECS[encoding], this.ctx, { address, messages: seat.messages });
     this.connections.add(connection);
     const opened = Date.now();
     const log = this.log;
@@ -82,7 +77,7 @@ export class Sockets {
       connection.alive = true;
     });
     ws.on('close', (code, reason) => {
-      uncount();
+      seat.release();
       this.connections.delete(connection);
       connection.closed();
       const seconds = Math.round((Date.now() - opened) / 1000);

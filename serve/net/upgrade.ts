@@ -5,6 +5,7 @@
  * another site, or a DNS name rebound to this server) and the subprotocol (400).
  */
 import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { sameSecret } from '../../support/secret.js';
 import { type ServerOptions, addressShare } from '../options.js';
@@ -61,6 +62,20 @@ export function hostServed(req: IncomingMessage, options: ServerOptions): boolea
     (address) => hostnameOf(address) ?? address,
   );
   return served.includes(name) || (LOOPBACK.has(options.host) && LOOPBACK.has(name));
+}
+
+/**
+ * Whether `GET /health` answers a request's Host: the hosts the server serves (`hostServed`), and
+ * what a health probe names rather than a browser — an IP address or `localhost` (an orchestrator
+ * probes the pod's address, a container's check localhost), or no Host at all (HTTP/1.0 checks,
+ * such as HAProxy's, send none; a browser always does). A page can only name such a Host from its
+ * own origin, so a DNS name rebound to this server is refused as for the page.
+ */
+export function healthHostServed(req: IncomingMessage, options: ServerOptions): boolean {
+  if (req.headers.host === undefined) return true;
+  const name = hostnameOf(req.headers.host);
+  if (name !== null && (name === 'localhost' || isIP(name.replace(/^\[(.*)\]$/, '$1')) !== 0)) return true;
+  return hostServed(req, options);
 }
 
 /** The host name of a Host header or HOST[:PORT] (IPv6 in brackets, lower case), or null when it is none. */

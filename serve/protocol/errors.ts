@@ -39,7 +39,8 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   unknown_table:
     'No such table on this connection, a wrong token on `resume`, or an invite code on `join_table` that is wrong, expired, or whose table has no guest seat left.',
   table_full: 'A table limit is reached: tables in play on the connection (finished games do not count) or on the server (`--max-tables`).',
-  rate_limited: 'Too many messages a second on the connection, or too many advice requests in progress (`welcome.limits`): slow down.',
+  rate_limited:
+    'Too many messages a second on the connection or from its address (either closes it, 1008), or too many advice requests in progress (`welcome.limits`): slow down.',
   unauthorized: 'A bearer token is required (HTTP 401 before the upgrade).',
   table_moved:
     'The table is moving between server processes: this one is handing it over (drain), or another process claimed it at the same moment (two resumes with one token at once) — reconnect if told to, and `resume` it with its token.',

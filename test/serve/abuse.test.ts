@@ -10,6 +10,7 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { ClientOptions } from 'ws';
 import { RULE_LIMITS } from '../../env/index.js';
 import { packageRoot } from '../../agents/models/modelFolder.js';
 import pino from 'pino';
@@ -24,7 +25,7 @@ import {
 import { MemoryTableStore, MemoryTables, type StoredTable } from '../../serve/tables/tableStore.js';
 import { TestClient, health, startTestServer, until } from './helpers.js';
 
-const ATTACKER = { localAddress: '127.0.0.2' };
+const ATTACKER: ClientOptions = { localAddress: '127.0.0.2' };
 /** How long the honest player may wait for its advice while the server is under attack. */
 const HONEST_ADVICE_MS = 5000;
 
@@ -54,15 +55,15 @@ async function serve(options: ServerOptionsInput = {}, logs?: Record<string, unk
 }
 
 /** A client of the attacker's address, connected (not greeted). */
-async function attacker(server: RunningServer): Promise<TestClient> {
-  const client = new TestClient(server.url, 'json', ATTACKER);
+async function attacker(server: RunningServer, from: ClientOptions = ATTACKER): Promise<TestClient> {
+  const client = new TestClient(server.url, 'json', from);
   clients.push(client);
   await client.opened;
   return client;
 }
 
-async function greetedAttacker(server: RunningServer): Promise<TestClient> {
-  const client = await attacker(server);
+async function greetedAttacker(server: RunningServer, from: ClientOptions = ATTACKER): Promise<TestClient> {
+  const client = await attacker(server, from);
   expect((await client.request({ type: 'hello', version: 1 })).type).toBe('welcome');
   return client;
 }
@@ -115,6 +116,17 @@ function raw(server: RunningServer, path: string, headers: Record<string, string
     });
     req.on('error', reject);
     req.end();
+  });
+}
+
+/** Sends `text` over a TCP socket from 127.0.0.1; what came back once the server ended it. */
+function rawText(server: RunningServer, text: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let answer = '';
+    const socket = connect(server.port, '127.0.0.1', () => socket.write(text));
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
   });
 }
 
@@ -260,6 +272,23 @@ describe('the issue\'s "Found" list, each fixed', () => {
     await honestServed(server);
   });
 
+  it('4e. /health answers the served hosts and what a health probe names (an IP address, localhost, no Host), not a rebound name', async () => {
+    const server = await serve({ allowHosts: ['yaniv.example'] });
+    const rebound = await raw(server, '/health', { Host: `rebound.example:${server.port}` });
+    // Before, /health answered any Host: a page on a rebound name read the server's counts.
+    expect(rebound.status).toBe(403);
+    expect(rebound.body).toMatch(/host rebound\.example:\d+ is not one this server serves .*IP address or localhost/);
+    expect(rebound.body).not.toContain('connections');
+    const probes = ['127.0.0.1', `localhost:${server.port}`, 'yaniv.example', '10.1.2.3:8080', '[::1]:8080', '[fd00::7]'];
+    for (const host of probes) expect((await raw(server, '/health', { Host: host })).status, host).toBe(200);
+    // An HTTP/1.0 check (HAProxy's httpchk) names no Host: no browser sends such a request.
+    const hostless = await rawText(server, 'GET /health HTTP/1.0\r\n\r\n');
+    expect(hostless).toMatch(/^HTTP\/1\.1 200 /);
+    // The page itself is still for the served hosts only.
+    expect((await raw(server, '/', { Host: '10.1.2.3:8080' })).status).toBe(403);
+    await honestServed(server);
+  });
+
   it('4c. the page has a Content-Security-Policy, a frame policy and a Referrer-Policy; every answer says nosniff', async () => {
     const server = await serve();
     const page = await raw(server, '/', {});
@@ -275,13 +304,7 @@ describe('the issue\'s "Found" list, each fixed', () => {
       expect((await raw(server, path, {})).headers['x-content-type-options'], path).toBe('nosniff');
     expect((await raw(server, '/nothing-here', {})).headers['content-type']).toBe('application/json');
     // A request that is not HTTP is answered 400 by the server itself, with the same header.
-    const garbage = await new Promise<string>((resolve, reject) => {
-      let answer = '';
-      const socket = connect(server.port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
-      socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
-      socket.on('end', () => resolve(answer));
-      socket.on('error', reject);
-    });
+    const garbage = await rawText(server, 'NOT HTTP AT ALL\r\n\r\n');
     expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
     expect(garbage.toLowerCase()).toContain('x-content-type-options: nosniff');
     await honestServed(server);
@@ -304,6 +327,43 @@ describe('the issue\'s "Found" list, each fixed', () => {
 });
 
 describe('the new limits', () => {
+  // The attacker's address told apart from the honest player's (127.0.0.1) by its own, or by the one a trusted proxy forwards.
+  const apart: [string, ServerOptionsInput, ClientOptions][] = [
+    ['from 127.0.0.2', {}, ATTACKER],
+    ['named by a trusted proxy', { trustProxy: ['127.0.0.1'] }, { headers: { 'X-Forwarded-For': '203.0.113.7' } }],
+  ];
+  it.each(apart)(
+    "an address's connections share one message budget (%s): past it each flooding one is told once and closed (1008); another address is served",
+    async (_, options, from) => {
+      const perAddress = 1000;
+      const server = await serve({ maxMessagesPerSecond: 200, maxMessagesPerSecondPerAddress: perAddress, ...options });
+      const flooders = await Promise.all(Array.from({ length: 20 }, () => greetedAttacker(server, from)));
+      // Each under its own limit (150 in its burst of 200), 3,000 together: before, none was closed.
+      const pongs = (c: TestClient) => c.frames.filter((m) => m.type === 'pong').length;
+      const flood = async () => {
+        for (const client of flooders) for (let i = 0; i < 150 && client.closeCode === null; i++) client.send({ type: 'ping', id: i });
+        await until(() => flooders.every((c) => c.closeCode !== null || pongs(c) === 150), 'each flooder closed or answered');
+      };
+      await Promise.all([flood(), honestServed(server)]);
+      const closed = flooders.filter((c) => c.closeCode === 1008);
+      // The budget's burst and what it refilled while the flood came in: far from all 3,000.
+      expect(flooders.reduce((n, c) => n + pongs(c), 0)).toBeLessThan(2 * perAddress);
+      expect(closed.length).toBeGreaterThan(5);
+      for (const client of closed) {
+        const errors = client.frames.filter((m): m is Msg<'error'> => m.type === 'error');
+        expect(errors).toHaveLength(1);
+        expect(errors[0]).toMatchObject({
+          code: 'rate_limited',
+          message: expect.stringMatching(/more than 1000 messages a second from your address/),
+        });
+      }
+      // The budget refills: a new connection of that address is served.
+      await Promise.all(flooders.map((c) => c.close()));
+      const again = await greetedAttacker(server, from);
+      expect(await again.request({ type: 'ping' })).toMatchObject({ type: 'pong' });
+    },
+  );
+
   it('a socket that never says hello is closed (1008) after --hello-timeout-ms', async () => {
     const server = await serve({ helloTimeoutMs: 200 });
     const silent = await attacker(server);
