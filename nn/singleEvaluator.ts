@@ -7,13 +7,7 @@
  * `evaluatePolicyValue` gives to float rounding (tested against it); batches stay with tfjs.
  */
 import { ACTION_GATE, type Network, type PolicyValueConfig } from './networks.js';
-
-interface Dense {
-  readonly kernel: Float32Array;
-  readonly bias: Float32Array;
-  readonly inputs: number;
-  readonly units: number;
-}
+import { type Dense, denseForward as forward } from './denseForward.js';
 
 const ACTIVATIONS: Record<PolicyValueConfig['activation'], (x: number) => number> = {
   relu: (x) => (x > 0 ? x : 0),
@@ -106,17 +100,5 @@ export class SinglePolicyValueEvaluator {
     for (let a = 0; a < actions; a++) if (mask[a]) probabilities[a] = this.logits[a] / sum;
     forward(this.valueHead, h, this.valueOut);
     return { probabilities, value: this.valueOut[0] };
-  }
-}
-
-/** out = bias + input · kernel, skipping the rows of inputs that are 0. */
-function forward({ kernel, bias, inputs, units }: Dense, input: ArrayLike<number>, out: Float64Array): void {
-  if (input.length !== inputs) throw new Error(`layer takes ${inputs} inputs, got ${input.length}`);
-  for (let j = 0; j < units; j++) out[j] = bias[j];
-  for (let i = 0; i < inputs; i++) {
-    const x = input[i];
-    if (x === 0) continue;
-    const row = i * units;
-    for (let j = 0; j < units; j++) out[j] += x * kernel[row + j];
   }
 }
