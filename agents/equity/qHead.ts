@@ -161,11 +161,12 @@ export class QHead {
     for (const action of actions) {
       writeMoveInputs(context, anchor, action, logit(action), this.move, 0);
       hidden.set(this.state);
-      this.move.forEach((x, k) => {
-        if (x === 0) return;
+      for (let k = 0; k < this.move.length; k++) {
+        const x = this.move[k];
+        if (x === 0) continue;
         const row = (h.length + k) * units;
         for (let j = 0; j < units; j++) hidden[j] += x * kernel[row + j];
-      });
+      }
       const [w, p] = this.output(hidden);
       win.push(1 / (1 + Math.exp(-(anchor + w))));
       points.push(Math.max(0, p * POINTS_SCALE));
@@ -177,10 +178,11 @@ export class QHead {
   private output(hidden: Float64Array): [number, number] {
     const { kernel, bias, units } = this.second;
     const out = [bias[0], bias[1]] as [number, number];
-    hidden.forEach((x, j) => {
-      if (x <= 0) return;
+    for (let j = 0; j < hidden.length; j++) {
+      const x = hidden[j];
+      if (x <= 0) continue;
       for (let u = 0; u < units; u++) out[u] += x * kernel[j * units + u];
-    });
+    }
     return out;
   }
 }
