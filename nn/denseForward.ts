@@ -7,9 +7,10 @@
  * it to that loop), in about 60% of its time (the sums stay in registers).
  */
 
+/** A layer's weights: a network's as stored (32-bit), or a head's read from JSON (64-bit, agents/equity/qHead.ts). */
 export interface Dense {
-  readonly kernel: Float32Array;
-  readonly bias: Float32Array;
+  readonly kernel: Float32Array | Float64Array;
+  readonly bias: Float32Array | Float64Array;
   readonly inputs: number;
   readonly units: number;
 }
