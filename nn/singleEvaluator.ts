@@ -37,6 +37,8 @@ export class SinglePolicyValueEvaluator {
   private readonly activation: (x: number) => number;
   private readonly hidden: Float64Array[];
   private readonly logits: Float64Array;
+  /** The policy kernel as [action, unit] (`baseLogit`), made on first use. */
+  private policyColumns: Float32Array | Float64Array | undefined;
   private readonly valueOut = new Float64Array(1);
 
   /** Reads the network's weights now: call again after they change. */
@@ -69,9 +71,13 @@ export class SinglePolicyValueEvaluator {
 
   /** An action's policy logit from the trunk's top layer, without the action-scoring term (the policy head's own part). */
   baseLogit(h: ArrayLike<number>, action: number): number {
-    const { kernel, bias, units: actions } = this.policy;
+    const { bias, inputs } = this.policy;
+    // The action's column, read from a copy made once with the columns as rows: the same numbers
+    // in the same order, from a few cache lines instead of one line (and page) per trunk unit.
+    const columns = (this.policyColumns ??= transposed(this.policy));
+    const at = action * inputs;
     let logit = bias[action];
-    for (let j = 0; j < h.length; j++) if (h[j] !== 0) logit += h[j] * kernel[j * actions + action];
+    for (let j = 0; j < h.length; j++) if (h[j] !== 0) logit += h[j] * columns[at + j];
     return logit;
   }
 
@@ -101,4 +107,11 @@ export class SinglePolicyValueEvaluator {
     forward(this.valueHead, h, this.valueOut);
     return { probabilities, value: this.valueOut[0] };
   }
+}
+
+/** A layer's kernel with its columns as rows: [units, inputs]. */
+function transposed({ kernel, inputs, units }: Dense): Float32Array | Float64Array {
+  const out = kernel.slice();
+  for (let i = 0; i < inputs; i++) for (let j = 0; j < units; j++) out[j * inputs + i] = kernel[i * units + j];
+  return out;
 }
