@@ -7,13 +7,7 @@
  * `evaluatePolicyValue` gives to float rounding (tested against it); batches stay with tfjs.
  */
 import { ACTION_GATE, type Network, type PolicyValueConfig } from './networks.js';
-
-interface Dense {
-  readonly kernel: Float32Array;
-  readonly bias: Float32Array;
-  readonly inputs: number;
-  readonly units: number;
-}
+import { type Dense, denseForward as forward } from './denseForward.js';
 
 const ACTIVATIONS: Record<PolicyValueConfig['activation'], (x: number) => number> = {
   relu: (x) => (x > 0 ? x : 0),
@@ -43,6 +37,8 @@ export class SinglePolicyValueEvaluator {
   private readonly activation: (x: number) => number;
   private readonly hidden: Float64Array[];
   private readonly logits: Float64Array;
+  /** The policy kernel as [action, unit] (`baseLogit`), made on first use. */
+  private policyColumns: Float32Array | Float64Array | undefined;
   private readonly valueOut = new Float64Array(1);
 
   /** Reads the network's weights now: call again after they change. */
@@ -75,9 +71,13 @@ export class SinglePolicyValueEvaluator {
 
   /** An action's policy logit from the trunk's top layer, without the action-scoring term (the policy head's own part). */
   baseLogit(h: ArrayLike<number>, action: number): number {
-    const { kernel, bias, units: actions } = this.policy;
+    const { bias, inputs } = this.policy;
+    // The action's column, read from a copy made once with the columns as rows: the same numbers
+    // in the same order, from a few cache lines instead of one line (and page) per trunk unit.
+    const columns = (this.policyColumns ??= transposed(this.policy));
+    const at = action * inputs;
     let logit = bias[action];
-    for (let j = 0; j < h.length; j++) if (h[j] !== 0) logit += h[j] * kernel[j * actions + action];
+    for (let j = 0; j < h.length; j++) if (h[j] !== 0) logit += h[j] * columns[at + j];
     return logit;
   }
 
@@ -109,14 +109,9 @@ export class SinglePolicyValueEvaluator {
   }
 }
 
-/** out = bias + input · kernel, skipping the rows of inputs that are 0. */
-function forward({ kernel, bias, inputs, units }: Dense, input: ArrayLike<number>, out: Float64Array): void {
-  if (input.length !== inputs) throw new Error(`layer takes ${inputs} inputs, got ${input.length}`);
-  for (let j = 0; j < units; j++) out[j] = bias[j];
-  for (let i = 0; i < inputs; i++) {
-    const x = input[i];
-    if (x === 0) continue;
-    const row = i * units;
-    for (let j = 0; j < units; j++) out[j] += x * kernel[row + j];
-  }
+/** A layer's kernel with its columns as rows: [units, inputs]. */
+function transposed({ kernel, inputs, units }: Dense): Float32Array | Float64Array {
+  const out = kernel.slice();
+  for (let i = 0; i < inputs; i++) for (let j = 0; j < units; j++) out[j * inputs + i] = kernel[i * units + j];
+  return out;
 }

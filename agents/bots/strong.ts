@@ -134,24 +134,56 @@ function bestDiscard(view: PlayerView, legal: readonly Action[], unseen: Uint8Ar
   return rankDiscards(view, legal, unseen, config)[0]?.action ?? legal[0];
 }
 
+type Discard = Extract<Action, { type: 'discard' }>;
+type RankedDiscard = { action: Action; score: number };
+
+/**
+ * The last ranking asked of each view: an explained advice asks twice for the same view's (strong's
+ * own ranking, then the moves worth weighing: agents/equity/moveOutlook.ts `outlookCandidates`) with
+ * the same discards, unseen cards and settings, and a view is not changed once made.
+ */
+const rankings = new WeakMap<PlayerView, { discards: Discard[]; unseen: Uint8Array; config: StrongConfig; ranked: RankedDiscard[] }>();
+
 /** The legal discards, best first, each with its planning score (lower is better). */
 export function rankDiscards(
   view: PlayerView,
   legal: readonly Action[],
   unseen: Uint8Array,
   config: StrongConfig = STRONG_DEFAULTS,
-): { action: Action; score: number }[] {
+): RankedDiscard[] {
+  const discards = legalOfType(legal, 'discard');
+  const last = rankings.get(view);
+  if (last && sameRanking(last, discards, unseen, config)) return [...last.ranked];
   const takeable = [...new Set(view.previous.pickable)];
   const canDeck = canDrawFromDeck(view);
   const stall = takeStall(view);
-  const ranked = legalOfType(legal, 'discard').map((discard) => {
+  const ranked = discards.map((discard) => {
     const rest = without(view.hand, discard.cards);
     let score = canDeck ? deckScore(view, rest, unseen, config) : Infinity;
     for (const card of takeable) score = Math.min(score, handScore(view, [...rest, card], config) + stall);
     return { action: discard, score };
   });
   // A stable sort keeps the generator's order among equal scores.
-  return ranked.sort((a, b) => a.score - b.score);
+  ranked.sort((a, b) => a.score - b.score);
+  rankings.set(view, { discards, unseen: unseen.slice(), config, ranked });
+  return [...ranked];
+}
+
+/** Whether a ranking was of these discards (the same cards in the same order), unseen cards and settings (field by field). */
+function sameRanking(
+  last: { discards: Discard[]; unseen: Uint8Array; config: StrongConfig },
+  discards: readonly Discard[],
+  unseen: Uint8Array,
+  config: StrongConfig,
+): boolean {
+  const fields = new Set([...Object.keys(last.config), ...Object.keys(config)]) as Set<keyof StrongConfig>;
+  return (
+    [...fields].every((key) => last.config[key] === config[key]) &&
+    last.unseen.length === unseen.length &&
+    last.unseen.every((n, i) => n === unseen[i]) &&
+    last.discards.length === discards.length &&
+    last.discards.every((d, i) => d.cards.length === discards[i].cards.length && d.cards.every((c, k) => c === discards[i].cards[k]))
+  );
 }
 
 /** The progress term added to taking a card from the previous group. */

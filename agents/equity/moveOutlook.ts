@@ -24,13 +24,13 @@ import { type GameEquity, seatEquities } from '../../env/gym/equity.js';
 import { actionToMove, moveToAction } from '../../env/gym/actionMoves.js';
 import { YANIV_ACTION } from '../../env/gym/actionLayout.js';
 import { afterPoints } from '../../env/gym/milestones.js';
-import { PHASE_BETWEEN_ROUNDS, PHASE_DRAW, PHASE_GAME_OVER, type GameState, cloneState } from '../../env/rules/state.js';
+import { PHASE_BETWEEN_ROUNDS, PHASE_GAME_OVER, type GameState, cloneState } from '../../env/rules/state.js';
 import { type Card, cardName } from '../../env/rules/cards.js';
-import { pickableMask } from '../../env/rules/groups.js';
+import { classifyLaid, pickableMask } from '../../env/rules/groups.js';
 import { type Action, applyAction, assafRisk, determinize, handValue, unseenCounts } from '../../env/index.js';
 import type { PlayerView } from '../../env/rules/view.js';
 import { mixSeed, seededRng } from '../../env/rules/random.js';
-import { formsGroupWith, opponents, valuesOf } from '../bots/tactics.js';
+import { canDrawFromDeck, formsGroupWith, opponents, valuesOf } from '../bots/tactics.js';
 import { playoutRoundLight } from '../bots/playout.js';
 import { rankDiscards } from '../bots/strong.js';
 import { type CalibrationMap, calibrateEstimate } from './calibrationMap.js';
@@ -85,8 +85,6 @@ interface Tally {
   points: number[];
   milestones: number;
   eliminated: number;
-  /** The cards the next seat may take once the move is made (the same in every world). */
-  pickable: Card[] | null;
 }
 
 /**
@@ -104,7 +102,7 @@ export function moveOutlooks(
   calibration: CalibrationMap | null = null,
 ): MoveOutlook[] {
   const rng = seededRng(mixSeed(seed, 0x0a11));
-  const tallies: Tally[] = candidates.map(() => ({ win: [], points: [], milestones: 0, eliminated: 0, pickable: null }));
+  const tallies: Tally[] = candidates.map(() => ({ win: [], points: [], milestones: 0, eliminated: 0 }));
   // The seat's own moves read only its hand, the same in every world.
   const moves = candidates.map((id) => actionToMove(view, id));
   for (let w = 0; w < budget.worlds; w++) {
@@ -181,7 +179,6 @@ function playOut(world: GameState, move: Action, view: PlayerView, equity: GameE
   const seat = view.seat;
   const own = view.totals[seat];
   applyAction(s, move);
-  tally.pickable ??= pickableCards(s);
   playoutRoundLight(s, view.players);
   const ended = s.phase === PHASE_BETWEEN_ROUNDS || s.phase === PHASE_GAME_OVER;
   const points = ended && s.lastResult ? (s.lastResult.points[seat] ?? 0) : handValue(s, seat);
@@ -247,7 +244,7 @@ function reasonsFor(view: PlayerView, action: number, tally: Tally, bestMileston
       kind: 'elimination',
       text: `puts you over ${view.rules.eliminationLimit} (out of the game) in ${percent(out)} of the rounds played out`,
     });
-  return [...reasons, ...nextTakes(view, action, tally.pickable ?? [])];
+  return [...reasons, ...nextTakes(view, action)];
 }
 
 /** The Assaf risk of a call (exact, from the view). */
@@ -262,30 +259,38 @@ export function assafReason(view: PlayerView, action: number): Reason[] {
   ];
 }
 
-/** A discard's cards the next seat may take and use (`pickable`: the cards of the group it lays that may be taken). */
-function nextTakes(view: PlayerView, action: number, pickable: readonly Card[]): Reason[] {
-  if (actionToMove(view, action).type !== 'discard') return [];
-  const cards = usefulToNext(view, pickable);
+/** A discard's cards the next seat may take and use. */
+function nextTakes(view: PlayerView, action: number): Reason[] {
+  const move = actionToMove(view, action);
+  if (move.type !== 'discard') return [];
+  const cards = usefulToNext(view, pickableLaid(view, move.cards));
   if (cards.length === 0) return [];
   return [{ kind: 'nextTakes', text: 'the next player may take a card of this discard that helps them', cards: cards.map(cardName) }];
 }
 
 /**
  * The reasons that need no playout: the Assaf risk of a call, and which card of a discard the next
- * seat may take and use (the group laid is the same in every world: one world, drawn from the view, shows it).
+ * seat may take and use (the group laid and what may be taken of it are known to the seat).
  */
-export function viewReasons(view: PlayerView, action: number, world: GameState): Reason[] {
-  const s = cloneState(world);
-  applyAction(s, actionToMove(view, action));
-  return [...assafReason(view, action), ...nextTakes(view, action, pickableCards(s))];
+export function viewReasons(view: PlayerView, action: number): Reason[] {
+  return [...assafReason(view, action), ...nextTakes(view, action)];
 }
 
-/** The cards of the group just laid (in a draw step) that the next seat may take (a quick discard aside). */
-function pickableCards(s: GameState): Card[] {
+/**
+ * The cards of a group the seat lays that the next seat may take (each kind once): the group in its
+ * laid order (`classifyLaid`, as the engine lays it) read by the table's pick rules; none when the
+ * round ends at once on an exhausted deck (nothing to draw, nothing pickable before: the engine's
+ * `layGroup`).
+ */
+export function pickableLaid(view: PlayerView, laid: readonly Card[]): Card[] {
+  if (!canDrawFromDeck(view) && view.previous.pickable.length === 0) return [];
+  const group = classifyLaid(laid, view.rules);
+  if ('error' in group) throw new Error(`the seat cannot lay ${laid.map(cardName).join(' ')}: ${group.error}`);
+  const mask = pickableMask(group.type, group.cards.length, view.rules);
   const cards: Card[] = [];
-  if (s.phase !== PHASE_DRAW) return cards;
-  const mask = pickableMask(s.laidType, s.laidLength, s.rules);
-  for (let i = 0; i < s.laidLength; i++) if ((mask >> i) & 1 && !cards.includes(s.laid[i])) cards.push(s.laid[i]);
+  group.cards.forEach((card, i) => {
+    if ((mask >> i) & 1 && !cards.includes(card)) cards.push(card);
+  });
   return cards;
 }
 

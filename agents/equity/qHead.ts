@@ -18,6 +18,7 @@ import { ACTION_RANGE_LIST } from '../../env/gym/actionLayout.js';
 import { ACTION_CONTEXT_SIZE, ACTION_FEATURE_SIZE, actionContextOfView, writeActionFeatures } from '../../env/gym/actionFeatures.js';
 import type { PlayerView } from '../../env/rules/view.js';
 import { type GameEquity, seatEquities } from '../../env/gym/equity.js';
+import { type Dense as DenseWeights, denseForward } from '../../nn/denseForward.js';
 
 /** The format of qhead.json (its inputs' layout is part of it). */
 export const Q_HEAD_VERSION = 'yaniv-qhead/1';
@@ -122,6 +123,8 @@ export interface MoveValues {
 export class QHead {
   private readonly first: Dense;
   private readonly second: Dense;
+  /** The first layer's rows that read the trunk (its bias with them), the same numbers as 64-bit arrays. */
+  private readonly trunkPart: DenseWeights;
   private readonly state: Float64Array;
   private readonly move = new Float32Array(Q_HEAD_MOVE_INPUTS);
 
@@ -131,7 +134,14 @@ export class QHead {
       throw new Error(
         `the q head's first layer takes ${this.first.inputs} inputs: ${file.trunkUnits} of the trunk and ${Q_HEAD_MOVE_INPUTS} a move`,
       );
-    this.state = new Float64Array(this.first.units);
+    const { units, kernel, bias } = this.first;
+    this.trunkPart = {
+      kernel: Float64Array.from(kernel.slice(0, file.trunkUnits * units)),
+      bias: Float64Array.from(bias),
+      inputs: file.trunkUnits,
+      units,
+    };
+    this.state = new Float64Array(units);
   }
 
   /**
@@ -148,24 +158,21 @@ export class QHead {
     logit: (action: number) => number,
   ): MoveValues {
     const anchor = equityLogit(roundStart);
-    const { kernel, bias, units } = this.first;
+    const { kernel, units } = this.first;
     if (h.length !== this.file.trunkUnits) throw new Error(`the q head reads ${this.file.trunkUnits} trunk units, got ${h.length}`);
-    this.state.set(bias);
-    for (let i = 0; i < h.length; i++) {
-      if (h[i] === 0) continue;
-      for (let j = 0; j < units; j++) this.state[j] += h[i] * kernel[i * units + j];
-    }
+    denseForward(this.trunkPart, h, this.state);
     const win: number[] = [];
     const points: number[] = [];
     const hidden = new Float64Array(units);
     for (const action of actions) {
       writeMoveInputs(context, anchor, action, logit(action), this.move, 0);
       hidden.set(this.state);
-      this.move.forEach((x, k) => {
-        if (x === 0) return;
+      for (let k = 0; k < this.move.length; k++) {
+        const x = this.move[k];
+        if (x === 0) continue;
         const row = (h.length + k) * units;
         for (let j = 0; j < units; j++) hidden[j] += x * kernel[row + j];
-      });
+      }
       const [w, p] = this.output(hidden);
       win.push(1 / (1 + Math.exp(-(anchor + w))));
       points.push(Math.max(0, p * POINTS_SCALE));
@@ -177,10 +184,11 @@ export class QHead {
   private output(hidden: Float64Array): [number, number] {
     const { kernel, bias, units } = this.second;
     const out = [bias[0], bias[1]] as [number, number];
-    hidden.forEach((x, j) => {
-      if (x <= 0) return;
+    for (let j = 0; j < hidden.length; j++) {
+      const x = hidden[j];
+      if (x <= 0) continue;
       for (let u = 0; u < units; u++) out[u] += x * kernel[j * units + u];
-    });
+    }
     return out;
   }
 }

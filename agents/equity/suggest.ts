@@ -10,6 +10,7 @@ import { legalActionIds } from '../../env/gym/actionMask.js';
 import { equityForTable } from './equityPlayouts.js';
 import { type TableHead, headValues } from './headOutlook.js';
 import { judgeMeans, outlookCandidates } from './moveOutlook.js';
+import { roundStartEquity } from './qHead.js';
 
 /** `margin`: the head's own when not given. */
 export function suggestAgent(inner: Agent, table: TableHead, margin = table.head.file.margin): Agent {
@@ -23,7 +24,7 @@ export function suggestAgent(inner: Agent, table: TableHead, margin = table.head
       const { equity } = equityForTable(view.rules, view.players);
       if (!equity || legal.length < 2) return decision;
       const candidates = outlookCandidates(view, legal, decision.action, decision.policy?.actions ?? []);
-      const { win } = headValues(table, view, input.observation, equity, candidates);
+      const { win } = headValues(table, view, input.observation, roundStartEquity(view, equity), candidates);
       const action = candidates[judgeMeans(win, margin).indexOf('suggested')];
       return action === decision.action ? decision : { action };
     },

@@ -17,8 +17,6 @@ import {
   outlookCandidates,
 } from '../../agents/equity/moveOutlook.js';
 import type { PlayerView } from '../../env/rules/view.js';
-import { determinize } from '../../env/rules/determinize.js';
-import { mixSeed, seededRng } from '../../env/rules/random.js';
 import { type TableHead, headOutlooks } from '../../agents/equity/headOutlook.js';
 import { roundStartEquity } from '../../agents/equity/qHead.js';
 
@@ -67,23 +65,16 @@ export function outlookOf(
 ): Outlook {
   const table = equityForTable(view.rules, view.players, unmeasured);
   const candidates = outlookCandidates(view, legal, pick, ranked);
-  const byHead = evaluation && table.equity ? { ...evaluation, equity: table.equity } : null;
+  const roundStart = table.equity ? roundStartEquity(view, table.equity) : null;
+  const byHead = evaluation && roundStart !== null;
   const judged = byHead
-    ? headOutlooks(
-        byHead.table,
-        view,
-        byHead.observation,
-        determinize(view, seededRng(mixSeed(seed, 0x0a11))),
-        candidates,
-        byHead.equity,
-        table.calibration,
-      )
+    ? headOutlooks(evaluation.table, view, evaluation.observation, candidates, roundStart, table.calibration)
     : moveOutlooks(view, candidates, table.equity, seed, budget, table.calibration);
   const worlds = byHead ? 0 : budget.worlds;
   const moves = STANDINGS.flatMap((standing) => judged.filter((m) => m.standing === standing));
   const played = moves[0].win;
-  if (!table.equity || !played) return { moves, win: null, winReason: table.reason ?? 'no game equity for this table', worlds };
-  const roundStart = roundStartEquity(view, table.equity);
+  if (!table.equity || roundStart === null || !played)
+    return { moves, win: null, winReason: table.reason ?? 'no game equity for this table', worlds };
   return {
     moves,
     win: { probability: played.mean, low: played.low, high: played.high, roundStart, equity: table.source },

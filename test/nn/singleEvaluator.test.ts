@@ -38,4 +38,21 @@ describe('SinglePolicyValueEvaluator', () => {
     expect(() => new SinglePolicyValueEvaluator(net).evaluate(new Float32Array(5), [1, 1, 1])).toThrow(/takes 4 inputs, got 5/);
     net.model.dispose();
   });
+
+  it("gives baseLogit as the policy kernel's column read in place, bit for bit", () => {
+    const net = buildNetwork({ kind: 'policy-value', observationSize: 40, actionCount: 30, hiddenUnits: [16, 8], seed: 3 });
+    const single = new SinglePolicyValueEvaluator(net);
+    const [kernel, bias] = net.model
+      .getLayer('policy_logits')
+      .getWeights()
+      .map((w) => w.dataSync() as Float32Array);
+    const observation = tf.randomUniform([40], -1, 1, 'float32', 4).dataSync() as Float32Array;
+    const h = Float64Array.from(single.trunkOf(observation));
+    for (let a = 0; a < 30; a++) {
+      let plain = bias[a];
+      for (let j = 0; j < h.length; j++) if (h[j] !== 0) plain += h[j] * kernel[j * 30 + a];
+      expect(single.baseLogit(h, a)).toBe(plain);
+    }
+    net.model.dispose();
+  });
 });

@@ -66,7 +66,7 @@ describe("the model's own evaluation of moves (q head)", () => {
       const { equity } = equityForTable(view.rules, view.players);
       if (!equity) throw new Error('no equity');
       trunk.mockClear();
-      const values = headValues(table, view, encodeView(view), equity, legal);
+      const values = headValues(table, view, encodeView(view), roundStartEquity(view, equity), legal);
       expect(trunk).toHaveBeenCalledTimes(1);
       const plain = legal.map((action) => reference(view, action));
       values.win.forEach((w, i) => expect(w).toBeCloseTo(plain[i].win, 5));
