@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Shown, reliability, wilson, worstGap } from '../../agents/equity/calibration.js';
 import { readCalibrationCheck } from '../../agents/equity/calibrationChecks.js';
+import { shippedLevelSizes } from '../../agents/level.js';
+import { resolveAgent } from '../../agents/resolve.js';
+import { nearestSize } from '../../env/rules/tableSizes.js';
 import { scratchFolder, yaniv, yanivWithin } from './processes.js';
 
 const folder = scratchFolder('yaniv-calibrate-');
@@ -46,16 +49,19 @@ describe('reliability by decile', () => {
 });
 
 describe('yaniv calibrate', () => {
-  it('plays the catalog’s model for each table: neural at four seats the four-seat model, level:3 at six seats (no levels rated there) over the catalog’s model for six', () => {
+  it('plays the catalog’s model for each table: neural at four seats the four-seat model, level:3 at a size with no levels rated there over the catalog’s model for that size', () => {
     const run = (agent: string, players = '4') =>
       yanivWithin(120_000, 'calibrate', '--agent', agent, '--players', players, '--games', '1', '--worlds', '2');
     const neural = run('neural');
     expect(neural.code, neural.stderr).toBe(0);
     expect(neural.stderr).toMatch(/yaniv calibrate: neural plays models\/standard-4 \(trained for standard at 4 seats\)/);
-    const level = run('level:3', '6');
+    const sizes = shippedLevelSizes('standard');
+    const unrated = [5, 6, 7, 8].find((n) => !sizes.includes(n)) ?? 0;
+    const level = run('level:3', String(unrated));
     expect(level.code, level.stderr).toBe(0);
-    expect(level.stderr).toMatch(/yaniv calibrate: level:3 plays models\/standard-4 \(nearest-size\)/);
-    expect(level.stderr).toMatch(/warning: level:3 plays its level rated at 4 seats at 6/);
+    const folder = resolveAgent('neural', { players: unrated }).model?.folder;
+    expect(level.stderr).toContain(`yaniv calibrate: level:3 plays ${folder} (nearest-size)`);
+    expect(level.stderr).toContain(`warning: level:3 plays its level rated at ${nearestSize(sizes, unrated)} seats at ${unrated}`);
   }, 120_000);
 
   it('plays games, shows the chance at positions and writes the figures and the diagram', () => {
