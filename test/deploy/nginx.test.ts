@@ -35,6 +35,24 @@ describe.runIf(nginxAvailable())('yaniv serve behind nginx', () => {
   });
   afterAll(() => stopCluster({ nginx, servers }));
 
+  /** An nginx of the template in front of the cluster with per-address limits of its own, for `run` on its URL. */
+  async function throughTightNginx(
+    limits: { connections: number; requestsPerSecond: number; burst: number },
+    run: (url: string) => Promise<void>,
+  ) {
+    const tight = await NginxServer.start(
+      servers.map((s) => s.address),
+      undefined,
+      undefined,
+      limits,
+    );
+    try {
+      await run(`${tight.url}?token=${TOKEN}`);
+    } finally {
+      await tight.dispose();
+    }
+  }
+
   async function newTable(client: TestClient, seed: number, rules: object = SHORT): Promise<Msg<'table_created'>> {
     const created = await client.request<Msg<'table_created'>>({ type: 'create_table', seats: ['client', 'novice'], rules, seed });
     expect(created.type).toBe('table_created');
@@ -42,14 +60,7 @@ describe.runIf(nginxAvailable())('yaniv serve behind nginx', () => {
   }
 
   it("the template's per-address limits: past its connections, one address gets 429 from nginx; a freed place is taken again", async () => {
-    const tight = await NginxServer.start(
-      servers.map((s) => s.address),
-      undefined,
-      undefined,
-      { connections: 3, requestsPerSecond: 1000, burst: 1000 },
-    );
-    const url = `${tight.url}?token=${TOKEN}`;
-    try {
+    await throughTightNginx({ connections: 3, requestsPerSecond: 1000, burst: 1000 }, async (url) => {
       const held = await Promise.all(Array.from({ length: 3 }, () => TestClient.greeted(url)));
       await expect(TestClient.connect(url)).rejects.toThrow('HTTP 429');
       await held[0].close();
@@ -64,20 +75,11 @@ describe.runIf(nginxAvailable())('yaniv serve behind nginx', () => {
         return ok;
       }, 'a place freed');
       await Promise.all(held.slice(1).map((c) => c.close()));
-    } finally {
-      await tight.dispose();
-    }
+    });
   });
 
   it("the template's per-address request rate: upgrades past the burst get 429 from nginx, the first ones go through", async () => {
-    const tight = await NginxServer.start(
-      servers.map((s) => s.address),
-      undefined,
-      undefined,
-      { connections: 1000, requestsPerSecond: 1, burst: 2 },
-    );
-    const url = `${tight.url}?token=${TOKEN}`;
-    try {
+    await throughTightNginx({ connections: 1000, requestsPerSecond: 1, burst: 2 }, async (url) => {
       const tries = Array.from({ length: 10 }, () => new TestClient(url));
       const outcomes = await Promise.all(
         tries.map((c) =>
@@ -92,9 +94,7 @@ describe.runIf(nginxAvailable())('yaniv serve behind nginx', () => {
       expect(outcomes.filter((o) => o === 'open').length).toBeGreaterThanOrEqual(1);
       expect(outcomes.filter((o) => o === 'HTTP 429').length).toBeGreaterThanOrEqual(5);
       expect(outcomes.every((o) => o === 'open' || o === 'HTTP 429')).toBe(true);
-    } finally {
-      await tight.dispose();
-    }
+    });
   });
 
   it('200 clients play whole games through it: nothing lost, crossed or leaked, each table on the process its id hashes to', async () => {
