@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { HIGH_CARD, absurdMove, levelAgent, shippedLevelSizes, shippedLevels, yanivShareAt } from '../../agents/level.js';
 import { PRESET_NAMES } from '../../env/rules/rules.js';
-import { nearestSize } from '../../env/rules/tableSizes.js';
+import { unratedSize } from './levelSizes.js';
 import { createAgentFor, resolveAgent } from '../../agents/resolve.js';
 import { HandSlots, TAKE_START, YANIV_ACTION, discardIdOf } from '../../env/gym/actionLayout.js';
 import { writeActionMask, MaskScratch } from '../../env/gym/actionMask.js';
@@ -102,14 +102,6 @@ describe('level agents', async () => {
     expect(play(a, positions, 10)).not.toEqual(play(b, positions, 9));
   });
 });
-
-/** The first table size (of 5–8) the preset ships no levels for, and the rated size a level there plays. */
-function unratedSize(preset: string): { unrated: number; nearest: number } {
-  const sizes = shippedLevelSizes(preset);
-  const unrated = [5, 6, 7, 8].find((n) => !sizes.includes(n));
-  if (unrated === undefined) throw new Error(`levels ship for ${preset} at every size: pick another unrated table for this test`);
-  return { unrated, nearest: nearestSize(sizes, unrated) ?? 0 };
-}
 
 describe('the shipped levels', () => {
   const shipped = PRESET_NAMES.flatMap((preset) => shippedLevelSizes(preset).map((players) => ({ preset, players })));

@@ -5,9 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Shown, reliability, wilson, worstGap } from '../../agents/equity/calibration.js';
 import { readCalibrationCheck } from '../../agents/equity/calibrationChecks.js';
-import { shippedLevelSizes } from '../../agents/level.js';
 import { resolveAgent } from '../../agents/resolve.js';
-import { nearestSize } from '../../env/rules/tableSizes.js';
+import { unratedSize } from '../agents/levelSizes.js';
 import { scratchFolder, yaniv, yanivWithin } from './processes.js';
 
 const folder = scratchFolder('yaniv-calibrate-');
@@ -55,13 +54,12 @@ describe('yaniv calibrate', () => {
     const neural = run('neural');
     expect(neural.code, neural.stderr).toBe(0);
     expect(neural.stderr).toMatch(/yaniv calibrate: neural plays models\/standard-4 \(trained for standard at 4 seats\)/);
-    const sizes = shippedLevelSizes('standard');
-    const unrated = [5, 6, 7, 8].find((n) => !sizes.includes(n)) ?? 0;
+    const { unrated, nearest } = unratedSize('standard');
     const level = run('level:3', String(unrated));
     expect(level.code, level.stderr).toBe(0);
     const folder = resolveAgent('neural', { players: unrated }).model?.folder;
     expect(level.stderr).toContain(`yaniv calibrate: level:3 plays ${folder} (nearest-size)`);
-    expect(level.stderr).toContain(`warning: level:3 plays its level rated at ${nearestSize(sizes, unrated)} seats at ${unrated}`);
+    expect(level.stderr).toContain(`warning: level:3 plays its level rated at ${nearest} seats at ${unrated}`);
   }, 120_000);
 
   it('plays games, shows the chance at positions and writes the figures and the diagram', () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedLevelSizes, shippedLevels } from '../../agents/level.js';
 import { resolveAgent } from '../../agents/resolve.js';
 import { PRESET_NAMES } from '../../env/rules/rules.js';
-import { nearestSize } from '../../env/rules/tableSizes.js';
+import { unratedSize } from '../agents/levelSizes.js';
 import type { Msg, RunningServer, ServerMessage } from '../../serve/index.js';
 import { TestClient, playToEnd, startTestServer } from './helpers.js';
 
@@ -60,8 +60,7 @@ describe('levels on the server', () => {
 
   it("seats a level at a size none ship for with its preset's nearest, saying so; refuses one that does not resolve, naming the seat", async () => {
     // The first size of 5–8 without levels of its own plays the nearest rated size's levels over the catalog's model there, the mismatch naming both.
-    const sizes = shippedLevelSizes('standard');
-    const unrated = [5, 6, 7, 8].find((n) => !sizes.includes(n)) ?? 0;
+    const { unrated, nearest } = unratedSize('standard');
     const there = await client.request<Created>({
       type: 'create_table',
       seats: ['client', ...Array.from({ length: unrated - 1 }, () => 'level:3')],
@@ -72,7 +71,7 @@ describe('levels on the server', () => {
       agent: 'level:3',
       model: { model: model?.kind === 'shipped' ? model.folder : '', fit: 'nearest-size' },
     });
-    expect(there.seats[1].model?.mismatch).toMatch(new RegExp(`level rated at ${nearestSize(sizes, unrated)} seats at ${unrated}`));
+    expect(there.seats[1].model?.mismatch).toMatch(new RegExp(`level rated at ${nearest} seats at ${unrated}`));
     await client.request({ type: 'leave', table: there.table });
     const dutch = await client.request({ type: 'create_table', preset: 'dutch', seats: ['client', 'level:1'] });
     expect(dutch).toMatchObject({
