@@ -249,6 +249,37 @@ async function expectRefusalOnScreen(on: Page, name: string): Promise<void> {
   expect(await on.locator('.hand button[aria-pressed="true"]').count()).toBe(0);
 }
 
+/**
+ * Lays the first card of the hand and draws from the deck by clicks: the pick is seen on the card
+ * before the deck is clicked (the deck takes a click only with a pick), and the turn is seen to
+ * pass on the page; a lost pick fails at its own step.
+ */
+async function layFirstCard(on: Page): Promise<void> {
+  await on.locator('.hand button.card').first().click();
+  await on.locator('.hand button.card[aria-pressed="true"]').waitFor({ timeout: 10_000 });
+  await on.getByRole('button', { name: /^Deck/ }).click();
+  await on.waitForFunction(() => !/^Your turn/.test(document.querySelector('.status')?.textContent ?? ''));
+}
+
+/** What a page's table did, one line each with its time: the acts sent, their replies, its states, loads and socket closes. */
+function traceTable(on: Page): string[] {
+  const lines: string[] = [];
+  const start = Date.now();
+  const note = (line: string) => lines.push(`${Date.now() - start} ms ${line}`);
+  on.on('framenavigated', (frame) => note(`loaded ${frame.url()}`));
+  on.on('crash', () => note('the page crashed'));
+  on.on('websocket', (socket) => {
+    socket.on('framesent', ({ payload }) => note(`sent ${payload.toString()}`));
+    socket.on('framereceived', ({ payload }) => {
+      const message = JSON.parse(payload.toString()) as ServerMessage;
+      if (message.type === 'state') note(`state ${message.counter}, seat ${String(message.toMove)} to move, ${message.view.phase}`);
+      else if (message.type !== 'event') note(`heard ${payload.toString().slice(0, 200)}`);
+    });
+    socket.on('close', () => note('the socket closed'));
+  });
+  return lines;
+}
+
 /** The page's log of the round is the server's events for it, in order: who, what, which cards. */
 async function expectLogMatches(on: Page, heard: readonly ServerMessage[], name: string): Promise<void> {
   const events = () => heard.filter((m): m is Msg<'event'> => m.type === 'event');
@@ -472,6 +503,10 @@ describe('the page in headless Chromium', () => {
         socket.on('framereceived', ({ payload }) => heard.push(JSON.parse(payload.toString()) as ServerMessage)),
       );
       const name = `web-${players}-players-${width}`;
+      const trace = traceTable(phone);
+      onTestFailed(() =>
+        console.log(`${name}: what the page sent, heard and loaded, last first:\n${trace.slice(-40).reverse().join('\n')}`),
+      );
       onTestFailed(() =>
         phone.screenshot({ path: `${RESULTS}${name}-failure.png` }).then(
           () => undefined,
@@ -535,9 +570,7 @@ describe('the page in headless Chromium', () => {
           await shoot(name);
           if (touch) await expectRefusalOnScreen(phone, name);
         }
-        await phone.locator('.hand button.card').first().click();
-        await phone.getByRole('button', { name: /^Deck/ }).click();
-        await phone.waitForFunction(() => !/^Your turn/.test(document.querySelector('.status')?.textContent ?? ''));
+        await layFirstCard(phone);
       }
       await phone.locator('.dialog').waitFor();
       expect(await phone.locator('.dialog table.result tbody tr').count()).toBe(players);
