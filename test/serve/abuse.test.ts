@@ -23,6 +23,7 @@ import {
   startServer,
 } from '../../serve/index.js';
 import { MemoryTableStore, MemoryTables, type StoredTable } from '../../serve/tables/tableStore.js';
+import { MESSAGES_PER_ADDRESS_FACTOR } from '../../serve/options.js';
 import { TestClient, health, startTestServer, until } from './helpers.js';
 
 const ATTACKER: ClientOptions = { localAddress: '127.0.0.2' };
@@ -363,6 +364,22 @@ describe('the new limits', () => {
       expect(await again.request({ type: 'ping' })).toMatchObject({ type: 'pong' });
     },
   );
+
+  it("welcome.limits tells the per-address message budget in effect: the one set, else five connections' worth", async () => {
+    const cases: [ServerOptionsInput, number][] = [
+      [{ maxMessagesPerSecondPerAddress: 1234 }, 1234],
+      [{ maxMessagesPerSecond: 300 }, 300 * MESSAGES_PER_ADDRESS_FACTOR],
+    ];
+    for (const [options, budget] of cases) {
+      const client = await TestClient.connect((await serve(options)).url);
+      const welcome = await client.request<Msg<'welcome'>>({ type: 'hello', version: 1 });
+      expect(welcome.limits).toMatchObject({
+        maxMessagesPerSecond: options.maxMessagesPerSecond ?? 2000,
+        maxMessagesPerSecondPerAddress: budget,
+      });
+      await client.close();
+    }
+  });
 
   it('a socket that never says hello is closed (1008) after --hello-timeout-ms', async () => {
     const server = await serve({ helloTimeoutMs: 200 });
