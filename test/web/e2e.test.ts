@@ -254,15 +254,17 @@ async function expectRefusalOnScreen(on: Page, name: string): Promise<void> {
  * before the deck is clicked (the deck takes a click only with a pick), and the turn is seen to
  * pass on the page; a lost pick fails at its own step.
  */
-async function layFirstCard(on: Page): Promise<void> {
+async function layFirstCard(on: Page, note: (line: string) => void): Promise<void> {
   await on.locator('.hand button.card').first().click();
+  note('test: clicked the first card');
   await on.locator('.hand button.card[aria-pressed="true"]').waitFor({ timeout: 10_000 });
   await on.getByRole('button', { name: /^Deck/ }).click();
+  note('test: clicked the deck');
   await on.waitForFunction(() => !/^Your turn/.test(document.querySelector('.status')?.textContent ?? ''));
 }
 
-/** What a page's table did, one line each with its time: the acts sent, their replies, its states, loads and socket closes. */
-function traceTable(on: Page): string[] {
+/** What a page's table did, one line each with its time: the acts sent, their replies, its states, loads and socket closes (and what `note` adds). */
+function traceTable(on: Page): { lines: string[]; note: (line: string) => void } {
   const lines: string[] = [];
   const start = Date.now();
   const note = (line: string) => lines.push(`${Date.now() - start} ms ${line}`);
@@ -275,9 +277,10 @@ function traceTable(on: Page): string[] {
       if (message.type === 'state') note(`state ${message.counter}, seat ${String(message.toMove)} to move, ${message.view.phase}`);
       else if (message.type !== 'event') note(`heard ${payload.toString().slice(0, 200)}`);
     });
+    socket.on('socketerror', (error) => note(`socket error: ${error}`));
     socket.on('close', () => note('the socket closed'));
   });
-  return lines;
+  return { lines, note };
 }
 
 /** The page's log of the round is the server's events for it, in order: who, what, which cards. */
@@ -505,7 +508,7 @@ describe('the page in headless Chromium', () => {
       const name = `web-${players}-players-${width}`;
       const trace = traceTable(phone);
       onTestFailed(() =>
-        console.log(`${name}: what the page sent, heard and loaded, last first:\n${trace.slice(-40).reverse().join('\n')}`),
+        console.log(`${name}: what the page sent, heard and loaded, last first:\n${trace.lines.slice(-40).reverse().join('\n')}`),
       );
       onTestFailed(() =>
         phone.screenshot({ path: `${RESULTS}${name}-failure.png` }).then(
@@ -570,7 +573,7 @@ describe('the page in headless Chromium', () => {
           await shoot(name);
           if (touch) await expectRefusalOnScreen(phone, name);
         }
-        await layFirstCard(phone);
+        await layFirstCard(phone, trace.note);
       }
       await phone.locator('.dialog').waitFor();
       expect(await phone.locator('.dialog table.result tbody tr').count()).toBe(players);
