@@ -251,16 +251,20 @@ async function expectRefusalOnScreen(on: Page, name: string): Promise<void> {
 
 /**
  * Lays the first card of the hand and draws from the deck by clicks: the pick is seen on the card
- * before the deck is clicked (the deck takes a click only with a pick), and the turn is seen to
- * pass on the page; a lost pick fails at its own step.
+ * before the deck is clicked (the deck takes a click only with a pick), then both moves in the
+ * page's log. Not "Your turn" going away: with instant bots it is back for the next turn within
+ * tens of milliseconds, and on a loaded machine the click returns (and a wait starts) later than
+ * that, so such a wait saw "Your turn" throughout and timed out.
  */
 async function layFirstCard(on: Page, note: (line: string) => void): Promise<void> {
+  const mine = `.move-log li[data-actor="${ME}"]`;
+  const before = await on.locator(mine).count();
   await on.locator('.hand button.card').first().click();
   note('test: clicked the first card');
   await on.locator('.hand button.card[aria-pressed="true"]').waitFor({ timeout: 10_000 });
   await on.getByRole('button', { name: /^Deck/ }).click();
   note('test: clicked the deck');
-  await on.waitForFunction(() => !/^Your turn/.test(document.querySelector('.status')?.textContent ?? ''));
+  await on.waitForFunction(([plays, count]) => document.querySelectorAll(plays).length >= count, [mine, before + 2] as const);
 }
 
 /** What a page's table did, one line each with its time: the acts sent, their replies, its states, loads and socket closes (and what `note` adds). */
