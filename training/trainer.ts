@@ -338,9 +338,10 @@ class ValueEvaluation {
     this.last = this.learner.iteration;
     const line = await heldOutValue(this.learner, this.settings.mix, games);
     this.folder.appendMetrics(line);
-    const whole = line.wholeDeal === null ? '' : `, whole-deal critic ${line.wholeDeal.toFixed(3)}`;
+    const figure = (x: number, [low, high]: [number, number]) => `${x.toFixed(3)} (${low.toFixed(3)}–${high.toFixed(3)})`;
+    const whole = line.wholeDeal === null ? '' : `, whole-deal critic ${figure(line.wholeDeal, line.wholeDealInterval ?? [NaN, NaN])}`;
     this.hooks.log(
-      `held-out explained variance at iteration ${line.iteration} (${line.heldOutEpisodes} games, ${line.decisions} decisions): seat value ${line.seat.toFixed(3)}${whole}`,
+      `held-out explained variance at iteration ${line.iteration} (${line.heldOutEpisodes} games, ${line.decisions} decisions): seat value ${figure(line.seat, line.seatInterval)}${whole}`,
     );
   }
 }

@@ -207,7 +207,7 @@ describe('yaniv train', () => {
     const first = yaniv('train', '--episodes', '6', ...args);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toMatch(
-      /held-out explained variance at iteration 0 \(\d+ games, \d+ decisions\): seat value -?[\d.]+, whole-deal critic/,
+      /held-out explained variance at iteration 0 \(\d+ games, \d+ decisions\): seat value -?[\d.]+ \(-?[\d.]+–-?[\d.]+\), whole-deal critic -?[\d.]+ \(/,
     );
     for (const file of ['checkpoint/critic/model.json', 'checkpoint/critic/optimizer.bin', 'checkpoint/critic/metadata.json'])
       expect(existsSync(path.join(run, file)), file).toBe(true);

@@ -16,7 +16,7 @@ import { buildNetwork, getFlatWeights, type Network, type PolicyValueConfig } fr
 import { DEFAULT_HYPER_PARAMETERS, type HyperParameters } from '../../training/config.js';
 import { Critic } from '../../training/critic.js';
 import { FastAdam } from '../../training/fastAdam.js';
-import { realisedReturns } from '../../training/heldOutValue.js';
+import { ExplainedVarianceSums, realisedReturns } from '../../training/heldOutValue.js';
 import { explainedVariance, ppoUpdate } from '../../training/ppo.js';
 import { type TrajectoryBatch, emptyTrajectoryBatch } from '../../training/trajectory.js';
 import { randomPositions, scrambleHidden } from '../env/gym/envPositions.js';
@@ -162,5 +162,25 @@ describe('held-out returns', () => {
     const returns = Array.from(realisedReturns(t, 0.5));
     expect(returns.slice(0, 5)).toEqual([0.25, 0.5, 1, 0.25, 0.5]);
     expect(returns.slice(5).every(Number.isNaN)).toBe(true);
+  });
+
+  it('explain as 1 − Var(R − V)/Var(R) over all blocks, within a bootstrap interval over blocks', () => {
+    const rng = seededRng(3);
+    const sums = new ExplainedVarianceSums();
+    const values: number[] = [];
+    const returns: number[] = [];
+    for (let k = 0; k < 2000; k++) {
+      if (k % 20 === 0) sums.next();
+      const v = Math.sin(k);
+      const r = v + 0.5 * Math.cos(7 * k);
+      sums.add(v, r);
+      values.push(v);
+      returns.push(r);
+    }
+    expect(sums.explained()).toBeCloseTo(explainedVariance(values, returns), 6);
+    const [low, high] = sums.interval(rng);
+    expect(low).toBeLessThan(sums.explained());
+    expect(high).toBeGreaterThan(sums.explained());
+    expect(high - low).toBeLessThan(0.2);
   });
 });
