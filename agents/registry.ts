@@ -274,7 +274,8 @@ const FACTORIES = {
         params: parseAgentSpec(concrete).params,
         model: via.model,
         card: via.card,
-        fit: fit ?? via.fit,
+        // the levels' fit, unless the best bot's model fits the table less well (level:K rated at seven seats over a four-seat model)
+        fit: fit === null || fit === 'trained' ? (via.fit ?? fit) : fit,
         mismatch: [mismatch, via.mismatch].filter((m) => m !== null).join('; ') || null,
         via,
       };

@@ -8,6 +8,7 @@
  */
 import { ACTION_GATE, type Network, type PolicyValueConfig } from './networks.js';
 import { type Dense, denseForward as forward } from './denseForward.js';
+import { WasmDenseStack } from './denseWasm.js';
 
 const ACTIVATIONS: Record<PolicyValueConfig['activation'], (x: number) => number> = {
   relu: (x) => (x > 0 ? x : 0),
@@ -29,6 +30,10 @@ export interface SingleOutput {
 
 export class SinglePolicyValueEvaluator {
   private readonly trunk: Dense[];
+  /** The trunk in WebAssembly SIMD where it can be (the same numbers: nn/denseWasm.ts), else null. */
+  private readonly trunkWasm: WasmDenseStack | null;
+  /** Whether `trunkOf` runs in WebAssembly (else `trunkInJs`). */
+  readonly trunkInWasm: boolean;
   private readonly policy: Dense;
   private readonly valueHead: Dense;
   /** The action-scoring head, when the network has one. */
@@ -45,6 +50,8 @@ export class SinglePolicyValueEvaluator {
   constructor(net: Network<PolicyValueConfig>) {
     const { hiddenUnits, activation } = net.config;
     this.trunk = hiddenUnits.map((_, i) => denseOf(net, `trunk_${i + 1}`));
+    this.trunkWasm = WasmDenseStack.of(this.trunk);
+    this.trunkInWasm = this.trunkWasm !== null;
     this.policy = denseOf(net, 'policy_logits');
     this.valueHead = denseOf(net, 'value');
     this.gateHead = net.config.actionFeatures > 0 ? denseOf(net, ACTION_GATE) : null;
@@ -59,6 +66,12 @@ export class SinglePolicyValueEvaluator {
    * evaluator's, overwritten by the next call), what a head on the frozen trunk reads.
    */
   trunkOf(observation: ArrayLike<number>): Float64Array {
+    if (this.trunkWasm) return this.trunkWasm.forward(observation, this.activation);
+    return this.trunkInJs(observation);
+  }
+
+  /** `trunkOf` in plain JS: the reference the WebAssembly trunk is held to. */
+  trunkInJs(observation: ArrayLike<number>): Float64Array {
     let input: ArrayLike<number> = observation;
     this.trunk.forEach((layer, i) => {
       const out = this.hidden[i];

@@ -24,7 +24,7 @@ import { packageRoot } from '../agents/models/modelFolder.js';
 import { agentAbilities, describeAgents, parseAgentSpec } from '../agents/registry.js';
 import { modelFolder, resolveAgent } from '../agents/resolve.js';
 import type { ModelVersions } from './inference/models.js';
-import type { ServerOptions } from './options.js';
+import { type ServerOptions, messagesPerAddress } from './options.js';
 import { type Encoding, type Msg, PROTOCOL_VERSION, type RequestId, SUBPROTOCOLS } from './protocol/protocol.js';
 import { welcomeLimitsSchema } from './protocol/protocolParts.js';
 import type { TableStore } from './tables/tableStore.js';
@@ -41,10 +41,10 @@ export function serverVersion(): string {
   }
 }
 
-/** The welcome limits: the server options the welcome schema names, as set. */
+/** The welcome limits: the server options the welcome schema names, as in effect (a per-address budget left unset is its default's value). */
 export function welcomeLimits(options: ServerOptions): Welcome['limits'] {
   const limits = Object.fromEntries(Object.keys(welcomeLimitsSchema.shape).map((key) => [key, options[key as keyof ServerOptions]]));
-  return welcomeLimitsSchema.parse({ ...limits, rules: { ...options.rules } });
+  return welcomeLimitsSchema.parse({ ...limits, maxMessagesPerSecondPerAddress: messagesPerAddress(options), rules: { ...options.rules } });
 }
 
 /** Builds each connection's welcome; the agents part is read anew each time (a published model changes it). */

@@ -139,6 +139,18 @@ export const hyperParametersSchema = z.strictObject({
     .default(true)
     .describe('Normalise advantages to mean 0, deviation 1 within each minibatch.'),
 
+  // The critic.
+  critic: z
+    .enum(['seat', 'whole-deal'], { error: 'must be seat or whole-deal' })
+    .default('seat')
+    .describe(
+      "What the advantages' value reads. seat: the policy-value network's own value head (the seat's observation). whole-deal: a separate critic network, trained only, that reads the observation and every hand and the deck's order (env/gym/wholeDeal.ts); the policy's value head learns the critic's targets. The critic is saved in checkpoints (critic/), never in a model.",
+    ),
+  criticLearningRate: positive().default(5e-4).describe('Adam step size of the whole-deal critic.'),
+  criticEpochs: positiveInt('passes')
+    .default(2)
+    .describe('Passes of the whole-deal critic over each batch (it is cheap: one value output).'),
+
   // Imitation warm start.
   imitationEpisodes: nonNegativeInt()
     .default(4000)
@@ -201,6 +213,11 @@ export const runOptionsSchema = z.strictObject({
     .describe('Opponent mix, spec=weight pairs (see league.ts).'),
   evalEvery: nonNegativeInt().default(100).describe('Iterations between evaluations (0: only at the end).'),
   evalGames: nonNegativeInt().default(200).describe('Games per evaluation match-up (0: no evaluation).'),
+  valueEvalGames: nonNegativeInt()
+    .default(0)
+    .describe(
+      "Held-out games at each evaluation (a seed training never uses, the run's opponent mix): the explained variance of each critic's value against the realised returns, logged beside the training batch's (0: none).",
+    ),
   seed: z.int().default(1).describe('Seed of every random choice of the run.'),
   workers: nonNegativeInt().default(1).describe("Actor worker threads (0: the actor runs in the learner's thread)."),
   backend: z.enum(BACKEND_CHOICES).default('auto').describe('tfjs backend: auto tries node, then wasm, then cpu.'),
@@ -227,6 +244,7 @@ export const RUN_FLAGS: FlagSpecs<typeof runOptionsSchema.shape> = {
   opponents: { value: '<mix>' },
   evalEvery: { value: '<k>' },
   evalGames: { value: '<g>' },
+  valueEvalGames: { value: '<g>' },
   seed: { value: '<s>' },
   workers: { value: '<w>' },
   backend: { value: '<name>' },

@@ -1,6 +1,6 @@
 /**
  * The learning curve of a run, from its metrics.jsonl: win rates against the evaluation opponents
- * with their 95% intervals, and the losses, against episodes played. A Vega-Lite spec rendered to
+ * with their 95% intervals, the losses and the value's explained variance, against episodes played. A Vega-Lite spec rendered to
  * SVG (support/vegaSvg.ts).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,6 +27,14 @@ const iterationLine = z.looseObject({
   // null: a loss that was not a number (JSON has no NaN).
   loss: z.number().nullable().optional(),
   valueLoss: z.number().nullable().optional(),
+  explainedVariance: z.number().nullable().optional(),
+  seatExplainedVariance: z.number().nullable().optional(),
+});
+const valueEvaluationLine = z.looseObject({
+  type: z.literal('valueEvaluation'),
+  episodes: z.number(),
+  seat: z.number().nullable(),
+  wholeDeal: z.number().nullable(),
 });
 
 /** The lines a schema reads. */
@@ -79,6 +87,23 @@ function lossRows(lines: readonly Record<string, unknown>[]) {
       ...(line.valueLoss !== undefined ? [{ episodes: line.episodes, series: 'PPO: value error', value: line.valueLoss ?? NaN }] : []),
     ])
     .filter((row) => Number.isFinite(row.value));
+}
+
+/**
+ * The explained-variance points: each PPO iteration's on its training batch (the advantages' value:
+ * the seat head's, or the whole-deal critic's, and then the seat head's beside it) and each held-out
+ * evaluation's (heldOutValue.ts).
+ */
+function explainedVarianceRows(lines: readonly Record<string, unknown>[]) {
+  const batch = linesOf(lines, iterationLine).flatMap((line) => [
+    { episodes: line.episodes, series: "training batch: the advantages' value", value: line.explainedVariance ?? NaN, heldOut: false },
+    { episodes: line.episodes, series: 'training batch: seat value head', value: line.seatExplainedVariance ?? NaN, heldOut: false },
+  ]);
+  const heldOut = linesOf(lines, valueEvaluationLine).flatMap((line) => [
+    { episodes: line.episodes, series: 'held-out games: seat value head', value: line.seat ?? NaN, heldOut: true },
+    { episodes: line.episodes, series: 'held-out games: whole-deal critic', value: line.wholeDeal ?? NaN, heldOut: true },
+  ]);
+  return [...batch, ...heldOut].filter((row) => Number.isFinite(row.value));
 }
 
 /** The x axis both panels share: episodes played, from 0 to the last line's. */
@@ -139,6 +164,25 @@ function lossPanel(values: ReturnType<typeof lossRows>, x: EpisodeAxis): Panel {
   };
 }
 
+/** The bottom panel: explained variance of the return, per training batch (lines) and on held-out games (points). */
+function explainedVariancePanel(values: ReturnType<typeof explainedVarianceRows>, x: EpisodeAxis): Panel {
+  const encoding = {
+    x,
+    y: { field: 'value', type: 'quantitative', title: '1 − Var(R − V)/Var(R)' },
+    color: { field: 'series', type: 'nominal', title: null },
+  } as const;
+  return {
+    width: 640,
+    height: 160,
+    title: 'explained variance of the return',
+    data: { values },
+    layer: [
+      { transform: [{ filter: '!datum.heldOut' }], mark: { type: 'line', strokeWidth: 1 }, encoding },
+      { transform: [{ filter: 'datum.heldOut' }], mark: { type: 'point', filled: true, size: 50 }, encoding },
+    ],
+  };
+}
+
 /** The Vega-Lite spec of the curve: the win rates above the losses, on one episode axis. */
 export function curveSpec(lines: readonly Record<string, unknown>[], title: string): vl.TopLevelSpec {
   const last = Math.max(1, ...lines.map((l) => (typeof l.episodes === 'number' ? l.episodes : 0)));
@@ -147,7 +191,7 @@ export function curveSpec(lines: readonly Record<string, unknown>[], title: stri
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title,
-    vconcat: [winRatePanel(winRateRows(lines), x), lossPanel(lossRows(lines), x)],
+    vconcat: [winRatePanel(winRateRows(lines), x), lossPanel(lossRows(lines), x), explainedVariancePanel(explainedVarianceRows(lines), x)],
     resolve: { scale: { color: 'independent' }, legend: { color: 'independent' } },
     config: { legend: { orient: 'right', labelLimit: 320 } },
   };

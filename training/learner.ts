@@ -14,12 +14,14 @@ import { type Rng, rngFromState, seededRng } from '../env/rules/random.js';
 import { buildNetwork, getFlatWeights, setGateBias, withActionScoring, type Network, type PolicyValueConfig } from '../nn/networks.js';
 import { ADVISER_FEATURE, actionFeatureWidth } from '../env/gym/actionFeatures.js';
 import { loadNetwork } from '../nn/persistence.js';
+import { existsSync } from 'node:fs';
 import { createOptimizer, loadCheckpoint } from './checkpoint.js';
+import { CRITIC_DIR, Critic, type CriticTargets } from './critic.js';
 import { type HyperParameters, type RunOptions, type TrainingEnv, hyperParametersSchema, runOptionsSchema, trainingEnv } from './config.js';
 import type { FastAdam } from './fastAdam.js';
 import { imitationUpdate } from './imitation.js';
 import { type Snapshot, SnapshotPool } from './league.js';
-import { ppoUpdate } from './ppo.js';
+import { explainedVariance, ppoUpdate } from './ppo.js';
 import type { CollectMode } from './rollout.js';
 import type { RunFolder } from './runFolder.js';
 import type { TrajectoryBatch } from './trajectory.js';
@@ -61,6 +63,9 @@ export interface UpdateResult {
   clipFraction?: number;
   gradNorm?: number;
   explainedVariance?: number;
+  /** --critic whole-deal: the seat value head's explained variance of the critic's targets, and the critic's mean squared error. */
+  seatExplainedVariance?: number;
+  criticLoss?: number;
   epochs?: number;
   /** Passes over the batch (for the learner's samples/s). */
   passes: number;
@@ -78,6 +83,8 @@ export class Learner {
     readonly state: TrainerState,
     readonly pool: SnapshotPool,
     private readonly rng: Rng,
+    /** The whole-deal critic (--critic whole-deal), once PPO has begun. */
+    private criticNetwork: Critic | null = null,
   ) {
     this.env = trainingEnv(run, hp);
   }
@@ -110,14 +117,21 @@ export class Learner {
   /** The learner of a checkpoint, with the settings of the resume. */
   static async resume(folder: RunFolder, dir: string, state: TrainerState): Promise<Learner> {
     const loaded = await loadCheckpoint(dir, MODEL_CONTRACT);
-    return Learner.assemble(loaded.network, loaded.optimizer, state, folder.readLeague(dir, state.league));
+    const critic = state.hyperParameters.critic === 'whole-deal' && existsSync(path.join(dir, CRITIC_DIR)) ? await Critic.load(dir) : null;
+    return Learner.assemble(loaded.network, loaded.optimizer, state, folder.readLeague(dir, state.league), critic);
   }
 
-  private static assemble(network: Network<PolicyValueConfig>, optimizer: FastAdam, state: TrainerState, league: Snapshot[]): Learner {
+  private static assemble(
+    network: Network<PolicyValueConfig>,
+    optimizer: FastAdam,
+    state: TrainerState,
+    league: Snapshot[],
+    critic: Critic | null = null,
+  ): Learner {
     const hp = state.hyperParameters;
     const pool = new SnapshotPool(hp.leagueSize);
     for (const snapshot of league) pool.add(snapshot);
-    const learner = new Learner(state.run, hp, network, optimizer, state, pool, rngFromState(state.rng));
+    const learner = new Learner(state.run, hp, network, optimizer, state, pool, rngFromState(state.rng), critic);
     // PPO plays "past" from the start: the network as it is joins an empty league.
     if (state.phase === 'ppo' && pool.snapshots.length === 0) learner.addSnapshot();
     return learner;
@@ -174,11 +188,29 @@ export class Learner {
       result = { loss: imitationUpdate(this.network, this.optimizer, batch, hp, this.rng).loss, passes: hp.imitationEpochs };
     } else {
       if (this.state.phase === 'imitation') this.endImitation(log);
-      const { epochs, minibatches, stoppedEarly: _s, ...rest } = ppoUpdate(this.network, this.optimizer, batch, hp, this.rng);
+      const targets = this.critic()?.targets(batch, hp.gamma, hp.gaeLambda);
+      const { epochs, minibatches, stoppedEarly: _s, ...rest } = ppoUpdate(this.network, this.optimizer, batch, hp, this.rng, targets);
       result = { ...rest, epochs, passes: (minibatches * hp.minibatchSize) / Math.max(1, batch.count) };
+      if (targets) Object.assign(result, this.trainCritic(batch, targets));
     }
     this.state.iteration++;
     return result;
+  }
+
+  /** The whole-deal critic, started from the policy's value the first time PPO asks (null: --critic seat). */
+  critic(): Critic | null {
+    if (this.hp.critic !== 'whole-deal') return null;
+    this.criticNetwork ??= Critic.fromPolicy(this.network, this.hp);
+    return this.criticNetwork;
+  }
+
+  /** The critic's update on the batch (after the policy's, on the same targets). */
+  private trainCritic(batch: TrajectoryBatch, targets: CriticTargets): Pick<UpdateResult, 'seatExplainedVariance' | 'criticLoss'> {
+    const critic = this.critic() as Critic;
+    return {
+      seatExplainedVariance: explainedVariance(batch.values, targets.returns),
+      criticLoss: critic.train(batch, targets.returns, this.hp, this.rng),
+    };
   }
 
   /** Imitation is over: a fresh optimizer for PPO, and the imitated network joins the league as its first snapshot. */
@@ -235,10 +267,12 @@ export class Learner {
       metadata: this.saveOptions(),
       league: this.pool.snapshots,
       state: this.state,
+      ...(this.criticNetwork ? { critic: this.criticNetwork } : {}),
     });
   }
 
   dispose(): void {
+    this.criticNetwork?.dispose();
     this.optimizer.dispose();
     this.network.model.dispose();
   }

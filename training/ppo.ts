@@ -71,7 +71,7 @@ export interface PpoUpdateStats extends PpoStats {
   explainedVariance: number;
 }
 
-function explainedVariance(values: Float32Array, returns: Float32Array): number {
+export function explainedVariance(values: ArrayLike<number>, returns: ArrayLike<number>): number {
   const n = values.length;
   const mean = (xs: ArrayLike<number>, f: (i: number) => number) => {
     let s = 0;
@@ -85,15 +85,19 @@ function explainedVariance(values: Float32Array, returns: Float32Array): number 
   return varR === 0 ? Number.NaN : 1 - varD / varR;
 }
 
-/** The PPO update on one batch (steps 2 and 3 above). */
+/**
+ * The PPO update on one batch (steps 2 and 3 above). With `targets` (a whole-deal critic's, critic.ts)
+ * the advantages and the value head's targets are those, and the explained variance is the critic's.
+ */
 export function ppoUpdate(
   net: Network<PolicyValueConfig>,
   optimizer: FastAdam,
   batch: TrajectoryBatch,
   hp: HyperParameters,
   rng: Rng,
+  targets?: { values: Float32Array; advantages: Float32Array; returns: Float32Array },
 ): PpoUpdateStats {
-  const { advantages, returns } = computeAdvantages(batch, hp.gamma, hp.gaeLambda);
+  const { advantages, returns } = targets ?? computeAdvantages(batch, hp.gamma, hp.gaeLambda);
   const coefficients = { clip: hp.clip, valueCoef: hp.valueCoef, entropyCoef: hp.entropyCoef };
   const buffers = new MinibatchBuffers(hp.minibatchSize);
   const sums: PpoStats & { gradNorm: number } = { ...(Object.fromEntries(PPO_STATS.map((k) => [k, 0])) as PpoStats), gradNorm: 0 };
@@ -131,5 +135,5 @@ export function ppoUpdate(
   const mean = Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, minibatches > 0 ? v / minibatches : Number.NaN])) as PpoStats & {
     gradNorm: number;
   };
-  return { ...mean, epochs, minibatches, stoppedEarly, explainedVariance: explainedVariance(batch.values, returns) };
+  return { ...mean, epochs, minibatches, stoppedEarly, explainedVariance: explainedVariance(targets?.values ?? batch.values, returns) };
 }

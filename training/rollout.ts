@@ -10,7 +10,7 @@
  * - next value: the value of the seat's next decision, 0 at the end of the return (a round end with
  *   `returnHorizon: "round"`, else the episode's end), the decision's own value when the game was
  *   cut short by the turn cap (truncation is not an end: it bootstraps);
- * - done: 1 where the return ends or the game was cut short (GAE does not look past it);
+ * - done: 1 where the return ends, 2 where the game was cut short (GAE does not look past either);
  * - segment end: 1 on a stream's last decision in this batch (GAE does not look past it either).
  *
  * A decision is emitted once its next value is known, so each stream's latest decision waits for the
@@ -22,6 +22,7 @@ import { ACTION_COUNT } from '../env/gym/actionLayout.js';
 import { type Agent, type DecisionInput, decideAll } from '../env/gym/agent.js';
 import { OBSERVATION_SIZE } from '../env/gym/observation.js';
 import { VecEnv } from '../env/gym/vecEnv.js';
+import { WHOLE_DEAL_HIDDEN_SIZE, encodeHiddenDeal } from '../env/gym/wholeDeal.js';
 import type { TrainingEnv } from './config.js';
 import type { EquityData } from '../env/gym/equityData.js';
 import { solveEquityData } from '../agents/equity/equity.js';
@@ -32,6 +33,7 @@ import { evaluatePolicyValue } from '../nn/inference.js';
 import type { Network, PolicyValueConfig } from '../nn/networks.js';
 import { LeagueResults, type OpponentShare, PAST, SELF, drawOpponent, opponentKey, prioritisedMix } from './league.js';
 import {
+  type OptionalName,
   type RolloutStats,
   type TrajectoryBatch,
   type TrajectoryColumnArrays,
@@ -60,13 +62,20 @@ export interface RolloutSetup {
   adviser?: string | null;
   /** Prioritised fictitious self-play's power (league.ts, `prioritisedMix`); absent or 0: the shares as given. */
   pfsp?: number;
+  /** Record what the seat cannot see (the wholeDeal column) for a critic that reads the whole deal (--critic whole-deal). */
+  wholeDeal?: boolean;
 }
 
 /** The growing store of recorded decisions (every trajectory column); slots are reused once emitted. */
 class SlotStore {
   capacity = 0;
-  columns: TrajectoryColumnArrays = growColumns(null, 0);
+  columns: TrajectoryColumnArrays;
   private free: number[] = [];
+
+  /** `optional`: the optional columns recorded. */
+  constructor(private readonly optional: readonly OptionalName[]) {
+    this.columns = growColumns(null, 0, optional);
+  }
 
   take(): number {
     if (this.free.length === 0) this.grow(Math.max(1024, this.capacity * 2));
@@ -78,7 +87,7 @@ class SlotStore {
   }
 
   private grow(capacity: number): void {
-    this.columns = growColumns(this.columns, capacity);
+    this.columns = growColumns(this.columns, capacity, this.optional);
     for (let slot = capacity - 1; slot >= this.capacity; slot--) this.free.push(slot);
     this.capacity = capacity;
   }
@@ -104,7 +113,7 @@ export class Rollout {
   private readonly pending: Int32Array;
   private readonly ready: number[][];
   private readyCount = 0;
-  private readonly store = new SlotStore();
+  private readonly store: SlotStore;
   private readonly snapshots = new Map<number, Network<PolicyValueConfig>>();
   /** The learner's recent results against each opponent spec, for prioritised fictitious self-play. */
   private readonly results = new LeagueResults();
@@ -131,6 +140,7 @@ export class Rollout {
     private readonly adviser: Agent | null = null,
   ) {
     this.setup = setup;
+    this.store = new SlotStore(setup.wholeDeal ? ['teacherActions', 'wholeDeal'] : ['teacherActions']);
     const sizes = setup.players;
     const equityData = setup.env.reward === 'equity' ? (setup.equity ?? []) : [];
     if (setup.games < sizes.length) throw new RangeError(`${setup.games} games cannot be split over ${sizes.length} table sizes`);
@@ -383,6 +393,7 @@ export class Rollout {
       store.values[slot] = value;
       store.rewards[slot] = 0;
       store.teacherActions[slot] = teacherAction;
+      if (this.setup.wholeDeal) encodeHiddenDeal(table.state(i), seat, store.wholeDeal, slot * WHOLE_DEAL_HIDDEN_SIZE);
       this.pending[stream] = slot;
       this.actions[this.tableOf[g]][i] = action;
     }
@@ -430,7 +441,7 @@ export class Rollout {
         for (let seat = 0; seat < players; seat++) {
           const stream = g * MAX_PLAYERS + seat;
           const slot = this.pending[stream];
-          if (slot >= 0) this.complete(stream, truncated ? store.values[slot] : 0, 1);
+          if (slot >= 0) this.complete(stream, truncated ? store.values[slot] : 0, truncated ? 2 : 1);
         }
       }
       if (terminated || truncated) {
@@ -450,7 +461,11 @@ export class Rollout {
 
   /** Copies every ready decision out, stream by stream, and frees their slots. */
   private flush(withTeacher: boolean): TrajectoryBatch {
-    const batch = emptyTrajectoryBatch(this.readyCount, withTeacher);
+    const optional: OptionalName[] = [
+      ...(withTeacher ? ['teacherActions' as const] : []),
+      ...(this.setup.wholeDeal ? ['wholeDeal' as const] : []),
+    ];
+    const batch = emptyTrajectoryBatch(this.readyCount, optional);
     let k = 0;
     for (const list of this.ready) {
       for (let j = 0; j < list.length; j++, k++) {

@@ -37,6 +37,8 @@ export interface CheckpointContents {
   league: readonly Snapshot[];
   /** trainer.json. */
   state: object;
+  /** The whole-deal critic (critic.ts), saved in the checkpoint's critic/ and nowhere else. */
+  critic?: { save(dir: string, training: Record<string, unknown>): Promise<void> };
 }
 
 export class RunFolder {
@@ -91,6 +93,7 @@ export class RunFolder {
     for (const { id, weights } of contents.league)
       writeFileSync(path.join(tmp, LEAGUE_DIR, `${id}.bin`), new Uint8Array(weights.buffer, weights.byteOffset, weights.byteLength));
     writeFileSync(path.join(tmp, TRAINER_STATE), JSON.stringify(contents.state, null, 1) + '\n');
+    await contents.critic?.save(tmp, contents.metadata.training ?? {});
     replaceDir(tmp, this.checkpointDir);
     return this.checkpointDir;
   }

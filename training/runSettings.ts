@@ -17,6 +17,7 @@ const RESUMABLE_RUN_OPTIONS: readonly (keyof RunOptions)[] = [
   'opponents',
   'evalEvery',
   'evalGames',
+  'valueEvalGames',
   'workers',
   'backend',
 ];

@@ -19,6 +19,7 @@ import { startInProcessTransport } from './actor.js';
 import { EvaluationWorker, type MatchupResult, evaluationMatchups, matchupKey } from './evaluation.js';
 import { Learner, type TrainerState, type UpdateResult } from './learner.js';
 import type { ActorInit } from './messages.js';
+import { heldOutValue } from './heldOutValue.js';
 import { rewardEquity } from './rewardEquity.js';
 import { RunFolder } from './runFolder.js';
 import { StopRequested, unlessStopped } from '../support/stopping.js';
@@ -142,6 +143,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
       phase: state.phase,
     });
 
+    const values = await ValueEvaluation.open(folder, learner, settings, hooks);
     const clock = { at: performance.now() };
     for (;;) {
       const metrics = published ? await iterate(learner, transport, settings, hooks, clock).catch(stoppedOr(null)) : null;
@@ -161,7 +163,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
 
       // Checkpoint, evaluate, redraw the curve, each on its own period.
       if (state.iteration % hp.checkpointEvery === 0) checkpoint = await learner.saveCheckpoint(folder);
-      if (run.evalEvery > 0 && state.iteration % run.evalEvery === 0) await evaluation.start();
+      if (run.evalEvery > 0 && state.iteration % run.evalEvery === 0) await evaluation.start().then(() => values.run());
       if (state.iteration % 5 === 0 && !evaluation.running) await folder.writeCurve();
     }
 
@@ -169,6 +171,7 @@ export async function train(options: TrainOptions, hooks: TrainHooks): Promise<T
     await transport.close();
     transport = null;
     checkpoint = await learner.saveCheckpoint(folder);
+    if (!stopped) await values.run();
     if (!stopped && run.evalGames > 0) {
       await evaluation.final();
       checkpoint = await learner.saveCheckpoint(folder);
@@ -262,6 +265,7 @@ function actorInits(settings: RunSettings, learner: Learner): ActorInit[] {
       equity,
       adviser: hp.adviser ?? null,
       ...(hp.pfsp > 0 ? { pfsp: hp.pfsp } : {}),
+      ...(hp.critic === 'whole-deal' ? { wholeDeal: true } : {}),
     },
   }));
 }
@@ -308,6 +312,38 @@ function iterationMetrics(
     actingVersion: weightsVersion,
     league: learner.pool.snapshots.map((s) => s.id),
   };
+}
+
+/** The held-out value evaluations (heldOutValue.ts, --value-eval-games), in the learner's thread, at most one per iteration. */
+class ValueEvaluation {
+  private last = -1;
+
+  private constructor(
+    private readonly folder: RunFolder,
+    private readonly learner: Learner,
+    private readonly settings: RunSettings,
+    private readonly hooks: TrainHooks,
+  ) {}
+
+  /** The evaluations of a run; a fresh run's first one, of the network it starts from, before any update. */
+  static async open(folder: RunFolder, learner: Learner, settings: RunSettings, hooks: TrainHooks): Promise<ValueEvaluation> {
+    const values = new ValueEvaluation(folder, learner, settings, hooks);
+    if (learner.iteration === 0) await values.run();
+    return values;
+  }
+
+  async run(): Promise<void> {
+    const games = this.settings.run.valueEvalGames;
+    if (games === 0 || this.last === this.learner.iteration) return;
+    this.last = this.learner.iteration;
+    const line = await heldOutValue(this.learner, this.settings.mix, games);
+    this.folder.appendMetrics(line);
+    const figure = (x: number, [low, high]: [number, number]) => `${x.toFixed(3)} (${low.toFixed(3)}–${high.toFixed(3)})`;
+    const whole = line.wholeDeal === null ? '' : `, whole-deal critic ${figure(line.wholeDeal, line.wholeDealInterval ?? [NaN, NaN])}`;
+    this.hooks.log(
+      `held-out explained variance at iteration ${line.iteration} (${line.heldOutEpisodes} games, ${line.decisions} decisions): seat value ${figure(line.seat, line.seatInterval)}${whole}`,
+    );
+  }
 }
 
 /**

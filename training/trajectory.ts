@@ -12,6 +12,7 @@ import { Packr } from 'msgpackr';
 import { ACTION_CONTEXT_SIZE } from '../env/gym/actionFeatures.js';
 import { ACTION_COUNT } from '../env/gym/actionLayout.js';
 import { OBSERVATION_SIZE } from '../env/gym/observation.js';
+import { WHOLE_DEAL_HIDDEN_SIZE } from '../env/gym/wholeDeal.js';
 
 /** The element types a column may have, by their wire name. */
 const ARRAY_TYPES = { f32: Float32Array, u8: Uint8Array, i16: Int16Array } as const;
@@ -47,14 +48,20 @@ export const TRAJECTORY_COLUMNS = {
   values: { type: 'f32', width: 1, doc: "the value head's estimate" },
   rewards: { type: 'f32', width: 1, doc: "the seat's rewards up to its next decision" },
   nextValues: { type: 'f32', width: 1, doc: 'the value the return bootstraps from' },
-  dones: { type: 'u8', width: 1, doc: '1 where the return ends or the game was cut short' },
+  dones: { type: 'u8', width: 1, doc: '1 where the return ends, 2 where the game was cut short (the next value is then its own)' },
   segmentEnds: { type: 'u8', width: 1, doc: "1 on a stream's last decision in this batch" },
   teacherActions: { type: 'i16', width: 1, optional: true, doc: "imitation batches: the teacher's action (−1: no label)" },
+  wholeDeal: {
+    type: 'f32',
+    width: WHOLE_DEAL_HIDDEN_SIZE,
+    optional: true,
+    doc: 'runs with --critic whole-deal: what the seat cannot see (env/gym/wholeDeal.ts), the critic reads it after the observation',
+  },
 } as const satisfies Record<string, ColumnSpec>;
 
 type Columns = typeof TRAJECTORY_COLUMNS;
 export type ColumnName = keyof Columns;
-type OptionalName = { [N in ColumnName]: Columns[N] extends { optional: true } ? N : never }[ColumnName];
+export type OptionalName = { [N in ColumnName]: Columns[N] extends { optional: true } ? N : never }[ColumnName];
 type ColumnArray<N extends ColumnName> = ArrayOf<Columns[N]['type']>;
 
 /** Every column, allocated (the rollout's store). */
@@ -88,16 +95,28 @@ function assemble(count: number, make: (name: ColumnName) => AnyColumnArray | nu
   return batch as TrajectoryBatch;
 }
 
-/** A batch of `count` decisions, all zero; the optional columns only when `withOptional`. */
-export function emptyTrajectoryBatch(count: number, withOptional: boolean): TrajectoryBatch {
-  return assemble(count, (name) => (spec(name).optional && !withOptional ? null : allocate(name, count)));
+/** Whether an optional column is wanted: `true` every one, else those listed. */
+function wanted(name: ColumnName, optional: boolean | readonly OptionalName[]): boolean {
+  return !spec(name).optional || optional === true || (optional !== false && (optional as readonly ColumnName[]).includes(name));
 }
 
-/** Every column with room for `rows` decisions, `old`'s rows copied in front (growing a store). */
-export function growColumns(old: TrajectoryColumnArrays | null, rows: number): TrajectoryColumnArrays {
+/** A batch of `count` decisions, all zero; of the optional columns those `optional` asks for (true: all). */
+export function emptyTrajectoryBatch(count: number, optional: boolean | readonly OptionalName[]): TrajectoryBatch {
+  return assemble(count, (name) => (wanted(name, optional) ? allocate(name, count) : null));
+}
+
+/**
+ * Every column with room for `rows` decisions, `old`'s rows copied in front (growing a store); the
+ * optional columns not asked for (`optional`, true: all) are left empty.
+ */
+export function growColumns(
+  old: TrajectoryColumnArrays | null,
+  rows: number,
+  optional: boolean | readonly OptionalName[] = true,
+): TrajectoryColumnArrays {
   const grown: Record<string, AnyColumnArray> = {};
   for (const name of COLUMN_NAMES) {
-    const next = allocate(name, rows);
+    const next = allocate(name, wanted(name, optional) ? rows : 0);
     if (old) next.set(old[name]);
     grown[name] = next;
   }
@@ -144,7 +163,7 @@ export function trajectoryBuffers(batch: TrajectoryBatch): ArrayBuffer[] {
 // ---- The wire encoding ----
 
 /** Bumped when the columns or the encoding change: an actor and a learner of different formats refuse each other's batches. */
-export const TRAJECTORY_WIRE_FORMAT = 'yaniv-trajectories/3';
+export const TRAJECTORY_WIRE_FORMAT = 'yaniv-trajectories/4';
 
 /** A batch that cannot be read (truncated, foreign, or of another format); the message names what is wrong. */
 export class TrajectoryDecodeError extends Error {

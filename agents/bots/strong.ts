@@ -138,11 +138,15 @@ type Discard = Extract<Action, { type: 'discard' }>;
 type RankedDiscard = { action: Action; score: number };
 
 /**
- * The last ranking asked of each view: an explained advice asks twice for the same view's (strong's
- * own ranking, then the moves worth weighing: agents/equity/moveOutlook.ts `outlookCandidates`) with
- * the same discards, unseen cards and settings, and a view is not changed once made.
+ * The last ranking asked, and of which view: an explained advice asks twice for the same view's
+ * (strong's own ranking, then the moves worth weighing: agents/equity/moveOutlook.ts
+ * `outlookCandidates`) with the same discards, unseen cards and settings, one after the other, and
+ * a view is not changed once made. One slot, not a WeakMap keyed by view: every request's view is
+ * a new object, and V8 keeps a WeakMap's young keys and values through young-generation collections
+ * until they are promoted, so each view and its ranking went to the old generation (≈ 7 KB a
+ * request at thousands of requests a second: mark-compacts, and the worker's time in collections).
  */
-const rankings = new WeakMap<PlayerView, { discards: Discard[]; unseen: Uint8Array; config: StrongConfig; ranked: RankedDiscard[] }>();
+let lastRanking: { view: PlayerView; discards: Discard[]; unseen: Uint8Array; config: StrongConfig; ranked: RankedDiscard[] } | undefined;
 
 /** The legal discards, best first, each with its planning score (lower is better). */
 export function rankDiscards(
@@ -152,8 +156,8 @@ export function rankDiscards(
   config: StrongConfig = STRONG_DEFAULTS,
 ): RankedDiscard[] {
   const discards = legalOfType(legal, 'discard');
-  const last = rankings.get(view);
-  if (last && sameRanking(last, discards, unseen, config)) return [...last.ranked];
+  const last = lastRanking;
+  if (last?.view === view && sameRanking(last, discards, unseen, config)) return [...last.ranked];
   const takeable = [...new Set(view.previous.pickable)];
   const canDeck = canDrawFromDeck(view);
   const stall = takeStall(view);
@@ -165,7 +169,7 @@ export function rankDiscards(
   });
   // A stable sort keeps the generator's order among equal scores.
   ranked.sort((a, b) => a.score - b.score);
-  rankings.set(view, { discards, unseen: unseen.slice(), config, ranked });
+  lastRanking = { view, discards, unseen: unseen.slice(), config, ranked };
   return [...ranked];
 }
 

@@ -19,6 +19,13 @@ export interface FitOptions {
   l2?: number;
   /** The share of states (the last ones, so whole games apart from one) held out to report the fit on. */
   holdout?: number;
+  /** A time (ms of `performance.now()`) past which the fit gives up (`FitTooLong`, checked each epoch); none by default. */
+  deadline?: number;
+}
+
+/** The fit took longer than its time budget. */
+export class FitTooLong extends Error {
+  override name = 'FitTooLong';
 }
 
 /** Mean cross-entropy of the winner (nats) on the fitted and held-out states, beside a uniform guess. */
@@ -138,6 +145,8 @@ function fitActive(rules: Rules, samples: readonly Sample[], layout: Layout, opt
   const grad = new Float64Array(layout.size);
   const byTotal = { total: new Float64Array(rules.eliminationLimit + 1), order: new Float64Array(layout.n) };
   for (let epoch = 0; epoch < options.epochs; epoch++) {
+    if (performance.now() > options.deadline)
+      throw new FitTooLong(`${epoch} of ${options.epochs} epochs fitted (${layout.n} seats in) within the time budget`);
     byTotal.total.fill(0);
     byTotal.order.fill(0);
     loss(samples, totalScores(features, layout, p), p, layout, byTotal);
@@ -156,7 +165,15 @@ function fitActive(rules: Rules, samples: readonly Sample[], layout: Layout, opt
   return p;
 }
 
-const DEFAULTS: Required<FitOptions> = { knotStep: 10, maxGap: 20, epochs: 1500, learningRate: 0.03, l2: 1e-4, holdout: 0.1 };
+const DEFAULTS: Required<FitOptions> = {
+  knotStep: 10,
+  maxGap: 20,
+  epochs: 1500,
+  learningRate: 0.03,
+  l2: 1e-4,
+  holdout: 0.1,
+  deadline: Infinity,
+};
 
 /** Fits the predictor of a table of `players` seats to measured states; reports the fit per number of seats in. */
 export function fitSeatPredictor(

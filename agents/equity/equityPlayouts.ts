@@ -20,7 +20,7 @@ import { mixSeed, randomInt, seededRng } from '../../env/rules/random.js';
 import type { Rules } from '../../env/rules/rules.js';
 import { shippedEquityFor } from './equity.js';
 import { type CalibrationMap, shippedCalibrationFor } from './calibrationMap.js';
-import { fitSeatPredictor } from './equityFit.js';
+import { FitTooLong, fitSeatPredictor } from './equityFit.js';
 import type { SeatState } from './equityModel.js';
 import { playoutRoundStrong } from '../bots/playout.js';
 
@@ -36,6 +36,11 @@ export const GAME_ROUND_CAP = 200;
  * 1 s (bench/equity.ts).
  */
 export const PLAYOUT_EQUITY_MS = 6000;
+/**
+ * The wall time the fit after the games may take (`FitTooLong` past it, checked each epoch): 400
+ * epochs over at most 240 games of 200 states took 1.9 s at 8 seats, load 5 (docs/serving.md).
+ */
+export const FIT_EQUITY_MS = 6000;
 /** One game in this many starts fresh (every total 0); the others from totals drawn over 0..limit, as `yaniv equity` does. */
 const FRESH_EVERY = 4;
 
@@ -88,11 +93,19 @@ export function playoutSeatStates(
 
 /**
  * The equity of rules at a table size, fitted to games of the strong playout (seconds of CPU: see
- * `equityForTable`'s cache); throws PlayoutsTooLong when the games take more than `ms`.
+ * `equityForTable`'s cache); throws PlayoutsTooLong when the games take more than `ms`, FitTooLong
+ * when the fit takes more than `fitMs`.
  */
-export function playoutEquity(rules: Rules, players: number, games = PLAYOUT_EQUITY_GAMES, seed = 1, ms = PLAYOUT_EQUITY_MS): GameEquity {
+export function playoutEquity(
+  rules: Rules,
+  players: number,
+  games = PLAYOUT_EQUITY_GAMES,
+  seed = 1,
+  ms = PLAYOUT_EQUITY_MS,
+  fitMs = FIT_EQUITY_MS,
+): GameEquity {
   const states = playoutSeatStates(rules, players, games, seed, { maxRounds: GAME_ROUND_CAP, deadline: performance.now() + ms });
-  const { predictor } = fitSeatPredictor(rules, players, states, { epochs: 400, holdout: 0 });
+  const { predictor } = fitSeatPredictor(rules, players, states, { epochs: 400, holdout: 0, deadline: performance.now() + fitMs });
   return new SeatEquity(rules, players, predictor);
 }
 
@@ -125,11 +138,12 @@ function measured(rules: Rules, players: number): TableEquity {
   try {
     return { equity: playoutEquity(rules, players), source: 'playouts', calibration: null };
   } catch (error) {
-    if (!(error instanceof PlayoutsTooLong)) throw error;
+    if (!(error instanceof PlayoutsTooLong || error instanceof FitTooLong)) throw error;
+    const budget = error instanceof FitTooLong ? `${FIT_EQUITY_MS / 1000} s of fitting` : `${PLAYOUT_EQUITY_MS / 1000} s of play-outs`;
     return {
       equity: null,
       calibration: null,
-      reason: `this table's games are too long to measure the chance to win in ${PLAYOUT_EQUITY_MS / 1000} s of play-outs (${error.message})`,
+      reason: `this table's games are too long to measure the chance to win in ${budget} (${error.message})`,
     };
   }
 }

@@ -120,17 +120,27 @@ export function prepare(source: PositionSource, seed: number, explain: boolean):
       `seat ${view.seat} has no legal action in this position`,
       source.kind === 'position' ? 'position' : 'view',
     );
-  // The observation is encoded on first read: the rule bots never read it.
-  let observation: Float32Array | undefined;
-  const input: DecisionInput = {
-    get observation() {
-      return (observation ??= encodeView(view));
-    },
-    mask,
-    view,
-    explain,
-  };
-  return { view, input };
+  return { view, input: new LazyInput(view, mask, explain) };
+}
+
+/**
+ * A decision's input whose observation is encoded on first read: the rule bots never read it. A
+ * class, not an object literal with a getter: each such literal has a getter of its own, so V8
+ * gives it a map of its own, made in the old generation — a map per request, and the requests'
+ * objects kept through young-generation collections (≈ 0.5 MB promoted a collection).
+ */
+class LazyInput implements DecisionInput {
+  private encoded: Float32Array | undefined;
+
+  constructor(
+    readonly view: PlayerView,
+    readonly mask: Uint8Array,
+    readonly explain: boolean,
+  ) {}
+
+  get observation(): Float32Array {
+    return (this.encoded ??= encodeView(this.view));
+  }
 }
 
 function viewOf(source: PositionSource): PlayerView {

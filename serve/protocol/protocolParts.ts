@@ -96,10 +96,15 @@ export const rankedActionSchema = legalActionSchema
   })
   .meta({ id: 'RankedAction' });
 
-/** The server's limits and default rules as welcome tells them: the server options of these names (serve/welcome.ts picks them). */
+/** The server's limits and default rules as welcome tells them: the server options of these names, as in effect (serve/welcome.ts picks them). */
 export const welcomeLimitsSchema = z.strictObject({
   maxTablesPerConnection: z.int(),
-  maxMessagesPerSecond: z.number(),
+  maxMessagesPerSecond: z.number().describe("Per connection (a burst of one second's worth); past it, rate_limited and 1008."),
+  maxMessagesPerSecondPerAddress: z
+    .int()
+    .describe(
+      "Shared by all connections of one client address (a burst of one second's worth); the connection whose message is past it gets rate_limited and 1008.",
+    ),
   maxPending: z.int(),
   maxPayload: z.int(),
   thinkMs: z.int(),

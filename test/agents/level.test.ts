@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { HIGH_CARD, absurdMove, levelAgent, shippedLevelSizes, shippedLevels, yanivShareAt } from '../../agents/level.js';
 import { PRESET_NAMES } from '../../env/rules/rules.js';
 import { unratedSize } from './levelSizes.js';
-import { createAgentFor, resolveAgent } from '../../agents/resolve.js';
+import { createAgentFor, modelLines, resolveAgent } from '../../agents/resolve.js';
 import { HandSlots, TAKE_START, YANIV_ACTION, discardIdOf } from '../../env/gym/actionLayout.js';
 import { writeActionMask, MaskScratch } from '../../env/gym/actionMask.js';
 import type { Agent, DecisionInput } from '../../env/gym/agent.js';
@@ -151,6 +151,12 @@ describe('levels at a table', () => {
     expect(there).toMatchObject({ fit: 'nearest-size', model: bestThere });
     expect(there.mismatch).toMatch(new RegExp(`level rated at ${nearest} seats at ${unrated}`));
     expect(() => resolveAgent('level:1', { preset: 'dutch', players: 2 })).toThrow(/no levels ship for the dutch rules/);
+    // Levels rated at the table over a model trained at another size: the model's fit is what it says.
+    const ratedOverFour = resolveAgent('level:1', { players: 5 });
+    expect(shippedLevels('standard', 5)).not.toBeNull();
+    expect(ratedOverFour).toMatchObject({ fit: resolveAgent('neural', { players: 5 }).fit });
+    expect(ratedOverFour.fit).not.toBe('trained');
+    expect(modelLines([ratedOverFour]).join('\n')).not.toMatch(/trained for standard at 5 seats/);
     expect(() => resolveAgent('level:1?yaniv=1', { players: 2 })).toThrow(/takes no parameters/);
   });
 });

@@ -201,6 +201,39 @@ describe('yaniv train', () => {
     expect(refused.stderr).toMatch(/the model scores actions from 9 features, this run's network from 10/);
   });
 
+  it('--critic whole-deal: the critic trains beside the policy, lives in the checkpoint only, is measured on held-out games and resumes', () => {
+    const run = path.join(folder, 'critic');
+    const args = ['--out', run, '--critic', 'whole-deal', '--value-eval-games', '2', ...TINY];
+    const first = yaniv('train', '--episodes', '6', ...args);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(
+      /held-out explained variance at iteration 0 \(\d+ games, \d+ decisions\): seat value -?[\d.]+ \(-?[\d.]+–-?[\d.]+\), whole-deal critic -?[\d.]+ \(/,
+    );
+    for (const file of ['checkpoint/critic/model.json', 'checkpoint/critic/optimizer.bin', 'checkpoint/critic/metadata.json'])
+      expect(existsSync(path.join(run, file)), file).toBe(true);
+    // The model the servers load keeps its contract: no critic beside it; its card names the critic that trained it.
+    expect(existsSync(path.join(run, 'best', 'critic'))).toBe(false);
+    const best = JSON.parse(readFileSync(path.join(run, 'best', 'metadata.json'), 'utf8')) as {
+      network: { observationSize: number };
+      training: { hyperParameters: { critic: string } };
+    };
+    expect(best.training.hyperParameters.critic).toBe('whole-deal');
+    const lines = metricLines(run);
+    const ppo = lines.filter((l) => l.type === 'iteration' && l.phase === 'ppo');
+    expect(ppo.length).toBeGreaterThan(0);
+    for (const line of ppo) expect(line).toHaveProperty('criticLoss');
+    const held = lines.filter((l) => l.type === 'valueEvaluation');
+    expect(held.length).toBeGreaterThanOrEqual(2);
+    for (const line of held) expect(typeof line.wholeDeal).toBe('number');
+    const before = trainerState(run);
+    const second = yaniv('train', '--resume', '--episodes', String(before.episodes + 4), '--out', run);
+    expect(second.code, second.stderr).toBe(0);
+    expect(
+      metricLines(run).filter((l) => l.type === 'iteration' && (l.iteration as number) > before.iteration && l.criticLoss !== undefined)
+        .length,
+    ).toBeGreaterThan(0);
+  });
+
   it('rejects bad and unknown flags with exit 2 and a message naming them', () => {
     const out = path.join(folder, 'bad');
     const cases: [string[], RegExp][] = [

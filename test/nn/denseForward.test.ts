@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Dense, denseForward } from '../../nn/denseForward.js';
-import { type Rng, seededRng } from '../../env/rules/random.js';
+import { seededRng } from '../../env/rules/random.js';
+import { randomLayer } from './randomLayer.js';
 
 /** The plain reference: each input's row added into `out` in turn. */
 function plainForward({ kernel, bias, inputs, units }: Dense, input: ArrayLike<number>): Float64Array {
@@ -11,16 +12,6 @@ function plainForward({ kernel, bias, inputs, units }: Dense, input: ArrayLike<n
     for (let j = 0; j < units; j++) out[j] += x * kernel[i * units + j];
   }
   return out;
-}
-
-function randomLayer(inputs: number, units: number, rng: Rng): Dense {
-  const signed = () => (rng.next() - 0.5) * 2;
-  return {
-    kernel: Float32Array.from({ length: inputs * units }, signed),
-    bias: Float32Array.from({ length: units }, signed),
-    inputs,
-    units,
-  };
 }
 
 describe('denseForward', () => {

@@ -23,6 +23,7 @@ import {
   startServer,
 } from '../../serve/index.js';
 import { MemoryTableStore, MemoryTables, type StoredTable } from '../../serve/tables/tableStore.js';
+import { MESSAGES_PER_ADDRESS_FACTOR } from '../../serve/options.js';
 import { TestClient, health, startTestServer, until } from './helpers.js';
 
 const ATTACKER: ClientOptions = { localAddress: '127.0.0.2' };
@@ -363,6 +364,44 @@ describe('the new limits', () => {
       expect(await again.request({ type: 'ping' })).toMatchObject({ type: 'pong' });
     },
   );
+
+  it('an address that closes every connection and comes back at once has only what its budget refilled meanwhile, not a fresh burst', async () => {
+    const perAddress = 400;
+    const server = await serve({ maxMessagesPerSecond: 100_000, maxMessagesPerSecondPerAddress: perAddress });
+    const pongs = (c: TestClient) => c.frames.filter((m) => m.type === 'pong').length;
+    /** A new connection of the attacker's address sends `count` pings at once (no hello: ping may come before it); resolves once it is closed or all are answered. */
+    const burst = async (count: number) => {
+      const client = await attacker(server);
+      for (let i = 0; i < count && client.closeCode === null; i++) client.send({ type: 'ping', id: i });
+      await until(() => client.closeCode !== null || pongs(client) === count, 'the burst closed or answered');
+      return client;
+    };
+    const started = Date.now();
+    const first = await burst(2 * perAddress);
+    expect(first.closeCode).toBe(1008);
+    const second = await burst(perAddress / 2);
+    // At most what refilled since the first burst began: before, a fresh budget answered all 200.
+    const refilled = Math.ceil(((Date.now() - started) * perAddress) / 1000);
+    expect(pongs(second)).toBeLessThanOrEqual(refilled);
+    if (refilled < perAddress / 2) expect(second.closeCode).toBe(1008);
+    await honestServed(server);
+  });
+
+  it("welcome.limits tells the per-address message budget in effect: the one set, else five connections' worth", async () => {
+    const cases: [ServerOptionsInput, number][] = [
+      [{ maxMessagesPerSecondPerAddress: 1234 }, 1234],
+      [{ maxMessagesPerSecond: 300 }, 300 * MESSAGES_PER_ADDRESS_FACTOR],
+    ];
+    for (const [options, budget] of cases) {
+      const client = await TestClient.connect((await serve(options)).url);
+      const welcome = await client.request<Msg<'welcome'>>({ type: 'hello', version: 1 });
+      expect(welcome.limits).toMatchObject({
+        maxMessagesPerSecond: options.maxMessagesPerSecond ?? 2000,
+        maxMessagesPerSecondPerAddress: budget,
+      });
+      await client.close();
+    }
+  });
 
   it('a socket that never says hello is closed (1008) after --hello-timeout-ms', async () => {
     const server = await serve({ helloTimeoutMs: 200 });

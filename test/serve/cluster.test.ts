@@ -2,7 +2,8 @@
 // two in-process servers on one real redis-server (and, without Redis, on one shared memory
 // store). A client that reconnects to the other server resumes its table there and finishes the
 // very game one server alone would have played (same seed, same client choices: the same record);
-// drain hands tables over; a Redis restart loses nothing. The store's own contract (fencing,
+// drain hands tables over; a Redis restart loses nothing; resumes racing for a table held by another
+// OS process (a `yaniv serve` of its own) are decided by each caller's token. The store's own contract (fencing,
 // claims, expiry, release) is test/serve/tables/tableStoreContract.ts.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -79,6 +80,26 @@ async function gameAcross(first: RunningServer, second: RunningServer, seed: num
 function lastCounter(frames: readonly ServerMessage[], table: string): number {
   const states = frames.filter((m): m is Msg<'state'> => m.type === 'state' && m.table === table);
   return states[states.length - 1].counter;
+}
+
+/** `yaniv serve --redis` in a process of its own: its address once it prints it, and its exit code once it exits. */
+async function spawnServe(redisUrl: string, extra: string[] = []) {
+  const child = spawn(
+    process.execPath,
+    [MAIN, 'serve', '--port', '0', '--workers', '0', '--agents', 'strong,novice', '--redis', redisUrl, ...extra],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const found = /ws:\/\/127\.0\.0\.1:\d+\//.exec(out)?.[0];
+      if (found) resolve(found);
+    });
+    child.once('exit', (code) => reject(new Error(`yaniv serve exited with ${code}`)));
+  });
+  return { child, url, exited };
 }
 
 /** Two servers sharing one in-memory table store (as two processes share Redis), closed after `run`. */
@@ -235,9 +256,11 @@ describe.skipIf(!available)('two servers sharing one redis-server', () => {
     await Promise.all([a.close(), b.close()]);
   });
 
-  it("resumes racing for a table the process does not hold: each caller's own token decides, in either order (issue 39)", async () => {
+  it("resumes racing for a table another OS process holds: each caller's own token decides, in either order (issue 39)", async () => {
+    // The owner here, the two callers on a `yaniv serve` of its own: the load they race goes through Redis between processes.
+    const other = await spawnServe(redis.url);
     const owner = await TestClient.greeted(first.url);
-    const [player, intruder] = await Promise.all([TestClient.greeted(second.url), TestClient.greeted(second.url)]);
+    const [player, intruder] = await Promise.all([TestClient.greeted(other.url), TestClient.greeted(other.url)]);
     for (let trial = 0; trial < 10; trial++) {
       const created = await createTable(owner, 70 + trial);
       const forged = `${created.token.slice(0, -1)}${created.token.endsWith('A') ? 'B' : 'A'}`;
@@ -250,6 +273,8 @@ describe.skipIf(!available)('two servers sharing one redis-server', () => {
       expect(intruder.frames.some((m) => 'table' in m && m.table === created.table)).toBe(false);
     }
     await Promise.all([owner.close(), player.close(), intruder.close()]);
+    other.child.kill('SIGTERM');
+    expect(await other.exited).toBe(0);
   });
 
   it('drain: the stopping process hands its table over and tells the client to reconnect; the game goes on elsewhere', async () => {
@@ -273,21 +298,7 @@ describe.skipIf(!available)('two servers sharing one redis-server', () => {
   });
 
   it('yaniv serve --redis on SIGTERM: drains, exits 0 within its bound, and the table goes on in another process', async () => {
-    const child = spawn(
-      process.execPath,
-      [MAIN, 'serve', '--port', '0', '--workers', '0', '--agents', 'strong,novice', '--redis', redis.url, '--shutdown-ms', '3000'],
-      { stdio: ['ignore', 'pipe', 'ignore'] },
-    );
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => {
-        out += d.toString();
-        const found = /ws:\/\/127\.0\.0\.1:\d+\//.exec(out)?.[0];
-        if (found) resolve(found);
-      });
-      child.once('exit', (code) => reject(new Error(`yaniv serve exited with ${code}`)));
-    });
+    const { child, url, exited } = await spawnServe(redis.url, ['--shutdown-ms', '3000']);
     const a = await TestClient.greeted(url);
     const created = await createTable(a, 61);
     await playSome(a, created.table, chooser(6), 2);

@@ -54,7 +54,7 @@ describe('rollout', () => {
     let ends = 0;
     for (let k = 0; k < batch.count; k++) {
       if (batch.dones[k] === 0 && batch.segmentEnds[k] === 0) expect(batch.nextValues[k]).toBe(batch.values[k + 1]);
-      if (batch.dones[k] === 1) {
+      if (batch.dones[k] === 2) {
         ends++;
         expect(batch.nextValues[k]).toBe(batch.values[k]);
       }

@@ -21,6 +21,7 @@ import {
   mergeTrajectoryBatches,
   trajectoryBuffers,
 } from '../../training/trajectory.js';
+import { WHOLE_DEAL_HIDDEN_SIZE } from '../../env/gym/wholeDeal.js';
 
 /** A batch whose every value says where it is: column index, row and position within the row. */
 function filledBatch(count: number, withTeacher: boolean, offset = 0): TrajectoryBatch {
@@ -34,15 +35,19 @@ function filledBatch(count: number, withTeacher: boolean, offset = 0): Trajector
 }
 
 describe('trajectory columns', () => {
-  it('allocates every column at its width, the optional one only when asked', () => {
+  it('allocates every column at its width, the optional ones only when asked', () => {
     const batch = emptyTrajectoryBatch(3, false);
     expect(batch.observations).toBeInstanceOf(Float32Array);
     expect(batch.observations.length).toBe(3 * OBSERVATION_SIZE);
     expect(batch.masks.length).toBe(3 * ACTION_COUNT);
     expect(batch.actions).toBeInstanceOf(Int16Array);
     expect(batch.teacherActions).toBeNull();
+    expect(batch.wholeDeal).toBeNull();
     expect(emptyTrajectoryBatch(3, true).teacherActions?.length).toBe(3);
-    expect(trajectoryBuffers(batch).length).toBe(COLUMN_NAMES.length - 1);
+    const critic = emptyTrajectoryBatch(3, ['wholeDeal']);
+    expect(critic.teacherActions).toBeNull();
+    expect(critic.wholeDeal?.length).toBe(3 * WHOLE_DEAL_HIDDEN_SIZE);
+    expect(trajectoryBuffers(batch).length).toBe(COLUMN_NAMES.length - 2);
   });
 
   it('merges parts row after row; an optional column survives only if every part has it', () => {
@@ -73,7 +78,7 @@ describe('trajectory columns', () => {
     const plain = decode(encodeTrajectoryBatch(batch)) as { format: string; count: number; columns: Record<string, unknown[]> };
     expect(plain.format).toBe(TRAJECTORY_WIRE_FORMAT);
     expect(plain.count).toBe(2);
-    expect(Object.keys(plain.columns)).toEqual(COLUMN_NAMES.filter((n) => n !== 'teacherActions'));
+    expect(Object.keys(plain.columns)).toEqual(COLUMN_NAMES.filter((n) => !('optional' in TRAJECTORY_COLUMNS[n])));
     const [type, width, bytes] = plain.columns.values as [string, number, Uint8Array];
     expect([type, width]).toEqual(['f32', 1]);
     expect(Array.from(new Float32Array(Uint8Array.from(bytes).buffer))).toEqual(Array.from(batch.values));

@@ -249,6 +249,44 @@ async function expectRefusalOnScreen(on: Page, name: string): Promise<void> {
   expect(await on.locator('.hand button[aria-pressed="true"]').count()).toBe(0);
 }
 
+/**
+ * Lays the first card of the hand and draws from the deck by clicks: the pick is seen on the card
+ * before the deck is clicked (the deck takes a click only with a pick), then both moves in the
+ * page's log. Not "Your turn" going away: with instant bots it is back for the next turn within
+ * tens of milliseconds, and on a loaded machine the click returns (and a wait starts) later than
+ * that, so such a wait saw "Your turn" throughout and timed out.
+ */
+async function layFirstCard(on: Page, note: (line: string) => void): Promise<void> {
+  const mine = `.move-log li[data-actor="${ME}"]`;
+  const before = await on.locator(mine).count();
+  await on.locator('.hand button.card').first().click();
+  note('test: clicked the first card');
+  await on.locator('.hand button.card[aria-pressed="true"]').waitFor({ timeout: 10_000 });
+  await on.getByRole('button', { name: /^Deck/ }).click();
+  note('test: clicked the deck');
+  await on.waitForFunction(([plays, count]) => document.querySelectorAll(plays).length >= count, [mine, before + 2] as const);
+}
+
+/** What a page's table did, one line each with its time: the acts sent, their replies, its states, loads and socket closes (and what `note` adds). */
+function traceTable(on: Page): { lines: string[]; note: (line: string) => void } {
+  const lines: string[] = [];
+  const start = Date.now();
+  const note = (line: string) => lines.push(`${Date.now() - start} ms ${line}`);
+  on.on('framenavigated', (frame) => note(`loaded ${frame.url()}`));
+  on.on('crash', () => note('the page crashed'));
+  on.on('websocket', (socket) => {
+    socket.on('framesent', ({ payload }) => note(`sent ${payload.toString()}`));
+    socket.on('framereceived', ({ payload }) => {
+      const message = JSON.parse(payload.toString()) as ServerMessage;
+      if (message.type === 'state') note(`state ${message.counter}, seat ${String(message.toMove)} to move, ${message.view.phase}`);
+      else if (message.type !== 'event') note(`heard ${payload.toString().slice(0, 200)}`);
+    });
+    socket.on('socketerror', (error) => note(`socket error: ${error}`));
+    socket.on('close', () => note('the socket closed'));
+  });
+  return { lines, note };
+}
+
 /** The page's log of the round is the server's events for it, in order: who, what, which cards. */
 async function expectLogMatches(on: Page, heard: readonly ServerMessage[], name: string): Promise<void> {
   const events = () => heard.filter((m): m is Msg<'event'> => m.type === 'event');
@@ -472,6 +510,10 @@ describe('the page in headless Chromium', () => {
         socket.on('framereceived', ({ payload }) => heard.push(JSON.parse(payload.toString()) as ServerMessage)),
       );
       const name = `web-${players}-players-${width}`;
+      const trace = traceTable(phone);
+      onTestFailed(() =>
+        console.log(`${name}: what the page sent, heard and loaded, last first:\n${trace.lines.slice(-40).reverse().join('\n')}`),
+      );
       onTestFailed(() =>
         phone.screenshot({ path: `${RESULTS}${name}-failure.png` }).then(
           () => undefined,
@@ -535,9 +577,7 @@ describe('the page in headless Chromium', () => {
           await shoot(name);
           if (touch) await expectRefusalOnScreen(phone, name);
         }
-        await phone.locator('.hand button.card').first().click();
-        await phone.getByRole('button', { name: /^Deck/ }).click();
-        await phone.waitForFunction(() => !/^Your turn/.test(document.querySelector('.status')?.textContent ?? ''));
+        await layFirstCard(phone, trace.note);
       }
       await phone.locator('.dialog').waitFor();
       expect(await phone.locator('.dialog table.result tbody tr').count()).toBe(players);

@@ -1,7 +1,8 @@
 // The equity measured by playouts (agents/equityPlayouts.ts) is bounded work: a game that does not
-// end within its round cap is left out, the games stop at their deadline, and a request that may
-// not measure gets the reason instead of seconds of simulation.
+// end within its round cap is left out, the games and the fit after them stop at their deadlines,
+// and a request that may not measure gets the reason instead of seconds of simulation.
 import { describe, expect, it } from 'vitest';
+import { FitTooLong, fitSeatPredictor } from '../../../agents/equity/equityFit.js';
 import {
   GAME_ROUND_CAP,
   PlayoutsTooLong,
@@ -29,6 +30,15 @@ describe('playouts for the equity', () => {
       PlayoutsTooLong,
     );
     expect(() => playoutEquity(HOUSE, 3, 240, 1, 0)).toThrow(/0 of 240 games played within the time budget/);
+  });
+
+  it('are fitted within their own deadline: past it the fit gives up, between epochs', () => {
+    const states = playoutSeatStates(HOUSE, 3, 8, 1);
+    expect(() => fitSeatPredictor(HOUSE, 3, states, { epochs: 400, holdout: 0, deadline: performance.now() - 1 })).toThrow(FitTooLong);
+    expect(() => playoutEquity(HOUSE, 3, 8, 1, 60_000, -1)).toThrow(/0 of 400 epochs fitted \(2 seats in\) within the time budget/);
+    // Within it, the same fit as with none.
+    const none = fitSeatPredictor(HOUSE, 3, states, { epochs: 50, holdout: 0 }).predictor;
+    expect(fitSeatPredictor(HOUSE, 3, states, { epochs: 50, holdout: 0, deadline: performance.now() + 60_000 }).predictor).toEqual(none);
   });
 
   it('are not played for a request told not to measure: it gets the reason', () => {
