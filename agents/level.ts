@@ -15,7 +15,7 @@ import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { z } from 'zod';
 import { actionToMove } from '../env/gym/actionMoves.js';
 import { YANIV_ACTION } from '../env/gym/actionLayout.js';
-import type { Agent, Decision, DecisionInput } from '../env/gym/agent.js';
+import { explaining, type Agent, type Decision, type DecisionInput } from '../env/gym/agent.js';
 import type { Card, PlayerView } from '../env/index.js';
 import { type Rng, seededRng } from '../env/rules/random.js';
 import { nearestSize } from '../env/rules/tableSizes.js';
@@ -119,7 +119,7 @@ export function absurdMove(view: PlayerView, action: number): string | null {
 export function levelAgent(best: Agent, setting: LevelSetting, name: string): Agent {
   let rng: Rng = seededRng(0);
   const decide = (input: DecisionInput): Decision => {
-    const decision = best.act({ ...input, explain: true });
+    const decision = best.act(explaining(input));
     if (decision.action === YANIV_ACTION && uniformFloat64(rng) < setting.yanivShare) return { action: YANIV_ACTION };
     const policy = decision.policy;
     if (setting.temperature === 0 || !policy)

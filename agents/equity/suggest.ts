@@ -5,7 +5,7 @@
  * (`outlookCandidates`). What a player who always follows the advice plays: benched against the
  * agent alone, it says whether the evaluation is worth showing (models/README.md).
  */
-import type { Agent, DecisionInput } from '../../env/gym/agent.js';
+import { explaining, type Agent, type DecisionInput } from '../../env/gym/agent.js';
 import { legalActionIds } from '../../env/gym/actionMask.js';
 import { equityForTable } from './equityPlayouts.js';
 import { type TableHead, headValues } from './headOutlook.js';
@@ -18,7 +18,7 @@ export function suggestAgent(inner: Agent, table: TableHead, margin = table.head
     name: `suggest(${inner.name})`,
     reset: (seed) => inner.reset(seed),
     act(input: DecisionInput) {
-      const decision = inner.act({ ...input, explain: true });
+      const decision = inner.act(explaining(input));
       const { view } = input;
       const legal = legalActionIds(input.mask);
       const { equity } = equityForTable(view.rules, view.players);

@@ -21,6 +21,33 @@ export interface DecisionInput {
   readonly explain?: boolean;
 }
 
+/**
+ * The same input asking for the policy. Not `{ ...input, explain: true }`: an input may read its
+ * observation through a getter on its class (the server encodes it on first read), which a spread
+ * does not copy — the inner agent would get no observation.
+ */
+export function explaining(input: DecisionInput): DecisionInput {
+  return new ExplainingInput(input);
+}
+
+class ExplainingInput implements DecisionInput {
+  readonly explain = true;
+
+  constructor(private readonly inner: DecisionInput) {}
+
+  get observation(): Float32Array {
+    return this.inner.observation;
+  }
+
+  get mask(): Uint8Array {
+    return this.inner.mask;
+  }
+
+  get view(): PlayerView {
+    return this.inner.view;
+  }
+}
+
 export interface Policy {
   /** Legal action ids, best first. */
   readonly actions: readonly number[];

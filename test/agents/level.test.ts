@@ -125,6 +125,35 @@ describe('the shipped levels', () => {
   );
 });
 
+describe('a level hands its best bot the whole input', () => {
+  it('reads an observation kept behind a getter on its class (as the server encodes it on first read)', () => {
+    const env = new YanivEnv({ players: 3, seed: 5 });
+    env.reset();
+    const { observation, mask, view } = inputOf(env.getState());
+    class ServerLikeInput implements DecisionInput {
+      readonly explain = false;
+      readonly view = view;
+      readonly mask = mask;
+      get observation() {
+        return observation;
+      }
+    }
+    const seen: (Float32Array | undefined)[] = [];
+    const legal = [...mask.keys()].filter((id) => mask[id] === 1);
+    const best: Agent = {
+      name: 'recorder',
+      reset: () => undefined,
+      act: (input) => {
+        seen.push(input.observation);
+        expect(input.explain).toBe(true);
+        return { action: legal[0], policy: { actions: legal, scores: legal.map(() => 1 / legal.length) } };
+      },
+    };
+    levelAgent(best, { temperature: 1, yanivShare: 1 }, 'level').act(new ServerLikeInput());
+    expect(seen).toEqual([observation]);
+  });
+});
+
 describe('levels at a table', () => {
   it('resolve to their shipped setting over the best bot for the table, the nearest shipped size where none ship for it, or an error naming what ships', () => {
     const levels = shippedLevels('standard', 2);

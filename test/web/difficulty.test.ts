@@ -5,6 +5,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { shippedLevels } from '../../agents/level.js';
+import { unratedSize } from '../agents/levelSizes.js';
 import type { Msg, RunningServer, ServerMessage } from '../../serve/index.js';
 import { startTestServer } from '../serve/helpers.js';
 import { launchChromium } from './browser.js';
@@ -61,9 +62,8 @@ describe('the difficulty picker', () => {
     await other.goto(`http://127.0.0.1:${server.port}/`);
     await other.getByRole('heading', { name: 'New game' }).waitFor();
     await other.getByLabel('Difficulty').selectOption('level:2');
-    const sizes = [2, 3, 4, 5, 6, 7, 8].filter((n) => shippedLevels('standard', n) !== null);
-    const nearest = sizes.includes(8) ? 8 : Math.max(...sizes.filter((n) => n < 7));
-    await other.getByLabel('Players').selectOption('7');
+    const { unrated, nearest } = unratedSize('standard');
+    await other.getByLabel('Players').selectOption(String(unrated));
     const offered = await other.getByLabel('Difficulty').locator('option').allTextContents();
     expect(offered.length - 1).toBe(shippedLevels('standard', nearest)?.levels.length);
     expect(await other.locator('select[name="seat-2"]').inputValue()).toBe('level:2');
