@@ -64,7 +64,7 @@ function formatSize(size: SizeCalibration): string {
   const rows = size.deciles.map((d) => {
     const gap = (d.actual - d.predicted) * 100;
     const judged = verdict(d);
-    return `  ${(d.low * 100).toFixed(0).padStart(3)}–${(d.high * 100).toFixed(0).padEnd(3)}% ${String(d.positions).padStart(6)}  shown ${(d.predicted * 100).toFixed(1).padStart(5)}%  won ${(d.actual * 100).toFixed(1).padStart(5)}% (${(d.actualLow * 100).toFixed(1)}–${(d.actualHigh * 100).toFixed(1)})  ${gap >= 0 ? '+' : ''}${gap.toFixed(1)}  ${judged}`;
+    return `  ${(d.low * 100).toFixed(0).padStart(3)}–${(d.high * 100).toFixed(0).padEnd(3)}% ${String(d.positions).padStart(6)} (≈${String(Math.round(d.effectivePositions)).padStart(5)})  shown ${(d.predicted * 100).toFixed(1).padStart(5)}%  won ${(d.actual * 100).toFixed(1).padStart(5)}% (${(d.actualLow * 100).toFixed(1)}–${(d.actualHigh * 100).toFixed(1)})  ${gap >= 0 ? '+' : ''}${gap.toFixed(1)}  ${judged}`;
   });
   const map = size.unmapped
     ? `, shown through the calibration map fitted on ${size.unmapped.map.games} games of seed ${size.unmapped.map.seed} (worst gap before it ${(size.unmapped.worstGap * 100).toFixed(1)} points)`
@@ -126,7 +126,7 @@ export function calibrateCommand(): Command {
       });
       const deciles = reliability(positions);
       const games = new Set(positions.map((s) => s.game)).size;
-      const raw = positions.map((p) => ({ shown: p.raw, won: p.won }));
+      const raw = positions.map((p) => ({ shown: p.raw, won: p.won, game: p.game }));
       const unmapped = calibration
         ? (({ knots: _knots, ...map }) => ({
             deciles: reliability(raw),

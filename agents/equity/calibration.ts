@@ -6,8 +6,9 @@
  * (agents/equity/calibrationMap.ts; the chance before it kept too, to fit a map to) — and whether that
  * seat went on to win the game. Binned by decile of
  * the shown chance, each decile's mean shown chance against the share of its positions won, with
- * a 95% Wilson interval (positions of one game are correlated, so the intervals are somewhat
- * narrow). The picture and the command: cli/calibrate.ts; the figures: models/README.md.
+ * a 95% interval that counts whole games, not positions (`effectivePositions`: the positions of
+ * one game share its outcome). The picture and the command: cli/calibrate.ts; the figures:
+ * models/README.md.
  */
 import { z } from 'zod';
 import { Episode, parseEnvOptions } from '../../env/gym/episode.js';
@@ -109,16 +110,21 @@ export const decileSchema = z.strictObject({
   low: share,
   high: share,
   positions: z.int().min(1),
+  /**
+   * The positions counted as independent once the correlation within a game is allowed for
+   * (`effectivePositions`): what the interval below is computed from.
+   */
+  effectivePositions: z.number().positive(),
   /** The mean shown chance. */
   predicted: share,
-  /** The share won, with its 95% Wilson interval. */
+  /** The share won, with its 95% Wilson interval at the effective number of positions. */
   actual: share,
   actualLow: share,
   actualHigh: share,
   /**
-   * Held to the target: its 95% interval's half-width is at most the target (about 1,070 positions
-   * at a share near 50%, 385 near 10%), so that a gap of ±3 points can be told from noise. A decile
-   * with fewer positions is reported with its gap but not judged.
+   * Held to the target: its 95% interval's half-width is at most the target (about 1,070 effective
+   * positions at a share near 50%, 385 near 10%), so that a gap of ±3 points can be told from
+   * noise. A decile worth fewer is reported with its gap but not judged.
    */
   judged: z.boolean(),
 });
@@ -136,18 +142,47 @@ export function worstGap(deciles: readonly Decile[]): number {
   return Math.max(0, ...deciles.filter((d) => d.judged).map((d) => Math.abs(d.actual - d.predicted)));
 }
 
+/**
+ * How many independent positions a decile's positions are worth, given that the positions of one
+ * game share its outcome: n divided by the design effect, the variance of the share won over
+ * whole games (the ratio estimator's cluster-robust variance, G/(G−1)·Σ_g (w_g − p·n_g)²/n², what
+ * a bootstrap resampling whole games estimates, without its noise) against the binomial p(1−p)/n.
+ * Never more than n; when every position was won (or lost) the games are counted, not the positions.
+ */
+export function effectivePositions(inside: readonly Pick<Shown, 'won' | 'game'>[]): number {
+  const byGame = new Map<number, [won: number, positions: number]>();
+  for (const { won, game } of inside) {
+    const sums = byGame.get(game) ?? [0, 0];
+    sums[0] += won ? 1 : 0;
+    sums[1]++;
+    byGame.set(game, sums);
+  }
+  const n = inside.length;
+  const games = byGame.size;
+  if (games < 2) return games;
+  const p = inside.filter((x) => x.won).length / n;
+  const binomial = (p * (1 - p)) / n;
+  if (binomial === 0) return games;
+  let squares = 0;
+  for (const [won, positions] of byGame.values()) squares += (won - p * positions) ** 2;
+  const clustered = ((games / (games - 1)) * squares) / (n * n);
+  return clustered === 0 ? n : Math.min(n, (n * binomial) / clustered);
+}
+
 /** The positions by decile of the shown chance (empty deciles left out). */
-export function reliability(shown: readonly Pick<Shown, 'shown' | 'won'>[]): Decile[] {
+export function reliability(shown: readonly Pick<Shown, 'shown' | 'won' | 'game'>[]): Decile[] {
   const deciles: Decile[] = [];
   for (let d = 0; d < 10; d++) {
     const inside = shown.filter((x) => Math.min(Math.floor(x.shown * 10), 9) === d);
     if (inside.length === 0) continue;
     const wins = inside.filter((x) => x.won).length;
-    const [actualLow, actualHigh] = wilson(wins, inside.length);
+    const effective = effectivePositions(inside);
+    const [actualLow, actualHigh] = wilson((wins / inside.length) * effective, effective);
     deciles.push({
       low: d / 10,
       high: (d + 1) / 10,
       positions: inside.length,
+      effectivePositions: effective,
       predicted: inside.reduce((a, x) => a + x.shown, 0) / inside.length,
       actual: wins / inside.length,
       actualLow,

@@ -1,9 +1,10 @@
 // `yaniv calibrate` through the real entry point, and the reliability figures it is made of
-// (agents/equity/calibration.ts): deciles of the shown chance against the share won, Wilson intervals.
+// (agents/equity/calibration.ts): deciles of the shown chance against the share won, Wilson intervals
+// at the positions' worth counted in whole games.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Shown, reliability, wilson, worstGap } from '../../agents/equity/calibration.js';
+import { type Shown, effectivePositions, reliability, wilson, worstGap } from '../../agents/equity/calibration.js';
 import { readCalibrationCheck } from '../../agents/equity/calibrationChecks.js';
 import { resolveAgent } from '../../agents/resolve.js';
 import { unratedTable } from '../agents/levelSizes.js';
@@ -37,6 +38,36 @@ describe('reliability by decile', () => {
     expect([few.judged, many.judged, rare.judged]).toEqual([false, true, true]);
     expect((many.actualHigh - many.actualLow) / 2).toBeLessThanOrEqual(0.03);
     expect(worstGap([many, few, rare])).toBeCloseTo(0.05, 12);
+  });
+
+  it('counts positions that share a game’s outcome as fewer: 1,200 positions from 20 games are not judged, from 1,200 games they are', () => {
+    // Half the games won; every position of a game has its outcome.
+    const clustered: Shown[] = Array.from({ length: 1200 }, (_, i) => ({
+      shown: 0.5,
+      raw: 0.5,
+      won: Math.floor(i / 60) % 2 === 0,
+      game: Math.floor(i / 60),
+    }));
+    const spread = clustered.map((p, i) => ({ ...p, game: i }));
+    expect(effectivePositions(clustered)).toBeCloseTo(19, 9);
+    expect(effectivePositions(spread)).toBeCloseTo(1199, 9);
+    const [few] = reliability(clustered);
+    const [many] = reliability(spread);
+    expect([few.positions, many.positions]).toEqual([1200, 1200]);
+    expect([few.judged, many.judged]).toEqual([false, true]);
+    expect((few.actualHigh - few.actualLow) / 2).toBeGreaterThan(0.2);
+    // Games whose positions split as the whole does add nothing; one game is one outcome; all won counts the games.
+    const even = Array.from({ length: 40 }, (_, i) => ({ won: i % 2 === 0, game: Math.floor(i / 4) }));
+    expect(effectivePositions(even)).toBe(40);
+    expect(effectivePositions(clustered.slice(0, 60))).toBe(1);
+    expect(
+      effectivePositions(
+        clustered
+          .slice(0, 120)
+          .filter((p) => p.won)
+          .concat(clustered.slice(240, 300)),
+      ),
+    ).toBe(2);
   });
 
   it('gives the textbook Wilson interval', () => {
