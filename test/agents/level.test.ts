@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { HIGH_CARD, absurdMove, levelAgent, shippedLevelSizes, shippedLevels, yanivShareAt } from '../../agents/level.js';
 import { PRESET_NAMES } from '../../env/rules/rules.js';
-import { unratedSize } from './levelSizes.js';
+import { presetWithoutLevels, unratedTable } from './levelSizes.js';
 import { createAgentFor, modelLines, resolveAgent } from '../../agents/resolve.js';
 import { HandSlots, TAKE_START, YANIV_ACTION, discardIdOf } from '../../env/gym/actionLayout.js';
 import { writeActionMask, MaskScratch } from '../../env/gym/actionMask.js';
@@ -170,16 +170,19 @@ describe('levels at a table', () => {
     expect(resolved.spec).toBe(`level?temperature=${String(one?.temperature)}&yaniv=${String(one?.yanivShare)}&best=neural`);
     expect(() => resolveAgent('level:99', { players: 2 })).toThrow(/level:99: the levels are 1 to \d+/);
     // At a size where none are rated: the nearest rated size's setting (said in the mismatch) over the best bot's model for that size.
-    const { unrated, nearest } = unratedSize('standard');
-    const there = resolveAgent('level:3', { players: unrated });
-    const rated = shippedLevels('standard', nearest)?.levels[2];
-    const bestThere = resolveAgent('neural', { players: unrated }).model;
+    const { preset, unrated, nearest } = unratedTable();
+    const there = resolveAgent('level:3', { preset, players: unrated });
+    const rated = shippedLevels(preset, nearest)?.levels[2];
+    const bestThere = resolveAgent('neural', { preset, players: unrated }).model;
     expect(there.spec).toBe(
       `level?temperature=${String(rated?.temperature)}&yaniv=${String(rated?.yanivShare)}&best=${encodeURIComponent(`neural:${bestThere?.kind === 'shipped' ? bestThere.folder : ''}`)}`,
     );
     expect(there).toMatchObject({ fit: 'nearest-size', model: bestThere });
     expect(there.mismatch).toMatch(new RegExp(`level rated at ${nearest} seats at ${unrated}`));
-    expect(() => resolveAgent('level:1', { preset: 'dutch', players: 2 })).toThrow(/no levels ship for the dutch rules/);
+    const withoutLevels = presetWithoutLevels();
+    expect(() => resolveAgent('level:1', { preset: withoutLevels, players: 2 })).toThrow(
+      new RegExp(`no levels ship for the ${withoutLevels} rules`),
+    );
     // Levels rated at the table over a model trained at another size: the model's fit is what it says.
     const ratedOverFour = resolveAgent('level:1', { players: 5 });
     expect(shippedLevels('standard', 5)).not.toBeNull();

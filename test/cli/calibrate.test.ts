@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { type Shown, reliability, wilson, worstGap } from '../../agents/equity/calibration.js';
 import { readCalibrationCheck } from '../../agents/equity/calibrationChecks.js';
 import { resolveAgent } from '../../agents/resolve.js';
-import { unratedSize } from '../agents/levelSizes.js';
+import { unratedTable } from '../agents/levelSizes.js';
 import { scratchFolder, yaniv, yanivWithin } from './processes.js';
 
 const folder = scratchFolder('yaniv-calibrate-');
@@ -49,15 +49,15 @@ describe('reliability by decile', () => {
 
 describe('yaniv calibrate', () => {
   it('plays the catalog’s model for each table: neural at four seats the four-seat model, level:3 at a size with no levels rated there over the catalog’s model for that size', () => {
-    const run = (agent: string, players = '4') =>
-      yanivWithin(120_000, 'calibrate', '--agent', agent, '--players', players, '--games', '1', '--worlds', '2');
+    const run = (agent: string, players = '4', preset = 'standard') =>
+      yanivWithin(120_000, 'calibrate', '--agent', agent, '--players', players, '--rules', preset, '--games', '1', '--worlds', '2');
     const neural = run('neural');
     expect(neural.code, neural.stderr).toBe(0);
     expect(neural.stderr).toMatch(/yaniv calibrate: neural plays models\/standard-4 \(trained for standard at 4 seats\)/);
-    const { unrated, nearest } = unratedSize('standard');
-    const level = run('level:3', String(unrated));
+    const { preset, unrated, nearest } = unratedTable();
+    const level = run('level:3', String(unrated), preset);
     expect(level.code, level.stderr).toBe(0);
-    const folder = resolveAgent('neural', { players: unrated }).model?.folder;
+    const folder = resolveAgent('neural', { preset, players: unrated }).model?.folder;
     expect(level.stderr).toContain(`yaniv calibrate: level:3 plays ${folder} (nearest-size)`);
     expect(level.stderr).toContain(`warning: level:3 plays its level rated at ${nearest} seats at ${unrated}`);
   }, 120_000);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedLevelSizes, shippedLevels } from '../../agents/level.js';
 import { resolveAgent } from '../../agents/resolve.js';
 import { PRESET_NAMES } from '../../env/rules/rules.js';
-import { unratedSize } from '../agents/levelSizes.js';
+import { presetWithoutLevels, unratedTable } from '../agents/levelSizes.js';
 import type { Msg, RunningServer, ServerMessage } from '../../serve/index.js';
 import { TestClient, playToEnd, startTestServer } from './helpers.js';
 
@@ -60,25 +60,27 @@ describe('levels on the server', () => {
 
   it("seats a level at a size none ship for with its preset's nearest, saying so; refuses one that does not resolve, naming the seat", async () => {
     // The first size of 5–8 without levels of its own plays the nearest rated size's levels over the catalog's model there, the mismatch naming both.
-    const { unrated, nearest } = unratedSize('standard');
+    const { preset, unrated, nearest } = unratedTable();
     const there = await client.request<Created>({
       type: 'create_table',
+      preset,
       seats: ['client', ...Array.from({ length: unrated - 1 }, () => 'level:3')],
       thinkMs: 0,
     });
-    const model = resolveAgent('neural', { players: unrated }).model;
+    const model = resolveAgent('neural', { preset, players: unrated }).model;
     expect(there.seats[1]).toMatchObject({
       agent: 'level:3',
       model: { model: model?.kind === 'shipped' ? model.folder : '', fit: 'nearest-size' },
     });
     expect(there.seats[1].model?.mismatch).toMatch(new RegExp(`level rated at ${nearest} seats at ${unrated}`));
     await client.request({ type: 'leave', table: there.table });
-    const dutch = await client.request({ type: 'create_table', preset: 'dutch', seats: ['client', 'level:1'] });
-    expect(dutch).toMatchObject({
+    const withoutLevels = presetWithoutLevels();
+    const refused = await client.request({ type: 'create_table', preset: withoutLevels, seats: ['client', 'level:1'] });
+    expect(refused).toMatchObject({
       type: 'error',
       code: 'bad_message',
       field: 'seats[1]',
-      message: expect.stringMatching(/no levels ship for the dutch rules/),
+      message: expect.stringMatching(new RegExp(`no levels ship for the ${withoutLevels} rules`)),
     });
     const unknown = await client.request({ type: 'create_table', seats: ['client', 'level:99'] });
     expect(unknown).toMatchObject({

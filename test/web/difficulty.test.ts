@@ -5,7 +5,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { shippedLevels } from '../../agents/level.js';
-import { unratedSize } from '../agents/levelSizes.js';
+import { unratedTable } from '../agents/levelSizes.js';
 import type { Msg, RunningServer, ServerMessage } from '../../serve/index.js';
 import { startTestServer } from '../serve/helpers.js';
 import { launchChromium } from './browser.js';
@@ -61,17 +61,20 @@ describe('the difficulty picker', () => {
     const other = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await other.goto(`http://127.0.0.1:${server.port}/`);
     await other.getByRole('heading', { name: 'New game' }).waitFor();
+    const { preset, unrated, nearest } = unratedTable();
+    await other.locator('select[name="preset"]').selectOption(preset);
+    await other.getByLabel('Players').selectOption(String(nearest));
     await other.getByLabel('Difficulty').selectOption('level:2');
-    const { unrated, nearest } = unratedSize('standard');
     await other.getByLabel('Players').selectOption(String(unrated));
     const offered = await other.getByLabel('Difficulty').locator('option').allTextContents();
-    expect(offered.length - 1).toBe(shippedLevels('standard', nearest)?.levels.length);
+    expect(offered.length - 1).toBe(shippedLevels(preset, nearest)?.levels.length);
     expect(await other.locator('select[name="seat-2"]').inputValue()).toBe('level:2');
     await expect.poll(() => other.locator('.setup').textContent()).toContain(`These levels were rated at ${nearest} seats`);
 
-    // At five seats, where levels are rated: those, each with its own rating, and no word of another size.
+    // At five standard seats, where levels are rated: those, each with its own rating, and no word of another size.
     const five = shippedLevels('standard', 5)?.levels ?? [];
     expect(five.length).toBeGreaterThanOrEqual(5);
+    await other.locator('select[name="preset"]').selectOption('standard');
     await other.getByLabel('Players').selectOption('5');
     await expect
       .poll(async () => (await other.getByLabel('Difficulty').locator('option').allTextContents()).slice(1))
