@@ -327,6 +327,8 @@ export function outlookCandidates(
   }
   add(YANIV_ACTION);
   ranked.slice(0, 2).forEach(add);
+  // Full already (where Yaniv may be called, mostly): strong's ranking would add nothing.
+  if (chosen.length >= max) return chosen;
   const moves = legal.map((id) => actionToMove(view, id));
   for (const { action } of rankDiscards(view, moves, unseenCounts(view))) add(moveToAction(view, action));
   return chosen;
