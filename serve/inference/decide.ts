@@ -47,8 +47,6 @@ import { type Advice, type AdviceReply, type DecideResult, encodeAdvice } from '
  */
 export type PositionSource =
   | { readonly kind: 'view'; readonly view: unknown }
-  /** A view as JSON text: how a JSON client's view crosses to a worker (`crossingToWorker`). */
-  | { readonly kind: 'viewText'; readonly text: string }
   | { readonly kind: 'position'; readonly position: unknown; readonly seat: number }
   | { readonly kind: 'playerView'; readonly view: PlayerView };
 
@@ -112,7 +110,7 @@ export function prepare(source: PositionSource, seed: number, explain: boolean):
     throw new ProtocolError(
       'not_your_turn',
       `seat ${view.seat} is not to move: seat ${view.current} is`,
-      sentView(source) ? 'view.seat' : 'seat',
+      source.kind === 'view' ? 'view.seat' : 'seat',
     );
   const world = determinize(view, seededRng(seed));
   const mask = new Uint8Array(ACTION_COUNT);
@@ -145,28 +143,9 @@ class LazyInput implements DecisionInput {
   }
 }
 
-/** Whether the position is a view the client sent (its fields are named `view.…`). */
-function sentView(source: PositionSource): boolean {
-  return source.kind === 'view' || source.kind === 'viewText';
-}
-
-/**
- * A request as it crosses to a worker thread: a JSON client's view as JSON text. The view was
- * parsed from JSON text, so the text gives it back exactly, and it crosses for less than the
- * object: a worker's structured-clone deserialisation of a view ≈ 11 µs, JSON.parse of its text ≈
- * 5 µs; on the main thread JSON.stringify ≈ 5 µs against ≈ 9 µs to serialise the object. A
- * MessagePack client's view may hold what JSON cannot (a BigInt, −0): it crosses as it is.
- */
-export function crossingToWorker(request: DecideRequest): DecideRequest {
-  const { source, reply } = request;
-  if (source.kind !== 'view' || reply?.encoding !== 'json') return request;
-  return { ...request, source: { kind: 'viewText', text: JSON.stringify(source.view) } };
-}
-
 function viewOf(source: PositionSource): PlayerView {
   if (source.kind === 'playerView') return source.view;
   if (source.kind === 'view') return viewFromJson(parseViewJson(source.view), 'view.');
-  if (source.kind === 'viewText') return viewFromJson(parseViewJson(JSON.parse(source.text)), 'view.');
   let state: GameState;
   try {
     state = importPosition(source.position).state;

@@ -14,7 +14,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { type DecideRequest, type DecideResult, type PlayedAgent, agentFor, crossingToWorker, decideBatch } from './decide.js';
+import { type DecideRequest, type DecideResult, type PlayedAgent, agentFor, decideBatch } from './decide.js';
 import { decidesCheaply } from '../../agents/registry.js';
 import { addressShare } from '../options.js';
 
@@ -352,7 +352,7 @@ export class InferencePool {
     this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
     const requests = batch.map((p) => p.request);
     if (slot.worker) {
-      slot.worker.postMessage({ batch: id, requests: requests.map(crossingToWorker) } satisfies WorkerRequest);
+      slot.worker.postMessage({ batch: id, requests } satisfies WorkerRequest);
       return;
     }
     setImmediate(() => {

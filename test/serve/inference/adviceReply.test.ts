@@ -4,10 +4,9 @@
 import { played } from '../helpers.js';
 import { Packr } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PRESET, YanivEnv, playerView, randomLegalAction, seededRng } from '../../../env/index.js';
+import { YanivEnv, playerView, randomLegalAction, seededRng } from '../../../env/index.js';
 import { type AdviceReply, adviceMessage, framesInOneBuffer } from '../../../serve/inference/adviceReply.js';
-import { type DecideRequest, crossingToWorker, decideBatch } from '../../../serve/inference/decide.js';
-import { viewToJson } from '../../../serve/protocol/viewJson.js';
+import { type DecideRequest, decideBatch } from '../../../serve/inference/decide.js';
 import { serverMessageSchema } from '../../../serve/protocol/protocol.js';
 
 function requests(count: number): DecideRequest[] {
@@ -56,36 +55,5 @@ describe('advice answered by its frame', () => {
       const buffers = new Set(posted.map((r) => (r.ok && r.frame instanceof Uint8Array ? r.frame.buffer : null)));
       expect(buffers.size).toBe(1);
     }
-  });
-});
-
-describe('a view crossing to a worker', () => {
-  /** The requests as a client sends them: its view as JSON, the frame in its encoding. */
-  const sent = (encoding: 'json' | 'msgpack'): DecideRequest[] =>
-    requests(8).map((request, i) => {
-      if (request.source.kind !== 'playerView') throw new Error('a table view expected');
-      const view = JSON.parse(JSON.stringify(viewToJson(request.source.view, DEFAULT_PRESET, {}))) as unknown;
-      return { ...request, source: { kind: 'view', view }, reply: { id: i, agent: 'strong', model: null, encoding } };
-    });
-
-  it("crosses as JSON text from a JSON client, and the worker answers the same frames, errors named as the view's", async () => {
-    const asked = sent('json');
-    const view = (asked[0].source as { view: { seat: number } }).view;
-    const broken = [
-      { ...view, seat: 7 },
-      { ...view, current: (view.seat + 1) % 3 },
-    ].map((bad) => ({ ...asked[0], source: { kind: 'view', view: bad } }) as const);
-    const crossing = [...asked, ...broken].map(crossingToWorker);
-    expect(crossing.every((request) => request.source.kind === 'viewText')).toBe(true);
-    const [direct, crossed] = await Promise.all([decideBatch([...asked, ...broken]), decideBatch(structuredClone(crossing))]);
-    expect(crossed).toEqual(direct);
-    expect(crossed.filter((result) => result.ok)).toHaveLength(asked.length);
-    expect(crossed.at(-2)).toMatchObject({ ok: false, code: 'bad_message', field: 'view.seat' });
-    expect(crossed.at(-1)).toMatchObject({ ok: false, code: 'not_your_turn', field: 'view.seat' });
-  });
-
-  it('crosses as it is from a MessagePack client, and with no reply', () => {
-    for (const request of sent('msgpack')) expect(crossingToWorker(request)).toBe(request);
-    for (const request of requests(3)) expect(crossingToWorker(request)).toBe(request);
   });
 });
