@@ -19,6 +19,7 @@ import {
   parseCard,
   playTurn,
   resolveRules,
+  rulesJson,
   seededRng,
   shuffleInPlace,
   startRound,
@@ -1040,5 +1041,17 @@ describe('Rule options and presets', () => {
       const s = game({ hands: ['KH JK', '2C 3D 9C'], discard: '7D', deck: 'JK 2H' });
       expect(why(s, 'KH / deck +slapdown')).toMatch(/slapdown needs slapdown/);
     });
+  });
+});
+
+describe('rulesJson', () => {
+  it("is each rules object's JSON text, whichever was asked last and however many take turns", () => {
+    const tables = PRESET_NAMES.flatMap((preset) => [2, 4, 6].map((players) => resolveRules({ preset, players })));
+    expect(new Set(tables.map((rules) => JSON.stringify(rules))).size).toBeGreaterThan(4);
+    for (let round = 0; round < 3; round++)
+      for (const [i, rules] of tables.entries()) {
+        expect(rulesJson(rules)).toBe(JSON.stringify(rules));
+        expect(rulesJson(tables[(i * 7) % tables.length])).toBe(JSON.stringify(tables[(i * 7) % tables.length]));
+      }
   });
 });
