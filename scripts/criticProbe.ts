@@ -24,15 +24,7 @@ import { Learner } from '../training/learner.js';
 import { rewardEquity } from '../training/rewardEquity.js';
 import { Rollout } from '../training/rollout.js';
 import type { TrajectoryBatch } from '../training/trajectory.js';
-import { fit, oracles } from './criticProbeFit.js';
-
-/** One ended round as the probe keeps it (absolute seats). */
-export interface RoundRecord {
-  startTotals: number[];
-  eqStart: number[];
-  dealer: number;
-  result: RoundResult;
-}
+import { type DecisionMeta, type RoundRecord, fit, oracles } from './criticProbeFit.js';
 
 type Rounds = RoundRecord[] & { game: number };
 interface RowInfo {
@@ -98,16 +90,6 @@ function patchRollout(): void {
     lastRows = (this.ready as number[][]).flatMap((list) => list.map((slot) => slotInfo[slot]));
     return flush.apply(this, args);
   };
-}
-
-/** Per decision: what the fit reads (absolute seats). */
-export interface DecisionMeta {
-  game: number;
-  seat: number;
-  segmentStart: boolean;
-  realised: number;
-  seatValue: number;
-  round: RoundRecord;
 }
 
 interface Pending {
@@ -193,5 +175,5 @@ async function collect(dir: string, games: number, seed: number, stride: number)
 const [phase, dir, games, seed, stride] = process.argv.slice(2);
 if (phase === 'collect') await collect(dir, Number(games), Number(seed ?? 95), Number(stride ?? 1));
 else if (phase === 'fit') await fit(dir);
-else if (phase === 'oracles') await oracles(dir);
+else if (phase === 'oracles') oracles(dir);
 else throw new Error('usage: criticProbe collect <dir> <games> | fit <dir>');

@@ -12,7 +12,25 @@ import { KIND_COUNT, valueTable } from '../env/rules/cards.js';
 import { mixSeed, seededRng } from '../env/rules/random.js';
 import { initBackend } from '../nn/backend.js';
 import { ExplainedVarianceSums } from '../training/heldOutValue.js';
-import type { DecisionMeta, RoundRecord } from './criticProbe.js';
+import type { RoundResult } from '../env/rules/state.js';
+
+/** One ended round as the probe keeps it (absolute seats). */
+export interface RoundRecord {
+  startTotals: number[];
+  eqStart: number[];
+  dealer: number;
+  result: RoundResult;
+}
+
+/** Per decision: what the fit reads (absolute seats). */
+export interface DecisionMeta {
+  game: number;
+  seat: number;
+  segmentStart: boolean;
+  realised: number;
+  seatValue: number;
+  round: RoundRecord;
+}
 
 const N = 4;
 const SCALE = 30;
@@ -127,7 +145,7 @@ function loss(kind: Kind, out: tf.Tensor2D, target: tf.Tensor2D): tf.Scalar {
   const ce = tf.losses.softmaxCrossEntropy(target.slice([0, 0], [-1, 4]), logits);
   const mask = target.slice([0, 8], [-1, 4]);
   const se = tf.sum(tf.mul(mask, tf.square(tf.sub(out.slice([0, 4], [-1, 4]), target.slice([0, 4], [-1, 4])))));
-  return tf.add(ce, tf.div(se, tf.maximum(tf.sum(mask), 1))) as tf.Scalar;
+  return tf.add<tf.Scalar>(ce, tf.div(se, tf.maximum(tf.sum(mask), 1)));
 }
 
 function predict(net: Mlp, data: Data, rows: Int32Array): Float32Array[] {
@@ -135,8 +153,8 @@ function predict(net: Mlp, data: Data, rows: Int32Array): Float32Array[] {
   for (let from = 0; from < rows.length; from += 4096) {
     const to = Math.min(rows.length, from + 4096);
     const y = tf.tidy(() => net.apply(rowsTensor(data, rows, from, to)));
-    const values = y.dataSync() as Float32Array;
-    const width = y.shape[1] as number;
+    const values = Float32Array.from(y.dataSync());
+    const width = y.shape[1];
     for (let k = 0; k < to - from; k++) outs.push(values.slice(k * width, (k + 1) * width));
     y.dispose();
   }
@@ -280,7 +298,10 @@ export async function fit(dir: string): Promise<void> {
         const outs = predict(net, data, rows);
         if (kind === 'dist') {
           const values = outs.map((o, k) => distValue(equity, metas[rows[k]], o));
-          console.log(`  ${epoch} ${name} points distribution ${explained(metas, rows, values, 1)}`);
+          const known = outs.map((o, k) => distValue(equity, metas[rows[k]], o, true));
+          console.log(
+            `  ${epoch} ${name} points distribution ${explained(metas, rows, values, 1)}; with the true winner ${explained(metas, rows, known, 1)}`,
+          );
         } else if (kind === 'return')
           console.log(
             `  ${epoch} ${name} return-regression ${explained(
@@ -338,7 +359,7 @@ function calibrated(train: number[], trainR: number[], values: number[]): number
 }
 
 /** Values from the hands as they are at the decision, through the equity map (no learning). */
-export async function oracles(dir: string): Promise<void> {
+export function oracles(dir: string): void {
   const data = loadData(dir);
   const { metas, features } = data;
   const equity = solveEquityData(readEquityData(shippedEquityFile('standard', N)));
@@ -424,7 +445,7 @@ function distLoss(out: tf.Tensor2D, target: tf.Tensor2D): tf.Scalar {
     const each = tf.losses.softmaxCrossEntropy(onehot, lj, undefined, undefined, tf.Reduction.NONE);
     sum = tf.add(sum, tf.sum(tf.mul(each, mask.slice([0, j], [-1, 1]).reshape([-1]))));
   }
-  return tf.add(ce, tf.div(sum, tf.maximum(tf.sum(mask), 1))) as tf.Scalar;
+  return tf.add<tf.Scalar>(ce, tf.div(sum, tf.maximum(tf.sum(mask), 1)));
 }
 
 function softmax(values: ArrayLike<number>, from: number, count: number): number[] {
@@ -436,11 +457,11 @@ function softmax(values: ArrayLike<number>, from: number, count: number): number
 }
 
 /** E[equity after the round] − equity now under the distributional net: the winner enumerated, the others' points sampled (stratified) from their bins. */
-function distValue(equity: GameEquity, m: DecisionMeta, out: Float32Array): number {
+function distValue(equity: GameEquity, m: DecisionMeta, out: Float32Array, trueWinner = false): number {
   const r = m.round.result;
   const active = Array.from({ length: N }, (_, j) => r.points[absolute(m, j)] !== null);
   const logits = Array.from({ length: N }, (_, j) => (active[j] ? out[j] : -1e9));
-  const p = softmax(logits, 0, N);
+  const p = trueWinner ? Array.from({ length: N }, (_, j) => (absolute(m, j) === r.winner ? 1 : 0)) : softmax(logits, 0, N);
   const cdf = Array.from({ length: N }, (_, j) => {
     const probs = softmax(out, 4 + j * BINS, BINS);
     let acc = 0;
