@@ -263,7 +263,11 @@ export async function fit(dir: string): Promise<void> {
   console.log(`inputs per decision: ${data.width}`);
   const { metas } = data;
   const equity = solveEquityData(readEquityData(shippedEquityFile('standard', N)));
-  const { train, val, test } = splitRows(metas);
+  const split = splitRows(metas);
+  const { val, test } = split;
+  // PROBE_TRAIN_EVERY=k trains on one training game in k (a learning curve).
+  const every = Number(process.env.PROBE_TRAIN_EVERY ?? 1);
+  const train = split.train.filter((i) => Math.floor(metas[i].game / 20) % every === 0);
   const games = (rows: Int32Array) => new Set(Array.from(rows, (i) => metas[i].game)).size;
   console.log(
     `decisions train ${train.length} (${games(train)} games), val ${val.length} (${games(val)}), test ${test.length} (${games(test)})`,
