@@ -6,7 +6,15 @@
  * outcome; phase "fit" trains the predictors on most games and measures on the rest.
  *
  *   node dist/scripts/criticProbe.js collect <dir> <games> [seed] [stride: keep one decision in stride]
- *   node dist/scripts/criticProbe.js fit <dir>
+ *   node dist/scripts/criticProbe.js fit <dir>       (what to fit, from the environment:)
+ *     PROBE_KINDS=dist,points,return   the points distribution, the mean points, the return regressed
+ *     PROBE_COMPACT=1 | PROBE_SEATS=1  29 compact inputs | the whole deal seat by seat, shared weights
+ *     PROBE_EPOCHS, PROBE_LR, PROBE_SAMPLES (draws per winner), PROBE_TRAIN_EVERY (a learning curve)
+ *   node dist/scripts/criticProbe.js oracles <dir>   the values that need no learning
+ *
+ * The figures are in docs/training.md ("A points critic, probed offline"). The probe reads the
+ * rollout's and the episode's private state by patching their prototypes: a measuring tool, not
+ * a pattern for the code that trains.
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -24,7 +32,8 @@ import { Learner } from '../training/learner.js';
 import { rewardEquity } from '../training/rewardEquity.js';
 import { Rollout } from '../training/rollout.js';
 import type { TrajectoryBatch } from '../training/trajectory.js';
-import { type DecisionMeta, type RoundRecord, fit, oracles } from './criticProbeFit.js';
+import { fit, oracles } from './criticProbeFit.js';
+import type { DecisionMeta, RoundRecord } from './criticProbeInputs.js';
 
 type Rounds = RoundRecord[] & { game: number };
 interface RowInfo {

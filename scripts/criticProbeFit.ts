@@ -5,34 +5,22 @@ import * as tf from '@tensorflow/tfjs';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { readEquityData, shippedEquityFile, solveEquityData } from '../agents/equity/equity.js';
 import { type GameEquity, seatEquities } from '../env/gym/equity.js';
-import { OBS, OBSERVATION_SIZE } from '../env/gym/observation.js';
-import { COUNT_SCALE, HAND_VALUE_SCALE } from '../env/gym/observationParts.js';
-import { DECK_LOOKAHEAD, WHOLE_DEAL_HIDDEN_SEGMENTS, WHOLE_DEAL_SIZE } from '../env/gym/wholeDeal.js';
-import { KIND_COUNT, valueTable } from '../env/rules/cards.js';
+import { WHOLE_DEAL_SIZE } from '../env/gym/wholeDeal.js';
+import {
+  type Data,
+  type DecisionMeta,
+  N,
+  type RoundRecord,
+  SEAT_WIDTH,
+  absolute,
+  compact,
+  handValuesNow,
+  perSeatInputs,
+} from './criticProbeInputs.js';
 import { mixSeed, seededRng } from '../env/rules/random.js';
 import { initBackend } from '../nn/backend.js';
 import { ExplainedVarianceSums } from '../training/heldOutValue.js';
-import type { RoundResult } from '../env/rules/state.js';
 
-/** One ended round as the probe keeps it (absolute seats). */
-export interface RoundRecord {
-  startTotals: number[];
-  eqStart: number[];
-  dealer: number;
-  result: RoundResult;
-}
-
-/** Per decision: what the fit reads (absolute seats). */
-export interface DecisionMeta {
-  game: number;
-  seat: number;
-  segmentStart: boolean;
-  realised: number;
-  seatValue: number;
-  round: RoundRecord;
-}
-
-const N = 4;
 const SCALE = 30;
 const EPOCHS = Number(process.env.PROBE_EPOCHS ?? 8);
 
@@ -79,6 +67,8 @@ export function endEquity(
 
 class Mlp {
   readonly vars: tf.Variable[] = [];
+  /** Per-seat inputs: the net scores each seat's block with shared weights (winner logit, then its points' bins). */
+  perSeat = false;
   constructor(sizes: number[], seed: number) {
     for (let i = 0; i + 1 < sizes.length; i++) {
       const std = Math.sqrt(2 / sizes[i]) * (i + 2 === sizes.length ? 0.1 : 1);
@@ -87,6 +77,12 @@ class Mlp {
     }
   }
   apply(x: tf.Tensor2D): tf.Tensor2D {
+    if (!this.perSeat) return this.dense(x);
+    const rows = x.shape[0];
+    const y = this.dense(x.reshape([rows * N, x.shape[1] / N])).reshape([rows, N, 1 + BINS]);
+    return tf.concat([y.slice([0, 0, 0], [-1, -1, 1]).reshape([rows, N]), y.slice([0, 0, 1], [-1, -1, BINS]).reshape([rows, N * BINS])], 1);
+  }
+  private dense(x: tf.Tensor2D): tf.Tensor2D {
     let h = x;
     for (let i = 0; i < this.vars.length; i += 2) {
       h = tf.add(tf.matMul(h, this.vars[i] as tf.Tensor2D), this.vars[i + 1]);
@@ -96,22 +92,12 @@ class Mlp {
   }
 }
 
-interface Data {
-  features: Float32Array;
-  metas: DecisionMeta[];
-  /** Inputs per decision. */
-  width: number;
-}
-
 function rowsTensor(data: Data, rows: ArrayLike<number>, from: number, to: number): tf.Tensor2D {
   const w = data.width;
   const out = new Float32Array((to - from) * w);
   for (let k = from; k < to; k++) out.set(data.features.subarray(rows[k] * w, (rows[k] + 1) * w), (k - from) * w);
   return tf.tensor2d(out, [to - from, w]);
 }
-
-/** Relative seat j of decision m: absolute (seat + j) % N. */
-const absolute = (m: DecisionMeta, j: number) => (m.seat + j) % N;
 
 /** Targets of the points net: [winner one-hot ×4 (relative), points/SCALE ×4, mask ×4 (active, not winner), active ×4]. */
 function pointsTargets(m: DecisionMeta): number[] {
@@ -203,8 +189,12 @@ function explained(metas: DecisionMeta[], rows: Int32Array, values: ArrayLike<nu
 
 function trainNet(kind: Kind, data: Data, train: Int32Array, evaluate: (net: Mlp, epoch: number) => void): void {
   const outWidth = outWidthOf(kind);
-  const hidden = data.width === WHOLE_DEAL_SIZE ? [256, 128] : [64, 64];
-  const net = new Mlp([data.width, ...hidden, outWidth], kind === 'return' ? 11 : 13);
+  const perSeat = data.width === N * SEAT_WIDTH;
+  const hidden = data.width === WHOLE_DEAL_SIZE || perSeat ? [256, 128] : [64, 64];
+  const net = perSeat
+    ? new Mlp([SEAT_WIDTH, ...hidden, 1 + BINS], 17)
+    : new Mlp([data.width, ...hidden, outWidth], kind === 'return' ? 11 : 13);
+  net.perSeat = perSeat;
   const optimizer = tf.train.adam(Number(process.env.PROBE_LR ?? 5e-4));
   const rng = seededRng(kind === 'return' ? 3 : 4);
   const order = Array.from(train);
@@ -259,7 +249,7 @@ function splitRows(metas: DecisionMeta[]): { train: Int32Array; val: Int32Array;
 export async function fit(dir: string): Promise<void> {
   await initBackend('auto');
   const whole = loadData(dir);
-  const data = process.env.PROBE_COMPACT ? compact(whole) : whole;
+  const data = process.env.PROBE_COMPACT ? compact(whole) : process.env.PROBE_SEATS ? perSeatInputs(whole) : whole;
   console.log(`inputs per decision: ${data.width}`);
   const { metas } = data;
   const equity = solveEquityData(readEquityData(shippedEquityFile('standard', N)));
@@ -336,17 +326,6 @@ export async function fit(dir: string): Promise<void> {
   }
 }
 
-/** Each seat's hand value at the decision (relative seats), read back from the whole-deal input. */
-function handValuesNow(features: Float32Array, row: number): number[] {
-  const at = row * WHOLE_DEAL_SIZE;
-  const hidden =
-    at + OBSERVATION_SIZE + (WHOLE_DEAL_HIDDEN_SEGMENTS.find((s) => s.name === 'opponentHandValues') as { start: number }).start;
-  return [
-    Math.round(features[at + OBS.handStats + 1] * HAND_VALUE_SCALE),
-    ...[0, 1, 2].map((j) => Math.round(features[hidden + j] * HAND_VALUE_SCALE)),
-  ];
-}
-
 /** Least squares a + b·V on the train rows, applied to the rows given. */
 function calibrated(train: number[], trainR: number[], values: number[]): number[] {
   const n = train.length;
@@ -399,40 +378,6 @@ export function oracles(dir: string): void {
       `${name}: test raw ${explained(metas, split.test, testV, 1)}, calibrated ${explained(metas, split.test, calibrated(trainV, trainR, testV), 1)}`,
     );
   }
-}
-
-const COMPACT_PER_SEAT = 4;
-const CARD_VALUES = valueTable(10);
-
-/** Few inputs per decision, read from the whole-deal input: per relative seat its hand value, hand size, total and whether it is in; the next 8 cards' values; the phase and the round's progress. */
-function compact(whole: Data): Data {
-  const width = N * COMPACT_PER_SEAT + DECK_LOOKAHEAD + 5;
-  const out = new Float32Array(whole.metas.length * width);
-  const hidden = Object.fromEntries(WHOLE_DEAL_HIDDEN_SEGMENTS.map((s) => [s.name, OBSERVATION_SIZE + s.start]));
-  whole.metas.forEach((m, row) => {
-    const at = row * WHOLE_DEAL_SIZE;
-    const f = whole.features;
-    const o = row * width;
-    const values = handValuesNow(f, row);
-    for (let j = 0; j < N; j++) {
-      const s = absolute(m, j);
-      let size = f[at + OBS.handStats] * 7;
-      if (j > 0) {
-        size = 0;
-        for (let k = 0; k < KIND_COUNT; k++) size += f[at + hidden.opponentHands + (j - 1) * KIND_COUNT + k] / COUNT_SCALE;
-      }
-      out[o + j * COMPACT_PER_SEAT] = values[j] / 50;
-      out[o + j * COMPACT_PER_SEAT + 1] = size / 7;
-      out[o + j * COMPACT_PER_SEAT + 2] = m.round.startTotals[s] / 200;
-      out[o + j * COMPACT_PER_SEAT + 3] = m.round.result.points[s] === null ? 0 : 1;
-    }
-    for (let i = 0; i < DECK_LOOKAHEAD; i++)
-      for (let k = 0; k < KIND_COUNT; k++)
-        if (f[at + hidden.deckNext + i * KIND_COUNT + k] === 1) out[o + N * COMPACT_PER_SEAT + i] = CARD_VALUES[k] / 10;
-    for (let i = 0; i < 3; i++) out[o + N * COMPACT_PER_SEAT + DECK_LOOKAHEAD + i] = f[at + OBS.phase + i];
-    for (let i = 0; i < 2; i++) out[o + N * COMPACT_PER_SEAT + DECK_LOOKAHEAD + 3 + i] = f[at + OBS.progress + i];
-  });
-  return { features: out, metas: whole.metas, width };
 }
 
 /** Winner cross-entropy plus, for each seat in the round that did not win, the cross-entropy of its points' bin. */
