@@ -18,6 +18,7 @@ import {
   perSeatInputs,
 } from './criticProbeInputs.js';
 import { mixSeed, seededRng } from '../env/rules/random.js';
+import { totalsAfterRound } from '../env/rules/scoring.js';
 import { initBackend } from '../nn/backend.js';
 import { ExplainedVarianceSums } from '../training/heldOutValue.js';
 
@@ -38,16 +39,10 @@ export function endEquity(
   seat: number,
 ): number {
   const { rules } = equity;
-  const totals = round.startTotals.slice(0, N);
   const wasActive = points.map((p) => p !== null);
-  for (let s = 0; s < N; s++) {
-    if (!wasActive[s]) continue;
-    totals[s] += points[s] as number;
-    const milestone = rules.milestones.find(([at]) => at === totals[s]);
-    if (milestone) totals[s] = milestone[1];
-  }
-  if (rules.milestoneRobbery || rules.gameEnd !== 'lastSurvivor') throw new Error('the probe handles the standard rules only');
-  const active = wasActive.map((a, s) => a && totals[s] <= rules.eliminationLimit);
+  if (rules.gameEnd !== 'lastSurvivor') throw new Error('the probe handles games to the last survivor only');
+  const { totals, eliminated } = totalsAfterRound(rules, round.startTotals.slice(0, N), wasActive, points);
+  const active = wasActive.map((a, s) => a && !eliminated.includes(s));
   const left = active.filter(Boolean).length;
   if (left === 1) return active[seat] ? 1 : 0;
   if (left === 0) {

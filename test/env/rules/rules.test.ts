@@ -25,7 +25,7 @@ import {
   startRound,
   valueTable,
 } from '../../../env/index.js';
-import { scoreRound } from '../../../env/rules/scoring.js';
+import { scoreRound, totalsAfterRound } from '../../../env/rules/scoring.js';
 import {
   type DealText,
   type DealTable,
@@ -555,6 +555,19 @@ describe('Totals, milestones, elimination, end of game', () => {
     ['landing on 49 does nothing', 40, '4H 5H', 49],
   ])('milestones: %s', (_what, before, hand, after) => {
     expect(round(['AS 2S 3S', hand, 'KC'], 0, [0, before, 0]).result.totals[1]).toBe(after);
+  });
+
+  it('the totals a round leaves are one pure function of the totals and points, the engine’s own', () => {
+    // Seat 1 lands on 50 (→ 25), seat 2 passes the limit, seat 3 sat out; with robbery the lowest other adds 30.
+    const rules = resolveRules({ players: 4 });
+    const before = [10, 41, 195, 300];
+    const args = [before, [true, true, true, false], [3, 9, 7, null]] as const;
+    expect(totalsAfterRound(rules, ...args)).toEqual({ totals: [13, 25, 202, 300], eliminated: [2] });
+    expect(before).toEqual([10, 41, 195, 300]);
+    const robbing = resolveRules({ players: 4, rules: { milestoneRobbery: true } });
+    expect(totalsAfterRound(robbing, ...args)).toEqual({ totals: [43, 25, 202, 300], eliminated: [2] });
+    const played = round(['AS 2S 3S', '4H 5H', 'KC'], 0, [10, 41, 195]).result;
+    expect(totalsAfterRound(STANDARD, [10, 41, 195], [true, true, true], played.points).totals).toEqual(played.totals);
   });
 
   it('a milestone applies once per round, not chained', () => {
