@@ -264,8 +264,8 @@ function finish(
     evaluation,
   );
   const moves: AdvisedMove[] = outlook.moves.map((move) => advisedMove(byId.get(move.action) as LegalAction, move));
-  // Set in place, not copied (`{ ...advice, pick, moves }`): the copies, like the spreads above, were kept
-  // through young collections (≈ 120 KB more promoted a scavenge). The same fields in the same order.
+  // Set in place, not copied (`{ ...advice, pick, moves }`): such copies were kept through young
+  // collections like the spreads `scored` replaces. The same fields in the same order.
   advice.pick = byId.get(moves[0].action) as LegalAction;
   advice.win = outlook.win;
   advice.winReason = outlook.winReason;
@@ -275,10 +275,10 @@ function finish(
 }
 
 /*
- * The advice's moves with their figures, each field named: neither a rest pattern (V8's slow path, ≈ 4 µs
- * an advice) nor a spread of the legal action. A spread's copies (`{ ...legal, score }`) kept each
- * request's objects through young-generation collections: ≈ 840 KB promoted a scavenge for
- * explained advice, ≈ 400 KB with named fields (docs/design.md, "A tenth pass"). Same fields, same order.
+ * A ranked action and an advised move, each field named: neither a rest pattern (V8's slow path, ≈ 4
+ * µs an advice) nor a spread of the legal action (`{ ...legal, score }`), whose copies V8 kept
+ * through young-generation collections (with the advice's own spread: ≈ 820 KB promoted a scavenge
+ * for explained advice against ≈ 270 KB; docs/design.md, "An eleventh pass"). Same fields, same order.
  */
 function scored({ action, kind, cards, text }: LegalAction, score: number): RankedAction {
   return { action, kind, cards, text, score };
