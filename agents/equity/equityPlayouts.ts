@@ -17,7 +17,7 @@ import { SeatEquity } from '../../env/gym/seatEquity.js';
 import { PHASE_BETWEEN_ROUNDS, PHASE_GAME_OVER } from '../../env/rules/state.js';
 import { newGame, startRound } from '../../env/rules/engine.js';
 import { mixSeed, randomInt, seededRng } from '../../env/rules/random.js';
-import type { Rules } from '../../env/rules/rules.js';
+import { type Rules, rulesJson } from '../../env/rules/rules.js';
 import { shippedEquityFor } from './equity.js';
 import { type CalibrationMap, shippedCalibrationFor } from './calibrationMap.js';
 import { FitTooLong, fitSeatPredictor } from './equityFit.js';
@@ -155,7 +155,7 @@ function measured(rules: Rules, players: number): TableEquity {
  * that reason is given instead (and nothing is kept).
  */
 export function equityForTable(rules: Rules, players: number, unmeasured?: string): TableEquity {
-  const key = `${players} ${JSON.stringify(rules)}`;
+  const key = `${players} ${rulesJson(rules)}`;
   let found = computed.get(key);
   if (!found) {
     const shipped = shippedEquityFor(rules, players);

@@ -16,7 +16,7 @@ import { loadNetwork } from '../../nn/persistence.js';
 import { SinglePolicyValueEvaluator } from '../../nn/singleEvaluator.js';
 import { parseConfig } from '../../nn/config.js';
 import { shippedModels } from '../models/catalog.js';
-import { resolveRules } from '../../env/rules/rules.js';
+import { resolveRules, rulesJson } from '../../env/rules/rules.js';
 import { packageRoot } from '../models/modelFolder.js';
 import { type CalibrationMap, calibrateEstimate } from './calibrationMap.js';
 import { type Estimate, type MoveOutlook, judgeMeans, viewReasons } from './moveOutlook.js';
@@ -43,7 +43,7 @@ const TABLES_KEPT = 64;
  * fits is found once per table (every shipped card's rules resolved: ≈ 12 µs a request otherwise).
  */
 export function tableHead(view: Pick<PlayerView, 'rules' | 'players'>): Promise<TableHead | null> {
-  const rules = JSON.stringify(view.rules);
+  const rules = rulesJson(view.rules);
   const key = `${view.players} ${rules}`;
   let fits = tables.get(key);
   if (fits === undefined) {

@@ -327,7 +327,13 @@ export function outlookCandidates(
   }
   add(YANIV_ACTION);
   ranked.slice(0, 2).forEach(add);
+  // Strong's ranking read only while it can add a move (where Yaniv may be called, often not at all).
+  const full = () => chosen.length >= max || legal.every((id) => chosen.includes(id));
+  if (full()) return chosen;
   const moves = legal.map((id) => actionToMove(view, id));
-  for (const { action } of rankDiscards(view, moves, unseenCounts(view))) add(moveToAction(view, action));
+  for (const { action } of rankDiscards(view, moves, unseenCounts(view))) {
+    add(moveToAction(view, action));
+    if (full()) break;
+  }
   return chosen;
 }

@@ -176,7 +176,7 @@ export function writeActionContext(s: GameState, seat: number, out: Int16Array, 
 /** The same context from the seat's PlayerView alone (the reference of writeActionContext). */
 export function actionContextOfView(view: PlayerView, out = new Int16Array(ACTION_CONTEXT_SIZE), offset = 0): Int16Array {
   out.fill(0, offset, offset + ACTION_CONTEXT_SIZE);
-  const values = valueTable(view.rules.jackValue);
+  const values = valuesOfJack(view.rules.jackValue);
   const phase = PHASE_NAMES.indexOf(view.phase);
   out[offset + CTX.step] = phase === PHASE_TURN || phase === PHASE_DRAW || phase === PHASE_AFTER_DRAW ? phase - PHASE_TURN : -1;
   const hand = [...view.hand].sort((a, b) => a - b);
@@ -190,11 +190,16 @@ export function actionContextOfView(view: PlayerView, out = new Int16Array(ACTIO
   return out;
 }
 
+/** The card values for a jack's value, each table made once (not per call: a request reads them). */
 const valuesByJack = new Map<number, Uint8Array>();
-function kindValue(jackValue: number, kind: number): number {
+function valuesOfJack(jackValue: number): Uint8Array {
   let values = valuesByJack.get(jackValue);
   if (!values) valuesByJack.set(jackValue, (values = valueTable(jackValue)));
-  return values[kind];
+  return values;
+}
+
+function kindValue(jackValue: number, kind: number): number {
+  return valuesOfJack(jackValue)[kind];
 }
 
 /** Points and cards in hand right after `action` (before a discard's draw), and the cheapest visible card it may add. */

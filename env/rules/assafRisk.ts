@@ -45,8 +45,23 @@ export interface AssafRisk {
 export const EXACT_WORK_LIMIT = 20_000;
 export const SAMPLED_DEALS = 4096;
 
+/**
+ * The last view asked and its risk: an explained advice asks three times for the same view's (the
+ * bot's call, the advice's `assaf`, the call's reason), one after the other, and a view is not
+ * changed once made. One slot, not a WeakMap keyed by view (V8 keeps a WeakMap's young keys and
+ * values through young-generation collections: each request's view would be promoted).
+ */
+let last: { view: PlayerView; risk: AssafRisk } | undefined;
+
 /** The chance that calling Yaniv from `view` (its seat calling, with `view.hand`) is Assaf'ed. */
 export function assafRisk(view: PlayerView): AssafRisk {
+  if (last?.view === view) return last.risk;
+  const risk = riskOf(view);
+  last = { view, risk };
+  return risk;
+}
+
+function riskOf(view: PlayerView): AssafRisk {
   if (!view.rules.assaf) return { risk: 0, exact: true };
   const values = ruleTables(view.rules).values;
   const unseen = unseenCounts(view);

@@ -259,6 +259,23 @@ export function resolveRules({ preset = DEFAULT_PRESET, rules = {}, players }: R
   return settled;
 }
 
+/** The rules objects turned to text last, newest first: a server's requests name a few tables, each one shared object. */
+const rulesTexts: { rules: Rules; json: string }[] = [];
+const RULES_TEXTS_KEPT = 4;
+
+/**
+ * `JSON.stringify(rules)`, kept for the few rules objects asked about last (a settled rules object
+ * is frozen: its text never changes): a key for caches per table, made once rather than per request.
+ */
+export function rulesJson(rules: Rules): string {
+  const kept = rulesTexts.find((entry) => entry.rules === rules);
+  if (kept) return kept.json;
+  const json = JSON.stringify(rules);
+  rulesTexts.unshift({ rules, json });
+  if (rulesTexts.length > RULES_TEXTS_KEPT) rulesTexts.pop();
+  return json;
+}
+
 function checkDealable(rules: Rules, players: number): void {
   const cards = deckComposition(rules.decks, rules.jokersPerDeck).reduce((a, b) => a + b, 0);
   const needed = players * rules.handSize + 1;

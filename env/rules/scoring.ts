@@ -61,25 +61,10 @@ export function settleRound(s: GameState, end: RoundEnd): RoundResult {
   const scored = scoreRound(rules, values, end, (seat) => activeSeatsAfter(s, seat));
   const wasActive = Array.from(s.active, (a) => a === 1);
 
-  const hitMilestone: number[] = [];
-  for (let seat = 0; seat < s.players; seat++) {
-    if (!wasActive[seat]) continue;
-    s.totals[seat] += scored.points[seat] as number;
-    const milestone = rules.milestones.find(([at]) => at === s.totals[seat]);
-    if (milestone) {
-      s.totals[seat] = milestone[1];
-      hitMilestone.push(seat);
-    }
-  }
-  if (rules.milestoneRobbery) robLeaders(s, hitMilestone, wasActive);
-
-  const eliminated: number[] = [];
-  for (let seat = 0; seat < s.players; seat++) {
-    if (wasActive[seat] && s.totals[seat] > rules.eliminationLimit) {
-      s.active[seat] = 0;
-      eliminated.push(seat);
-    }
-  }
+  const after = totalsAfterRound(rules, s.totals, wasActive, scored.points);
+  s.totals.set(after.totals);
+  for (const seat of after.eliminated) s.active[seat] = 0;
+  const eliminated = after.eliminated;
   const caller = end.kind === 'exhausted' ? null : end.caller;
   if (caller !== null && scored.outcome !== 'assaf') s.yanivWins[caller]++;
 
@@ -99,13 +84,41 @@ export function settleRound(s: GameState, end: RoundEnd): RoundResult {
   return result;
 }
 
+/**
+ * The totals a round's points leave (pure, so the engine and a what-if — a critic valuing possible
+ * round ends — share it): each seat in the round adds its points, a total landing exactly on a
+ * milestone drops to its value, milestone robbery where the rules have it, and the seats past the
+ * elimination limit.
+ */
+export function totalsAfterRound(
+  rules: Rules,
+  totalsBefore: ArrayLike<number>,
+  wasActive: readonly boolean[],
+  points: readonly (number | null)[],
+): { totals: number[]; eliminated: number[] } {
+  const totals = Array.from(totalsBefore);
+  const hitMilestone: number[] = [];
+  for (let seat = 0; seat < totals.length; seat++) {
+    if (!wasActive[seat]) continue;
+    totals[seat] += points[seat] ?? 0;
+    const milestone = rules.milestones.find(([at]) => at === totals[seat]);
+    if (milestone) {
+      totals[seat] = milestone[1];
+      hitMilestone.push(seat);
+    }
+  }
+  if (rules.milestoneRobbery) robLeaders(totals, hitMilestone, wasActive);
+  const eliminated = totals.flatMap((total, seat) => (wasActive[seat] && total > rules.eliminationLimit ? [seat] : []));
+  return { totals, eliminated };
+}
+
 /** Milestone robbery: each player who hit a milestone makes the other active player(s) with the lowest total add 30. */
-function robLeaders(s: GameState, hitters: number[], wasActive: boolean[]): void {
-  const afterMilestones = Array.from(s.totals);
+function robLeaders(totals: number[], hitters: number[], wasActive: readonly boolean[]): void {
+  const afterMilestones = [...totals];
   for (const hitter of hitters) {
     const others = afterMilestones.map((_, seat) => seat).filter((seat) => seat !== hitter && wasActive[seat]);
     const lowest = Math.min(...others.map((seat) => afterMilestones[seat]));
-    for (const seat of others) if (afterMilestones[seat] === lowest) s.totals[seat] += 30;
+    for (const seat of others) if (afterMilestones[seat] === lowest) totals[seat] += 30;
   }
 }
 

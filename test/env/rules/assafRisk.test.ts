@@ -184,4 +184,16 @@ describe('assafRisk (exact)', () => {
     expect(assafRisk(structuredClone(view))).toEqual({ risk, exact: true });
     expect(bruteForceRisk(view)).toBeCloseTo(risk, 12);
   });
+
+  it("gives each view its own risk when views take turns (the last view's is kept, never another's)", () => {
+    const views = [
+      tinyView('AS 2S', [{ size: 2 }, { size: 2, known: 'AH' }, { size: 2 }], 'AD 2D 3D JK 5C 6C 9C KC QH'),
+      tinyView('AS 3S', [{ size: 1 }], 'AH 2H 9C'),
+      tinyView('2S 2H', [{ size: 2 }, { size: 2 }], 'AD 3D 4C 5C 9C KC'),
+    ];
+    // Each from a copy first: a new object, so nothing kept is read.
+    const risks = views.map((view) => assafRisk(structuredClone(view)).risk);
+    expect(new Set(risks).size).toBe(views.length);
+    for (const i of [0, 1, 1, 2, 0, 2, 1, 0, 0]) expect(assafRisk(views[i]).risk).toBe(risks[i]);
+  });
 });

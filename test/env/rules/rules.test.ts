@@ -19,12 +19,13 @@ import {
   parseCard,
   playTurn,
   resolveRules,
+  rulesJson,
   seededRng,
   shuffleInPlace,
   startRound,
   valueTable,
 } from '../../../env/index.js';
-import { scoreRound } from '../../../env/rules/scoring.js';
+import { scoreRound, totalsAfterRound } from '../../../env/rules/scoring.js';
 import {
   type DealText,
   type DealTable,
@@ -556,6 +557,19 @@ describe('Totals, milestones, elimination, end of game', () => {
     expect(round(['AS 2S 3S', hand, 'KC'], 0, [0, before, 0]).result.totals[1]).toBe(after);
   });
 
+  it('the totals a round leaves are one pure function of the totals and points, the engine’s own', () => {
+    // Seat 1 lands on 50 (→ 25), seat 2 passes the limit, seat 3 sat out; with robbery the lowest other adds 30.
+    const rules = resolveRules({ players: 4 });
+    const before = [10, 41, 195, 300];
+    const args = [before, [true, true, true, false], [3, 9, 7, null]] as const;
+    expect(totalsAfterRound(rules, ...args)).toEqual({ totals: [13, 25, 202, 300], eliminated: [2] });
+    expect(before).toEqual([10, 41, 195, 300]);
+    const robbing = resolveRules({ players: 4, rules: { milestoneRobbery: true } });
+    expect(totalsAfterRound(robbing, ...args)).toEqual({ totals: [43, 25, 202, 300], eliminated: [2] });
+    const played = round(['AS 2S 3S', '4H 5H', 'KC'], 0, [10, 41, 195]).result;
+    expect(totalsAfterRound(STANDARD, [10, 41, 195], [true, true, true], played.points).totals).toEqual(played.totals);
+  });
+
   it('a milestone applies once per round, not chained', () => {
     const table = {
       rules: {
@@ -1040,5 +1054,17 @@ describe('Rule options and presets', () => {
       const s = game({ hands: ['KH JK', '2C 3D 9C'], discard: '7D', deck: 'JK 2H' });
       expect(why(s, 'KH / deck +slapdown')).toMatch(/slapdown needs slapdown/);
     });
+  });
+});
+
+describe('rulesJson', () => {
+  it("is each rules object's JSON text, whichever was asked last and however many take turns", () => {
+    const tables = PRESET_NAMES.flatMap((preset) => [2, 4, 6].map((players) => resolveRules({ preset, players })));
+    expect(new Set(tables.map((rules) => JSON.stringify(rules))).size).toBeGreaterThan(4);
+    for (let round = 0; round < 3; round++)
+      for (const [i, rules] of tables.entries()) {
+        expect(rulesJson(rules)).toBe(JSON.stringify(rules));
+        expect(rulesJson(tables[(i * 7) % tables.length])).toBe(JSON.stringify(tables[(i * 7) % tables.length]));
+      }
   });
 });

@@ -56,4 +56,27 @@ describe('advice answered by its frame', () => {
       expect(buffers.size).toBe(1);
     }
   });
+
+  it('writes each ranked action and move as its legal action, then its figures, field by field', async () => {
+    // The frame's bytes follow the fields' order: a legal action's, then the score or the move's figures.
+    const results = await decideBatch(requests(6));
+    let moves = 0;
+    for (const result of results) {
+      if (!result.ok || !result.advice) throw new Error('advice failed');
+      const { legal, actions } = result.advice;
+      const legalKeys = Object.keys(legal[0]);
+      const legalPart = (o: object) => Object.fromEntries(legalKeys.map((k) => [k, o[k as keyof typeof o]]));
+      const legalOf = (action: number) => legal.find((l) => l.action === action);
+      for (const action of actions) {
+        expect(Object.keys(action)).toEqual([...legalKeys, 'score']);
+        expect(legalPart(action)).toEqual(legalOf(action.action));
+      }
+      for (const move of result.advice.moves ?? []) {
+        expect(Object.keys(move)).toEqual([...legalKeys, 'win', 'points', 'reasons', 'standing']);
+        expect(legalPart(move)).toEqual(legalOf(move.action));
+        moves++;
+      }
+    }
+    expect(moves).toBeGreaterThan(0);
+  });
 });
