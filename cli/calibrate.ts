@@ -127,12 +127,9 @@ export function calibrateCommand(): Command {
       const deciles = reliability(positions);
       const games = new Set(positions.map((s) => s.game)).size;
       const raw = positions.map((p) => ({ shown: p.raw, won: p.won, game: p.game }));
+      const rawDeciles = calibration ? reliability(raw) : [];
       const unmapped = calibration
-        ? (({ knots: _knots, ...map }) => ({
-            deciles: reliability(raw),
-            worstGap: worstGap(reliability(raw)),
-            map,
-          }))(calibration)
+        ? (({ knots: _knots, ...map }) => ({ deciles: rawDeciles, worstGap: worstGap(rawDeciles), map }))(calibration)
         : undefined;
       sizes.push({ players, positions: positions.length, games, deciles, worstGap: worstGap(deciles), unmapped });
       if (options.fit)

@@ -12,7 +12,7 @@ import { EQUITY_FORMAT, type EquityData, EquityError, type HeadsUpEquityData, is
 import { type GameEquity } from '../../env/gym/equity.js';
 import { HeadsUpEquity, solveHeadsUpEquity } from '../../env/gym/headsUpEquity.js';
 import { SeatEquity } from '../../env/gym/seatEquity.js';
-import { PRESET_NAMES, type Rules, resolveRules } from '../../env/rules/rules.js';
+import { PRESET_NAMES, type Rules, resolveRules, rulesJson } from '../../env/rules/rules.js';
 import { packageRoot } from '../models/modelFolder.js';
 
 /** Where the shipped equity files live, relative to the package root. */
@@ -145,7 +145,7 @@ const byRules = new LRUCache<string, { readonly equity: GameEquity | null }>({ m
 
 /** The preset whose rules these settled rules are (no overrides) and that ships an equity at this size, or null. */
 export function shippedEquityPreset(rules: Rules, players: number): string | null {
-  const wanted = JSON.stringify(rules);
+  const wanted = rulesJson(rules);
   return (
     PRESET_NAMES.find(
       (name) => existsSync(shippedEquityFile(name, players)) && JSON.stringify(resolveRules({ preset: name, players })) === wanted,
@@ -158,7 +158,7 @@ export function shippedEquityPreset(rules: Rules, players: number): string | nul
  * whose rules these are (no overrides), or null when no preset matches or none ships for the size.
  */
 export function shippedEquityFor(rules: Rules, players: number): GameEquity | null {
-  const key = `${players} ${JSON.stringify(rules)}`;
+  const key = `${players} ${rulesJson(rules)}`;
   let found = byRules.get(key);
   if (found === undefined) {
     const preset = shippedEquityPreset(rules, players);
