@@ -9,7 +9,8 @@ import { BENCH_FLAGS, type BenchOptions, benchOptionsSchema } from '../agents/to
 import type { BenchStatus, QueueDispatcher } from '../agents/tournament/queue.js';
 import { type RunOptions, type TournamentConfig, runTournament } from '../agents/tournament/run.js';
 import { type TournamentSummary, splitRunSpecific } from '../agents/tournament/stats.js';
-import { PANEL, type PanelRow, runPanel } from '../agents/tournament/panel.js';
+import { PANEL, type PanelRow, panelResults, runPanel } from '../agents/tournament/panel.js';
+import { recordPanelResults } from '../agents/models/modelCard.js';
 import { MAX_PLAYERS, MIN_PLAYERS } from '../env/index.js';
 import { schemaFlags } from '../support/schemaFlags.js';
 import { type RuleFlags, describeRuleChoice, readRuleSelection, ruleOptions } from './ruleOptions.js';
@@ -101,11 +102,15 @@ export function benchCommand(): Command {
     'Play a tournament between agents: seat rotation, duplicate deals, win rates with 95% intervals, head-to-head and Elo',
   );
   return ruleOptions(addSchemaOptions(command, FLAGS)).action(async (ruleFlags: RuleFlags, cmd: Command) => {
-    const { json, progress, redis, jobGames, panel, reference, ...config } = parseBenchFlags(schemaOptionValues(cmd, FLAGS), ruleFlags);
+    const { json, progress, redis, jobGames, panel, reference, card, ...config } = parseBenchFlags(
+      schemaOptionValues(cmd, FLAGS),
+      ruleFlags,
+    );
     for (const line of modelLines(config.agents.map((agent) => resolveAgent(agent, config))))
       process.stderr.write(`yaniv bench: ${line}\n`);
+    if (card && !panel) throw new InvalidArgumentError('--card keeps panel results: use it with --panel');
     if (panel) {
-      await benchPanel(config, reference, { progress, redis, jobGames, json });
+      await benchPanel(config, reference, { progress, redis, jobGames, json, card });
       return;
     }
     const {
@@ -131,11 +136,12 @@ export function benchCommand(): Command {
 async function benchPanel(
   config: TournamentConfig,
   reference: string,
-  how: { progress: boolean; redis: string | undefined; jobGames: number | undefined; json: string | undefined },
+  how: { progress: boolean; redis: string | undefined; jobGames: number | undefined; json: string | undefined; card: boolean },
 ): Promise<void> {
   if (config.agents.length !== 1 || config.lineup)
     throw new InvalidArgumentError(`--panel judges one agent: name it alone in --agents (got ${config.agents.join(',')})`);
   const [subject] = config.agents;
+  const cardFolder = how.card ? judgedModelFolder(subject, config) : null;
   const { result: rows, seconds } = await playWithProgress({ ...how, command: 'bench' }, (options) =>
     runPanel(config, subject, reference, options),
   );
@@ -149,6 +155,30 @@ async function benchPanel(
   );
   console.log(formatPanel(rows, subject, reference));
   if (how.json) writeFileSync(how.json, JSON.stringify(report, null, 2) + '\n');
+  if (cardFolder !== null) {
+    const measured = new Date().toISOString().slice(0, 10);
+    recordPanelResults(cardFolder, panelResults(rows, config, panelCommand(config, subject, reference), measured));
+    console.log(`\nkept in ${cardFolder}'s card (metadata.json, panel)`);
+  }
+}
+
+/** The folder whose card --card writes: the judged agent must play one model folder at this table. */
+function judgedModelFolder(subject: string, config: TournamentConfig): string {
+  const { model } = resolveAgent(subject, config);
+  if (model === null || model.kind === 'published')
+    throw new InvalidArgumentError(
+      `--card keeps results in a model's card: ${subject} plays no model folder here (name neural or neural:PATH)`,
+    );
+  return model.folder;
+}
+
+/** The command that measures a panel again, as the card keeps it. */
+function panelCommand(config: TournamentConfig, subject: string, reference: string): string {
+  const rules = Object.entries(config.rules ?? {}).map(([name, value]) => ` --rule ${name}=${JSON.stringify(value)}`);
+  return (
+    `yaniv bench --panel --agents '${subject}' --reference '${reference}' --players ${config.players} --games ${config.games}` +
+    ` --seed ${config.seed} --rules ${config.preset ?? 'standard'}${rules.join('')}`
+  );
 }
 
 export function formatPanel(rows: readonly PanelRow[], subject: string, reference: string): string {

@@ -5,7 +5,7 @@
  * naming the field); the trainer writes the fields it reads (training/learner.ts
  * `trainingMetadata`). Reading a card never loads tfjs.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { MAX_PLAYERS, MIN_PLAYERS, type RuleChoice, ruleSelectionSchema } from '../../env/rules/rules.js';
@@ -60,6 +60,30 @@ const qHeadCardSchema = z.looseObject({
   players: z.array(tableSize).min(1).describe('The table sizes of those positions'),
 });
 
+/** One agent's result in a panel pairing: a win rate with its 95% interval and the mean place (1 = won). */
+const panelSideSchema = winRateSchema.extend({ agent: z.string().min(1), meanPlace: z.number().min(1).max(MAX_PLAYERS) });
+
+/**
+ * One held-out panel result the card keeps (`yaniv bench --panel --card`): the model, then the
+ * reference, in one seat against the rest of the table played by one panel member, on the same
+ * deals, and their difference paired game by game. Keyed by table size, rules, member and reference.
+ */
+export const panelResultSchema = z.looseObject({
+  players: tableSize,
+  rules: ruleSelectionSchema,
+  opponent: z.string().min(1).describe('The panel member at every other seat'),
+  seed: z.number().int(),
+  model: panelSideSchema,
+  reference: panelSideSchema,
+  difference: z
+    .looseObject({ mean: z.number().min(-1).max(1), low: z.number(), high: z.number() })
+    .describe("The model's win rate less the reference's, paired over the same deals and seats, with its 95% interval"),
+  command: z.string().min(1),
+  measured: z.string().min(1).describe('When (ISO date)'),
+});
+
+export type PanelResult = z.output<typeof panelResultSchema>;
+
 /** metadata.json as a card reads it: the contract, the network's shape, the training record. */
 export const modelMetadataCardSchema = z.looseObject({
   formatVersion: z.literal(1, { error: 'must be 1 (a yaniv-arena model folder)' }),
@@ -70,6 +94,7 @@ export const modelMetadataCardSchema = z.looseObject({
   createdAt: z.string(),
   training: trainingSchema,
   qHead: qHeadCardSchema.optional(),
+  panel: z.array(panelResultSchema).optional(),
 });
 
 /** What a client is told of a trained model: its contract, network, training and measured strength. */
@@ -97,6 +122,8 @@ export interface ModelCard {
   adviser: string | null;
   /** The model's own evaluation of moves (a q head beside it), null for a model without one. */
   qHead: z.output<typeof qHeadCardSchema> | null;
+  /** Its results against the held-out panel beside the reference's on the same deals (none measured: empty). */
+  panel: PanelResult[];
 }
 
 /** A card from metadata.json's parsed JSON; throws ConfigError naming the field (`what` says whose). */
@@ -119,6 +146,7 @@ export function parseModelCard(raw: unknown, what: string): ModelCard {
     returnHorizon: training.returnHorizon,
     adviser: training.hyperParameters?.adviser ?? null,
     qHead: meta.qHead ?? null,
+    panel: meta.panel ?? [],
   };
 }
 
@@ -143,6 +171,23 @@ export function readModelCard(dir: string): ModelCard {
     throw new Error(`cannot read ${file}: ${(error as Error).message}`);
   }
   return parseModelCard(raw, file);
+}
+
+/**
+ * Keeps panel results in a model folder's card: each replaces the one of the same table size,
+ * rules, member and reference, the others stay. The card is read by its schema first (a malformed
+ * one is refused, not rewritten), and the fields the card does not read are kept as they were.
+ */
+export function recordPanelResults(dir: string, results: readonly PanelResult[]): void {
+  const file = path.join(dir, METADATA_JSON);
+  readModelCard(dir);
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  const added = results.map((result) => parseConfig(panelResultSchema, result, 'a panel result'));
+  const key = (r: PanelResult) => canonical([r.players, r.rules, r.opponent, r.reference.agent]);
+  const replaced = new Set(added.map(key));
+  const kept = (raw.panel === undefined ? [] : parseConfig(z.array(panelResultSchema), raw.panel, file)).filter((r) => !replaced.has(key(r)));
+  raw.panel = [...kept, ...added].sort((a, b) => a.players - b.players || key(a).localeCompare(key(b)));
+  writeFileSync(file, JSON.stringify(raw, null, 2) + '\n');
 }
 
 /** Object keys sorted at every depth: two overrides objects are the same rules when these match. */

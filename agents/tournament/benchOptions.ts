@@ -52,6 +52,12 @@ export const benchOptionsSchema = z.strictObject({
       `Judge the one agent of --agents against the held-out panel (${PANEL.join(', ')}: never training opponents), one seat against the rest of the table played by each member, beside --reference on the same deals.`,
     ),
   reference: agentSpecSchema.default('strong').describe('With --panel: the agent the first is judged beside, on the same deals.'),
+  card: z
+    .boolean()
+    .default(false)
+    .describe(
+      "With --panel: keep the results in the judged model's card (its folder's metadata.json, `panel`), replacing those of the same table size, rules, member and reference.",
+    ),
 });
 
 export type BenchOptions = z.output<typeof benchOptionsSchema>;
@@ -69,6 +75,7 @@ export const BENCH_FLAGS: FlagSpecs<typeof benchOptionsSchema.shape> = {
   lineup: { value: '<list>' },
   panel: { switch: true },
   reference: { value: '<spec>' },
+  card: { switch: true },
 };
 
 /** The settings of `yaniv worker`, which plays the games of benches run with --redis. */
@@ -90,7 +97,7 @@ export const WORKER_FLAGS: FlagSpecs<typeof workerOptionsSchema.shape> = {
 
 /** The settings of `yaniv rate`: a bench's (lineups drawn evenly, no records) with the anchor and the chart. */
 export const rateOptionsSchema = benchOptionsSchema
-  .omit({ lineup: true, saveRecords: true, agents: true, games: true, panel: true, reference: true })
+  .omit({ lineup: true, saveRecords: true, agents: true, games: true, panel: true, reference: true, card: true })
   .extend({
     agents: benchOptionsSchema.shape.agents
       .unwrap()

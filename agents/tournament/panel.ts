@@ -6,6 +6,8 @@
  * rest of the table all played by the member. Beating the heuristic you trained against is not
  * the same as playing well; this is how the difference shows.
  */
+import type { PanelResult } from '../models/modelCard.js';
+import { ruleChoiceOf } from '../agentSpec.js';
 import { type RunOptions, type TournamentConfig, playGames } from './run.js';
 import { schedule } from './schedule.js';
 import { type AgentSummary, type Interval, type PlayedGame, meanInterval, summarize } from './stats.js';
@@ -78,4 +80,33 @@ export function pairedDifference(
 
 function wonBy(game: PlayedGame, agent: string): boolean {
   return game.seats.some((name, seat) => name === agent && game.result.seats[seat].won);
+}
+
+/** The rows of one panel run as a model card keeps them (agents/models/modelCard.ts `recordPanelResults`). */
+export function panelResults(
+  rows: readonly PanelRow[],
+  config: Pick<TournamentConfig, 'players' | 'seed' | 'preset' | 'rules'>,
+  command: string,
+  measured: string,
+): PanelResult[] {
+  const side = (a: AgentSummary) => ({
+    agent: a.agent,
+    games: a.games - a.unfinished,
+    wins: a.wins,
+    winRate: a.winRate,
+    low: a.winRate95.low,
+    high: a.winRate95.high,
+    meanPlace: a.meanPlace,
+  });
+  return rows.map((row) => ({
+    players: config.players,
+    rules: ruleChoiceOf(config),
+    opponent: row.opponent,
+    seed: config.seed,
+    model: side(row.subject),
+    reference: side(row.reference),
+    difference: { mean: row.difference.mean, low: row.difference.low, high: row.difference.high },
+    command,
+    measured,
+  }));
 }

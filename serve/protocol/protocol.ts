@@ -93,7 +93,7 @@ const welcome = z
     models: z
       .array(z.strictObject({ model: z.string(), card: z.record(z.string(), z.unknown()) }))
       .describe(
-        'The catalog of shipped models (models/): each folder with its card (the rules and table sizes it was trained for, its adviser, reward and benchmark).',
+        'The catalog of shipped models (models/): each folder with its card (the rules and table sizes it was trained for, its adviser, reward, benchmark and held-out panel results).',
       ),
     levels: welcomeLevelsSchema,
   })

@@ -1,13 +1,14 @@
 // Tournaments: schedules, statistics against hand-computed figures, legality of every agent
 // under every preset, records that replay, and the same result whatever the worker count.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PRESET_NAMES, parseRecord, replay, resolveRules } from '../../env/index.js';
 import { AGENT_NAMES, parseAgentSpec } from '../../agents/registry.js';
 import { createAgentFor } from '../../agents/resolve.js';
+import { readModelCard } from '../../agents/models/modelCard.js';
 import { type MatchResult, playMatch } from '../../agents/tournament/match.js';
 import { lineups, rotations, schedule } from '../../agents/tournament/schedule.js';
 import { eloRatings, summarize, wilson } from '../../agents/tournament/stats.js';
@@ -322,6 +323,30 @@ describe('yaniv bench', () => {
     const two = run('--panel', '--agents', 'intermediate,strong');
     expect(two.status).toBe(2);
     expect(two.stderr).toMatch(/--panel judges one agent/);
+  });
+
+  it("--panel --card keeps the results in the judged model's card, and refuses an agent that plays no model folder", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'yaniv-panel-card-'));
+    try {
+      cpSync(new URL('../../models/standard', import.meta.url), dir, { recursive: true });
+      const spec = `neural:${dir}`;
+      const ok = run('--panel', '--card', '--agents', spec, '--players', '2', '--games', '2', '--seed', '4', '--workers', '1');
+      expect(ok.status, ok.stderr).toBe(0);
+      const card = readModelCard(dir);
+      expect(card.panel.map((r) => [r.players, r.opponent, r.model.agent, r.reference.agent, r.model.games])).toEqual([
+        [2, 'hoarder', spec, 'strong', 2],
+        [2, 'montecarlo', spec, 'strong', 2],
+      ]);
+      expect(card.panel[0].command).toMatch(/^yaniv bench --panel --agents '[^']+' --reference 'strong' --players 2 --games 2 --seed 4/);
+      const noModel = run('--panel', '--card', '--agents', 'intermediate', '--games', '2');
+      expect(noModel.status).toBe(2);
+      expect(noModel.stderr).toMatch(/--card keeps results in a model's card: intermediate plays no model folder/);
+      const noPanel = run('--card', '--agents', spec, '--games', '2');
+      expect(noPanel.status).toBe(2);
+      expect(noPanel.stderr).toMatch(/use it with --panel/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('gives the same result with 1 and 2 workers', () => {

@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type ModelCard, parseModelCard, readModelCard, trainingMismatch } from '../../../agents/models/modelCard.js';
+import { type ModelCard, type PanelResult, parseModelCard, readModelCard, recordPanelResults, trainingMismatch } from '../../../agents/models/modelCard.js';
 import { DEFAULT_MODEL, packageRoot } from '../../../agents/models/modelFolder.js';
 import { MODEL_CONTRACT } from '../../../env/gym/modelContract.js';
 
@@ -79,5 +80,59 @@ describe('trainingMismatch', () => {
     // The same overrides in another key order are the same rules.
     const two = { ...slapdown, rules: { preset: 'standard', rules: { slapdown: true, quickDiscard: false } } };
     expect(trainingMismatch(two, { preset: 'standard', rules: { quickDiscard: false, slapdown: true } }, 2)).toBeNull();
+  });
+});
+
+describe("the card's held-out panel results", () => {
+  /** A model folder holding a copy of the shipped model's card (the weights are not read). */
+  function folderWithCard(): string {
+    const dir = mkdtempSync(path.join(tmpdir(), 'yaniv-card-'));
+    writeFileSync(path.join(dir, 'metadata.json'), JSON.stringify(shippedMetadata(), null, 2) + '\n');
+    return dir;
+  }
+  const result = (opponent: string, players: number, mean: number): PanelResult => ({
+    players,
+    rules: { preset: 'standard', rules: {} },
+    opponent,
+    seed: 1,
+    model: { agent: 'neural', games: 100, wins: 60, winRate: 0.6, low: 0.5, high: 0.7, meanPlace: 1.4 },
+    reference: { agent: 'strong', games: 100, wins: 55, winRate: 0.55, low: 0.45, high: 0.65, meanPlace: 1.45 },
+    difference: { mean, low: mean - 0.05, high: mean + 0.05 },
+    command: 'yaniv bench --panel',
+    measured: '2026-12-06',
+  });
+
+  it('keeps results, replacing those of the same size, rules, member and reference, and leaves the rest of the card as it was', () => {
+    const dir = folderWithCard();
+    try {
+      expect(readModelCard(dir).panel).toEqual([]);
+      recordPanelResults(dir, [result('hoarder', 2, 0.05), result('montecarlo', 2, 0.01)]);
+      recordPanelResults(dir, [result('hoarder', 4, 0.02), result('hoarder', 2, 0.03)]);
+      const card = readModelCard(dir);
+      expect(card.panel.map((r) => [r.players, r.opponent, r.difference.mean])).toEqual([
+        [2, 'hoarder', 0.03],
+        [2, 'montecarlo', 0.01],
+        [4, 'hoarder', 0.02],
+      ]);
+      const written = JSON.parse(readFileSync(path.join(dir, 'metadata.json'), 'utf8')) as Record<string, unknown>;
+      expect({ ...written, panel: undefined }).toEqual({ ...shippedMetadata(), panel: undefined });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a malformed result naming the field, and leaves the card unchanged', () => {
+    const dir = folderWithCard();
+    try {
+      const before = readFileSync(path.join(dir, 'metadata.json'), 'utf8');
+      expect(() => recordPanelResults(dir, [{ ...result('hoarder', 9, 0), players: 9 }])).toThrow(/players/);
+      expect(() => recordPanelResults(dir, [{ ...result('hoarder', 2, 0), difference: { mean: 3, low: 0, high: 1 } }])).toThrow(
+        /difference\.mean/,
+      );
+      expect(readFileSync(path.join(dir, 'metadata.json'), 'utf8')).toBe(before);
+      expect(() => parseModelCard({ ...shippedMetadata(), panel: [{ opponent: 'hoarder' }] }, 'card')).toThrow(/panel\.0\.players/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
