@@ -15,7 +15,7 @@ import { YANIV_ACTION } from '../../env/gym/actionLayout.js';
 import { actionToMove } from '../../env/gym/actionMoves.js';
 import { legalActionIds } from '../../env/gym/actionMask.js';
 import { determinize } from '../../env/rules/determinize.js';
-import { type GameState, type PlayerView, applyAction, assafRisk, cloneState, isRoundOver } from '../../env/index.js';
+import { type GameState, type PlayerView, applyAction, assafRiskAtMost, cloneState, isRoundOver } from '../../env/index.js';
 import { type Rng, seededRng } from '../../env/rules/random.js';
 import type { Agent, Decision } from '../../env/gym/agent.js';
 import { handScoreOf, playoutRound } from './playout.js';
@@ -43,7 +43,7 @@ export function monteCarloAgent(config: Partial<MonteCarloConfig> = {}): Agent {
       rng = seededRng(seed);
     },
     act({ mask, view }): Decision {
-      if (mask[YANIV_ACTION] && assafRisk(view).risk <= settings.callRisk) return { action: YANIV_ACTION };
+      if (mask[YANIV_ACTION] && assafRiskAtMost(view, settings.callRisk)) return { action: YANIV_ACTION };
       const ids = candidates(view, legalActionIds(mask), settings.discards);
       if (ids.length === 1) return { action: ids[0] };
       const totals = new Float64Array(ids.length);

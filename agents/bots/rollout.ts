@@ -44,7 +44,7 @@ import {
   type GameState,
   type PlayerView,
   applyAction,
-  assafRisk,
+  assafRiskAtMost,
   cloneState,
   handValue,
   isRoundOver,
@@ -152,7 +152,7 @@ function candidates(view: PlayerView, ids: number[], settings: RolloutConfig, rn
     .slice(0, settings.discards)
     .map((r) => moveToAction(view, r.action));
   if (ids.includes(YANIV_ACTION)) {
-    const calls = assafRisk(view).risk <= STRONG_DEFAULTS.callRisk;
+    const calls = assafRiskAtMost(view, STRONG_DEFAULTS.callRisk);
     if (!settings.searchCalls || ranked.length === 0) return calls || ranked.length === 0 ? [YANIV_ACTION] : ranked;
     return calls ? [YANIV_ACTION, ...ranked] : [...ranked, YANIV_ACTION];
   }

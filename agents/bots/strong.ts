@@ -21,7 +21,7 @@
  *    the previous group costs a little more each turn (`stallPenalty`), so that two bots that
  *    keep trading cards (each holding a 2 that neither dares call with) draw from the deck.
  */
-import { type Action, type Card, type PlayerView, assafRisk, callableValue, unseenCounts } from '../../env/index.js';
+import { type Action, type Card, type PlayerView, assafRisk, assafRiskAtMost, callableValue, unseenCounts } from '../../env/index.js';
 import { JOKER, KIND_COUNT, RANK_OF, SUIT_OF } from '../../env/index.js';
 import { type GameEquity, seatEquities } from '../../env/gym/equity.js';
 import { afterPoints } from '../../env/gym/milestones.js';
@@ -63,7 +63,7 @@ export function strongBot(config: Partial<StrongConfig> = {}): RuleBot {
     if (view.phase === 'afterDraw') return afterDraw(legal);
     const unseen = unseenCounts(view);
     if (view.phase === 'draw') return bestDraw(view, legalOfType(legal, 'draw'), unseen, settings);
-    if (legal.some((a) => a.type === 'yaniv') && assafRisk(view).risk <= settings.callRisk) {
+    if (legal.some((a) => a.type === 'yaniv') && assafRiskAtMost(view, settings.callRisk)) {
       return { type: 'yaniv' };
     }
     return bestDiscard(view, legal, unseen, settings);

@@ -62,6 +62,44 @@ export function assafRisk(view: PlayerView): AssafRisk {
 }
 
 function riskOf(view: PlayerView): AssafRisk {
+  const table = callTable(view);
+  if ('risk' in table) return table;
+  const safe = new NoneLow(table.opponents, table.counts, table.total).probability();
+  if (safe === null) return { risk: sampledRisk(table.opponents, table.counts), exact: false };
+  return { risk: clamp01(1 - safe), exact: true };
+}
+
+/**
+ * Whether the chance that a call from `view` is Assaf'ed is at most `bound`: what a bot deciding
+ * whether to call needs, mostly without the whole count. The risk is at least the likeliest
+ * opponent's own chance of being low and at most the sum of those chances (the union bound), each
+ * one opponent's exact count (a few low hands); only between the two is the risk counted as
+ * `assafRisk` counts it. The same answer as comparing `assafRisk(view).risk`, but where the exact
+ * count would sample (8 seats with a high threshold): there the bounds answer exactly, the sample
+ * within its ±0.016.
+ */
+export function assafRiskAtMost(view: PlayerView, bound: number): boolean {
+  if (last?.view === view) return last.risk.risk <= bound;
+  const table = callTable(view);
+  if ('risk' in table) return table.risk <= bound;
+  let likeliest = 0;
+  let sum = 0;
+  for (const opponent of table.opponents) {
+    const alone = new NoneLow([opponent], table.counts, table.total).probability();
+    if (alone === null) return assafRisk(view).risk <= bound;
+    const low = clamp01(1 - alone);
+    likeliest = Math.max(likeliest, low);
+    sum += low;
+  }
+  if (likeliest > bound) return false;
+  if (sum <= bound) return true;
+  return assafRisk(view).risk <= bound;
+}
+
+const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
+
+/** The opponents that may be low with the unseen pool by value, or the risk when it needs no count (0 or 1). */
+function callTable(view: PlayerView): AssafRisk | { opponents: Opponent[]; counts: number[]; total: number } {
   if (!view.rules.assaf) return { risk: 0, exact: true };
   const values = ruleTables(view.rules).values;
   const unseen = unseenCounts(view);
@@ -88,9 +126,7 @@ function riskOf(view: PlayerView): AssafRisk {
     throw new RangeError(`the view is inconsistent: ${unknownSlots} unknown cards in the opponents' hands but only ${pool.total} unseen`);
   if (certain) return { risk: 1, exact: true };
   opponents.sort((a, b) => b.budget - a.budget);
-  const safe = new NoneLow(opponents, pool.counts, pool.total).probability();
-  if (safe === null) return { risk: sampledRisk(opponents, pool.counts), exact: false };
-  return { risk: Math.min(1, Math.max(0, 1 - safe)), exact: true };
+  return { opponents, counts: pool.counts, total: pool.total };
 }
 
 /** The share of `SAMPLED_DEALS` deals (from a fixed seed) in which some opponent is low. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyAction } from '../../../env/rules/actions.js';
-import { SAMPLED_DEALS, assafRisk } from '../../../env/rules/assafRisk.js';
+import { SAMPLED_DEALS, assafRisk, assafRiskAtMost } from '../../../env/rules/assafRisk.js';
 import { type Card, cardName, cardsFromCounts, fullDeck } from '../../../env/rules/cards.js';
 import { determinize } from '../../../env/rules/determinize.js';
 import { canCallYaniv } from '../../../env/rules/engine.js';
@@ -195,5 +195,35 @@ describe('assafRisk (exact)', () => {
     const risks = views.map((view) => assafRisk(structuredClone(view)).risk);
     expect(new Set(risks).size).toBe(views.length);
     for (const i of [0, 1, 1, 2, 0, 2, 1, 0, 0]) expect(assafRisk(views[i]).risk).toBe(risks[i]);
+  });
+});
+
+describe('assafRiskAtMost (the bounds a calling bot needs)', () => {
+  it('answers as the exact risk compared with the bound, on callable positions of every variant at 2–8 players', () => {
+    const positions = VARIANTS.flatMap(({ options }, v) => randomPositions(options, 900 + v, 300)).filter(
+      (s) => s.phase === PHASE_TURN && canCallYaniv(s),
+    );
+    let compared = 0;
+    for (const s of positions) {
+      const view = playerView(s, s.current);
+      const { risk, exact } = assafRisk(view);
+      if (!exact) continue;
+      for (const bound of [0, 0.02, 0.1, 0.3, 0.5, risk, 1]) {
+        // A copy each time: a new object, so the last view's kept risk is never what answers.
+        expect(assafRiskAtMost(structuredClone(view), bound), JSON.stringify({ risk, bound })).toBe(risk <= bound);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(200);
+  });
+
+  it('says no when one opponent alone is likely low, and yes when none can be', () => {
+    // One opponent holding one unknown card, the caller at 3 points: low with AH/2H/3H of the pool.
+    const likely = tinyView('AS 2S', [{ size: 1 }, { size: 3 }], 'AH 2H 3H 9C 9D KC QH JH');
+    expect(exactRisk(likely)).toBeGreaterThan(0.3);
+    expect(assafRiskAtMost(structuredClone(likely), 0.1)).toBe(false);
+    const unlikely = tinyView('AS', [{ size: 3 }, { size: 3 }], 'AH 9C 9D KC QH JH 10C 10D 8S 8H');
+    expect(exactRisk(unlikely)).toBe(0);
+    expect(assafRiskAtMost(structuredClone(unlikely), 0)).toBe(true);
   });
 });
