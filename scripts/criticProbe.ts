@@ -37,7 +37,7 @@ import { Rollout } from '../training/rollout.js';
 import type { TrajectoryBatch } from '../training/trajectory.js';
 import { fit, oracles } from './criticProbeFit.js';
 import type { DecisionMeta, RoundRecord } from './criticProbeInputs.js';
-import { ROLLOUT_VARIANTS, rolloutReport, rolloutValues } from './criticProbeRollouts.js';
+import { ROLLOUT_VARIANTS, probeRolloutValues, rolloutReport } from './criticProbeRollouts.js';
 
 type Rounds = RoundRecord[] & { game: number };
 interface RowInfo {
@@ -56,16 +56,10 @@ const rolloutMicros = ROLLOUT_VARIANTS.map(() => 0);
 let rolloutDecisions = 0;
 let decisionCounter = 0;
 
-function rolloutsAt(episode: Record<string, unknown>, seat: number, game: number): number[] | undefined {
+function rolloutsAt(episode: Record<string, unknown>, game: number): number[] | undefined {
   if (!ROLLOUTS || game % 20 >= 8 || keptCounter++ % ROLLOUTS !== 0) return undefined;
   rolloutDecisions++;
-  const start = {
-    state: episode.state as GameState,
-    seat,
-    equity: episode.equity as GameEquity,
-    startEquity: (episode.roundStartEquity as Float64Array)[seat],
-  };
-  return rolloutValues(start, mixSeed(game, decisionCounter), rolloutMicros);
+  return probeRolloutValues(episode.state as GameState, episode.equity as GameEquity, mixSeed(game, decisionCounter), rolloutMicros);
 }
 
 let gameCounter = 0;
@@ -114,7 +108,7 @@ function patchRollout(stride: number): void {
       const seat = table.currentPlayers[i];
       const rounds = roundsOf(table.games[i]);
       const keep = (decisionCounter++ * 7919) % stride === 0;
-      const rollouts = keep ? rolloutsAt(table.games[i], seat, rounds.game) : undefined;
+      const rollouts = keep ? rolloutsAt(table.games[i], rounds.game) : undefined;
       infos.push([g * 8 + seat, { rounds, index: rounds.length, seat, keep, rollouts }]);
     }
     const out = learnerMoves.call(this, learnerRows, learnerCount, ...rest);

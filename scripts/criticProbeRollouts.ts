@@ -1,35 +1,19 @@
 /**
- * The rollout critic of criticProbe.ts (issue 44 item 2, step 2): at a learner decision the
- * critic knows every hand and the deck order, so it may play the round out. Each variant plays
- * the round from a copy of the true state with the state-level strong policy at every seat
- * (`playoutRoundStrong`) and values its end exactly as the "equity" reward does (the table's
- * equities at the next starter, less the seat's equity when the round began). Variants differ in
- * what they randomise: nothing (the deck as dealt: one deterministic future), the deck below the
- * next 8 cards (what the whole-deal input shows), each turn with probability ε, or both.
+ * The rollout critic probed by criticProbe.ts (issue 44 item 2, step 2): at a learner decision the
+ * critic knows every hand and the deck order, so it may play the round out (training/rolloutCritic.ts:
+ * the strong playout at every seat from a copy of the true state, valued as the "equity" reward).
+ * Variants differ in what they randomise: nothing (the deck as dealt: one deterministic future),
+ * the deck below the next 8 cards (what the whole-deal input shows), each turn with probability ε,
+ * or both.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
-import { type GameEquity, tableEquities } from '../env/gym/equity.js';
+import type { GameEquity } from '../env/gym/equity.js';
 import { DECK_LOOKAHEAD } from '../env/gym/wholeDeal.js';
-import { type Rng, mixSeed, randomInt, seededRng, shuffleInPlace } from '../env/rules/random.js';
-import { DiscardList } from '../env/rules/discards.js';
-import {
-  canDrawFromDeck,
-  canQuickDiscard,
-  canSlapDown,
-  drawFromDeck,
-  drawFromPrevious,
-  layGroup,
-  legalDiscards,
-  passAfterDraw,
-  quickDiscard,
-  slapDown,
-} from '../env/rules/engine.js';
-import { GROUP_CAP } from '../env/rules/groups.js';
-import { type GameState, PHASE_AFTER_DRAW, PHASE_TURN, cloneState, isRoundOver } from '../env/rules/state.js';
-import { playoutRoundStrong } from '../agents/bots/playout.js';
+import { mixSeed, seededRng } from '../env/rules/random.js';
+import type { GameState } from '../env/rules/state.js';
 import { ExplainedVarianceSums } from '../training/heldOutValue.js';
+import { rolloutValues } from '../training/rolloutCritic.js';
 import type { DecisionMeta } from './criticProbeInputs.js';
 import { splitRows } from './criticProbeFit.js';
 
@@ -49,68 +33,13 @@ export const ROLLOUT_VARIANTS: readonly RolloutVariant[] = [
   { name: 'strong ε=0.1, shuffled below the next 8', rollouts: 64, shuffle: true, epsilon: 0.1 },
 ];
 
-const MAX_TURNS = 200;
-const list = new DiscardList();
-
-/** One whole turn of uniformly random moves: a legal discard, then the deck or a card on offer. */
-function randomTurn(s: GameState, rng: Rng): void {
-  legalDiscards(s, list);
-  const pick = randomInt(rng, 0, list.count - 1);
-  layGroup(s, list.cards, list.length[pick], list.groupType(pick), pick * GROUP_CAP);
-  const offered: number[] = [];
-  for (let i = 0; i < s.prevLength; i++) if ((s.prevPickable >> i) & 1) offered.push(s.prev[i]);
-  const deck = canDrawFromDeck(s) ? 1 : 0;
-  const choice = randomInt(rng, 0, offered.length + deck - 1);
-  if (choice < offered.length) drawFromPrevious(s, offered[choice]);
-  else drawFromDeck(s);
-}
-
-/** Plays the round out: each turn random with probability ε, else the strong playout's; after draws as the playout does. */
-function playRound(s: GameState, epsilon: number, rng: Rng): void {
-  for (let turns = 0; turns < MAX_TURNS && !isRoundOver(s);) {
-    if (s.phase === PHASE_AFTER_DRAW) {
-      if (canSlapDown(s)) slapDown(s);
-      else if (canQuickDiscard(s)) quickDiscard(s);
-      else passAfterDraw(s);
-    } else if (s.phase === PHASE_TURN && epsilon > 0 && uniformFloat64(rng) < epsilon) {
-      randomTurn(s, rng);
-      turns++;
-    } else {
-      turns += Math.max(1, playoutRoundStrong(s, 1));
-    }
-  }
-}
-
-/** What a rollout needs of the decision: the true state, the seat, the equity and the seat's equity when the round began. */
-export interface RolloutStart {
-  state: GameState;
-  seat: number;
-  equity: GameEquity;
-  startEquity: number;
-}
-
-const ends = new Float64Array(8);
-
 /** Every variant's rollout values (equity after the round − at its start), in ROLLOUT_VARIANTS order; `micros` gains each variant's time. */
-export function rolloutValues(start: RolloutStart, seed: number, micros: number[]): number[] {
+export function probeRolloutValues(state: GameState, equity: GameEquity, seed: number, micros: number[]): number[] {
   const out: number[] = [];
   ROLLOUT_VARIANTS.forEach((variant, v) => {
     const t0 = performance.now();
-    for (let k = 0; k < variant.rollouts; k++) {
-      const rng = seededRng(mixSeed(seed, v, k));
-      const s = cloneState(start.state);
-      if (variant.shuffle) {
-        shuffleInPlace(rng, s.deck, Math.max(0, s.deckLength - DECK_LOOKAHEAD));
-        s.rng = seededRng(mixSeed(seed, v, k, 1));
-      }
-      playRound(s, variant.epsilon, rng);
-      if (!isRoundOver(s)) {
-        out.push(0);
-        continue;
-      }
-      tableEquities(start.equity, s, s.nextStarter, ends);
-      out.push(ends[start.seat] - start.startEquity);
-    }
+    const options = { rollouts: variant.rollouts, epsilon: variant.epsilon, shuffleBelow: variant.shuffle ? DECK_LOOKAHEAD : null };
+    out.push(...rolloutValues(state, equity, options, mixSeed(seed, v)));
     micros[v] += (performance.now() - t0) * 1000;
   });
   return out;
