@@ -12,6 +12,7 @@
  *     PROBE_EPOCHS, PROBE_LR, PROBE_SAMPLES (draws per winner), PROBE_TRAIN_EVERY (a learning curve)
  *   node dist/scripts/criticProbe.js oracles <dir>   the values that need no learning
  *   PROBE_ROLLOUTS=n ... collect ...                   also play the round out from one in n kept val/test decisions (criticProbeRollouts.ts)
+ *   node dist/scripts/criticProbe.js cost <K>       the actor's µs per learner decision with K rollouts (0: none)
  *   node dist/scripts/criticProbe.js rollouts <dir> [epoch]   the rollout critic's figures (beside the learned critic's values that fit dumps at that epoch under PROBE_DUMP=1)
  *
  * The figures are in docs/training.md ("A points critic, probed offline"). The probe reads the
@@ -33,8 +34,8 @@ import { realisedReturns } from '../training/heldOutValue.js';
 import { parseOpponentMix } from '../training/league.js';
 import { Learner } from '../training/learner.js';
 import { rewardEquity } from '../training/rewardEquity.js';
-import { Rollout } from '../training/rollout.js';
-import type { TrajectoryBatch } from '../training/trajectory.js';
+import { Rollout, type RolloutSetup } from '../training/rollout.js';
+import type { SummedStat, TrajectoryBatch } from '../training/trajectory.js';
 import { fit, oracles } from './criticProbeFit.js';
 import type { DecisionMeta, RoundRecord } from './criticProbeInputs.js';
 import { ROLLOUT_VARIANTS, probeRolloutValues, rolloutReport } from './criticProbeRollouts.js';
@@ -129,9 +130,8 @@ interface Pending {
   realised: Float32Array;
 }
 
-async function collect(dir: string, games: number, seed: number, stride: number): Promise<void> {
-  patchEpisode();
-  patchRollout(stride);
+/** The held-out games' rollout as heldOutValue plays them: `standard-4` against the run's mix, four seats, reward equity. */
+async function probeRollout(dir: string, seed: number, games: number, extra: Partial<RolloutSetup>) {
   await initBackend('auto');
   const run = runOptionsSchema.parse({
     episodes: 1,
@@ -152,10 +152,30 @@ async function collect(dir: string, games: number, seed: number, stride: number)
     seed: mixSeed(run.seed, 5),
     equity: rewardEquity(hp, run),
     adviser: hp.adviser ?? null,
-    wholeDeal: true,
+    ...extra,
   };
   const { agents, adviser } = await actorAgents(setup, null);
-  const rollout = new Rollout(setup, learner.network, agents, null, adviser);
+  return { rollout: new Rollout(setup, learner.network, agents, null, adviser), hp };
+}
+
+/** The actor's time per learner decision with `--critic-rollouts` K (0: none): the network's, the opponents' and adviser's, the rollouts'. */
+async function cost(rollouts: number): Promise<void> {
+  const { rollout } = await probeRollout('/tmp/criticProbe-cost', 95, 64, { criticRollouts: rollouts });
+  rollout.collect(2048, { kind: 'ppo' });
+  const t0 = performance.now();
+  const parts = Array.from({ length: 4 }, () => rollout.collect(4096, { kind: 'ppo' }).stats);
+  const sum = (name: SummedStat) => parts.reduce((total, stats) => total + stats[name], 0);
+  const decisions = sum('learnerDecisions');
+  const us = (seconds: number) => ((seconds * 1e6) / decisions).toFixed(0);
+  console.log(
+    `K=${rollouts}: ${decisions} learner decisions; µs each: wall ${us((performance.now() - t0) / 1000)}, network ${us(sum('inferenceSeconds'))}, opponents and adviser ${us(sum('opponentSeconds'))}, rollouts ${us(sum('rolloutSeconds'))}`,
+  );
+}
+
+async function collect(dir: string, games: number, seed: number, stride: number): Promise<void> {
+  patchEpisode();
+  patchRollout(stride);
+  const { rollout, hp } = await probeRollout(dir, seed, games, { wholeDeal: true });
   mkdirSync(dir, { recursive: true });
   const featureFile = path.join(dir, 'features.f32');
   writeFileSync(featureFile, '');
@@ -209,4 +229,5 @@ if (phase === 'collect') await collect(dir, Number(games), Number(seed ?? 95), N
 else if (phase === 'fit') await fit(dir);
 else if (phase === 'oracles') oracles(dir);
 else if (phase === 'rollouts') rolloutReport(dir, games);
+else if (phase === 'cost') await cost(Number(dir));
 else throw new Error('usage: criticProbe collect <dir> <games> | fit <dir>');
