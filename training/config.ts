@@ -149,7 +149,9 @@ export const hyperParametersSchema = z.strictObject({
   criticLearningRate: positive().default(5e-4).describe('Adam step size of the whole-deal critic.'),
   criticRollouts: positiveInt('rollouts')
     .default(16)
-    .describe('Rollouts of the round from each learner decision under --critic rollout (each costs the actor about one strong playout of the rest of the round).'),
+    .describe(
+      'Rollouts of the round from each learner decision under --critic rollout (each costs the actor about one strong playout of the rest of the round).',
+    ),
   criticEpochs: positiveInt('passes')
     .default(2)
     .describe('Passes of the whole-deal critic over each batch (it is cheap: one value output).'),
