@@ -11,6 +11,9 @@
  *     PROBE_COMPACT=1 | PROBE_SEATS=1  29 compact inputs | the whole deal seat by seat, shared weights
  *     PROBE_EPOCHS, PROBE_LR, PROBE_SAMPLES (draws per winner), PROBE_TRAIN_EVERY (a learning curve)
  *   node dist/scripts/criticProbe.js oracles <dir>   the values that need no learning
+ *   PROBE_ROLLOUTS=n ... collect ...                   also play the round out from one in n kept val/test decisions (criticProbeRollouts.ts)
+ *   node dist/scripts/criticProbe.js cost <K>       the actor's µs per learner decision with K rollouts (0: none)
+ *   node dist/scripts/criticProbe.js rollouts <dir> [epoch]   the rollout critic's figures (beside the learned critic's values that fit dumps at that epoch under PROBE_DUMP=1)
  *
  * The figures are in docs/training.md ("A points critic, probed offline"). The probe reads the
  * rollout's and the episode's private state by patching their prototypes: a measuring tool, not
@@ -22,7 +25,8 @@ import { Episode } from '../env/gym/episode.js';
 import { WHOLE_DEAL_HIDDEN_SIZE, WHOLE_DEAL_SIZE } from '../env/gym/wholeDeal.js';
 import { OBSERVATION_SIZE } from '../env/gym/observation.js';
 import { mixSeed } from '../env/rules/random.js';
-import type { RoundResult } from '../env/rules/state.js';
+import type { GameState, RoundResult } from '../env/rules/state.js';
+import type { GameEquity } from '../env/gym/equity.js';
 import { initBackend } from '../nn/backend.js';
 import { actorAgents } from '../training/actor.js';
 import { hyperParametersSchema, runOptionsSchema } from '../training/config.js';
@@ -30,16 +34,33 @@ import { realisedReturns } from '../training/heldOutValue.js';
 import { parseOpponentMix } from '../training/league.js';
 import { Learner } from '../training/learner.js';
 import { rewardEquity } from '../training/rewardEquity.js';
-import { Rollout } from '../training/rollout.js';
-import type { TrajectoryBatch } from '../training/trajectory.js';
+import { Rollout, type RolloutSetup } from '../training/rollout.js';
+import type { SummedStat, TrajectoryBatch } from '../training/trajectory.js';
 import { fit, oracles } from './criticProbeFit.js';
 import type { DecisionMeta, RoundRecord } from './criticProbeInputs.js';
+import { ROLLOUT_VARIANTS, probeRolloutValues, rolloutReport } from './criticProbeRollouts.js';
 
 type Rounds = RoundRecord[] & { game: number };
 interface RowInfo {
   rounds: Rounds;
   index: number;
   seat: number;
+  /** Whether the decision is kept (one in `stride`, counted over the learner's decisions). */
+  keep: boolean;
+  rollouts?: number[];
+}
+
+/** The rollout critic (PROBE_ROLLOUTS=n): computed for one in n kept decisions of the val and test games (criticProbeFit's split). */
+const ROLLOUTS = Number(process.env.PROBE_ROLLOUTS ?? 0);
+let keptCounter = 0;
+const rolloutMicros = ROLLOUT_VARIANTS.map(() => 0);
+let rolloutDecisions = 0;
+let decisionCounter = 0;
+
+function rolloutsAt(episode: Record<string, unknown>, game: number): number[] | undefined {
+  if (!ROLLOUTS || game % 20 >= 8 || keptCounter++ % ROLLOUTS !== 0) return undefined;
+  rolloutDecisions++;
+  return probeRolloutValues(episode.state as GameState, episode.equity as GameEquity, mixSeed(game, decisionCounter), rolloutMicros);
 }
 
 let gameCounter = 0;
@@ -71,7 +92,7 @@ function roundsOf(episode: Record<string, unknown>): Rounds {
 }
 
 let lastRows: RowInfo[] = [];
-function patchRollout(): void {
+function patchRollout(stride: number): void {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const proto = Rollout.prototype as unknown as Record<string, (...args: any[]) => unknown>;
   const slotInfo: RowInfo[] = [];
@@ -87,7 +108,9 @@ function patchRollout(): void {
       const i = localOf[g];
       const seat = table.currentPlayers[i];
       const rounds = roundsOf(table.games[i]);
-      infos.push([g * 8 + seat, { rounds, index: rounds.length, seat }]);
+      const keep = (decisionCounter++ * 7919) % stride === 0;
+      const rollouts = keep ? rolloutsAt(table.games[i], rounds.game) : undefined;
+      infos.push([g * 8 + seat, { rounds, index: rounds.length, seat, keep, rollouts }]);
     }
     const out = learnerMoves.call(this, learnerRows, learnerCount, ...rest);
     const pending = this.pending as Int32Array;
@@ -107,9 +130,8 @@ interface Pending {
   realised: Float32Array;
 }
 
-async function collect(dir: string, games: number, seed: number, stride: number): Promise<void> {
-  patchEpisode();
-  patchRollout();
+/** The held-out games' rollout as heldOutValue plays them: `standard-4` against the run's mix, four seats, reward equity. */
+async function probeRollout(dir: string, seed: number, games: number, extra: Partial<RolloutSetup>) {
   await initBackend('auto');
   const run = runOptionsSchema.parse({
     episodes: 1,
@@ -130,10 +152,30 @@ async function collect(dir: string, games: number, seed: number, stride: number)
     seed: mixSeed(run.seed, 5),
     equity: rewardEquity(hp, run),
     adviser: hp.adviser ?? null,
-    wholeDeal: true,
+    ...extra,
   };
   const { agents, adviser } = await actorAgents(setup, null);
-  const rollout = new Rollout(setup, learner.network, agents, null, adviser);
+  return { rollout: new Rollout(setup, learner.network, agents, null, adviser), hp };
+}
+
+/** The actor's time per learner decision with `--critic-rollouts` K (0: none): the network's, the opponents' and adviser's, the rollouts'. */
+async function cost(rollouts: number): Promise<void> {
+  const { rollout } = await probeRollout('/tmp/criticProbe-cost', 95, 64, { criticRollouts: rollouts });
+  rollout.collect(2048, { kind: 'ppo' });
+  const t0 = performance.now();
+  const parts = Array.from({ length: 4 }, () => rollout.collect(4096, { kind: 'ppo' }).stats);
+  const sum = (name: SummedStat) => parts.reduce((total, stats) => total + stats[name], 0);
+  const decisions = sum('learnerDecisions');
+  const us = (seconds: number) => ((seconds * 1e6) / decisions).toFixed(0);
+  console.log(
+    `K=${rollouts}: ${decisions} learner decisions; µs each: wall ${us((performance.now() - t0) / 1000)}, network ${us(sum('inferenceSeconds'))}, opponents and adviser ${us(sum('opponentSeconds'))}, rollouts ${us(sum('rolloutSeconds'))}`,
+  );
+}
+
+async function collect(dir: string, games: number, seed: number, stride: number): Promise<void> {
+  patchEpisode();
+  patchRollout(stride);
+  const { rollout, hp } = await probeRollout(dir, seed, games, { wholeDeal: true });
   mkdirSync(dir, { recursive: true });
   const featureFile = path.join(dir, 'features.f32');
   writeFileSync(featureFile, '');
@@ -145,7 +187,7 @@ async function collect(dir: string, games: number, seed: number, stride: number)
       if (k > 0 && batch.segmentEnds[k - 1] === 1) newSegment = true;
       const info = rows[k];
       const round = info.rounds[info.index];
-      if (Number.isNaN(realised[k]) || round === undefined || (k * 7919) % stride !== 0) continue;
+      if (Number.isNaN(realised[k]) || round === undefined || !info.keep) continue;
       kept.push(k);
       const segmentStart = newSegment;
       newSegment = false;
@@ -156,6 +198,7 @@ async function collect(dir: string, games: number, seed: number, stride: number)
         realised: realised[k],
         seatValue: batch.values[k],
         round,
+        ...(info.rollouts ? { rollouts: info.rollouts } : {}),
       });
     }
     const block = new Float32Array(kept.length * WHOLE_DEAL_SIZE);
@@ -177,7 +220,7 @@ async function collect(dir: string, games: number, seed: number, stride: number)
     process.stderr.write(`\r${episodes} games`);
   }
   pending.forEach(write);
-  writeFileSync(path.join(dir, 'meta.json'), JSON.stringify({ episodes, metas }));
+  writeFileSync(path.join(dir, 'meta.json'), JSON.stringify({ episodes, metas, rolloutMicros, rolloutDecisions }));
   console.log(`\n${episodes} games, ${metas.length} decisions kept`);
 }
 
@@ -185,4 +228,6 @@ const [phase, dir, games, seed, stride] = process.argv.slice(2);
 if (phase === 'collect') await collect(dir, Number(games), Number(seed ?? 95), Number(stride ?? 1));
 else if (phase === 'fit') await fit(dir);
 else if (phase === 'oracles') oracles(dir);
+else if (phase === 'rollouts') rolloutReport(dir, games);
+else if (phase === 'cost') await cost(Number(dir));
 else throw new Error('usage: criticProbe collect <dir> <games> | fit <dir>');

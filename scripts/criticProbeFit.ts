@@ -1,5 +1,5 @@
 /** The fit phase of criticProbe.ts: predictors trained on most games, explained variances on the rest. */
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
@@ -235,7 +235,7 @@ function loadData(dir: string): Data {
 }
 
 /** Train, validation and test rows, split by game. */
-function splitRows(metas: DecisionMeta[]): { train: Int32Array; val: Int32Array; test: Int32Array } {
+export function splitRows(metas: DecisionMeta[]): { train: Int32Array; val: Int32Array; test: Int32Array } {
   const part = (m: DecisionMeta) => (m.game % 20 < 5 ? 'test' : m.game % 20 < 8 ? 'val' : 'train');
   const rowsOf = (name: string) => Int32Array.from(metas.flatMap((m, i) => (part(m) === name ? [i] : [])));
   return { train: rowsOf('train'), val: rowsOf('val'), test: rowsOf('test') };
@@ -288,6 +288,9 @@ export async function fit(dir: string): Promise<void> {
         if (kind === 'dist') {
           const values = outs.map((o, k) => distValue(equity, metas[rows[k]], o));
           const known = outs.map((o, k) => distValue(equity, metas[rows[k]], o, true));
+          // PROBE_DUMP=1: the values by row, for `criticProbe rollouts` to set beside the rollout critic.
+          if (process.env.PROBE_DUMP === '1')
+            writeFileSync(path.join(dir, `critic-dist-${name}-${epoch}.json`), JSON.stringify({ rows: Array.from(rows), values }));
           console.log(
             `  ${epoch} ${name} points distribution ${explained(metas, rows, values, 1)}; with the true winner ${explained(metas, rows, known, 1)}`,
           );

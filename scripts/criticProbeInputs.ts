@@ -24,6 +24,8 @@ export interface DecisionMeta {
   realised: number;
   seatValue: number;
   round: RoundRecord;
+  /** The rollout critic's values (criticProbeRollouts.ts ROLLOUT_VARIANTS order), where computed. */
+  rollouts?: number[];
 }
 
 export interface Data {

@@ -141,12 +141,17 @@ export const hyperParametersSchema = z.strictObject({
 
   // The critic.
   critic: z
-    .enum(['seat', 'whole-deal'], { error: 'must be seat or whole-deal' })
+    .enum(['seat', 'whole-deal', 'rollout'], { error: 'must be seat, whole-deal or rollout' })
     .default('seat')
     .describe(
-      "What the advantages' value reads. seat: the policy-value network's own value head (the seat's observation). whole-deal: a separate critic network, trained only, that reads the observation and every hand and the deck's order (env/gym/wholeDeal.ts); the policy's value head learns the critic's targets. The critic is saved in checkpoints (critic/), never in a model.",
+      "What the advantages' value reads. seat: the policy-value network's own value head (the seat's observation). whole-deal: a separate critic network, trained only, that reads the observation and every hand and the deck's order (env/gym/wholeDeal.ts); the policy's value head learns the critic's targets. The critic is saved in checkpoints (critic/), never in a model. rollout: no network — the actor plays the round out --critic-rollouts times from each decision's true state (every hand, the deck as dealt; training/rolloutCritic.ts) and the mean equity change is the value; the policy's value head learns its targets.",
     ),
   criticLearningRate: positive().default(5e-4).describe('Adam step size of the whole-deal critic.'),
+  criticRollouts: positiveInt('rollouts')
+    .default(16)
+    .describe(
+      'Rollouts of the round from each learner decision under --critic rollout (each costs the actor about one strong playout of the rest of the round).',
+    ),
   criticEpochs: positiveInt('passes')
     .default(2)
     .describe('Passes of the whole-deal critic over each batch (it is cheap: one value output).'),

@@ -1,5 +1,7 @@
 /**
- * The whole-deal critic of `--critic whole-deal` (issue 44 item 2): a value network that reads the
+ * The critics that give the advantages in place of the policy's value head: the rollout critic
+ * of `--critic rollout` (its values recorded by the actors, rolloutCritic.ts), and the whole-deal
+ * critic of `--critic whole-deal` (issue 44 item 2): a value network that reads the
  * seat's observation and what the seat cannot see (env/gym/wholeDeal.ts), trained on the same
  * returns, whose values give the policy's advantages. Training only: it lives in the checkpoint
  * (checkpoint/critic/, with its optimizer, so --resume continues it) and never in a model folder.
@@ -44,13 +46,50 @@ export interface CriticTargets {
   returns: Float32Array;
 }
 
+/** A critic whose values, not the policy's value head, give the advantages (--critic whole-deal or rollout). */
+export interface ValueCritic {
+  /** Its value of every row of the batch. */
+  values(batch: TrajectoryBatch): Float32Array;
+  /** The advantages and value targets its values give the batch (`criticTargets`). */
+  targets(batch: TrajectoryBatch, gamma: number, lambda: number): CriticTargets;
+}
+
+/**
+ * GAE(λ) with a critic's values in place of the recorded ones (ppo.ts computeAdvantages). The
+ * next value of a row is the critic's value of the stream's next row; at the end of a return 0;
+ * where the game was cut short (done 2) or the stream's segment in this batch ends, the row's own
+ * value (its next decision is in the next batch, whose whole deal this one does not hold).
+ */
+export function criticTargets(batch: TrajectoryBatch, values: Float32Array, gamma: number, lambda: number): CriticTargets {
+  const nextValues = new Float32Array(batch.count);
+  for (let k = 0; k < batch.count; k++) {
+    if (batch.dones[k] === 1) nextValues[k] = 0;
+    else if (batch.dones[k] !== 0 || batch.segmentEnds[k] === 1) nextValues[k] = values[k];
+    else nextValues[k] = values[k + 1];
+  }
+  const { advantages, returns } = computeAdvantages({ ...batch, values, nextValues }, gamma, lambda);
+  return { values, advantages, returns };
+}
+
+/** The rollout critic (--critic rollout): the values the actors recorded (training/rolloutCritic.ts); nothing to train or save. */
+export const ROLLOUT_CRITIC: ValueCritic = {
+  values(batch) {
+    if (batch.rolloutValues === null)
+      throw new Error('the batch has no rolloutValues column: its actors did not play the rounds out (--critic rollout)');
+    return batch.rolloutValues;
+  },
+  targets(batch, gamma, lambda) {
+    return criticTargets(batch, this.values(batch), gamma, lambda);
+  },
+};
+
 function hiddenOf(batch: CriticBatch): Float32Array {
   if (batch.wholeDeal === null)
     throw new Error('the batch has no wholeDeal column: its actors did not record the whole deal (--critic whole-deal)');
   return batch.wholeDeal;
 }
 
-export class Critic {
+export class Critic implements ValueCritic {
   private constructor(
     readonly network: Network<PolicyValueConfig>,
     private readonly optimizer: FastAdam,
@@ -109,22 +148,8 @@ export class Critic {
     return out;
   }
 
-  /**
-   * GAE(λ) with the critic's values in place of the recorded ones (ppo.ts computeAdvantages). The
-   * next value of a row is the critic's value of the stream's next row; at the end of a return 0;
-   * where the game was cut short (done 2) or the stream's segment in this batch ends, the row's own
-   * value (its next decision is in the next batch, whose whole deal this one does not hold).
-   */
   targets(batch: TrajectoryBatch, gamma: number, lambda: number): CriticTargets {
-    const values = this.values(batch);
-    const nextValues = new Float32Array(batch.count);
-    for (let k = 0; k < batch.count; k++) {
-      if (batch.dones[k] === 1) nextValues[k] = 0;
-      else if (batch.dones[k] !== 0 || batch.segmentEnds[k] === 1) nextValues[k] = values[k];
-      else nextValues[k] = values[k + 1];
-    }
-    const { advantages, returns } = computeAdvantages({ ...batch, values, nextValues }, gamma, lambda);
-    return { values, advantages, returns };
+    return criticTargets(batch, this.values(batch), gamma, lambda);
   }
 
   /** `criticEpochs` passes of shuffled minibatches of the mean squared error to `returns`; the mean loss. */

@@ -3,7 +3,7 @@
  * `--value-eval-games N` held-out games, from a seed no actor draws, against the run's opponent mix
  * ("past" plays as "self": the evaluation holds no league). Each learner decision's realised return
  * (its rewards to the end of the return, discounted by γ) is set against the seat value head's
- * value and, with --critic whole-deal, the critic's: 1 − Var(R − V)/Var(R) for each. Decisions
+ * value and, with --critic whole-deal or rollout, the critic's: 1 − Var(R − V)/Var(R) for each. Decisions
  * whose return is not seen to its end (cut short by the turn cap, or still going when a batch is
  * flushed) are left out. Each figure comes with a 95% interval, a bootstrap over stream segments
  * (one seat's run of decisions in one batch: the returns inside one are correlated, so they are
@@ -30,7 +30,7 @@ export interface ValueEvaluationMetrics {
   /** Held-out episodes played, and the decisions whose return was seen to its end. */
   heldOutEpisodes: number;
   decisions: number;
-  /** Explained variance of the realised returns: the seat value head's, the whole-deal critic's (null: --critic seat), each with its 95% interval. */
+  /** Explained variance of the realised returns: the seat value head's, the critic's (whole-deal or rollout; null: --critic seat), each with its 95% interval. */
   seat: number;
   seatInterval: Interval;
   wholeDeal: number | null;
@@ -115,7 +115,8 @@ export async function heldOutValue(learner: Learner, mix: readonly OpponentShare
     seed: mixSeed(run.seed, HELD_OUT_STREAM),
     equity: rewardEquity(hp, run),
     adviser: hp.adviser ?? null,
-    wholeDeal: critic !== null,
+    wholeDeal: hp.critic === 'whole-deal',
+    criticRollouts: hp.critic === 'rollout' ? hp.criticRollouts : 0,
   };
   const { agents, adviser } = await actorAgents(setup, null);
   const rollout = new Rollout(setup, learner.network, agents, null, adviser);

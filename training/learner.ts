@@ -16,7 +16,7 @@ import { ADVISER_FEATURE, actionFeatureWidth } from '../env/gym/actionFeatures.j
 import { loadNetwork } from '../nn/persistence.js';
 import { existsSync } from 'node:fs';
 import { createOptimizer, loadCheckpoint } from './checkpoint.js';
-import { CRITIC_DIR, Critic, type CriticTargets } from './critic.js';
+import { CRITIC_DIR, Critic, type CriticTargets, ROLLOUT_CRITIC, type ValueCritic } from './critic.js';
 import { type HyperParameters, type RunOptions, type TrainingEnv, hyperParametersSchema, runOptionsSchema, trainingEnv } from './config.js';
 import type { FastAdam } from './fastAdam.js';
 import { imitationUpdate } from './imitation.js';
@@ -63,7 +63,7 @@ export interface UpdateResult {
   clipFraction?: number;
   gradNorm?: number;
   explainedVariance?: number;
-  /** --critic whole-deal: the seat value head's explained variance of the critic's targets, and the critic's mean squared error. */
+  /** --critic whole-deal or rollout: the seat value head's explained variance of the critic's targets; whole-deal: the critic's mean squared error. */
   seatExplainedVariance?: number;
   criticLoss?: number;
   epochs?: number;
@@ -197,20 +197,20 @@ export class Learner {
     return result;
   }
 
-  /** The whole-deal critic, started from the policy's value the first time PPO asks (null: --critic seat). */
-  critic(): Critic | null {
+  /** The run's critic (null: --critic seat); the whole-deal one started from the policy's value the first time PPO asks. */
+  critic(): ValueCritic | null {
+    if (this.hp.critic === 'rollout') return ROLLOUT_CRITIC;
     if (this.hp.critic !== 'whole-deal') return null;
     this.criticNetwork ??= Critic.fromPolicy(this.network, this.hp);
     return this.criticNetwork;
   }
 
-  /** The critic's update on the batch (after the policy's, on the same targets). */
+  /** The critic's update on the batch (after the policy's, on the same targets; the rollout critic has none). */
   private trainCritic(batch: TrajectoryBatch, targets: CriticTargets): Pick<UpdateResult, 'seatExplainedVariance' | 'criticLoss'> {
-    const critic = this.critic() as Critic;
-    return {
-      seatExplainedVariance: explainedVariance(batch.values, targets.returns),
-      criticLoss: critic.train(batch, targets.returns, this.hp, this.rng),
-    };
+    const seatExplainedVariance = explainedVariance(batch.values, targets.returns);
+    const critic = this.critic();
+    if (!(critic instanceof Critic)) return { seatExplainedVariance };
+    return { seatExplainedVariance, criticLoss: critic.train(batch, targets.returns, this.hp, this.rng) };
   }
 
   /** Imitation is over: a fresh optimizer for PPO, and the imitated network joins the league as its first snapshot. */

@@ -120,6 +120,7 @@ const remoteSetupSchema = z.strictObject({
   adviser: z.string().nullable().optional(),
   pfsp: z.number().min(0).max(8).optional(),
   wholeDeal: z.boolean().optional(),
+  criticRollouts: z.int().min(0).optional(),
 }) satisfies z.ZodType<Omit<RolloutSetup, 'seed'>>;
 
 /** What an actor needs to play for a run (stored at `config`). */

@@ -4,9 +4,11 @@ import { type EquityData, EquityError } from '../env/gym/equityData.js';
 import type { HyperParameters, RunOptions } from './config.js';
 
 export function rewardEquity(
-  hp: Pick<HyperParameters, 'reward' | 'equityFile'>,
+  hp: Pick<HyperParameters, 'reward' | 'equityFile' | 'critic'>,
   run: Pick<RunOptions, 'preset' | 'rules' | 'players'>,
 ): EquityData[] | null {
+  if (hp.critic === 'rollout' && hp.reward !== 'equity')
+    throw new EquityError('--critic rollout values each round played out by the game equity: it needs --reward equity');
   if (hp.reward !== 'equity') return null;
   const sizes = [...new Set(run.players)];
   if (hp.equityFile !== null && sizes.length > 1)

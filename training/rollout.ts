@@ -26,7 +26,9 @@ import { WHOLE_DEAL_HIDDEN_SIZE, encodeHiddenDeal } from '../env/gym/wholeDeal.j
 import type { TrainingEnv } from './config.js';
 import type { EquityData } from '../env/gym/equityData.js';
 import { solveEquityData } from '../agents/equity/equity.js';
-import { type Rng, seededRng } from '../env/rules/random.js';
+import type { GameEquity } from '../env/gym/equity.js';
+import { rolloutValue } from './rolloutCritic.js';
+import { type Rng, mixSeed, seededRng } from '../env/rules/random.js';
 import { MAX_PLAYERS } from '../env/rules/rules.js';
 import { playerView } from '../env/rules/view.js';
 import { evaluatePolicyValue } from '../nn/inference.js';
@@ -64,6 +66,8 @@ export interface RolloutSetup {
   pfsp?: number;
   /** Record what the seat cannot see (the wholeDeal column) for a critic that reads the whole deal (--critic whole-deal). */
   wholeDeal?: boolean;
+  /** Rollouts of the round from each learner decision's true state (the rolloutValues column) for --critic rollout; absent or 0: none. */
+  criticRollouts?: number;
 }
 
 /** The growing store of recorded decisions (every trajectory column); slots are reused once emitted. */
@@ -118,6 +122,10 @@ export class Rollout {
   /** The learner's recent results against each opponent spec, for prioritised fictitious self-play. */
   private readonly results = new LeagueResults();
   private readonly rng: Rng;
+  /** Per table size: the solved game equity of the "equity" reward, which the rollout critic values rounds by. */
+  private readonly equities: (GameEquity | null)[] = [];
+  /** Decisions the rollout critic has valued: each one's rollouts get their own seed. */
+  private rolloutCount = 0;
   private readonly actions: Int32Array[];
   private readonly rowObservations: Float32Array;
   private readonly rowMasks: Uint8Array;
@@ -140,13 +148,16 @@ export class Rollout {
     private readonly adviser: Agent | null = null,
   ) {
     this.setup = setup;
-    this.store = new SlotStore(setup.wholeDeal ? ['teacherActions', 'wholeDeal'] : ['teacherActions']);
+    this.store = new SlotStore(['teacherActions', ...this.criticColumns()]);
     const sizes = setup.players;
     const equityData = setup.env.reward === 'equity' ? (setup.equity ?? []) : [];
     if (setup.games < sizes.length) throw new RangeError(`${setup.games} games cannot be split over ${sizes.length} table sizes`);
     this.tables = sizes.map((players, t) => {
       const data = equityData.find((d) => d.players === players);
       const equity = data ? solveEquityData(data) : undefined;
+      if (setup.criticRollouts && !equity)
+        throw new Error('--critic rollout values the rounds by the game equity: it needs --reward equity');
+      this.equities[t] = equity ?? null;
       const num = Math.floor(setup.games / sizes.length) + (t < setup.games % sizes.length ? 1 : 0);
       const env = new VecEnv({
         ...setup.env,
@@ -328,6 +339,11 @@ export class Rollout {
     return { trajectories, stats };
   }
 
+  /** The optional columns the run's critic reads. */
+  private criticColumns(): OptionalName[] {
+    return [...(this.setup.wholeDeal ? ['wholeDeal' as const] : []), ...(this.setup.criticRollouts ? ['rolloutValues' as const] : [])];
+  }
+
   /** Who moves in each game: the learner (its games written into `learnerRows`), a past snapshot, or an agent. */
   private movers(learnerRows: Int32Array): { learnerCount: number; bySnapshot: Map<number, number[]>; byAgent: Map<string, number[]> } {
     let learnerCount = 0;
@@ -394,6 +410,17 @@ export class Rollout {
       store.rewards[slot] = 0;
       store.teacherActions[slot] = teacherAction;
       if (this.setup.wholeDeal) encodeHiddenDeal(table.state(i), seat, store.wholeDeal, slot * WHOLE_DEAL_HIDDEN_SIZE);
+      if (this.setup.criticRollouts) {
+        const t1 = now();
+        const equity = this.equities[this.tableOf[g]] as GameEquity;
+        store.rolloutValues[slot] = rolloutValue(
+          table.state(i),
+          equity,
+          this.setup.criticRollouts,
+          mixSeed(this.setup.seed, this.rolloutCount++),
+        );
+        stats.rolloutSeconds += now() - t1;
+      }
       this.pending[stream] = slot;
       this.actions[this.tableOf[g]][i] = action;
     }
@@ -461,10 +488,7 @@ export class Rollout {
 
   /** Copies every ready decision out, stream by stream, and frees their slots. */
   private flush(withTeacher: boolean): TrajectoryBatch {
-    const optional: OptionalName[] = [
-      ...(withTeacher ? ['teacherActions' as const] : []),
-      ...(this.setup.wholeDeal ? ['wholeDeal' as const] : []),
-    ];
+    const optional: OptionalName[] = [...(withTeacher ? ['teacherActions' as const] : []), ...this.criticColumns()];
     const batch = emptyTrajectoryBatch(this.readyCount, optional);
     let k = 0;
     for (const list of this.ready) {

@@ -266,6 +266,7 @@ function actorInits(settings: RunSettings, learner: Learner): ActorInit[] {
       adviser: hp.adviser ?? null,
       ...(hp.pfsp > 0 ? { pfsp: hp.pfsp } : {}),
       ...(hp.critic === 'whole-deal' ? { wholeDeal: true } : {}),
+      ...(hp.critic === 'rollout' ? { criticRollouts: hp.criticRollouts } : {}),
     },
   }));
 }
@@ -339,7 +340,8 @@ class ValueEvaluation {
     const line = await heldOutValue(this.learner, this.settings.mix, games);
     this.folder.appendMetrics(line);
     const figure = (x: number, [low, high]: [number, number]) => `${x.toFixed(3)} (${low.toFixed(3)}–${high.toFixed(3)})`;
-    const whole = line.wholeDeal === null ? '' : `, whole-deal critic ${figure(line.wholeDeal, line.wholeDealInterval ?? [NaN, NaN])}`;
+    const critic = this.learner.hp.critic;
+    const whole = line.wholeDeal === null ? '' : `, ${critic} critic ${figure(line.wholeDeal, line.wholeDealInterval ?? [NaN, NaN])}`;
     this.hooks.log(
       `held-out explained variance at iteration ${line.iteration} (${line.heldOutEpisodes} games, ${line.decisions} decisions): seat value ${figure(line.seat, line.seatInterval)}${whole}`,
     );

@@ -57,6 +57,12 @@ export const TRAJECTORY_COLUMNS = {
     optional: true,
     doc: 'runs with --critic whole-deal: what the seat cannot see (env/gym/wholeDeal.ts), the critic reads it after the observation',
   },
+  rolloutValues: {
+    type: 'f32',
+    width: 1,
+    optional: true,
+    doc: "runs with --critic rollout: the mean equity change of the round played out from the decision's true state (training/rolloutCritic.ts)",
+  },
 } as const satisfies Record<string, ColumnSpec>;
 
 type Columns = typeof TRAJECTORY_COLUMNS;
@@ -248,6 +254,7 @@ export const SUMMED_STATS = {
   teacherAgreement: "Imitation: decisions where the network's most probable action was the teacher's.",
   inferenceSeconds: 'Time in batched inference.',
   opponentSeconds: 'Time in the opponents and the teacher.',
+  rolloutSeconds: "Time in the rollout critic's rollouts (--critic rollout).",
 } as const;
 export type SummedStat = keyof typeof SUMMED_STATS;
 const SUMMED_STAT_NAMES = Object.keys(SUMMED_STATS) as SummedStat[];

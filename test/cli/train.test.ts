@@ -234,6 +234,25 @@ describe('yaniv train', () => {
     ).toBeGreaterThan(0);
   });
 
+  it('--critic rollout: the actors play each round out, the held-out figures name it, no critic network is saved; it needs --reward equity', () => {
+    const run = path.join(folder, 'rollout-critic');
+    const args = ['--out', run, '--critic', 'rollout', '--critic-rollouts', '2', '--reward', 'equity', '--value-eval-games', '2', ...TINY];
+    const first = yaniv('train', '--episodes', '6', ...args);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(
+      /held-out explained variance at iteration 0 \(\d+ games, \d+ decisions\): seat value -?[\d.]+ \(.*\), rollout critic -?[\d.]+ \(/,
+    );
+    expect(existsSync(path.join(run, 'checkpoint', 'critic'))).toBe(false);
+    const lines = metricLines(run);
+    const ppo = lines.filter((l) => l.type === 'iteration' && l.phase === 'ppo');
+    expect(ppo.length).toBeGreaterThan(0);
+    for (const line of ppo) expect(line).toHaveProperty('seatExplainedVariance');
+    for (const line of lines.filter((l) => l.type === 'valueEvaluation')) expect(typeof line.wholeDeal).toBe('number');
+    const refused = yaniv('train', '--episodes', '2', '--out', path.join(folder, 'rollout-refused'), '--critic', 'rollout', ...TINY);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--critic rollout .* needs --reward equity/);
+  });
+
   it('rejects bad and unknown flags with exit 2 and a message naming them', () => {
     const out = path.join(folder, 'bad');
     const cases: [string[], RegExp][] = [

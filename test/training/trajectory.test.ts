@@ -47,7 +47,9 @@ describe('trajectory columns', () => {
     const critic = emptyTrajectoryBatch(3, ['wholeDeal']);
     expect(critic.teacherActions).toBeNull();
     expect(critic.wholeDeal?.length).toBe(3 * WHOLE_DEAL_HIDDEN_SIZE);
-    expect(trajectoryBuffers(batch).length).toBe(COLUMN_NAMES.length - 2);
+    expect(critic.rolloutValues).toBeNull();
+    expect(emptyTrajectoryBatch(3, ['rolloutValues']).rolloutValues?.length).toBe(3);
+    expect(trajectoryBuffers(batch).length).toBe(COLUMN_NAMES.filter((n) => !('optional' in TRAJECTORY_COLUMNS[n])).length);
   });
 
   it('merges parts row after row; an optional column survives only if every part has it', () => {
