@@ -26,6 +26,10 @@ export const ModelMetadataSchema = z.strictObject({
     .record(z.string(), z.unknown())
     .optional()
     .describe("the model's move-evaluation head beside it, opaque here (agents/models/modelCard.ts reads it)"),
+  panel: z
+    .array(z.record(z.string(), z.unknown()))
+    .optional()
+    .describe('results measured of the model and kept with it, opaque here (agents/models/modelCard.ts reads them)'),
   backend: z.string().describe('tfjs backend that wrote it'),
   tfjsVersion: z.string().describe('tfjs version that wrote it'),
   createdAt: z.string().describe('ISO time of writing'),

@@ -338,6 +338,8 @@ describe('yaniv bench', () => {
         [2, 'montecarlo', spec, 'strong', 2],
       ]);
       expect(card.panel[0].command).toMatch(/^yaniv bench --panel --agents '[^']+' --reference 'strong' --players 2 --games 2 --seed 4/);
+      const loads = run('--agents', `${spec},strong`, '--games', '2', '--seed', '4', '--workers', '1');
+      expect(loads.status, loads.stderr).toBe(0);
       const noModel = run('--panel', '--card', '--agents', 'intermediate', '--games', '2');
       expect(noModel.status).toBe(2);
       expect(noModel.stderr).toMatch(/--card keeps results in a model's card: intermediate plays no model folder/);
