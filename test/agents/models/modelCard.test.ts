@@ -27,6 +27,10 @@ describe('the model card', () => {
     expect(card.adviser).toBe('strong');
     expect(card.reward).toBe('equity');
     expect(card.benchmark?.results['strong-2p'].games).toBe(10000);
+    expect(card.panel.map((r) => [r.players, r.opponent, r.reference.agent])).toEqual([
+      [2, 'hoarder', 'strong'],
+      [2, 'montecarlo', 'strong'],
+    ]);
   });
 
   it('refuses a malformed or foreign card, naming the field', () => {
@@ -84,10 +88,12 @@ describe('trainingMismatch', () => {
 });
 
 describe("the card's held-out panel results", () => {
-  /** A model folder holding a copy of the shipped model's card (the weights are not read). */
+  /** The shipped model's card without its panel results. */
+  const withoutPanel = (): Record<string, unknown> => ({ ...shippedMetadata(), panel: undefined });
+  /** A model folder holding a copy of that card (the weights are not read). */
   function folderWithCard(): string {
     const dir = mkdtempSync(path.join(tmpdir(), 'yaniv-card-'));
-    writeFileSync(path.join(dir, 'metadata.json'), JSON.stringify(shippedMetadata(), null, 2) + '\n');
+    writeFileSync(path.join(dir, 'metadata.json'), JSON.stringify(withoutPanel(), null, 2) + '\n');
     return dir;
   }
   const result = (opponent: string, players: number, mean: number): PanelResult => ({
@@ -115,7 +121,7 @@ describe("the card's held-out panel results", () => {
         [4, 'hoarder', 0.02],
       ]);
       const written = JSON.parse(readFileSync(path.join(dir, 'metadata.json'), 'utf8')) as Record<string, unknown>;
-      expect({ ...written, panel: undefined }).toEqual({ ...shippedMetadata(), panel: undefined });
+      expect({ ...written, panel: undefined }).toEqual(withoutPanel());
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
