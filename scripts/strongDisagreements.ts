@@ -11,7 +11,11 @@
  * judge prefers neural's move, and the mean equity it gains over strong's (± its standard error).
  *
  *   node dist/scripts/strongDisagreements.js [--players 2,4] [--games 300] [--worlds 64] [--seed 44]
- *     [--strong strong] [--opponent strong] [--examples 4] [--out FILE.json]
+ *     [--player neural] [--strong strong] [--opponent strong] [--examples 4] [--out FILE.json]
+ *
+ * `--player` is the seat whose moves are compared (default the shipped model, "neural" in the
+ * tables); with a variant of strong there (`--player 'strong?fix=NAME'`) the same judge screens a
+ * fix of strong before it is benched: a positive mean gain says the fix's different moves are better.
  *
  * Prints the markdown table per table size; `--out` writes it as JSON with the worst examples of
  * each kind (the positions where neural's move gains most). Deterministic for a seed.
@@ -19,7 +23,7 @@
 import { parseArgs } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
-import { type Action, type PlayerView, applyAction, cardName, cloneState, determinize, resolveRules } from '../env/index.js';
+import { type Action, JOKER, type PlayerView, applyAction, cardName, cloneState, determinize, resolveRules } from '../env/index.js';
 import type { Agent, Decision, DecisionInput } from '../env/gym/agent.js';
 import { legalActionIds } from '../env/gym/actionMask.js';
 import { actionToMove, describeAction } from '../env/gym/actionMoves.js';
@@ -42,6 +46,7 @@ const optionsSchema = z.strictObject({
   games: z.coerce.number().int().positive().default(300),
   worlds: z.coerce.number().int().min(2).default(64),
   seed: z.coerce.number().int().default(44),
+  player: z.string().default('neural'),
   strong: z.string().default('strong'),
   opponent: z.string().default('strong'),
   examples: z.coerce.number().int().min(0).default(4),
@@ -101,12 +106,23 @@ function words(move: Action): string {
 function kindOf(view: PlayerView, neural: Action, strong: Action, legal: readonly Action[]): string {
   if (neural.type === 'yaniv') return 'call: neural calls Yaniv, strong lays';
   if (strong.type === 'yaniv') return 'call: strong calls Yaniv, neural lays';
+  const jokers = jokersKept(view, neural) - jokersKept(view, strong);
+  if (jokers > 0) return 'joker: neural keeps or takes a joker that strong lays or passes';
+  if (jokers < 0) return 'joker: strong keeps or takes a joker that neural lays or passes';
   const plain = { ...view, rules: { ...view.rules, milestones: [] } };
   if (words(strongBot()({ view: plain, legal, rng: seededRng(0) })) === words(neural))
     return "milestone: strong's milestone term decides (without it strong plays neural's move)";
   if (neural.type === 'discard' && strong.type === 'discard') return discardKind(view, neural.cards, strong.cards);
   if (neural.type === 'draw' && strong.type === 'draw') return drawKind(view, neural.source, strong.source);
   return `after the draw: neural ${neural.type}, strong ${strong.type}`;
+}
+
+/** The jokers the seat holds after a move (a deck draw counted as none). */
+function jokersKept(view: PlayerView, move: Action): number {
+  const count = (cards: readonly number[]) => cards.filter((card) => card === JOKER).length;
+  if (move.type === 'discard') return count(view.hand) - count(move.cards);
+  if (move.type === 'draw') return count(view.hand) + (move.source === JOKER ? 1 : 0);
+  return count(view.hand);
 }
 
 function discardKind(view: PlayerView, neural: readonly number[], strong: readonly number[]): string {
@@ -221,7 +237,7 @@ async function playTable(players: number, options: Options): Promise<{ found: Di
   const rules = resolveRules({ preset: 'standard', players });
   const equity = shippedEquityFor(rules, players);
   if (!equity) throw new Error(`no game equity ships for standard at ${players} players`);
-  const neural = await createAgentFor('neural', table);
+  const neural = await createAgentFor(options.player, table);
   const judgeStrong = await createAgentFor(options.strong, table);
   const opponents = await Promise.all(Array.from({ length: players - 1 }, () => createAgentFor(options.opponent, table)));
   const found: Disagreement[] = [];
