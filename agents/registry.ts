@@ -242,8 +242,8 @@ const FACTORIES = {
     scores: 'probability',
     cheap: false,
     description:
-      "a trained policy-value network (neural:PATH for a model folder or training run; the shipped model without; greedy=0 samples; own=N: the most seats in play at which the network's own pick plays, above which its adviser's choice leads — default the largest size it trained at; duel=FOLDER: the model that decides once two seats are left in play; suggest=1: plays the advisor's suggestion where the table's model evaluates moves itself, its pick unless the model's q head rates another listed move higher beyond the head's margin, or margin=M)",
-    params: ['greedy', 'own', 'duel', 'suggest', 'margin'],
+      "a trained policy-value network (neural:PATH for a model folder or training run; the shipped model without; greedy=0 samples; own=N: the most seats in play at which the network's own pick plays, above which its adviser's choice leads — default the largest size it trained at; duel=FOLDER: the model that decides once two seats are left in play; suggest=1: plays the advisor's suggestion where the table's model evaluates moves itself, its pick unless the model's q head rates another listed move higher beyond the head's margin, or margin=M; adviser=SPEC: a model trained with an adviser asks this one instead, e.g. neural?adviser=strong?fix=joker — the network still reads it as its card's adviser)",
+    params: ['greedy', 'own', 'duel', 'suggest', 'margin', 'adviser'],
     takesArg: true,
     publishable: true,
     resolve: resolveNeural,
@@ -252,7 +252,11 @@ const FACTORIES = {
       const greedy = booleanParam(spec, 'greedy');
       // The adviser its card names (yaniv train --adviser) is built here, so the network module needs no registry.
       const card = agent.card ?? readModelCard(resolveModelDir(spec.arg));
-      const adviser = card.adviser === null ? undefined : await creator.create(creator.resolve(card.adviser, agent.table));
+      // adviser=SPEC asks another adviser than the card's (a what-if: the network trained with its card's).
+      if (card.adviser === null && spec.params.adviser !== undefined)
+        throw new AgentSpecError(`agent "neural": adviser=${spec.params.adviser}, but this model was trained without an adviser`);
+      const adviserSpec = card.adviser === null ? null : (spec.params.adviser ?? card.adviser);
+      const adviser = adviserSpec === null ? undefined : await creator.create(creator.resolve(adviserSpec, agent.table));
       const ownUpTo = numberParam(spec, 'own') ?? ownSeats(card);
       const main = (
         await loadNeuralAgent(spec.arg, { ...(greedy !== undefined ? { greedy } : {}), ...(adviser ? { adviser, ownUpTo } : {}) })

@@ -58,3 +58,10 @@ describe('the fix parameter', () => {
     );
   });
 });
+
+describe('neural?adviser=SPEC', () => {
+  it('asks the adviser named instead of its card’s, checked as any spec', async () => {
+    await expect(createAgentFor('neural?adviser=strong?fix=bad', { players: 2 })).rejects.toThrow(/parameter fix must name fixes/);
+    expect((await createAgentFor('neural?adviser=strong?fix=joker', { players: 2 })).name).toBe('neural');
+  });
+});
