@@ -393,7 +393,8 @@ const ROUND_END = {
  * three `rough` at four seats 21.4% (20.8–22.0; par 25%) of 20,000. A hand kept on a milestone
  * can often be kept there for more than one turn, which the rough figures happen to price (they
  * are close to the chance the round ends within three turns); so `rough` stays, and with it the
- * queen over the joker of issue 44, where the queen joins nothing and cannot be kept.
+ * queen over the joker of issue 44, where the queen joins nothing and cannot be kept (`fix=joker`
+ * takes the joker by valuing it above its 0 points instead: STRONG_FIXES).
  */
 export function roundEndChance(view: PlayerView, model: RoundEndModel = 'rough'): number {
   const values = valuesOf(view);
