@@ -56,7 +56,8 @@ export interface StrongConfig {
 /**
  * Fixes of `strong`'s blind spots, found where it disagrees with the trained bot
  * (scripts/strongDisagreements.ts; docs/agents.md, "Blind spots"), each off by default and asked
- * for by name (`strong?fix=NAME`, several joined by `+`). What each changes:
+ * for by name (`strong?fix=NAME`, several joined by `+`). Benched there over 20,000 games: `joker`
+ * wins heads-up but not at four seats, `deck` loses heads-up; so neither is on. What each changes:
  */
 export const STRONG_FIXES = {
   deck: 'no milestone term in a deck draw: it does not keep or lay cards to land on a milestone by a blind draw',
