@@ -23,7 +23,7 @@ import { modelFor, shippedModels } from './models/catalog.js';
 import { ownSeats, readModelCard, trainingMismatch } from './models/modelCard.js';
 import { DEFAULT_MODEL, resolveModelDir } from './models/modelFolder.js';
 import { levelAgent, levelSetting, levelSpec, resolveLevel } from './level.js';
-import type { RoundEndModel, StrongConfig } from './bots/strong.js';
+import type { RoundEndModel, StrongConfig, StrongFix } from './bots/strong.js';
 import type { RuleBot } from './bots/ruleBot.js';
 
 export { type AgentSpec, AgentSpecError } from './agentSpec.js';
@@ -71,11 +71,17 @@ function numberParam(spec: AgentSpec, key: string): number | undefined {
   return value;
 }
 
+/** What `strongTuning` checks names against, passed in from the lazily imported bot (agents/bots/strong.ts). */
+interface StrongNames {
+  readonly roundEndModels: readonly RoundEndModel[];
+  readonly fixes: readonly StrongFix[];
+}
+
 /**
  * `strong`'s own knobs: call=RISK (the highest Assaf risk it calls at), look=SHARE (next turn's group
- * counted as gone), end=MODEL (one of `roundEndModels`, passed in from the lazily imported bot).
+ * counted as gone), end=MODEL (one of the round-end models), fix=NAME+NAME (fixes of its blind spots).
  */
-function strongTuning(spec: AgentSpec, roundEndModels: readonly RoundEndModel[]): Partial<StrongConfig> {
+function strongTuning(spec: AgentSpec, { roundEndModels, fixes }: StrongNames): Partial<StrongConfig> {
   const callRisk = numberParam(spec, 'call');
   const lookahead = numberParam(spec, 'look');
   if (callRisk !== undefined && callRisk > 1)
@@ -83,10 +89,18 @@ function strongTuning(spec: AgentSpec, roundEndModels: readonly RoundEndModel[])
   const roundEnd = spec.params.end;
   if (roundEnd !== undefined && !(roundEndModels as readonly string[]).includes(roundEnd))
     throw new AgentSpecError(`agent "strong": parameter end must be ${roundEndModels.join(' or ')} (got ${JSON.stringify(roundEnd)})`);
+  // A + in a query string reads as a space.
+  const fix = spec.params.fix?.split(/[+ ]/);
+  const unknown = fix?.find((name) => !(fixes as readonly string[]).includes(name));
+  if (unknown !== undefined)
+    throw new AgentSpecError(
+      `agent "strong": parameter fix must name fixes joined by + (${fixes.join(', ')}; got ${JSON.stringify(spec.params.fix)})`,
+    );
   return {
     ...(callRisk !== undefined ? { callRisk } : {}),
     ...(lookahead !== undefined ? { lookahead } : {}),
     ...(roundEnd !== undefined ? { roundEnd: roundEnd as RoundEndModel } : {}),
+    ...(fix !== undefined ? { fixes: fixes.filter((name) => fix.includes(name)) } : {}),
   };
 }
 
@@ -95,6 +109,7 @@ function strongName(tuning: Partial<StrongConfig>): string {
     ...(tuning.callRisk !== undefined ? [`call=${tuning.callRisk}`] : []),
     ...(tuning.lookahead !== undefined ? [`look=${tuning.lookahead}`] : []),
     ...(tuning.roundEnd !== undefined ? [`end=${tuning.roundEnd}`] : []),
+    ...(tuning.fixes !== undefined ? [`fix=${tuning.fixes.join('+')}`] : []),
   ];
   return parts.length === 0 ? 'strong' : `strong?${parts.join('&')}`;
 }
@@ -161,14 +176,14 @@ const FACTORIES = {
     scores: 'score',
     cheap: true,
     description:
-      "card tracking, the exact Assaf risk before calling, one-turn-ahead discard planning (call=RISK: the highest Assaf risk it calls at, default 0.1; look=SHARE: the share of next turn's best group counted as gone, default 0.8; end=rough|measured: how it reads the chance the round ends before its next turn, for its milestone play, default rough; equity=PRESET: milestone play valued by that preset's shipped game equity, at the table sizes it ships for)",
-    params: ['equity', 'term', 'call', 'look', 'end'],
+      "card tracking, the exact Assaf risk before calling, one-turn-ahead discard planning (call=RISK: the highest Assaf risk it calls at, default 0.1; look=SHARE: the share of next turn's best group counted as gone, default 0.8; end=rough|measured: how it reads the chance the round ends before its next turn, for its milestone play, default rough; fix=NAME+NAME: fixes of its blind spots, none by default (agents/bots/strong.ts STRONG_FIXES, docs/agents.md, Blind spots); equity=PRESET: milestone play valued by that preset's shipped game equity, at the table sizes it ships for)",
+    params: ['equity', 'term', 'call', 'look', 'end', 'fix'],
     create: async (_agent, spec) => {
-      const [{ ruleAgent }, { ROUND_END_MODELS, explainStrong, strongBot }] = await Promise.all([
+      const [{ ruleAgent }, { ROUND_END_MODELS, STRONG_FIXES, explainStrong, strongBot }] = await Promise.all([
         import('./bots/ruleAgent.js'),
         import('./bots/strong.js'),
       ]);
-      const tuning = strongTuning(spec, ROUND_END_MODELS);
+      const tuning = strongTuning(spec, { roundEndModels: ROUND_END_MODELS, fixes: Object.keys(STRONG_FIXES) as StrongFix[] });
       const preset = spec.params.equity;
       if (preset === undefined) return ruleAgent(strongName(tuning), strongBot(tuning), explainStrong(tuning));
       const { shippedEquity, shippedEquitySizes } = await import('./equity/equity.js');
@@ -227,8 +242,8 @@ const FACTORIES = {
     scores: 'probability',
     cheap: false,
     description:
-      "a trained policy-value network (neural:PATH for a model folder or training run; the shipped model without; greedy=0 samples; own=N: the most seats in play at which the network's own pick plays, above which its adviser's choice leads — default the largest size it trained at; duel=FOLDER: the model that decides once two seats are left in play; suggest=1: plays the advisor's suggestion where the table's model evaluates moves itself, its pick unless the model's q head rates another listed move higher beyond the head's margin, or margin=M)",
-    params: ['greedy', 'own', 'duel', 'suggest', 'margin'],
+      "a trained policy-value network (neural:PATH for a model folder or training run; the shipped model without; greedy=0 samples; own=N: the most seats in play at which the network's own pick plays, above which its adviser's choice leads — default the largest size it trained at; duel=FOLDER: the model that decides once two seats are left in play; suggest=1: plays the advisor's suggestion where the table's model evaluates moves itself, its pick unless the model's q head rates another listed move higher beyond the head's margin, or margin=M; adviser=SPEC: a model trained with an adviser asks this one instead, e.g. neural?adviser=strong?fix=joker — the network still reads it as its card's adviser)",
+    params: ['greedy', 'own', 'duel', 'suggest', 'margin', 'adviser'],
     takesArg: true,
     publishable: true,
     resolve: resolveNeural,
@@ -237,7 +252,11 @@ const FACTORIES = {
       const greedy = booleanParam(spec, 'greedy');
       // The adviser its card names (yaniv train --adviser) is built here, so the network module needs no registry.
       const card = agent.card ?? readModelCard(resolveModelDir(spec.arg));
-      const adviser = card.adviser === null ? undefined : await creator.create(creator.resolve(card.adviser, agent.table));
+      // adviser=SPEC asks another adviser than the card's (a what-if: the network trained with its card's).
+      if (card.adviser === null && spec.params.adviser !== undefined)
+        throw new AgentSpecError(`agent "neural": adviser=${spec.params.adviser}, but this model was trained without an adviser`);
+      const adviserSpec = card.adviser === null ? null : (spec.params.adviser ?? card.adviser);
+      const adviser = adviserSpec === null ? undefined : await creator.create(creator.resolve(adviserSpec, agent.table));
       const ownUpTo = numberParam(spec, 'own') ?? ownSeats(card);
       const main = (
         await loadNeuralAgent(spec.arg, { ...(greedy !== undefined ? { greedy } : {}), ...(adviser ? { adviser, ownUpTo } : {}) })

@@ -49,7 +49,29 @@ export interface StrongConfig {
   equityTerm?: 'milestone' | 'hand';
   /** How it reads the chance that the round ends before its next turn (`roundEndChance`). */
   roundEnd: RoundEndModel;
+  /** Fixes of its blind spots that it plays with (`STRONG_FIXES`; none by default). */
+  fixes?: readonly StrongFix[];
 }
+
+/**
+ * Fixes of `strong`'s blind spots, found where it disagrees with the trained bot
+ * (scripts/strongDisagreements.ts; docs/agents.md, "Blind spots"), each off by default and asked
+ * for by name (`strong?fix=NAME`, several joined by `+`). Benched there over 20,000 games: `joker`
+ * wins heads-up but not at four seats, `deck` loses heads-up; so neither is on. What each changes:
+ */
+export const STRONG_FIXES = {
+  deck: 'no milestone term in a deck draw: it does not keep or lay cards to land on a milestone by a blind draw',
+  joker: 'a joker held counts JOKER_WORTH points below its 0 in the planning score: it keeps and takes jokers (the joker of issue 44)',
+} as const;
+export type StrongFix = keyof typeof STRONG_FIXES;
+
+/**
+ * What a joker held is worth under the `joker` fix, in points: more than its 0, since it joins the
+ * next pair or run fragment too, which the planning score (one group, one turn ahead) does not see.
+ */
+export const JOKER_WORTH = 3;
+
+const hasFix = (config: StrongConfig, fix: StrongFix): boolean => config.fixes?.includes(fix) ?? false;
 
 export const ROUND_END_MODELS = ['rough', 'measured'] as const;
 export type RoundEndModel = (typeof ROUND_END_MODELS)[number];
@@ -195,11 +217,20 @@ function takeStall(view: PlayerView): number {
   return stallPenalty(view.turn, seatsInPlay(view));
 }
 
-/** What a hand is worth to keep (lower is better). */
-function handScore(view: PlayerView, hand: readonly Card[], config: StrongConfig): number {
+/** What a hand is worth to keep (lower is better); `milestones` false leaves the milestone term out. */
+function handScore(view: PlayerView, hand: readonly Card[], config: StrongConfig, milestones = true): number {
   const values = valuesOf(view);
   const points = pointsOf(hand, values);
-  return points - config.lookahead * bestDiscardPoints(hand, view) - milestoneBonus(view, points, config);
+  const bonus = milestones ? milestoneBonus(view, points, config) : 0;
+  return points - jokerWorth(hand, config) - config.lookahead * bestDiscardPoints(hand, view) - bonus;
+}
+
+/** The `joker` fix's worth of the jokers held (0 without it). */
+function jokerWorth(hand: readonly Card[], config: StrongConfig): number {
+  if (!hasFix(config, 'joker')) return 0;
+  let jokers = 0;
+  for (const card of hand) if (card === JOKER) jokers++;
+  return JOKER_WORTH * jokers;
 }
 
 /**
@@ -210,14 +241,20 @@ function deckScore(view: PlayerView, hand: readonly Card[], unseen: Uint8Array, 
   const values = valuesOf(view);
   const points = pointsOf(hand, values);
   const best = bestDiscardPoints(hand, view);
+  const milestones = !hasFix(config, 'deck');
+  const held = jokerWorth(hand, config);
   let total = 0;
   let weight = 0;
   for (let kind = 0; kind < KIND_COUNT; kind++) {
     const count = unseen[kind];
     if (count === 0) continue;
     const score = interacts(kind, hand)
-      ? handScore(view, [...hand, kind], config)
-      : points + values[kind] - config.lookahead * Math.max(best, values[kind]) - milestoneBonus(view, points + values[kind], config);
+      ? handScore(view, [...hand, kind], config, milestones)
+      : points -
+        held +
+        values[kind] -
+        config.lookahead * Math.max(best, values[kind]) -
+        (milestones ? milestoneBonus(view, points + values[kind], config) : 0);
     total += count * score;
     weight += count;
   }
@@ -357,7 +394,8 @@ const ROUND_END = {
  * three `rough` at four seats 21.4% (20.8–22.0; par 25%) of 20,000. A hand kept on a milestone
  * can often be kept there for more than one turn, which the rough figures happen to price (they
  * are close to the chance the round ends within three turns); so `rough` stays, and with it the
- * queen over the joker of issue 44, where the queen joins nothing and cannot be kept.
+ * queen over the joker of issue 44, where the queen joins nothing and cannot be kept (`fix=joker`
+ * takes the joker by valuing it above its 0 points instead: STRONG_FIXES).
  */
 export function roundEndChance(view: PlayerView, model: RoundEndModel = 'rough'): number {
   const values = valuesOf(view);

@@ -189,7 +189,7 @@ function playOut(world: GameState, move: Action, view: PlayerView, equity: GameE
 }
 
 /** The seat's P(win) at the round's end: the game's outcome when it is over, else the equity of the table as it stands. */
-function leafEquity(s: GameState, seat: number, equity: GameEquity): number {
+export function leafEquity(s: GameState, seat: number, equity: GameEquity): number {
   if (s.phase === PHASE_GAME_OVER) return s.winner === seat ? 1 : 0;
   if (!s.active[seat]) return 0;
   const starter = s.phase === PHASE_BETWEEN_ROUNDS ? s.nextStarter : s.starter;
