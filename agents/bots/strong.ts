@@ -62,6 +62,7 @@ export interface StrongConfig {
 export const STRONG_FIXES = {
   deck: 'no milestone term in a deck draw: it does not keep or lay cards to land on a milestone by a blind draw',
   joker: 'a joker held counts JOKER_WORTH points below its 0 in the planning score: it keeps and takes jokers (the joker of issue 44)',
+  'joker-duel': 'the joker fix only once two seats are left in play (where joker won: heads-up)',
 } as const;
 export type StrongFix = keyof typeof STRONG_FIXES;
 
@@ -222,12 +223,12 @@ function handScore(view: PlayerView, hand: readonly Card[], config: StrongConfig
   const values = valuesOf(view);
   const points = pointsOf(hand, values);
   const bonus = milestones ? milestoneBonus(view, points, config) : 0;
-  return points - jokerWorth(hand, config) - config.lookahead * bestDiscardPoints(hand, view) - bonus;
+  return points - jokerWorth(view, hand, config) - config.lookahead * bestDiscardPoints(hand, view) - bonus;
 }
 
 /** The `joker` fix's worth of the jokers held (0 without it). */
-function jokerWorth(hand: readonly Card[], config: StrongConfig): number {
-  if (!hasFix(config, 'joker')) return 0;
+function jokerWorth(view: PlayerView, hand: readonly Card[], config: StrongConfig): number {
+  if (!hasFix(config, 'joker') && !(hasFix(config, 'joker-duel') && seatsInPlay(view) === 2)) return 0;
   let jokers = 0;
   for (const card of hand) if (card === JOKER) jokers++;
   return JOKER_WORTH * jokers;
@@ -242,7 +243,7 @@ function deckScore(view: PlayerView, hand: readonly Card[], unseen: Uint8Array, 
   const points = pointsOf(hand, values);
   const best = bestDiscardPoints(hand, view);
   const milestones = !hasFix(config, 'deck');
-  const held = jokerWorth(hand, config);
+  const held = jokerWorth(view, hand, config);
   let total = 0;
   let weight = 0;
   for (let kind = 0; kind < KIND_COUNT; kind++) {

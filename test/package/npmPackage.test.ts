@@ -112,7 +112,7 @@ describe('the npm package, packed and installed into an empty project', () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
-  it('holds what runs (dist, the shipped models, the page), not the tests nor the Python engine and wheel', () => {
+  it('holds what runs (dist, the shipped models, the page), not the tests, the Python engine and wheel nor the runs kept to resume', () => {
     const files = JSON.parse(readFileSync(path.join(folder, 'files.json'), 'utf8')) as string[];
     for (const file of [
       'dist/env/index.js',
@@ -124,7 +124,7 @@ describe('the npm package, packed and installed into an empty project', () => {
     ])
       expect(files).toContain(file);
     expect(
-      files.filter((file) => /^(test|dist\/test|dist\/bench|dist\/python-engine|dist\/python-wheel)\/|\.ts$(?<!\.d\.ts)|\.map$/.test(file)),
+      files.filter((file) => /^(test|dist\/test|dist\/bench|dist\/python-engine|dist\/python-wheel|models\/runs)\/|\.ts$(?<!\.d\.ts)|\.map$/.test(file)),
     ).toEqual([]);
   });
 

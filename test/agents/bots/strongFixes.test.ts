@@ -36,6 +36,25 @@ describe('strong?fix=joker', () => {
   });
 });
 
+describe('strong?fix=joker-duel', () => {
+  /** The issue's position at three seats: seat 2 laid QD JK, seat 1 a pair between. */
+  function threeSeatJoker(): GameState {
+    const hands = ['5D 8S 8D KS', '9C 9D 3S 4S', 'QD JK AC 2H'];
+    const dealt = game({ hands, discard: '9H', deck: '7D 7C 6D 6C 4C 4D 5C 5H' }, { totals: [19, 0, 0] });
+    const s = play(dealt, 'KS / deck', '9C 9D / deck', 'QD JK / deck');
+    applyAction(s, { type: 'discard', cards: [card('7D')] });
+    return s;
+  }
+
+  it('plays the joker fix once two seats are left, and the default while more are in play', () => {
+    expect(choice(issueJoker(), ['joker-duel'])).toBe('JK');
+    const three = threeSeatJoker();
+    expect(choice(three, ['joker'])).toBe('JK');
+    expect(choice(three, ['joker-duel'])).toBe(choice(three));
+    expect(choice(three)).not.toBe('JK');
+  });
+});
+
 describe('strong?fix=deck', () => {
   it('lays its queen where the default lays 2H to keep QS AC for a blind draw to 100', () => {
     // At 79 with QS 2H AC: QS AC (11) and a drawn 10 land on 100 → 50 if the round ends before its next turn.
@@ -54,7 +73,7 @@ describe('the fix parameter', () => {
 
   it('refuses a fix it does not know, naming the ones it does', async () => {
     await expect(createAgentFor('strong?fix=jokers', { players: 2 })).rejects.toThrow(
-      'agent "strong": parameter fix must name fixes joined by + (deck, joker; got "jokers")',
+      'agent "strong": parameter fix must name fixes joined by + (deck, joker, joker-duel; got "jokers")',
     );
   });
 });
