@@ -124,7 +124,9 @@ describe('the npm package, packed and installed into an empty project', () => {
     ])
       expect(files).toContain(file);
     expect(
-      files.filter((file) => /^(test|dist\/test|dist\/bench|dist\/python-engine|dist\/python-wheel|models\/runs)\/|\.ts$(?<!\.d\.ts)|\.map$/.test(file)),
+      files.filter((file) =>
+        /^(test|dist\/test|dist\/bench|dist\/python-engine|dist\/python-wheel|models\/runs)\/|\.ts$(?<!\.d\.ts)|\.map$/.test(file),
+      ),
     ).toEqual([]);
   });
 
