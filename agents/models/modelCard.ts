@@ -164,13 +164,16 @@ export function ownSeats(card: Pick<ModelCard, 'players'>): number {
 /** Reads a model folder's card (its metadata.json); throws naming the file and the field. */
 export function readModelCard(dir: string): ModelCard {
   const file = path.join(dir, METADATA_JSON);
-  let raw: unknown;
+  return parseModelCard(readMetadataJson(file), file);
+}
+
+/** metadata.json's JSON, unparsed; throws naming the file. */
+function readMetadataJson(file: string): Record<string, unknown> {
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   } catch (error) {
     throw new Error(`cannot read ${file}: ${(error as Error).message}`);
   }
-  return parseModelCard(raw, file);
 }
 
 /**
@@ -180,12 +183,12 @@ export function readModelCard(dir: string): ModelCard {
  */
 export function recordPanelResults(dir: string, results: readonly PanelResult[]): void {
   const file = path.join(dir, METADATA_JSON);
-  readModelCard(dir);
-  const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  const raw = readMetadataJson(file);
+  const card = parseModelCard(raw, file);
   const added = results.map((result) => parseConfig(panelResultSchema, result, 'a panel result'));
   const key = (r: PanelResult) => canonical([r.players, r.rules, r.opponent, r.reference.agent]);
   const replaced = new Set(added.map(key));
-  const kept = (raw.panel === undefined ? [] : parseConfig(z.array(panelResultSchema), raw.panel, file)).filter((r) => !replaced.has(key(r)));
+  const kept = card.panel.filter((r) => !replaced.has(key(r)));
   raw.panel = [...kept, ...added].sort((a, b) => a.players - b.players || key(a).localeCompare(key(b)));
   writeFileSync(file, JSON.stringify(raw, null, 2) + '\n');
 }
