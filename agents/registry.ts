@@ -20,7 +20,7 @@ import {
   ruleChoiceOf,
 } from './agentSpec.js';
 import { modelFor, shippedModels } from './models/catalog.js';
-import { ownSeats, readModelCard, trainingMismatch } from './models/modelCard.js';
+import { type ModelCard, ownSeats, readModelCard, trainingMismatch } from './models/modelCard.js';
 import { DEFAULT_MODEL, resolveModelDir } from './models/modelFolder.js';
 import { levelAgent, levelSetting, levelSpec, resolveLevel } from './level.js';
 import type { RoundEndModel, StrongConfig, StrongFix } from './bots/strong.js';
@@ -387,12 +387,13 @@ export function agentRow(name: string): Factory {
 function resolveNeural(raw: string, spec: AgentSpec, table: TableKind, resolver: Resolver): Resolution {
   // A bad parameter is named before the model folder is looked for.
   booleanParam(spec, 'greedy');
-  numberParam(spec, 'own');
+  const own = numberParam(spec, 'own');
   const rules = ruleChoiceOf(table);
+  const mismatchOf = (card: ModelCard) => trainingMismatch(card, rules, table.players, own);
   if (spec.arg) {
     const card = readModelCard(resolveModelDir(spec.arg));
     const kind = shippedModels().some((entry) => entry.folder === spec.arg) ? 'shipped' : 'path';
-    return { spec: raw, model: { kind, folder: spec.arg }, card, fit: null, mismatch: trainingMismatch(card, rules, table.players) };
+    return { spec: raw, model: { kind, folder: spec.arg }, card, fit: null, mismatch: mismatchOf(card) };
   }
   const query = new URLSearchParams(spec.params).toString();
   const published = resolver.published?.(raw) ?? null;
@@ -403,7 +404,7 @@ function resolveNeural(raw: string, spec: AgentSpec, table: TableKind, resolver:
       model: { kind: 'published', agent, version, folder },
       card,
       fit: 'trained',
-      mismatch: trainingMismatch(card, rules, table.players),
+      mismatch: mismatchOf(card),
     };
   }
   const choice = modelFor(rules, table.players);
@@ -413,6 +414,6 @@ function resolveNeural(raw: string, spec: AgentSpec, table: TableKind, resolver:
     model: { kind: 'shipped', folder: choice.folder },
     card: choice.card,
     fit: choice.fit,
-    mismatch: choice.mismatch,
+    mismatch: own === undefined ? choice.mismatch : mismatchOf(choice.card),
   };
 }

@@ -209,12 +209,14 @@ export function trainedUnder(card: Pick<ModelCard, 'rules'>, rules: RuleChoice):
 
 /**
  * Why a model may play below its strength at this table: the rules or table size differ from
- * those it was trained on; null when they match.
+ * those it was trained on; null when they match. `ownUpTo` is the agent's `own=N` where it moves
+ * the line above which the adviser leads.
  */
 export function trainingMismatch(
   card: Pick<ModelCard, 'rules' | 'players'> & Partial<Pick<ModelCard, 'adviser'>>,
   rules: RuleChoice,
   players: number,
+  ownUpTo?: number,
 ): string | null {
   const problems: string[] = [];
   if (!trainedUnder(card, rules)) {
@@ -223,7 +225,7 @@ export function trainingMismatch(
     problems.push(`rules ${describe(rules)} (trained on ${describe(card.rules)})`);
   }
   if (!card.players.includes(players)) {
-    const own = ownSeats(card);
+    const own = ownUpTo ?? ownSeats(card);
     const lead = card.adviser && players > own ? `; its adviser ${card.adviser} leads while more than ${own} seats are in play` : '';
     problems.push(`${players} players (trained on ${card.players.join(', ')}${lead})`);
   }

@@ -74,6 +74,9 @@ describe('trainingMismatch', () => {
     );
     expect(trainingMismatch({ ...advised, players: [2, 4] }, { preset: 'standard', rules: {} }, 3)).not.toMatch(/leads/);
     expect(trainingMismatch({ ...advised, players: [2, 4] }, { preset: 'standard', rules: {} }, 6)).toMatch(/more than 4 seats/);
+    // own=N moves the line: own=5 at five seats plays the network's own pick, own=5 at six leads above five
+    expect(trainingMismatch({ ...advised, players: [4] }, { preset: 'standard', rules: {} }, 5, 5)).toMatch(/5 players \(trained on 4\):/);
+    expect(trainingMismatch({ ...advised, players: [4] }, { preset: 'standard', rules: {} }, 6, 5)).toMatch(/more than 5 seats/);
   });
 
   it('a model trained with overrides fits its own rules and not the plain preset', () => {
