@@ -414,6 +414,6 @@ function resolveNeural(raw: string, spec: AgentSpec, table: TableKind, resolver:
     model: { kind: 'shipped', folder: choice.folder },
     card: choice.card,
     fit: choice.fit,
-    mismatch: own === undefined ? choice.mismatch : mismatchOf(choice.card),
+    mismatch: mismatchOf(choice.card),
   };
 }
